@@ -1,0 +1,20 @@
+import { message, PROTOCOL_VERSION, type PageToSw } from '../core/protocol';
+import { withDeadline } from './with-timeout';
+
+/**
+ * Registers the Service Worker and waits until it controls this page. Fetches made before
+ * control go to the network, so nothing may claim readiness earlier. After a hard reload the
+ * page stays uncontrolled and `activate` does not run again: then we ask the SW to claim us.
+ */
+export async function controlPage(scriptUrl: string, scope: string, timeoutMs: number): Promise<ServiceWorkerRegistration> {
+  const container = navigator.serviceWorker;
+  const controlled = new Promise<void>((resolve) => {
+    if (container.controller) resolve();
+    else container.addEventListener('controllerchange', () => resolve(), { once: true });
+  });
+  const registration = await container.register(scriptUrl, { scope });
+  const active = (await withDeadline(container.ready, timeoutMs, 'the Service Worker to activate')).active;
+  if (!container.controller) active?.postMessage(message<PageToSw, 'client.claim'>('client.claim', { protocol: PROTOCOL_VERSION }));
+  await withDeadline(controlled, timeoutMs, 'the Service Worker to control this page');
+  return registration;
+}

@@ -1,0 +1,88 @@
+import { proxy } from 'comlink';
+import type { LoadProgress, ModelSpec } from '../core/model-spec';
+import { controlPage } from './control-page';
+import { createEngine } from './create-engine';
+import { probeEndpoint } from './probe-endpoint';
+import { resolveModel, INPAGE_TEST_MODEL } from './resolve-model';
+import { bridgeServiceWorker } from './sw-bridge';
+
+export interface InpageOptions {
+  /** `'inpage-test'` (default), a GGUF URL (relative to the page), or a full `ModelSpec`. */
+  model?: string | ModelSpec;
+  /** URL of the Service Worker script (default `/sw.js`: it must be served from this origin). */
+  serviceWorkerUrl?: string;
+  /** Registration scope; must cover `/v1/` (default `/`). */
+  scope?: string;
+  /** Upper bound for each start-up wait (SW activation, control), in ms (default 15000). */
+  timeoutMs?: number;
+}
+
+/** A running in-page endpoint. */
+export interface Inpage extends EventTarget {
+  /** The id clients pass as `model`. */
+  readonly model: string;
+  /** Resolves once `fetch('/v1/completions')` from this page is answered by the engine. */
+  readonly ready: Promise<void>;
+  /** Calls `listener` with each load progress report; returns an unsubscribe function. */
+  onProgress(listener: (progress: LoadProgress) => void): () => void;
+  /** Stops the engine and detaches from the Service Worker (which stays for other tabs). */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Starts the in-page OpenAI endpoint: registers the Service Worker, starts the engine worker,
+ * loads the model and bridges the two.
+ *
+ * @example
+ * const inpage = startInpage({ model: 'inpage-test' });
+ * await inpage.ready;
+ * const openai = new OpenAI({ baseURL: location.origin + '/v1', apiKey: 'none', dangerouslyAllowBrowser: true });
+ */
+export function startInpage(options: InpageOptions = {}): Inpage {
+  return new InpageRuntime(options);
+}
+
+class InpageRuntime extends EventTarget implements Inpage {
+  readonly model: string;
+  readonly ready: Promise<void>;
+  private readonly worker: Worker;
+  private readonly detach: () => void;
+  private readonly engine: ReturnType<typeof createEngine>['engine'];
+
+  constructor(options: InpageOptions) {
+    super();
+    const spec = resolveModel(options.model ?? INPAGE_TEST_MODEL, document.baseURI);
+    this.model = spec.id;
+    const { worker, engine } = createEngine();
+    this.worker = worker;
+    this.engine = engine;
+    this.detach = bridgeServiceWorker(engine);
+    this.ready = this.start(spec, options);
+    this.ready.catch((error: unknown) => this.dispatchEvent(new CustomEvent('error', { detail: error })));
+  }
+
+  onProgress(listener: (progress: LoadProgress) => void): () => void {
+    const handler = (event: Event) => {
+      if (event instanceof CustomEvent) listener(event.detail);
+    };
+    this.addEventListener('progress', handler);
+    return () => this.removeEventListener('progress', handler);
+  }
+
+  async dispose(): Promise<void> {
+    this.detach();
+    await this.engine.dispose().catch(() => undefined);
+    this.worker.terminate();
+  }
+
+  private async start(spec: ModelSpec, options: InpageOptions): Promise<void> {
+    const scope = options.scope ?? '/';
+    const timeoutMs = options.timeoutMs ?? 15_000;
+    const report = proxy((progress: LoadProgress) => this.dispatchEvent(new CustomEvent('progress', { detail: progress })));
+    await Promise.all([
+      controlPage(options.serviceWorkerUrl ?? '/sw.js', scope, timeoutMs),
+      this.engine.load(spec, report),
+    ]);
+    await probeEndpoint(new URL('v1', new URL(scope, location.href)).pathname, spec.id);
+  }
+}

@@ -1,0 +1,35 @@
+import { transfer, type Remote } from 'comlink';
+import { isSwToPage, message, type PageReply } from '../core/protocol';
+import type { EngineApi } from '../../worker/engine/engine-api';
+
+/**
+ * The page's side of the SW protocol: answers `engine.query` with this page's models and
+ * hands each `completion.start` port straight to the engine worker, so tokens flow
+ * worker -> SW without passing through this thread.
+ */
+export function bridgeServiceWorker(engine: Remote<EngineApi>): () => void {
+  const container = navigator.serviceWorker;
+  let open = true;
+  const onMessage = (event: MessageEvent<unknown>) => {
+    const data = event.data;
+    const port = event.ports[0];
+    if (!isSwToPage(data) || !port) return;
+    if (data.type === 'engine.query') {
+      const models = open ? engine.models() : Promise.resolve([]);
+      void models.then(
+        (list) => port.postMessage(message<PageReply, 'engine.info'>('engine.info', { models: list })),
+        () => port.postMessage(message<PageReply, 'engine.info'>('engine.info', { models: [] })),
+      );
+    } else if (open) {
+      void engine.complete(data.request, transfer(port, [port]));
+    } else {
+      port.close();
+    }
+  };
+  container.addEventListener('message', onMessage);
+  container.startMessages();
+  return () => {
+    open = false;
+    container.removeEventListener('message', onMessage);
+  };
+}

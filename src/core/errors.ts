@@ -1,0 +1,99 @@
+/** The body OpenAI sends with every 4xx/5xx: `{"error":{message,type,param,code}}`. */
+export interface OpenAIErrorBody {
+  error: {
+    message: string;
+    type: string;
+    param: string | null;
+    code: string | null;
+  };
+}
+
+/** An error as it crosses a message boundary (structured-clone safe). */
+export interface WireError {
+  status: number;
+  body: OpenAIErrorBody;
+}
+
+/**
+ * The one error type of the project: it carries its HTTP status and OpenAI error fields,
+ * and turns itself into a response (`toResponse()`) or a wire value (`toWire()`).
+ *
+ * @example
+ * throw new InvalidRequestError("'prompt' is required", 'prompt', 'missing_required_parameter');
+ */
+export class OpenAIError extends Error {
+  override name = 'OpenAIError';
+
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type: string,
+    readonly param: string | null = null,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+
+  toBody(): OpenAIErrorBody {
+    return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+  }
+
+  toWire(): WireError {
+    return { status: this.status, body: this.toBody() };
+  }
+
+  toResponse(headers: Record<string, string> = {}): Response {
+    return new Response(JSON.stringify(this.toBody()), {
+      status: this.status,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+  }
+
+  /** Rebuilds the error on the other side of a message boundary. */
+  static fromWire(wire: WireError): OpenAIError {
+    const { message, type, param, code } = wire.body.error;
+    return new OpenAIError(wire.status, message, type, param, code);
+  }
+}
+
+/** 400: the request is malformed or a parameter is invalid or unsupported. */
+export class InvalidRequestError extends OpenAIError {
+  constructor(message: string, param: string | null = null, code: string | null = 'invalid_value') {
+    super(400, message, 'invalid_request_error', param, code);
+  }
+}
+
+/** 404: the model (or route) does not exist here. */
+export class NotFoundError extends OpenAIError {
+  constructor(message: string, param: string | null = null, code: string | null = 'model_not_found') {
+    super(404, message, 'invalid_request_error', param, code);
+  }
+}
+
+/** 503: no engine can serve the request (not loaded, loading failed, no page owns one). */
+export class ServiceUnavailableError extends OpenAIError {
+  constructor(message: string, code: string | null = 'engine_unavailable') {
+    super(503, message, 'server_error', null, code);
+  }
+}
+
+/** 500: a bug or an engine failure with no better mapping. */
+export class InternalServerError extends OpenAIError {
+  constructor(message: string, code: string | null = 'internal_error') {
+    super(500, message, 'server_error', null, code);
+  }
+}
+
+/** Maps anything thrown to an `OpenAIError` (unknown errors become 500). */
+export function toOpenAIError(error: unknown): OpenAIError {
+  if (error instanceof OpenAIError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new InternalServerError(message || 'Internal error');
+}
+
+/** Type guard for a structured-cloned `WireError`. */
+export function isWireError(value: unknown): value is WireError {
+  if (typeof value !== 'object' || value === null) return false;
+  const body: unknown = Reflect.get(value, 'body');
+  return typeof Reflect.get(value, 'status') === 'number' && typeof body === 'object' && body !== null && 'error' in body;
+}

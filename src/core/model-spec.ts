@@ -1,0 +1,27 @@
+import type { BackendName } from './model-card';
+
+/** Where a model's weights come from. */
+export type ModelSource =
+  /** Generated in memory (the built-in `inpage-test` model): no download, works offline. */
+  | { kind: 'builtin' }
+  /** A GGUF file by absolute URL (for a split model, the first shard: `-00001-of-0000N.gguf`). */
+  | { kind: 'url'; url: string };
+
+/** What the engine needs to load one model. */
+export interface ModelSpec {
+  id: string;
+  backend: BackendName;
+  source: ModelSource;
+  /** Context size to allocate (tokens); the backend picks a default when absent. */
+  contextLength?: number;
+}
+
+/** Load progress, reported as phase + fraction (+ bytes where known). */
+export interface LoadProgress {
+  model: string;
+  phase: 'download' | 'load' | 'ready';
+  /** 0..1 within the phase. */
+  fraction: number;
+  loadedBytes?: number;
+  totalBytes?: number;
+}

@@ -1,0 +1,46 @@
+/**
+ * Valibot field schemas with OpenAI-style messages ("Invalid type for 'x': expected ...").
+ * Each takes the parameter name so the message names it.
+ */
+import * as v from 'valibot';
+import { describeValue } from './describe-value';
+
+const typeMessage = (param: string, expected: string) => (issue: v.BaseIssue<unknown>) =>
+  `Invalid type for '${param}': expected ${expected}, but got ${describeValue(issue.input)} instead.`;
+
+const rangeMessage = (param: string, range: string) => (issue: v.BaseIssue<unknown>) =>
+  `Invalid value for '${param}': expected ${range}, but got ${String(issue.input)} instead.`;
+
+/** An integer in [min, max]. */
+export const integerField = (param: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  v.pipe(
+    v.number(typeMessage(param, 'an integer')),
+    v.integer(typeMessage(param, 'an integer')),
+    v.minValue(min, rangeMessage(param, `a value >= ${min}`)),
+    v.maxValue(max, rangeMessage(param, `a value <= ${max}`)),
+  );
+
+/** A finite number in [min, max] (or (min, max] when `minExclusive`). */
+export const numberField = (param: string, min: number, max: number, minExclusive = false) =>
+  v.pipe(
+    v.number(typeMessage(param, 'a number')),
+    v.finite(typeMessage(param, 'a finite number')),
+    minExclusive
+      ? v.gtValue(min, rangeMessage(param, `a value > ${min} and <= ${max}`))
+      : v.minValue(min, rangeMessage(param, `a value >= ${min} and <= ${max}`)),
+    v.maxValue(max, rangeMessage(param, `a value <= ${max}`)),
+  );
+
+export const stringField = (param: string) => v.string(typeMessage(param, 'a string'));
+
+export const booleanField = (param: string) => v.boolean(typeMessage(param, 'a boolean'));
+
+/** `stop`: a string or an array of non-empty strings. */
+export const stopField = (param: string) =>
+  v.union(
+    [
+      v.string(),
+      v.array(v.pipe(v.string(), v.minLength(1))),
+    ],
+    typeMessage(param, 'a string or an array of non-empty strings'),
+  );

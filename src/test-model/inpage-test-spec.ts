@@ -1,0 +1,28 @@
+/** Model id under which the built-in deterministic test model is served. */
+export const INPAGE_TEST_MODEL_ID = 'inpage-test';
+
+/** Hyper-parameters and constants of the `inpage-test` model. */
+export const inpageTestSpec = {
+  name: INPAGE_TEST_MODEL_ID,
+  architecture: 'llama',
+  nVocab: 258,
+  nEmbd: 320,
+  nLayer: 2,
+  nHead: 5,
+  nHeadKv: 5,
+  headDim: 64,
+  nFf: 256,
+  contextLength: 4096,
+  rmsNormEps: 1e-5,
+  ropeFreqBase: 10000,
+  bosTokenId: 256,
+  eosTokenId: 257,
+  bosToken: '<s>',
+  eosToken: '</s>',
+  /** Value of the single nonzero entry of each token embedding row. */
+  embeddingValue: 1,
+  /** Half-width of the uniform range of q/k/v/gate/up weights. */
+  weightScale: 0.05,
+  /** Seed of the PRNG that fills the (inert) block weights. */
+  seed: 0x5eed1234,
+} as const;

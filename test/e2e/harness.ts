@@ -1,0 +1,74 @@
+/**
+ * End-to-end fixture: serves the built `dist/` with `vite preview` (COOP/COEP), launches
+ * Debian's Chromium through playwright, opens the demo on a model and waits for
+ * `window.inpage.ready`. The official `openai` SDK is bundled for the page with esbuild.
+ */
+import { build } from 'esbuild';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import { preview, type PreviewServer } from 'vite';
+
+export const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+export interface Harness {
+  origin: string;
+  browser: Browser;
+  /** A fresh context + page with the runtime ready and `window.OpenAI` available. */
+  openPage(path?: string): Promise<{ context: BrowserContext; page: Page }>;
+  close(): Promise<void>;
+}
+
+let openaiBundle: Promise<string> | undefined;
+
+/** The `openai` SDK as one browser script that sets `window.OpenAI`. */
+export function openaiScript(): Promise<string> {
+  openaiBundle ??= build({
+    stdin: { contents: "import OpenAI from 'openai'; globalThis.OpenAI = OpenAI;", resolveDir: process.cwd(), loader: 'js' },
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  }).then((result) => result.outputFiles[0]?.text ?? '');
+  return openaiBundle;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const server: PreviewServer = await preview({
+    configFile: 'vite.config.ts',
+    logLevel: 'silent',
+    preview: { port: 0, host: '127.0.0.1', strictPort: false },
+  });
+  const address = server.httpServer.address();
+  if (address === null || typeof address === 'string') throw new Error('preview server has no port');
+  const origin = `http://127.0.0.1:${address.port}`;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  const script = await openaiScript();
+  return {
+    origin,
+    browser,
+    async openPage(path = '/?model=inpage-test') {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      page.on('pageerror', (error) => console.error('[pageerror]', error.message));
+      await page.goto(origin + path);
+      await page.evaluate(() => window.inpage.ready);
+      await page.addScriptTag({ content: script });
+      return { context, page };
+    },
+    async close() {
+      await browser.close();
+      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    },
+  };
+}

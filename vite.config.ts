@@ -1,0 +1,33 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'vite';
+
+/** Headers that make the page cross-origin isolated, so the CPU engine can use threads. */
+export const isolationHeaders = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+const root = resolve(import.meta.dirname, 'demo');
+
+/** The demo and the library (one build, `dist/`); the Service Worker is built by scripts/build.mjs. */
+export const config = defineConfig({
+  root,
+  base: '/',
+  publicDir: false,
+  build: {
+    outDir: resolve(import.meta.dirname, 'dist'),
+    emptyOutDir: false,
+    target: 'es2022',
+    chunkSizeWarningLimit: 2048,
+    rollupOptions: {
+      input: { demo: resolve(root, 'index.html'), 'inpage-llm': resolve(import.meta.dirname, 'src/index.ts') },
+      preserveEntrySignatures: 'exports-only',
+      output: { entryFileNames: (chunk) => (chunk.name === 'inpage-llm' ? 'lib/[name].js' : 'assets/[name]-[hash].js') },
+    },
+  },
+  worker: { format: 'es' },
+  server: { headers: isolationHeaders },
+  preview: { headers: isolationHeaders },
+});
+
+export default config;

@@ -1,0 +1,98 @@
+import { NotFoundError, ServiceUnavailableError, toOpenAIError } from '../../src/core/errors';
+import type { BackendName, ModelCard } from '../../src/core/model-card';
+import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
+import { isSwToEngine } from '../../src/core/protocol';
+import type { CompletionRequest } from '../../src/core/openai/types';
+import type { Backend, LoadedModel } from './backend';
+import { ModelQueue } from './model-queue';
+import { postToSw, runCompletion } from './run-completion';
+
+interface ModelEntry {
+  card: ModelCard;
+  loaded: Promise<LoadedModel>;
+  queue: ModelQueue;
+}
+
+/**
+ * The engine worker's API (exposed to the page with comlink): loads models on their backend,
+ * queues completions per model (FIFO, one at a time), and cancels exactly the request whose
+ * client went away.
+ */
+export class EngineHost {
+  private readonly entries = new Map<string, ModelEntry>();
+  private readonly backends: Map<BackendName, Backend>;
+
+  constructor(backends: Backend[]) {
+    this.backends = new Map(backends.map((backend) => [backend.name, backend]));
+  }
+
+  /** Loads `spec` (once; a second call waits for the first) and resolves with its card. */
+  async load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<ModelCard> {
+    const existing = this.entries.get(spec.id);
+    if (existing && existing.card.status !== 'failed') {
+      await existing.loaded;
+      return existing.card;
+    }
+    const backend = this.backends.get(spec.backend);
+    if (!backend) throw new ServiceUnavailableError(`The '${spec.backend}' backend is not available in this engine.`, 'backend_unavailable');
+    const card: ModelCard = {
+      id: spec.id,
+      object: 'model',
+      created: Math.floor(Date.now() / 1000),
+      owned_by: 'inpage-llm',
+      backend: spec.backend,
+      status: 'loading',
+    };
+    const loaded = backend.load(spec, onProgress);
+    this.entries.set(spec.id, { card, loaded, queue: new ModelQueue() });
+    try {
+      const model = await loaded;
+      card.status = 'ready';
+      card.context_length = model.contextLength;
+      onProgress({ model: spec.id, phase: 'ready', fraction: 1 });
+      return card;
+    } catch (error) {
+      card.status = 'failed';
+      card.error = toOpenAIError(error).message;
+      throw error;
+    }
+  }
+
+  /** The models this engine knows, with their status. */
+  models(): ModelCard[] {
+    return [...this.entries.values()].map((entry) => ({ ...entry.card }));
+  }
+
+  /** Queues `request`; its events go to `port`, and a cancel on `port` stops only this request. */
+  complete(request: CompletionRequest, port: MessagePort): void {
+    const controller = new AbortController();
+    port.onmessage = (event: MessageEvent<unknown>) => {
+      if (isSwToEngine(event.data) && event.data.type === 'completion.cancel') controller.abort(event.data.reason);
+    };
+    // The SW side vanished (SW stopped, tab closing): stop generating for nobody.
+    port.addEventListener('close', () => controller.abort('channel closed'));
+    const entry = this.entries.get(request.model);
+    if (!entry) {
+      const error = new NotFoundError(`The model '${request.model}' is not loaded in this engine.`, 'model');
+      postToSw(port, 'completion.error', { error: error.toWire() });
+      return;
+    }
+    void entry.queue.run(controller.signal, async () => {
+      try {
+        const model = await entry.loaded;
+        await runCompletion(model, request, port, controller.signal);
+      } catch (error) {
+        postToSw(port, 'completion.error', { error: toOpenAIError(error).toWire() });
+      } finally {
+        port.close();
+      }
+    });
+  }
+
+  /** Unloads every model. */
+  async dispose(): Promise<void> {
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(entries.map(async (entry) => (await entry.loaded.catch(() => null))?.unload()));
+  }
+}

@@ -1,0 +1,9 @@
+/// <reference lib="webworker" />
+/** The engine Web Worker's entry: the engine host, exposed to the page with comlink. */
+import { expose } from 'comlink';
+import { registerErrorTransfer } from '../../src/core/comlink-errors';
+import { LlamaCppBackend } from './backends/llamacpp-backend';
+import { EngineHost } from './engine-host';
+
+registerErrorTransfer();
+expose(new EngineHost([new LlamaCppBackend()]));

@@ -1,0 +1,56 @@
+import { NotFoundError, ServiceUnavailableError } from '../../src/core/errors';
+import type { ModelCard } from '../../src/core/model-card';
+import { isPageReply, message, PROTOCOL_VERSION, type SwToPage } from '../../src/core/protocol';
+import { withTimeout } from './with-timeout';
+
+const QUERY_TIMEOUT_MS = 2000;
+
+/** A window client that owns an engine, with the models it serves. */
+export interface EngineClient {
+  client: Client;
+  models: ModelCard[];
+}
+
+/** Asks one page which models its engine serves; null if it has no engine or does not answer. */
+export function queryClient(client: Client): Promise<EngineClient | null> {
+  const channel = new MessageChannel();
+  const answer = new Promise<EngineClient | null>((resolve) => {
+    channel.port1.onmessage = (event: MessageEvent<unknown>) => {
+      resolve(isPageReply(event.data) ? { client, models: event.data.models } : null);
+    };
+  });
+  client.postMessage(message<SwToPage, 'engine.query'>('engine.query', { protocol: PROTOCOL_VERSION }), [channel.port2]);
+  return withTimeout(answer, QUERY_TIMEOUT_MS, null).finally(() => channel.port1.close());
+}
+
+/**
+ * The pages with engines, the requesting page first. The SW keeps no registry: it asks the
+ * pages each time, so a restarted SW (Chromium stops idle ones) loses nothing.
+ */
+export async function engineClients(clients: Clients, requesterId: string): Promise<EngineClient[]> {
+  const requester = requesterId ? await clients.get(requesterId) : undefined;
+  const own = requester ? await queryClient(requester) : null;
+  if (own && own.models.length > 0) return [own];
+  const others = (await clients.matchAll({ type: 'window', includeUncontrolled: true })).filter(
+    (client) => client.id !== requesterId,
+  );
+  const answers = await Promise.all(others.map(queryClient));
+  return answers.filter((answer): answer is EngineClient => answer !== null && answer.models.length > 0);
+}
+
+/** The page that serves `model`: 404 if no engine knows it, 503 if none is open or it failed. */
+export function pickEngineClient(engines: EngineClient[], model: string): { client: Client; card: ModelCard } {
+  if (engines.length === 0) {
+    throw new ServiceUnavailableError('No page with an in-page engine is open: the engine is not loaded.', 'engine_not_loaded');
+  }
+  let failed: ModelCard | undefined;
+  for (const engine of engines) {
+    const card = engine.models.find((candidate) => candidate.id === model);
+    if (card && card.status !== 'failed') return { client: engine.client, card };
+    failed ??= card;
+  }
+  if (failed) {
+    throw new ServiceUnavailableError(`The model '${model}' failed to load: ${failed.error ?? 'unknown error'}`, 'model_load_failed');
+  }
+  throw new NotFoundError(`The model '${model}' does not exist or is not available in this page.`, 'model');
+}

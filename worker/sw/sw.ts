@@ -1,0 +1,33 @@
+/// <reference lib="webworker" />
+/**
+ * The inpage-llm Service Worker: answers `/v1` routes in OpenAI format with the engine of a
+ * page it controls; every other request goes to the network untouched.
+ */
+import { toOpenAIError } from '../../src/core/errors';
+import { isPageToSw } from '../../src/core/protocol';
+import { findRoute, type Route } from './route';
+import { completionsRoute } from './routes/completions';
+import { modelsRoute } from './routes/models';
+
+declare const self: ServiceWorkerGlobalScope;
+
+const routes: Route[] = [completionsRoute(self.clients), modelsRoute(self.clients)];
+
+self.addEventListener('install', () => {
+  void self.skipWaiting();
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener('message', (event) => {
+  if (isPageToSw(event.data) && event.data.type === 'client.claim') event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener('fetch', (event) => {
+  const route = findRoute(routes, event.request, self.location.origin);
+  if (!route) return;
+  // No waitUntil over the generation: Chromium kills a SW whose waitUntil outlives ~5 minutes.
+  event.respondWith(route.handle(event).catch((error: unknown) => toOpenAIError(error).toResponse()));
+});
