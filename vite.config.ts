@@ -13,6 +13,8 @@ const root = resolve(import.meta.dirname, 'demo');
 export const config = defineConfig({
   root,
   base: '/',
+  // A missing file is a 404, not the demo page (a model URL typo must not 'load' HTML).
+  appType: 'mpa',
   publicDir: false,
   build: {
     outDir: resolve(import.meta.dirname, 'dist'),

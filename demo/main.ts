@@ -1,14 +1,18 @@
-import { startInpage, type Inpage } from '../src/index';
+import { startInpage, type Inpage, type LoadProgress } from '../src/index';
 import './inpage-demo';
 
 declare global {
   interface Window {
     /** The running endpoint (contract: `await window.inpage.ready`). */
     inpage: Inpage;
+    /** Every load progress report since start (the playground and the tests read it). */
+    inpageProgress: LoadProgress[];
   }
 }
 
 const model = new URLSearchParams(location.search).get('model') ?? 'inpage-test';
 window.inpage = startInpage({ model });
+window.inpageProgress = [];
+window.inpage.onProgress((progress) => window.inpageProgress.push(progress));
 const demo = document.querySelector('inpage-demo');
 if (demo) demo.runtime = window.inpage;

@@ -12,10 +12,18 @@ export const INPAGE_TEST_MODEL: ModelSpec = { id: INPAGE_TEST_MODEL_ID, backend:
 export function resolveModel(model: string | ModelSpec, base: string): ModelSpec {
   if (typeof model !== 'string') return model;
   if (model === INPAGE_TEST_MODEL_ID) return INPAGE_TEST_MODEL;
-  const url = new URL(model, base);
-  if (!url.pathname.endsWith('.gguf')) {
+  const url = parseUrl(model, base);
+  if (!url?.pathname.endsWith('.gguf')) {
     throw new InvalidRequestError(`Unknown model '${model}': use '${INPAGE_TEST_MODEL_ID}' or the URL of a .gguf file.`, 'model', 'model_not_found');
   }
   const file = url.pathname.split('/').pop() ?? model;
-  return { id: file.replace(/\.gguf$/, ''), backend: 'llamacpp', source: { kind: 'url', url: url.href } };
+  return { id: decodeURIComponent(file).replace(/\.gguf$/, ''), backend: 'llamacpp', source: { kind: 'url', url: url.href } };
+}
+
+function parseUrl(value: string, base: string): URL | null {
+  try {
+    return new URL(value, base);
+  } catch {
+    return null;
+  }
 }

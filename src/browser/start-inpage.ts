@@ -1,6 +1,7 @@
 import { proxy } from 'comlink';
 import type { LoadProgress, ModelSpec } from '../core/model-spec';
 import { controlPage } from './control-page';
+import { directStream, type DirectEvent } from './direct-stream';
 import { createEngine } from './create-engine';
 import { probeEndpoint } from './probe-endpoint';
 import { resolveModel, INPAGE_TEST_MODEL } from './resolve-model';
@@ -25,6 +26,11 @@ export interface Inpage extends EventTarget {
   readonly ready: Promise<void>;
   /** Calls `listener` with each load progress report; returns an unsubscribe function. */
   onProgress(listener: (progress: LoadProgress) => void): () => void;
+  /**
+   * Runs a completion body on the engine directly (no HTTP, no Service Worker; same validation
+   * and queue). Yields text deltas, then one `completion.done` with finish reason and usage.
+   */
+  stream(body: Record<string, unknown>): AsyncIterable<DirectEvent>;
   /** Stops the engine and detaches from the Service Worker (which stays for other tabs). */
   dispose(): Promise<void>;
 }
@@ -67,6 +73,10 @@ class InpageRuntime extends EventTarget implements Inpage {
     };
     this.addEventListener('progress', handler);
     return () => this.removeEventListener('progress', handler);
+  }
+
+  stream(body: Record<string, unknown>): AsyncIterable<DirectEvent> {
+    return directStream(this.engine, { model: this.model, ...body });
   }
 
   async dispose(): Promise<void> {

@@ -95,5 +95,7 @@ export function toOpenAIError(error: unknown): OpenAIError {
 export function isWireError(value: unknown): value is WireError {
   if (typeof value !== 'object' || value === null) return false;
   const body: unknown = Reflect.get(value, 'body');
-  return typeof Reflect.get(value, 'status') === 'number' && typeof body === 'object' && body !== null && 'error' in body;
+  if (typeof Reflect.get(value, 'status') !== 'number' || typeof body !== 'object' || body === null) return false;
+  const error: unknown = Reflect.get(body, 'error');
+  return typeof error === 'object' && error !== null && typeof Reflect.get(error, 'message') === 'string';
 }

@@ -21,7 +21,7 @@ export interface Harness {
   origin: string;
   browser: Browser;
   /** A fresh context + page with the runtime ready and `window.OpenAI` available. */
-  openPage(path?: string): Promise<{ context: BrowserContext; page: Page }>;
+  openPage(path?: string, options?: { waitReady?: boolean }): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
 
@@ -54,21 +54,26 @@ export async function startHarness(): Promise<Harness> {
     args: CHROMIUM_ARGS,
   });
   const script = await openaiScript();
+  const pageErrors: string[] = [];
   return {
     origin,
     browser,
-    async openPage(path = '/?model=inpage-test') {
+    async openPage(path = '/?model=inpage-test', { waitReady = true } = {}) {
       const context = await browser.newContext();
+      // tsx (esbuild keepNames) wraps functions passed to page.evaluate in __name(...).
+      await context.addInitScript('globalThis.__name = (fn) => fn;');
       const page = await context.newPage();
-      page.on('pageerror', (error) => console.error('[pageerror]', error.message));
+      // Any uncaught error in the page or its workers fails the spec when the harness closes.
+      page.on('pageerror', (error) => pageErrors.push(error.stack ?? error.message));
       await page.goto(origin + path);
-      await page.evaluate(() => window.inpage.ready);
+      if (waitReady) await page.evaluate(() => window.inpage.ready);
       await page.addScriptTag({ content: script });
       return { context, page };
     },
     async close() {
       await browser.close();
       await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+      if (pageErrors.length > 0) throw new Error(`uncaught errors in the page:\n${pageErrors.join('\n')}`);
     },
   };
 }

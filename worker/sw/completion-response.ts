@@ -2,7 +2,7 @@ import { OpenAIError } from '../../src/core/errors';
 import { completionMeta, completionObject, usageChunk, type CompletionMeta } from '../../src/core/openai/completion-builder';
 import type { CompletionRequest } from '../../src/core/openai/types';
 import { SSE_DONE, SSE_HEADERS, sseFrame } from '../../src/core/sse';
-import { EngineChannel, raise } from './engine-channel';
+import { EngineChannel, raise, type EngineEvent } from './engine-channel';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -27,7 +27,7 @@ export async function completionResponse(client: Client, request: CompletionRequ
 async function jsonResponse(
   channel: EngineChannel,
   meta: CompletionMeta,
-  first: Awaited<ReturnType<EngineChannel['next']>>,
+  first: EngineEvent,
 ): Promise<Response> {
   let text = '';
   for (let event = first; ; event = await channel.next()) {
@@ -46,29 +46,48 @@ function sseBody(
   channel: EngineChannel,
   meta: CompletionMeta,
   request: CompletionRequest,
-  first: Awaited<ReturnType<EngineChannel['next']>>,
+  first: EngineEvent,
 ): ReadableStream<Uint8Array> {
-  let pending: typeof first | undefined = first;
+  let pending: EngineEvent | undefined = first;
   return new ReadableStream<Uint8Array>({
+    // One enqueue per pull carries every event that has arrived, so a reader that lags behind
+    // the engine catches up in one read instead of one read per token.
     async pull(controller) {
-      const event = pending ?? (await channel.next());
+      const first = pending ?? (await channel.next());
       pending = undefined;
-      if (event.type === 'completion.delta') {
-        controller.enqueue(sseFrame(completionObject(meta, event.text, null)));
+      const frames: Uint8Array[] = [];
+      for (const event of [first, ...channel.drain()]) {
+        if (event.type === 'completion.delta') {
+          frames.push(sseFrame(completionObject(meta, event.text, null)));
+          continue;
+        }
+        channel.close();
+        if (event.type === 'completion.error') {
+          frames.push(sseFrame(OpenAIError.fromWire(event.error).toBody()));
+        } else {
+          frames.push(sseFrame(completionObject(meta, '', event.finish_reason)));
+          if (request.include_usage) frames.push(sseFrame(usageChunk(meta, event.usage)));
+          frames.push(SSE_DONE);
+        }
+        controller.enqueue(concatBytes(frames));
+        controller.close();
         return;
       }
-      channel.close();
-      if (event.type === 'completion.error') {
-        controller.enqueue(sseFrame(OpenAIError.fromWire(event.error).toBody()));
-      } else {
-        controller.enqueue(sseFrame(completionObject(meta, '', event.finish_reason)));
-        if (request.include_usage) controller.enqueue(sseFrame(usageChunk(meta, event.usage)));
-        controller.enqueue(SSE_DONE);
-      }
-      controller.close();
+      controller.enqueue(concatBytes(frames));
     },
     cancel() {
       channel.cancel('client aborted');
     },
   }, { highWaterMark: 0 });
+}
+
+function concatBytes(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1 && parts[0]) return parts[0];
+  const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
 }

@@ -1,19 +1,22 @@
+import { AsyncQueue } from '../../src/core/async-queue';
 import { InternalServerError, OpenAIError } from '../../src/core/errors';
 import { isEngineToSw, message, type EngineToSw, type MessageOf, type SwToEngine, type SwToPage } from '../../src/core/protocol';
 import type { CompletionRequest } from '../../src/core/openai/types';
 
-type EngineEvent = MessageOf<EngineToSw>;
+export type EngineEvent = MessageOf<EngineToSw>;
+
+const gone = () =>
+  new InternalServerError('The page running the engine went away during the request.', 'engine_gone').toWire();
 
 /**
  * One request's MessageChannel to the engine (relayed by the page that owns it): engine
- * events arrive one by one through `next()`; `cancel()` tells the engine to stop this request.
+ * events arrive in order through `next()`, ending with exactly one `completion.done` or
+ * `completion.error`; `cancel()` tells the engine to stop this request.
  */
 export class EngineChannel {
   private readonly port: MessagePort;
-  private readonly queue: EngineEvent[] = [];
-  private waiter: ((event: EngineEvent) => void) | undefined;
-  private finished = false;
-  private ended = false;
+  private readonly events = new AsyncQueue<EngineEvent>();
+  private open = true;
 
   constructor(client: Client, request: CompletionRequest) {
     const channel = new MessageChannel();
@@ -22,42 +25,38 @@ export class EngineChannel {
       if (isEngineToSw(event.data)) this.push(event.data);
     };
     // Fires when the page (and its side of the channel) goes away mid-request.
-    this.port.addEventListener('close', () => {
-      const error = new InternalServerError('The page running the engine went away during the request.', 'engine_gone');
-      this.push({ type: 'completion.error', error: error.toWire() });
-    });
+    this.port.addEventListener('close', () => this.push({ type: 'completion.error', error: gone() }));
     client.postMessage(message<SwToPage, 'completion.start'>('completion.start', { request }), [channel.port2]);
   }
 
-  /** The next engine event (in order). */
-  next(): Promise<EngineEvent> {
-    const queued = this.queue.shift();
-    if (queued) return Promise.resolve(queued);
-    return new Promise((resolve) => (this.waiter = resolve));
+  /** The next engine event; a channel that ended without a terminal event reads as an error. */
+  async next(): Promise<EngineEvent> {
+    return (await this.events.next()) ?? { type: 'completion.error', error: gone() };
+  }
+
+  /** The events that already arrived, without waiting (lets a lagging reader catch up in one go). */
+  drain(): EngineEvent[] {
+    return this.events.drain();
   }
 
   /** Stops the engine's work on this request (client aborted); safe to call more than once. */
   cancel(reason: string): void {
-    if (this.finished) return;
-    this.finished = true;
+    if (!this.open) return;
     this.port.postMessage(message<SwToEngine, 'completion.cancel'>('completion.cancel', { reason }));
-    this.port.close();
+    this.close();
   }
 
   /** Ends the channel after the engine's last event. */
   close(): void {
-    this.finished = true;
+    this.open = false;
+    this.events.end();
     this.port.close();
   }
 
   private push(event: EngineEvent): void {
+    this.events.push(event);
     // Nothing counts after the first terminal event (a 'close' may follow the 'done').
-    if (this.finished || this.ended) return;
-    this.ended = event.type !== 'completion.delta';
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    if (waiter) waiter(event);
-    else this.queue.push(event);
+    if (event.type !== 'completion.delta') this.events.end();
   }
 }
 

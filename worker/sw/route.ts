@@ -1,8 +1,14 @@
+/** What a route handler reads of a `FetchEvent`. */
+export interface RouteEvent {
+  readonly request: Request;
+  readonly clientId: string;
+}
+
 /** A route: an exact method + path under the SW's origin, and the handler that answers it. */
 export interface Route {
   method: 'GET' | 'POST';
   path: string;
-  handle(event: FetchEvent): Promise<Response>;
+  handle(event: RouteEvent): Promise<Response>;
 }
 
 /**

@@ -19,7 +19,7 @@ export const completionSchema = v.object({
   seed: optional(integerField('seed', Number.MIN_SAFE_INTEGER)),
   stream: optional(booleanField('stream')),
   stream_options: optional(
-    v.object(
+    v.strictObject(
       { include_usage: optional(booleanField('stream_options.include_usage')) },
       "Invalid type for 'stream_options': expected an object.",
     ),

@@ -22,7 +22,7 @@ export function validateCompletion(body: unknown): CompletionRequest {
     }
   }
   for (const param of ['model', 'prompt']) {
-    if (Reflect.get(body, param) === undefined) {
+    if (Reflect.get(body, param) == null) {
       throw new InvalidRequestError(`Missing required parameter: '${param}'.`, param, 'missing_required_parameter');
     }
   }

@@ -1,10 +1,12 @@
 import { Wllama, type RawCompletionChunk } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import { AsyncQueue } from '../../../src/core/async-queue';
 import { InvalidRequestError, ServiceUnavailableError } from '../../../src/core/errors';
 import type { LoadProgress, ModelSpec } from '../../../src/core/model-spec';
 import type { CompletionRequest, FinishReason } from '../../../src/core/openai/types';
 import { buildInpageTestModel, inpageTestSpec } from '../../../src/test-model/inpage-test-model';
 import type { Backend, GenerationEvent, LoadedModel } from '../backend';
+import { checkGgufUrl } from './check-gguf-url';
 import { toLlamaCppParams } from './llamacpp-params';
 
 const DEFAULT_CONTEXT = 4096;
@@ -31,6 +33,7 @@ export class LlamaCppBackend implements Backend {
         await wllama.loadModel([new Blob([buildInpageTestModel()])], params);
       } else {
         const model = spec.id;
+        await checkGgufUrl(spec.source.url, model);
         await wllama.loadModelFromUrl(
           spec.source.url,
           {
@@ -42,6 +45,7 @@ export class LlamaCppBackend implements Backend {
       }
     } catch (error) {
       await wllama.exit().catch(() => undefined);
+      if (error instanceof ServiceUnavailableError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       throw new ServiceUnavailableError(`Loading '${spec.id}' on the llamacpp backend failed: ${reason}`, 'model_load_failed');
     }
@@ -56,17 +60,19 @@ class LlamaCppModel implements LoadedModel {
   ) {}
 
   async *generate(request: CompletionRequest, signal: AbortSignal): AsyncIterable<GenerationEvent> {
-    let stream: AsyncIterable<RawCompletionChunk>;
-    try {
-      stream = await this.wllama.createCompletion(toLlamaCppParams(request, signal));
-    } catch (error) {
-      throw mapServerError(error);
-    }
+    // The callback form: wllama's own promise is always awaited here, so an abort (which
+    // rejects it) never becomes an unhandled rejection, however early the consumer stops.
+    const chunks = new AsyncQueue<RawCompletionChunk>();
+    this.wllama
+      .createCompletion({ ...toLlamaCppParams(request, signal), onData: (chunk: RawCompletionChunk) => chunks.push(chunk) })
+      .then(
+        () => chunks.end(),
+        (error: unknown) => chunks.fail(error),
+      );
     let finishReason: FinishReason | null = null;
     let usage = { prompt: 0, completion: 0 };
     try {
-      for await (const chunk of stream) {
-        if (signal.aborted) return;
+      for await (const chunk of chunks) {
         for (const choice of chunk.choices) {
           if (choice.text) yield { type: 'text', text: choice.text };
           if (choice.finish_reason === 'stop' || choice.finish_reason === 'length') finishReason = choice.finish_reason;

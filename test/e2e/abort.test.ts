@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright';
+import { startHarness, type Harness } from './harness';
+
+let harness: Harness;
+let page: Page;
+
+before(async () => {
+  harness = await startHarness();
+  ({ page } = await harness.openPage());
+});
+
+after(() => harness.close());
+
+const LONG = 1000;
+
+test('aborting a stream after its first chunk frees the engine for the next request', async () => {
+  const result = await page.evaluate(async (long) => {
+    const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+    const body = { model: 'inpage-test', prompt: 'hi ', max_tokens: long, temperature: 0 };
+
+    // Baseline: how long the whole long generation takes on this machine, now.
+    let start = performance.now();
+    const full = await client.completions.create(body);
+    const fullMs = performance.now() - start;
+
+    // The same generation, aborted after its first chunk.
+    const controller = new AbortController();
+    const stream = await client.completions.create({ ...body, stream: true }, { signal: controller.signal });
+    let firstText = '';
+    // The SDK ends the iteration quietly once its signal aborts.
+    for await (const chunk of stream) {
+      firstText = chunk.choices[0]?.text ?? '';
+      controller.abort();
+    }
+    start = performance.now();
+    const next = await client.completions.create({ model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 });
+    const nextMs = performance.now() - start;
+    return { fullTokens: full.usage?.completion_tokens, fullMs, firstText, nextText: next.choices[0]?.text, nextMs };
+  }, LONG);
+  assert.equal(result.fullTokens, LONG);
+  assert.equal(result.firstText, ' ');
+  console.log(JSON.stringify(result));
+  assert.equal(result.nextText, 'defgh');
+  // Had the aborted generation run on, the next request would have waited for most of it.
+  assert.ok(result.nextMs < result.fullMs / 4, `next request took ${result.nextMs} ms; the full generation ${result.fullMs} ms`);
+});
+
+test('a request queued behind another waits its turn, and both complete', async () => {
+  const texts = await page.evaluate(async () => {
+    const post = (prompt: string) =>
+      fetch('/v1/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'inpage-test', prompt, max_tokens: 6, temperature: 0 }),
+      }).then((response) => response.json());
+    const answers = await Promise.all([post('abc'), post('ABC'), post('012')]);
+    return answers.map((answer) => answer.choices[0].text);
+  });
+  assert.deepEqual(texts, ['defghi', 'DEFGHI', '345678']);
+});
