@@ -14,6 +14,7 @@ export async function controlPage(scriptUrl: string, scope: string, timeoutMs: n
   });
   const registration = await container.register(scriptUrl, { scope });
   const active = (await withDeadline(container.ready, timeoutMs, 'the Service Worker to activate')).active;
+  active?.postMessage(message<PageToSw, 'client.hello'>('client.hello', { protocol: PROTOCOL_VERSION }));
   if (!container.controller) active?.postMessage(message<PageToSw, 'client.claim'>('client.claim', { protocol: PROTOCOL_VERSION }));
   await withDeadline(controlled, timeoutMs, 'the Service Worker to control this page');
   return registration;

@@ -1,5 +1,5 @@
 import { transfer, type Remote } from 'comlink';
-import { isSwToPage, message, type PageReply } from '../core/protocol';
+import { isSwToPage, message, PROTOCOL_VERSION, type PageReply, type PageToSw } from '../core/protocol';
 import type { EngineApi } from '../../worker/engine/engine-api';
 
 /**
@@ -28,8 +28,18 @@ export function bridgeServiceWorker(engine: Remote<EngineApi>): () => void {
   };
   container.addEventListener('message', onMessage);
   container.startMessages();
+  const say = (type: 'client.hello' | 'client.goodbye') =>
+    container.controller?.postMessage(message<PageToSw, typeof type>(type, { protocol: PROTOCOL_VERSION }));
+  const goodbye = () => say('client.goodbye');
+  // A page restored from the back/forward cache runs its engine again.
+  const hello = (event: PageTransitionEvent) => event.persisted && say('client.hello');
+  addEventListener('pagehide', goodbye);
+  addEventListener('pageshow', hello);
   return () => {
     open = false;
+    goodbye();
+    removeEventListener('pagehide', goodbye);
+    removeEventListener('pageshow', hello);
     container.removeEventListener('message', onMessage);
   };
 }

@@ -22,6 +22,10 @@ export interface SwToPage {
 export interface PageToSw {
   /** Take control of the sending page now (after a hard reload it stays uncontrolled). */
   'client.claim': { protocol: number };
+  /** The sending page runs an engine (a hint for choosing whom to ask). */
+  'client.hello': { protocol: number };
+  /** The sending page's engine stopped. */
+  'client.goodbye': { protocol: number };
 }
 
 /** Page -> SW on the reply port of `engine.query`. */
@@ -55,7 +59,7 @@ export function messageGuard<M>(types: ReadonlyArray<keyof M & string>) {
 }
 
 export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'completion.start']);
-export const isPageToSw = messageGuard<PageToSw>(['client.claim']);
+export const isPageToSw = messageGuard<PageToSw>(['client.claim', 'client.hello', 'client.goodbye']);
 export const isPageReply = messageGuard<PageReply>(['engine.info']);
 export const isEngineToSw = messageGuard<EngineToSw>(['completion.delta', 'completion.done', 'completion.error']);
 export const isSwToEngine = messageGuard<SwToEngine>(['completion.cancel']);

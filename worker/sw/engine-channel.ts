@@ -24,7 +24,7 @@ export class EngineChannel {
     this.port.onmessage = (event: MessageEvent<unknown>) => {
       if (isEngineToSw(event.data)) this.push(event.data);
     };
-    // Fires when the page (and its side of the channel) goes away mid-request.
+    // Where MessagePort 'close' events exist (not in Chromium 156): the page went away mid-request.
     this.port.addEventListener('close', () => this.push({ type: 'completion.error', error: gone() }));
     client.postMessage(message<SwToPage, 'completion.start'>('completion.start', { request }), [channel.port2]);
   }

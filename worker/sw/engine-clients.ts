@@ -24,18 +24,29 @@ export function queryClient(client: Client): Promise<EngineClient | null> {
 }
 
 /**
- * The pages with engines, the requesting page first. The SW keeps no registry: it asks the
- * pages each time, so a restarted SW (Chromium stops idle ones) loses nothing.
+ * Which pages run an engine, as far as this SW instance knows: pages say `client.hello` when
+ * their runtime starts and `client.goodbye` when it stops. Only a hint: the pages are still
+ * asked for their models on every request, and a restarted SW (Chromium stops idle ones)
+ * starts with no hints and asks every window instead.
  */
+export const engineHints = new Set<string>();
+
+/** The pages with engines, the requesting page first. */
 export async function engineClients(clients: Clients, requesterId: string): Promise<EngineClient[]> {
-  const requester = requesterId ? await clients.get(requesterId) : undefined;
-  const own = requester ? await queryClient(requester) : null;
-  if (own && own.models.length > 0) return [own];
-  const others = (await clients.matchAll({ type: 'window', includeUncontrolled: true })).filter(
-    (client) => client.id !== requesterId,
-  );
-  const answers = await Promise.all(others.map(queryClient));
-  return answers.filter((answer): answer is EngineClient => answer !== null && answer.models.length > 0);
+  const windows = await clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const live = new Set(windows.map((client) => client.id));
+  for (const id of engineHints) if (!live.has(id)) engineHints.delete(id);
+  // With hints, ask only the pages that have a runtime (a page without one never answers).
+  const candidates = engineHints.size > 0 ? windows.filter((client) => engineHints.has(client.id)) : windows;
+  const requester = candidates.find((client) => client.id === requesterId);
+  if (requester) {
+    const own = await queryClient(requester);
+    if (own && own.models.length > 0) return [own];
+  }
+  const answers = await Promise.all(candidates.filter((client) => client !== requester).map(queryClient));
+  const engines = answers.filter((answer): answer is EngineClient => answer !== null && answer.models.length > 0);
+  for (const engine of engines) engineHints.add(engine.client.id);
+  return engines;
 }
 
 /** The page that serves `model`: 404 if no engine knows it, 503 if none is open or it failed. */

@@ -5,6 +5,7 @@
  */
 import { toOpenAIError } from '../../src/core/errors';
 import { isPageToSw } from '../../src/core/protocol';
+import { engineHints } from './engine-clients';
 import { findRoute, type Route } from './route';
 import { completionsRoute } from './routes/completions';
 import { modelsRoute } from './routes/models';
@@ -22,7 +23,19 @@ self.addEventListener('activate', (event) => {
 });
 
 self.addEventListener('message', (event) => {
-  if (isPageToSw(event.data) && event.data.type === 'client.claim') event.waitUntil(self.clients.claim());
+  if (!isPageToSw(event.data)) return;
+  const sender = event.source instanceof Client ? event.source.id : undefined;
+  switch (event.data.type) {
+    case 'client.claim':
+      event.waitUntil(self.clients.claim());
+      break;
+    case 'client.hello':
+      if (sender) engineHints.add(sender);
+      break;
+    case 'client.goodbye':
+      if (sender) engineHints.delete(sender);
+      break;
+  }
 });
 
 self.addEventListener('fetch', (event) => {
