@@ -10,8 +10,10 @@ declare global {
   }
 }
 
-const model = new URLSearchParams(location.search).get('model') ?? 'inpage-test';
-window.inpage = startInpage({ model });
+const params = new URLSearchParams(location.search);
+const model = params.get('model') ?? 'inpage-test';
+const apiKey = params.get('api_key');
+window.inpage = startInpage({ model, ...(apiKey ? { apiKey } : {}) });
 window.inpageProgress = [];
 window.inpage.onProgress((progress) => window.inpageProgress.push(progress));
 const demo = document.querySelector('inpage-demo');

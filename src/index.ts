@@ -2,7 +2,7 @@ export { startInpage } from './browser/start-inpage';
 export type { Inpage, InpageOptions } from './browser/start-inpage';
 export type { DirectEvent } from './browser/direct-stream';
 export { INPAGE_TEST_MODEL, resolveModel } from './browser/resolve-model';
-export { OpenAIError, InvalidRequestError, NotFoundError, ServiceUnavailableError, InternalServerError } from './core/errors';
+export { OpenAIError, AuthenticationError, InvalidRequestError, NotFoundError, ServiceUnavailableError, InternalServerError } from './core/errors';
 export type { OpenAIErrorBody } from './core/errors';
 export type { ModelCard, BackendName, ModelStatus } from './core/model-card';
 export type { ModelSpec, ModelSource, LoadProgress } from './core/model-spec';

@@ -4,10 +4,10 @@ import { isWireError, OpenAIError, ServiceUnavailableError } from '../core/error
  * Sends one real one-token completion through the Service Worker and resolves only when the
  * engine answered it: proof that `/v1/completions` from this page reaches the engine.
  */
-export async function probeEndpoint(prefix: string, model: string): Promise<void> {
+export async function probeEndpoint(prefix: string, model: string, apiKey: string | null): Promise<void> {
   const response = await fetch(`${prefix}/completions`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }) },
     body: JSON.stringify({ model, prompt: ' ', max_tokens: 1, temperature: 0 }),
   });
   const body: unknown = await response.json().catch(() => null);

@@ -14,6 +14,11 @@ export interface InpageOptions {
   serviceWorkerUrl?: string;
   /** Registration scope; must cover `/v1/` (default `/`). */
   scope?: string;
+  /**
+   * When set, every `/v1` request this page's engine serves must carry
+   * `Authorization: Bearer <apiKey>` (else 401). When not set, any key is accepted.
+   */
+  apiKey?: string;
   /** Upper bound for each start-up wait (SW activation, control), in ms (default 15000). */
   timeoutMs?: number;
 }
@@ -62,7 +67,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     const { worker, engine } = createEngine();
     this.worker = worker;
     this.engine = engine;
-    this.detach = bridgeServiceWorker(engine);
+    this.detach = bridgeServiceWorker(engine, options.apiKey ?? null);
     this.ready = this.start(spec, options);
     this.ready.catch((error: unknown) => this.dispatchEvent(new CustomEvent('error', { detail: error })));
   }
@@ -93,6 +98,6 @@ class InpageRuntime extends EventTarget implements Inpage {
       controlPage(options.serviceWorkerUrl ?? '/sw.js', scope, timeoutMs),
       this.engine.load(spec, report),
     ]);
-    await probeEndpoint(new URL('v1', new URL(scope, location.href)).pathname, spec.id);
+    await probeEndpoint(new URL('v1', new URL(scope, location.href)).pathname, spec.id, options.apiKey ?? null);
   }
 }

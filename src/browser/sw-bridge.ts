@@ -7,7 +7,7 @@ import type { EngineApi } from '../../worker/engine/engine-api';
  * hands each `completion.start` port straight to the engine worker, so tokens flow
  * worker -> SW without passing through this thread.
  */
-export function bridgeServiceWorker(engine: Remote<EngineApi>): () => void {
+export function bridgeServiceWorker(engine: Remote<EngineApi>, apiKey: string | null): () => void {
   const container = navigator.serviceWorker;
   let open = true;
   const onMessage = (event: MessageEvent<unknown>) => {
@@ -17,8 +17,8 @@ export function bridgeServiceWorker(engine: Remote<EngineApi>): () => void {
     if (data.type === 'engine.query') {
       const models = open ? engine.models() : Promise.resolve([]);
       void models.then(
-        (list) => port.postMessage(message<PageReply, 'engine.info'>('engine.info', { models: list })),
-        () => port.postMessage(message<PageReply, 'engine.info'>('engine.info', { models: [] })),
+        (list) => port.postMessage(message<PageReply, 'engine.info'>('engine.info', { models: list, apiKey })),
+        () => port.postMessage(message<PageReply, 'engine.info'>('engine.info', { models: [], apiKey })),
       );
     } else if (open) {
       void engine.complete(data.request, transfer(port, [port]));

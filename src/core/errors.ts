@@ -63,6 +63,13 @@ export class InvalidRequestError extends OpenAIError {
   }
 }
 
+/** 401: a key is required and the request's `Authorization: Bearer` key is missing or wrong. */
+export class AuthenticationError extends OpenAIError {
+  constructor(message: string) {
+    super(401, message, 'invalid_request_error', null, 'invalid_api_key');
+  }
+}
+
 /** 404: the model (or route) does not exist here. */
 export class NotFoundError extends OpenAIError {
   constructor(message: string, param: string | null = null, code: string | null = 'model_not_found') {

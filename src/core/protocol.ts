@@ -4,7 +4,7 @@
  * so handlers narrow on `type` and never cast.
  */
 import type { WireError } from './errors';
-import type { CompletionRequest, FinishReason, Usage } from './openai/types';
+import type { CompletionRequest, FinishReason, LegacyLogprobs, Usage } from './openai/types';
 import type { ModelCard } from './model-card';
 
 /** Turns a message map into its tagged union. */
@@ -30,13 +30,17 @@ export interface PageToSw {
 
 /** Page -> SW on the reply port of `engine.query`. */
 export interface PageReply {
-  'engine.info': { models: ModelCard[] };
+  'engine.info': { models: ModelCard[]; apiKey: string | null };
 }
 
 /** Engine worker -> SW on a completion's port. */
 export interface EngineToSw {
-  'completion.delta': { text: string };
-  'completion.done': { finish_reason: FinishReason; usage: Usage };
+  /** More text of choice `index` (with its tokens' logprobs when asked; running usage when asked). */
+  'completion.delta': { index: number; text: string; logprobs: LegacyLogprobs | null; usage?: Usage };
+  /** Choice `index` ended (exactly once per choice). */
+  'completion.choice-end': { index: number; finish_reason: FinishReason; matched_stop: string | number | null; usage?: Usage };
+  /** Every choice ended; the request's usage. */
+  'completion.done': { usage: Usage };
   'completion.error': { error: WireError };
 }
 
@@ -61,7 +65,7 @@ export function messageGuard<M>(types: ReadonlyArray<keyof M & string>) {
 export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'completion.start']);
 export const isPageToSw = messageGuard<PageToSw>(['client.claim', 'client.hello', 'client.goodbye']);
 export const isPageReply = messageGuard<PageReply>(['engine.info']);
-export const isEngineToSw = messageGuard<EngineToSw>(['completion.delta', 'completion.done', 'completion.error']);
+export const isEngineToSw = messageGuard<EngineToSw>(['completion.delta', 'completion.choice-end', 'completion.done', 'completion.error']);
 export const isSwToEngine = messageGuard<SwToEngine>(['completion.cancel']);
 
 /** Builds a typed message (keeps call sites short and checked). */

@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import type { createParser } from 'eventsource-parser';
 import type { Inpage, LoadProgress } from '../../src/index';
 
 declare global {
@@ -6,5 +7,6 @@ declare global {
     inpage: Inpage;
     inpageProgress: LoadProgress[];
     OpenAI: typeof OpenAI;
+    createParser: typeof createParser;
   }
 }

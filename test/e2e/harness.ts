@@ -27,10 +27,14 @@ export interface Harness {
 
 let openaiBundle: Promise<string> | undefined;
 
-/** The `openai` SDK as one browser script that sets `window.OpenAI`. */
+/** The `openai` SDK and `eventsource-parser` as one browser script (`window.OpenAI`, `window.createParser`). */
 export function openaiScript(): Promise<string> {
   openaiBundle ??= build({
-    stdin: { contents: "import OpenAI from 'openai'; globalThis.OpenAI = OpenAI;", resolveDir: process.cwd(), loader: 'js' },
+    stdin: {
+      contents: "import OpenAI from 'openai'; import { createParser } from 'eventsource-parser'; globalThis.OpenAI = OpenAI; globalThis.createParser = createParser;",
+      resolveDir: process.cwd(),
+      loader: 'js',
+    },
     bundle: true,
     format: 'iife',
     platform: 'browser',

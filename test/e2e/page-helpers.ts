@@ -28,3 +28,42 @@ export function postFromPage(page: Page, path: string, body: unknown): Promise<R
     { path, body },
   );
 }
+
+/** What a raw SSE stream carried: every parsed `data:` JSON, and whether `[DONE]` ended it. */
+export interface SseResult {
+  status: number;
+  events: Array<Record<string, unknown>>;
+  done: boolean;
+}
+
+/** POSTs a streaming request with fetch and parses the SSE body with `eventsource-parser`. */
+export function streamFromPage(page: Page, body: unknown, headers: Record<string, string> = {}): Promise<SseResult> {
+  return page.evaluate(
+    async ({ body, headers }) => {
+      const response = await fetch('/v1/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      const result = { status: response.status, events: [] as Array<Record<string, unknown>>, done: false };
+      if (!response.ok || !response.body) {
+        result.events.push(await response.json());
+        return result;
+      }
+      const parser = window.createParser({
+        onEvent(event) {
+          if (event.data === '[DONE]') result.done = true;
+          else result.events.push(JSON.parse(event.data));
+        },
+      });
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.feed(value);
+      }
+      return result;
+    },
+    { body, headers },
+  );
+}

@@ -1,24 +1,84 @@
 /**
- * The engine's backend interface. A backend loads a model; a loaded model generates text for
- * one validated request at a time (the scheduler guarantees it). Both the llama.cpp-wasm and
- * the WebLLM backends implement exactly this.
+ * The engine's backend interface. A backend loads a model; a loaded model generates ONE
+ * choice for ONE prompt at a time (the scheduler guarantees it). Batches, `n`, `best_of`,
+ * `echo`, stop strings, stop token ids and the legacy logprobs shape are the engine's shared
+ * layer (`run-completion.ts`), identical for every backend. Both the llama.cpp-wasm and the
+ * WebLLM backends implement exactly this.
  */
 import type { BackendName } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
-import type { CompletionRequest, FinishReason } from '../../src/core/openai/types';
+import type { FinishReason, PromptInput, SamplingParams } from '../../src/core/openai/types';
 
-/** What a generation yields: text pieces, then exactly one `end`. */
+/** One candidate token with its log-probability. */
+export interface TokenCandidate {
+  id: number;
+  /** The token's text as the model's vocabulary spells it (may be a partial UTF-8 sequence). */
+  text: string;
+  /** The token's bytes: decoding a choice's token bytes in order gives exactly its text. */
+  bytes: number[];
+  logprob: number;
+}
+
+/** One sampled token with the top alternatives at its position. */
+export interface TokenInfo extends TokenCandidate {
+  top: TokenCandidate[];
+}
+
+/** One prompt token, scored. */
+export interface PromptToken {
+  id: number;
+  text: string;
+  bytes: number[];
+  logprob: number | null;
+  top: TokenCandidate[] | null;
+}
+
+/** What one choice needs from a backend. */
+export interface ChoiceRequest extends SamplingParams {
+  prompt: PromptInput;
+  /** null = up to the context. */
+  max_tokens: number | null;
+  /** EOS is suppressed until this many tokens were generated. */
+  min_tokens: number;
+  ignore_eos: boolean;
+  /** Per-token info wanted (`tokens` on every chunk), with this many alternatives (0..5). */
+  token_info: number | null;
+  cache_prompt: boolean;
+}
+
+/** What a generation yields: text pieces (with their tokens when asked), then exactly one `end`. */
 export type GenerationEvent =
-  | { type: 'text'; text: string }
-  | { type: 'end'; finishReason: FinishReason; promptTokens: number; completionTokens: number };
+  /** The prompt was read: its size in tokens, and how many came from the prefix cache. */
+  | { type: 'prompt'; promptTokens: number; cachedTokens: number }
+  | { type: 'text'; text: string; tokens: TokenInfo[] | null }
+  | { type: 'end'; finishReason: FinishReason; promptTokens: number; completionTokens: number; cachedTokens: number };
+
+/** Which request parameters a model can honour; the engine answers 400 for the others. */
+export interface ModelCapabilities {
+  /** Parameter names this backend cannot honour at a non-default value. */
+  unsupported: ReadonlySet<string>;
+  /** Fill-in-the-middle (`suffix`) support. */
+  suffix: boolean;
+}
 
 export interface LoadedModel {
   readonly contextLength: number;
+  readonly vocabSize: number;
+  readonly capabilities: ModelCapabilities;
   /**
-   * Generates for `request`. When `signal` aborts, the generation stops within a few
+   * Generates one choice. When `signal` aborts, the generation stops within a few
    * milliseconds and the iterable ends (or throws); the model is then free for the next one.
    */
-  generate(request: CompletionRequest, signal: AbortSignal): AsyncIterable<GenerationEvent>;
+  generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent>;
+  /** The prompt as text (token ids detokenized), for `echo`. */
+  promptText(prompt: PromptInput): Promise<string>;
+  /** How many tokens the prompt is (for usage when nothing is generated). */
+  countPromptTokens(prompt: PromptInput, signal: AbortSignal): Promise<number>;
+  /**
+   * Each prompt token with its log-probability given the ones before it (for `echo` +
+   * `logprobs`); the first token has none (`logprob: null`, `top: null`).
+   */
+  scorePrompt(prompt: PromptInput, top: number, signal: AbortSignal): Promise<PromptToken[]>;
   unload(): Promise<void>;
 }
 

@@ -56,7 +56,7 @@ export class EngineChannel {
   private push(event: EngineEvent): void {
     this.events.push(event);
     // Nothing counts after the first terminal event (a 'close' may follow the 'done').
-    if (event.type !== 'completion.delta') this.events.end();
+    if (event.type === 'completion.done' || event.type === 'completion.error') this.events.end();
   }
 }
 

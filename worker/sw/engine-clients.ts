@@ -1,4 +1,4 @@
-import { NotFoundError, ServiceUnavailableError } from '../../src/core/errors';
+import { AuthenticationError, NotFoundError, ServiceUnavailableError } from '../../src/core/errors';
 import type { ModelCard } from '../../src/core/model-card';
 import { isPageReply, message, PROTOCOL_VERSION, type SwToPage } from '../../src/core/protocol';
 import { withTimeout } from './with-timeout';
@@ -9,6 +9,8 @@ const QUERY_TIMEOUT_MS = 2000;
 export interface EngineClient {
   client: Client;
   models: ModelCard[];
+  /** The key its runtime was started with; requests it serves must carry it. */
+  apiKey: string | null;
 }
 
 /** Asks one page which models its engine serves; null if it has no engine or does not answer. */
@@ -16,7 +18,7 @@ export function queryClient(client: Client): Promise<EngineClient | null> {
   const channel = new MessageChannel();
   const answer = new Promise<EngineClient | null>((resolve) => {
     channel.port1.onmessage = (event: MessageEvent<unknown>) => {
-      resolve(isPageReply(event.data) ? { client, models: event.data.models } : null);
+      resolve(isPageReply(event.data) ? { client, models: event.data.models, apiKey: event.data.apiKey } : null);
     };
   });
   client.postMessage(message<SwToPage, 'engine.query'>('engine.query', { protocol: PROTOCOL_VERSION }), [channel.port2]);
@@ -50,18 +52,29 @@ export async function engineClients(clients: Clients, requesterId: string): Prom
 }
 
 /** The page that serves `model`: 404 if no engine knows it, 503 if none is open or it failed. */
-export function pickEngineClient(engines: EngineClient[], model: string): { client: Client; card: ModelCard } {
+export function pickEngineClient(engines: EngineClient[], model: string): { engine: EngineClient; card: ModelCard } {
   if (engines.length === 0) {
     throw new ServiceUnavailableError('No page with an in-page engine is open: the engine is not loaded.', 'engine_not_loaded');
   }
   let failed: ModelCard | undefined;
   for (const engine of engines) {
     const card = engine.models.find((candidate) => candidate.id === model);
-    if (card && card.status !== 'failed') return { client: engine.client, card };
+    if (card && card.status !== 'failed') return { engine, card };
     failed ??= card;
   }
   if (failed) {
     throw new ServiceUnavailableError(`The model '${model}' failed to load: ${failed.error ?? 'unknown error'}`, 'model_load_failed');
   }
   throw new NotFoundError(`The model '${model}' does not exist or is not available in this page.`, 'model');
+}
+
+/** Enforces the runtime's API key (when it set one), as OpenAI answers a bad key: 401. */
+export function checkApiKey(request: Request, apiKey: string | null): void {
+  if (apiKey === null) return;
+  const header = request.headers.get('authorization') ?? '';
+  const given = /^Bearer\s+(.+)$/i.exec(header)?.[1];
+  if (given === undefined) {
+    throw new AuthenticationError("You didn't provide an API key. Provide it in an Authorization header (Bearer auth).");
+  }
+  if (given !== apiKey) throw new AuthenticationError('Incorrect API key provided.');
 }

@@ -1,4 +1,4 @@
-import type { Completion, FinishReason, Usage } from './types';
+import type { Completion, CompletionChoice, Usage } from './types';
 
 /** What every chunk and the whole response of one request share. */
 export interface CompletionMeta {
@@ -14,25 +14,14 @@ export function completionMeta(model: string, now = Date.now()): CompletionMeta 
   return { id, created: Math.floor(now / 1000), model };
 }
 
-/** One `text_completion` object with a single choice (a streamed chunk, or the whole answer). */
-export function completionObject(
-  meta: CompletionMeta,
-  text: string,
-  finishReason: FinishReason | null,
-  usage?: Usage,
-): Completion {
-  const completion: Completion = {
-    id: meta.id,
-    object: 'text_completion',
-    created: meta.created,
-    model: meta.model,
-    choices: [{ text, index: 0, logprobs: null, finish_reason: finishReason }],
-  };
+/** One `text_completion` object (a streamed chunk, or the whole answer). */
+export function completionObject(meta: CompletionMeta, choices: CompletionChoice[], usage?: Usage): Completion {
+  const completion: Completion = { id: meta.id, object: 'text_completion', created: meta.created, model: meta.model, choices };
   if (usage) completion.usage = usage;
   return completion;
 }
 
 /** The final chunk of `stream_options.include_usage`: no choices, only usage. */
 export function usageChunk(meta: CompletionMeta, usage: Usage): Completion {
-  return { id: meta.id, object: 'text_completion', created: meta.created, model: meta.model, choices: [], usage };
+  return completionObject(meta, [], usage);
 }

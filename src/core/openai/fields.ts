@@ -38,9 +38,23 @@ export const booleanField = (param: string) => v.boolean(typeMessage(param, 'a b
 /** `stop`: a string or an array of non-empty strings. */
 export const stopField = (param: string) =>
   v.union(
-    [
-      v.string(),
-      v.array(v.pipe(v.string(), v.minLength(1))),
-    ],
+    [v.string(), v.array(v.pipe(v.string(), v.minLength(1)))],
     typeMessage(param, 'a string or an array of non-empty strings'),
+  );
+
+/** An array of non-negative integer token ids. */
+export const tokenIdsField = (param: string) =>
+  v.array(
+    v.pipe(v.number(), v.integer(), v.minValue(0)),
+    typeMessage(param, 'an array of non-negative integer token ids'),
+  );
+
+/** `logit_bias`: an object from token id (a string of digits) to a bias in [-100, 100]. */
+export const logitBiasField = (param: string) =>
+  v.pipe(
+    v.record(
+      v.pipe(v.string(), v.regex(/^\d+$/, (issue) => `Invalid key in '${param}': '${String(issue.input)}' is not a token id.`)),
+      numberField(param, -100, 100),
+      typeMessage(param, 'an object mapping token ids to biases'),
+    ),
   );

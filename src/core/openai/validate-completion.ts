@@ -1,12 +1,20 @@
 import * as v from 'valibot';
 import { InvalidRequestError } from '../errors';
-import { completionSchema, unsupportedAtNonDefault } from './completion-schema';
+import { completionSchema } from './completion-schema';
+import { normalizePrompt } from './prompt-input';
+import type { CompletionBody } from './completion-schema';
 import type { CompletionRequest } from './types';
 
-/** OpenAI's defaults for the legacy completions endpoint. */
-export const COMPLETION_DEFAULTS = { max_tokens: 16, temperature: 1, top_p: 1 } as const;
+/** OpenAI's defaults for the legacy completions endpoint; engine-specific samplers are off. */
+export const COMPLETION_DEFAULTS = {
+  max_tokens: 16,
+  temperature: 1,
+  top_p: 1,
+  mirostat_tau: 5,
+  mirostat_eta: 0.1,
+} as const;
 
-const knownKeys = new Set([...Object.keys(completionSchema.entries), ...Object.keys(unsupportedAtNonDefault)]);
+const knownKeys = new Set(Object.keys(completionSchema.entries));
 
 /**
  * Validates a parsed JSON body for `POST /v1/completions` and applies defaults.
@@ -31,26 +39,65 @@ export function validateCompletion(body: unknown): CompletionRequest {
     const issue = parsed.issues[0];
     throw new InvalidRequestError(issue.message, v.getDotPath(issue) ?? null);
   }
-  for (const [param, isDefault] of Object.entries(unsupportedAtNonDefault)) {
-    const value: unknown = Reflect.get(body, param);
-    if (value !== undefined && value !== null && !isDefault(value)) {
-      throw new InvalidRequestError(`'${param}' is not supported by this endpoint yet.`, param, 'unsupported_parameter');
-    }
+  return toRequest(parsed.output);
+}
+
+function alias<T>(a: T | null | undefined, b: T | null | undefined, names: [string, string]): T | undefined {
+  if (a != null && b != null && a !== b) {
+    throw new InvalidRequestError(`'${names[0]}' and '${names[1]}' are the same parameter and disagree.`, names[1]);
   }
-  const input = parsed.output;
-  if (input.stream_options != null && input.stream !== true) {
+  return a ?? b ?? undefined;
+}
+
+function toRequest(input: CompletionBody): CompletionRequest {
+  const stream = input.stream ?? false;
+  const n = input.n ?? 1;
+  const bestOf = input.best_of ?? n;
+  // Absent: OpenAI's 16. Explicit null or -1: up to the context.
+  const maxTokens = input.max_tokens === undefined ? COMPLETION_DEFAULTS.max_tokens : input.max_tokens === null || input.max_tokens === -1 ? null : input.max_tokens;
+  const minTokens = input.min_tokens ?? 0;
+  if (bestOf < n) throw new InvalidRequestError("'best_of' must be greater than or equal to 'n'.", 'best_of');
+  if (stream && bestOf > n) throw new InvalidRequestError("'best_of' greater than 'n' cannot be streamed.", 'best_of');
+  if (input.stream_options != null && !stream) {
     throw new InvalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
   }
+  if (maxTokens !== null && minTokens > maxTokens) {
+    throw new InvalidRequestError("'min_tokens' must not exceed 'max_tokens'.", 'min_tokens');
+  }
   const stop = input.stop == null ? [] : typeof input.stop === 'string' ? [input.stop] : input.stop;
+  const mirostat = alias(input.mirostat, input.mirostat_mode, ['mirostat', 'mirostat_mode']) ?? 0;
+  const topK = input.top_k ?? 0;
   return {
     model: input.model,
-    prompt: input.prompt,
-    max_tokens: input.max_tokens ?? COMPLETION_DEFAULTS.max_tokens,
+    prompts: normalizePrompt(input.prompt),
+    max_tokens: maxTokens,
+    min_tokens: minTokens,
+    ignore_eos: input.ignore_eos ?? false,
+    stop: stop.filter((s) => s.length > 0),
+    stop_token_ids: input.stop_token_ids ?? [],
+    include_stop_str_in_output:
+      alias(input.include_stop_str_in_output, input.no_stop_trim, ['include_stop_str_in_output', 'no_stop_trim']) ?? false,
     temperature: input.temperature ?? COMPLETION_DEFAULTS.temperature,
     top_p: input.top_p ?? COMPLETION_DEFAULTS.top_p,
-    stop: stop.filter((s) => s.length > 0),
+    top_k: topK < 0 ? 0 : topK,
+    min_p: input.min_p ?? 0,
+    typical_p: input.typical_p ?? 1,
+    mirostat: mirostat === 1 || mirostat === 2 ? mirostat : 0,
+    mirostat_tau: input.mirostat_tau ?? COMPLETION_DEFAULTS.mirostat_tau,
+    mirostat_eta: input.mirostat_eta ?? COMPLETION_DEFAULTS.mirostat_eta,
+    presence_penalty: input.presence_penalty ?? 0,
+    frequency_penalty: input.frequency_penalty ?? 0,
+    repetition_penalty: alias(input.repetition_penalty, input.repeat_penalty, ['repetition_penalty', 'repeat_penalty']) ?? 1,
+    logit_bias: input.logit_bias ?? {},
     seed: input.seed ?? null,
-    stream: input.stream ?? false,
+    n,
+    best_of: bestOf,
+    logprobs: input.logprobs ?? null,
+    echo: input.echo ?? false,
+    suffix: input.suffix ? input.suffix : null,
+    stream,
     include_usage: input.stream_options?.include_usage ?? false,
+    continuous_usage_stats: input.stream_options?.continuous_usage_stats ?? false,
+    cache_prompt: input.cache_prompt ?? true,
   };
 }

@@ -1,13 +1,13 @@
-import { Wllama, type RawCompletionChunk } from '@wllama/wllama';
+import { Wllama } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { AsyncQueue } from '../../../src/core/async-queue';
-import { InvalidRequestError, ServiceUnavailableError } from '../../../src/core/errors';
+import { ServiceUnavailableError } from '../../../src/core/errors';
 import type { LoadProgress, ModelSpec } from '../../../src/core/model-spec';
-import type { CompletionRequest, FinishReason } from '../../../src/core/openai/types';
+import { readGgufMetadata } from '../../../src/gguf/read-gguf-metadata';
+import { vocabularyFromMetadata } from '../../../src/gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '../../../src/test-model/inpage-test-model';
-import type { Backend, GenerationEvent, LoadedModel } from '../backend';
+import type { Backend, LoadedModel } from '../backend';
 import { checkGgufUrl } from './check-gguf-url';
-import { toLlamaCppParams } from './llamacpp-params';
+import { LlamaCppModel } from './llamacpp-model';
 
 const DEFAULT_CONTEXT = 4096;
 
@@ -28,75 +28,30 @@ export class LlamaCppBackend implements Backend {
     const contextLength = spec.contextLength ?? (spec.source.kind === 'builtin' ? inpageTestSpec.contextLength : DEFAULT_CONTEXT);
     const params = { n_gpu_layers: 0, n_ctx: contextLength, n_threads: llamaCppThreads(), n_parallel: 1 };
     try {
-      if (spec.source.kind === 'builtin') {
-        onProgress({ model: spec.id, phase: 'load', fraction: 0 });
-        await wllama.loadModel([new Blob([buildInpageTestModel()])], params);
-      } else {
-        const model = spec.id;
-        await checkGgufUrl(spec.source.url, model);
-        await wllama.loadModelFromUrl(
-          spec.source.url,
-          {
-            ...params,
-            progressCallback: ({ loaded, total }: { loaded: number; total: number }) =>
-              onProgress({ model, phase: 'download', fraction: total > 0 ? loaded / total : 0, loadedBytes: loaded, totalBytes: total }),
-          },
-        );
-      }
+      const blobs = await this.fetchModel(wllama, spec, onProgress);
+      onProgress({ model: spec.id, phase: 'load', fraction: 0 });
+      const [first] = blobs;
+      if (!first) throw new Error('the model has no files');
+      const vocab = vocabularyFromMetadata(await readGgufMetadata(first));
+      await wllama.loadModel(blobs, params);
+      return new LlamaCppModel(wllama, vocab, contextLength);
     } catch (error) {
       await wllama.exit().catch(() => undefined);
       if (error instanceof ServiceUnavailableError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       throw new ServiceUnavailableError(`Loading '${spec.id}' on the llamacpp backend failed: ${reason}`, 'model_load_failed');
     }
-    return new LlamaCppModel(wllama, contextLength);
-  }
-}
-
-class LlamaCppModel implements LoadedModel {
-  constructor(
-    private readonly wllama: Wllama,
-    readonly contextLength: number,
-  ) {}
-
-  async *generate(request: CompletionRequest, signal: AbortSignal): AsyncIterable<GenerationEvent> {
-    // The callback form: wllama's own promise is always awaited here, so an abort (which
-    // rejects it) never becomes an unhandled rejection, however early the consumer stops.
-    const chunks = new AsyncQueue<RawCompletionChunk>();
-    this.wllama
-      .createCompletion({ ...toLlamaCppParams(request, signal), onData: (chunk: RawCompletionChunk) => chunks.push(chunk) })
-      .then(
-        () => chunks.end(),
-        (error: unknown) => chunks.fail(error),
-      );
-    let finishReason: FinishReason | null = null;
-    let usage = { prompt: 0, completion: 0 };
-    try {
-      for await (const chunk of chunks) {
-        for (const choice of chunk.choices) {
-          if (choice.text) yield { type: 'text', text: choice.text };
-          if (choice.finish_reason === 'stop' || choice.finish_reason === 'length') finishReason = choice.finish_reason;
-        }
-        if (chunk.usage) usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
-      }
-    } catch (error) {
-      if (signal.aborted) return;
-      throw mapServerError(error);
-    }
-    if (signal.aborted) return;
-    yield { type: 'end', finishReason: finishReason ?? 'stop', promptTokens: usage.prompt, completionTokens: usage.completion };
   }
 
-  unload(): Promise<void> {
-    return this.wllama.exit();
+  /** The model's GGUF file(s): generated in memory, or downloaded (and cached) with progress. */
+  private async fetchModel(wllama: Wllama, spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<Blob[]> {
+    if (spec.source.kind === 'builtin') return [new Blob([buildInpageTestModel()])];
+    const model = spec.id;
+    await checkGgufUrl(spec.source.url, model);
+    const file = await wllama.modelManager.getModelOrDownload({ url: spec.source.url }, {
+      progressCallback: ({ loaded, total }: { loaded: number; total: number }) =>
+        onProgress({ model, phase: 'download', fraction: total > 0 ? loaded / total : 0, loadedBytes: loaded, totalBytes: total }),
+    });
+    return file.open();
   }
-}
-
-/** llama-server's own errors, mapped to the OpenAI error they mean. */
-function mapServerError(error: unknown): Error {
-  const message = error instanceof Error ? error.message : String(error);
-  if (/exceed|context size|context length/i.test(message)) {
-    return new InvalidRequestError(`The prompt is longer than the model's context: ${message}`, 'prompt', 'context_length_exceeded');
-  }
-  return error instanceof Error ? error : new Error(message);
 }

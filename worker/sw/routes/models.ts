@@ -1,6 +1,6 @@
 import type { ModelCard } from '../../../src/core/model-card';
 import type { ListResponse } from '../../../src/core/openai/types';
-import { engineClients } from '../engine-clients';
+import { checkApiKey, engineClients } from '../engine-clients';
 import type { Route } from '../route';
 
 /** `GET /v1/models`: every model the open pages' engines serve, in OpenAI's list shape. */
@@ -10,6 +10,7 @@ export function modelsRoute(clients: Clients): Route {
     path: '/v1/models',
     async handle(event) {
       const engines = await engineClients(clients, event.clientId);
+      checkApiKey(event.request, engines[0]?.apiKey ?? null);
       const byId = new Map<string, ModelCard>();
       for (const engine of engines) for (const card of engine.models) if (!byId.has(card.id)) byId.set(card.id, card);
       const list: ListResponse<ModelCard> = { object: 'list', data: [...byId.values()] };

@@ -1,0 +1,52 @@
+import type { GgufValue } from './read-gguf-metadata';
+
+/** What the engine needs to know of a model's tokenizer. */
+export interface Vocabulary {
+  size: number;
+  /** Token id -> bytes (byte-level BPE and SentencePiece byte tokens decoded). */
+  bytes(id: number): number[];
+  /** Token id -> text as the vocabulary spells it. */
+  text(id: number): string;
+  /**
+   * True when text tokenizes to exactly one token per UTF-8 byte (a byte-level vocabulary
+   * without merges, like `inpage-test`): then token ids and text convert both ways exactly.
+   */
+  byteLevel: boolean;
+}
+
+/** GPT-2's byte <-> printable-character table (bytes_to_unicode). */
+function unicodeToByte(): Map<string, number> {
+  const map = new Map<string, number>();
+  let extra = 0;
+  for (let b = 0; b < 256; b++) {
+    const printable = (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
+    map.set(String.fromCodePoint(printable ? b : 256 + extra++), b);
+  }
+  return map;
+}
+
+const encoder = new TextEncoder();
+
+/** Builds the vocabulary from GGUF metadata (`tokenizer.ggml.*`). */
+export function vocabularyFromMetadata(metadata: Map<string, GgufValue>): Vocabulary {
+  const tokens = metadata.get('tokenizer.ggml.tokens');
+  if (!Array.isArray(tokens)) throw new Error('GGUF has no tokenizer.ggml.tokens');
+  const texts = tokens.map(String);
+  const model = String(metadata.get('tokenizer.ggml.model') ?? '');
+  const merges = metadata.get('tokenizer.ggml.merges');
+  const types = metadata.get('tokenizer.ggml.token_type');
+  const isControl = (id: number) => Array.isArray(types) && types[id] === 3;
+  const gpt2 = model === 'gpt2';
+  const table = gpt2 ? unicodeToByte() : null;
+  const bytes = (id: number): number[] => {
+    const text = texts[id] ?? '';
+    if (isControl(id)) return [];
+    if (table) return Array.from(text, (char) => table.get(char) ?? 0x3f);
+    const byte = /^<0x([0-9A-Fa-f]{2})>$/.exec(text);
+    if (byte?.[1]) return [parseInt(byte[1], 16)];
+    return Array.from(encoder.encode(text.replaceAll('\u2581', ' ')));
+  };
+  const byteLevel =
+    gpt2 && (!Array.isArray(merges) || merges.length === 0) && texts.slice(0, 256).every((_, b) => bytes(b).length === 1 && bytes(b)[0] === b);
+  return { size: texts.length, bytes, text: (id) => texts[id] ?? '', byteLevel };
+}

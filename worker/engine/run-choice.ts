@@ -1,0 +1,95 @@
+import type { CompletionRequest, FinishReason, LegacyLogprobs, PromptInput } from '../../src/core/openai/types';
+import type { ChoiceRequest, GenerationEvent, LoadedModel } from './backend';
+import type { EchoPiece } from './echo-prompt';
+import { shapeChoice } from './shape-choice';
+
+/** One choice's output, piece by piece: the echo first, then the completion. */
+export type ChoicePiece =
+  | { type: 'delta'; text: string; logprobs: LegacyLogprobs | null; tokens: number }
+  | { type: 'end'; finishReason: FinishReason; matchedStop: string | number | null; completionTokens: number; cumulativeLogprob: number; promptTokens: number; cachedTokens: number };
+
+/** Whether the backend must report every token (stops, logprobs and `best_of` need them). */
+export function needsTokens(request: CompletionRequest): boolean {
+  return request.logprobs !== null || request.stop.length > 0 || request.stop_token_ids.length > 0 || request.best_of > request.n;
+}
+
+/** The backend request for choice `choice` of `prompt` (choice j of a seeded request uses seed + j). */
+export function choiceRequest(request: CompletionRequest, prompt: PromptInput, choice: number): ChoiceRequest {
+  return {
+    prompt,
+    max_tokens: request.max_tokens,
+    min_tokens: request.min_tokens,
+    ignore_eos: request.ignore_eos,
+    token_info: needsTokens(request) ? (request.logprobs ?? 0) : null,
+    cache_prompt: request.cache_prompt,
+    temperature: request.temperature,
+    top_p: request.top_p,
+    top_k: request.top_k,
+    min_p: request.min_p,
+    typical_p: request.typical_p,
+    mirostat: request.mirostat,
+    mirostat_tau: request.mirostat_tau,
+    mirostat_eta: request.mirostat_eta,
+    presence_penalty: request.presence_penalty,
+    frequency_penalty: request.frequency_penalty,
+    repetition_penalty: request.repetition_penalty,
+    logit_bias: request.logit_bias,
+    seed: request.seed === null ? null : request.seed + choice,
+  };
+}
+
+/**
+ * Runs one choice: echo piece (if any), then the generation shaped by `shapeChoice`. A stop
+ * halts only this choice's generation (an inner signal linked to the request's).
+ */
+export async function* runChoice(
+  model: LoadedModel,
+  request: CompletionRequest,
+  prompt: PromptInput,
+  choice: number,
+  echo: EchoPiece | null,
+  signal: AbortSignal,
+): AsyncGenerator<ChoicePiece> {
+  if (echo) yield { type: 'delta', text: echo.text, logprobs: echo.logprobs, tokens: 0 };
+  if (request.max_tokens === 0) {
+    const promptTokens = await model.countPromptTokens(prompt, signal);
+    yield { type: 'end', finishReason: 'length', matchedStop: null, completionTokens: 0, cumulativeLogprob: 0, promptTokens, cachedTokens: 0 };
+    return;
+  }
+  const inner = new AbortController();
+  const stop = () => inner.abort('choice ended');
+  signal.addEventListener('abort', stop, { once: true });
+  let promptTokens = -1;
+  let cachedTokens = 0;
+  async function* tap(events: AsyncIterable<GenerationEvent>): AsyncIterable<GenerationEvent> {
+    for await (const event of events) {
+      if (event.type === 'prompt' || event.type === 'end') {
+        promptTokens = event.promptTokens;
+        cachedTokens = event.type === 'prompt' ? event.cachedTokens : event.cachedTokens || cachedTokens;
+      }
+      yield event;
+    }
+  }
+  try {
+    const options = {
+      stops: request.stop,
+      stopTokenIds: request.stop_token_ids,
+      includeStop: request.include_stop_str_in_output,
+      minTokens: request.min_tokens,
+      logprobs: request.logprobs,
+      offset: echo?.points ?? 0,
+    };
+    let tokens = 0;
+    for await (const out of shapeChoice(tap(model.generate(choiceRequest(request, prompt, choice), inner.signal)), options, stop)) {
+      if (out.type === 'delta') {
+        tokens += out.logprobs ? out.logprobs.tokens.length : 1;
+        yield { ...out, tokens };
+        continue;
+      }
+      if (promptTokens < 0) promptTokens = await model.countPromptTokens(prompt, signal);
+      yield { ...out, promptTokens, cachedTokens };
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}

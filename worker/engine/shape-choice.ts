@@ -1,0 +1,110 @@
+import { codePoints, toLegacyLogprobs, type LogprobEntry } from '../../src/core/openai/legacy-logprobs';
+import type { FinishReason, LegacyLogprobs } from '../../src/core/openai/types';
+import type { GenerationEvent, TokenInfo } from './backend';
+import { StopText } from './stop-text';
+
+export interface ShapeOptions {
+  stops: string[];
+  stopTokenIds: number[];
+  includeStop: boolean;
+  /** Stops (strings and token ids) only count once this many tokens were generated. */
+  minTokens: number;
+  /** Alternatives per token in the output, or null for no logprobs. */
+  logprobs: number | null;
+  /** Code points already in the choice's text before the completion (the echoed prompt). */
+  offset: number;
+}
+
+export type ChoiceOutput =
+  | { type: 'delta'; text: string; logprobs: LegacyLogprobs | null }
+  | {
+      type: 'end';
+      finishReason: FinishReason;
+      matchedStop: string | number | null;
+      /** Generated tokens (up to and including the one that completed a stop). */
+      completionTokens: number;
+      /** Sum of the generated tokens' logprobs (ranks `best_of` candidates; 0 without tokens). */
+      cumulativeLogprob: number;
+    };
+
+/**
+ * Turns one backend generation into the choice's output. With per-token info (the backend was
+ * asked for it whenever stops or logprobs matter) it applies stop strings, matched across token
+ * boundaries and never emitted unless `includeStop`, and stop token ids; it holds back only the
+ * text that could still begin a stop, attaches legacy logprobs, and calls `halt` when a stop
+ * ends the choice early. Without per-token info, text passes straight through.
+ */
+export async function* shapeChoice(
+  events: AsyncIterable<GenerationEvent>,
+  options: ShapeOptions,
+  halt: () => void,
+): AsyncGenerator<ChoiceOutput> {
+  const text = new StopText(options.stops, options.includeStop);
+  const decoder = new TextDecoder();
+  let releasedPoints = 0;
+  const pending: Array<{ token: TokenInfo; start: number }> = [];
+  let released = 0;
+  let tokens = 0;
+  let cumulative = 0;
+
+  const release = (end: number): ChoiceOutput | null => {
+    const from = released;
+    const piece = text.take(end);
+    const entries: LogprobEntry[] = [];
+    while (pending.length > 0 && (pending[0]?.start ?? Infinity) < end) {
+      const item = pending.shift();
+      if (!item) break;
+      const within = codePoints(piece.slice(0, Math.max(0, item.start - from)));
+      entries.push({ text: item.token.text, logprob: item.token.logprob, top: item.token.top, offset: options.offset + releasedPoints + within });
+    }
+    releasedPoints += codePoints(piece);
+    released = Math.max(released, end);
+    if (!piece && entries.length === 0) return null;
+    return { type: 'delta', text: piece, logprobs: options.logprobs === null ? null : toLegacyLogprobs(entries, options.logprobs) };
+  };
+  const end = (finishReason: FinishReason, matchedStop: string | number | null, completionTokens: number): ChoiceOutput =>
+    ({ type: 'end', finishReason, matchedStop, completionTokens, cumulativeLogprob: cumulative });
+
+  for await (const event of events) {
+    if (event.type === 'prompt') continue;
+    if (event.type === 'end') {
+      const last = release(text.length);
+      if (last) yield last;
+      yield end(event.finishReason, null, event.completionTokens);
+      return;
+    }
+    if (event.tokens === null) {
+      if (event.text) yield { type: 'delta', text: event.text, logprobs: null };
+      continue;
+    }
+    for (const token of event.tokens) {
+      const piece = decoder.decode(new Uint8Array(token.bytes), { stream: true });
+      tokens += 1;
+      cumulative += token.logprob;
+      const active = tokens > options.minTokens;
+      if (active && options.stopTokenIds.includes(token.id)) {
+        if (options.includeStop) {
+          pending.push({ token, start: text.length });
+          text.append(piece);
+        }
+        halt();
+        const last = release(text.length);
+        if (last) yield last;
+        yield end('stop', token.id, tokens);
+        return;
+      }
+      pending.push({ token, start: text.length });
+      text.append(piece, active);
+      const match = text.match(released);
+      if (match) {
+        halt();
+        const last = release(match.end);
+        if (last) yield last;
+        yield end('stop', match.stop, tokens);
+        return;
+      }
+      const out = release(Math.max(released, text.safeEnd()));
+      if (out) yield out;
+    }
+  }
+}
