@@ -79,7 +79,8 @@ describe('POST /v1/completions through the Service Worker with the openai SDK', 
   test('stream_options.include_usage adds a final chunk with choices [] and usage', async () => {
     const result = await sdkStream({ prompt: 'abc', max_tokens: 4, temperature: 0, stream_options: { include_usage: true } });
     assert.equal(result.texts.join(''), 'defg');
-    assert.deepEqual(result.usage, { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 });
+    const usage = result.usage as { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+    assert.deepEqual([usage.prompt_tokens, usage.completion_tokens, usage.total_tokens], [3, 4, 7]);
   });
 
   test('a stop string spanning several tokens ends the text before it, finish stop', async () => {

@@ -22,8 +22,8 @@ export function emptyLogprobs(): LegacyLogprobs {
 
 /**
  * Builds the legacy `{tokens, token_logprobs, top_logprobs, text_offset}` shape. `top` keeps
- * `count` alternatives; two candidates with the same text keep the higher logprob (a JSON
- * object cannot hold both).
+ * `count` alternatives plus the sampled token; two candidates with the same text keep the
+ * higher logprob (a JSON object cannot hold both).
  */
 export function toLegacyLogprobs(entries: LogprobEntry[], count: number): LegacyLogprobs {
   const out = emptyLogprobs();
@@ -40,6 +40,8 @@ export function toLegacyLogprobs(entries: LogprobEntry[], count: number): Legacy
       const seen = top[candidate.text];
       if (seen === undefined || candidate.logprob > seen) top[candidate.text] = candidate.logprob;
     }
+    // As vLLM does: the sampled token is always among its position's top logprobs.
+    if (entry.logprob !== null && top[entry.text] === undefined) top[entry.text] = entry.logprob;
     out.top_logprobs.push(top);
   }
   return out;

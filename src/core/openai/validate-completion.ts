@@ -34,10 +34,14 @@ export function validateCompletion(body: unknown): CompletionRequest {
       throw new InvalidRequestError(`Missing required parameter: '${param}'.`, param, 'missing_required_parameter');
     }
   }
+  if (Array.isArray(Reflect.get(body, 'logit_bias'))) {
+    // valibot's record() takes an array as an object with index keys.
+    throw new InvalidRequestError("Invalid type for 'logit_bias': expected an object mapping token ids to biases, but got an array instead.", 'logit_bias');
+  }
   const parsed = v.safeParse(completionSchema, body, { abortEarly: true });
   if (!parsed.success) {
     const issue = parsed.issues[0];
-    throw new InvalidRequestError(issue.message, v.getDotPath(issue) ?? null);
+    throw new InvalidRequestError(issue.message, paramOf(v.getDotPath(issue)));
   }
   return toRequest(parsed.output);
 }
@@ -100,4 +104,11 @@ function toRequest(input: CompletionBody): CompletionRequest {
     continuous_usage_stats: input.stream_options?.continuous_usage_stats ?? false,
     cache_prompt: input.cache_prompt ?? true,
   };
+}
+
+/** The parameter an issue names: the field itself, or the sub-field of an object parameter. */
+function paramOf(path: string | null): string | null {
+  if (path === null) return null;
+  const [field] = path.split('.');
+  return field === 'stream_options' ? path : (field ?? null);
 }
