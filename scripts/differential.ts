@@ -1,0 +1,80 @@
+/**
+ * `npm run differential`: the same greedy requests against native llama.cpp (node-llama-cpp,
+ * prebuilt CPU binary from npm, installed on demand into .bench/native) and against the in-page
+ * endpoint (real Chromium, real Service Worker), on the generated test model written to a file.
+ * Reports every difference in text or top-5 logprobs. Not part of CI.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildInpageTestModel } from '../src/test-model/inpage-test-model';
+import { startHarness } from '../test/e2e/harness';
+import { nativeGreedy, type NativeStep } from './differential-native';
+
+const DIR = resolve('.bench/native');
+const MODEL = resolve('.bench/inpage-test.gguf');
+const PROMPTS = ['abc', 'Hello, World', 'zZ9', 'x.', 'hi there', 'The year 2026 ends'];
+const TOKENS = 12;
+const TOLERANCE = 1e-4;
+
+async function ensureNative(): Promise<string> {
+  const entry = resolve(DIR, 'node_modules/node-llama-cpp/dist/index.js');
+  if (!existsSync(entry)) {
+    await mkdir(DIR, { recursive: true });
+    await writeFile(resolve(DIR, 'package.json'), '{"private":true,"type":"module"}\n');
+    console.log('installing node-llama-cpp (CPU prebuilt) into .bench/native ...');
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=optional', 'node-llama-cpp@3.22.1', `@node-llama-cpp/linux-x64@3.22.1`], { cwd: DIR, stdio: 'inherit' });
+  }
+  return pathToFileURL(entry).href;
+}
+
+interface PageStep {
+  token: string;
+  top: Record<string, number>;
+}
+
+await mkdir('.bench', { recursive: true });
+await writeFile(MODEL, buildInpageTestModel());
+const native = await nativeGreedy(await ensureNative(), MODEL, PROMPTS, TOKENS);
+const harness = await startHarness();
+let differences = 0;
+try {
+  const { page } = await harness.openPage();
+  for (const prompt of PROMPTS) {
+    const steps: PageStep[] = await page.evaluate(
+      async ({ prompt, tokens }) => {
+        const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+        const result = await client.completions.create({ model: 'inpage-test', prompt, max_tokens: tokens, temperature: 0, logprobs: 5 });
+        const logprobs = result.choices[0]?.logprobs;
+        return (logprobs?.tokens ?? []).map((token, i) => ({ token, top: logprobs?.top_logprobs?.[i] ?? {} }));
+      },
+      { prompt, tokens: TOKENS },
+    );
+    differences += compare(prompt, native.get(prompt) ?? [], steps);
+  }
+} finally {
+  await harness.close();
+}
+console.log(differences === 0 ? `no differences over ${PROMPTS.length} prompts x ${TOKENS} tokens (top-5 logprobs within ${TOLERANCE})` : `${differences} differences`);
+process.exitCode = differences === 0 ? 0 : 1;
+
+function compare(prompt: string, expected: NativeStep[], actual: PageStep[]): number {
+  let found = 0;
+  const report = (what: string) => {
+    found += 1;
+    console.log(`[${JSON.stringify(prompt)}] ${what}`);
+  };
+  const nativeText = expected.map((step) => step.token).join('');
+  const pageText = actual.map((step) => step.token).join('');
+  if (nativeText !== pageText) report(`text: native ${JSON.stringify(nativeText)} vs in-page ${JSON.stringify(pageText)}`);
+  for (const [i, step] of expected.entries()) {
+    const top = actual[i]?.top ?? {};
+    for (const [token, logprob] of step.top) {
+      const other = top[token];
+      if (other === undefined || Math.abs(other - logprob) > TOLERANCE) report(`step ${i} ${JSON.stringify(token)}: native ${logprob.toFixed(5)} vs in-page ${other?.toFixed(5) ?? 'missing'}`);
+    }
+  }
+  return found;
+}
