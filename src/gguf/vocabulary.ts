@@ -35,18 +35,19 @@ export function vocabularyFromMetadata(metadata: Map<string, GgufValue>): Vocabu
   const model = String(metadata.get('tokenizer.ggml.model') ?? '');
   const merges = metadata.get('tokenizer.ggml.merges');
   const types = metadata.get('tokenizer.ggml.token_type');
-  const isControl = (id: number) => Array.isArray(types) && types[id] === 3;
+  const typeOf = (id: number) => (Array.isArray(types) ? types[id] : undefined);
   const gpt2 = model === 'gpt2';
   const table = gpt2 ? unicodeToByte() : null;
   const bytes = (id: number): number[] => {
     const text = texts[id] ?? '';
-    if (isControl(id)) return [];
+    if (typeOf(id) === 3) return []; // control
+    if (typeOf(id) === 4) return Array.from(encoder.encode(text)); // user-defined: raw text
     if (table) return Array.from(text, (char) => table.get(char) ?? 0x3f);
     const byte = /^<0x([0-9A-Fa-f]{2})>$/.exec(text);
     if (byte?.[1]) return [parseInt(byte[1], 16)];
     return Array.from(encoder.encode(text.replaceAll('\u2581', ' ')));
   };
   const byteLevel =
-    gpt2 && (!Array.isArray(merges) || merges.length === 0) && texts.slice(0, 256).every((_, b) => bytes(b).length === 1 && bytes(b)[0] === b);
+    gpt2 && (!Array.isArray(merges) || merges.length === 0) && texts.length >= 256 && texts.slice(0, 256).every((_, b) => bytes(b).length === 1 && bytes(b)[0] === b);
   return { size: texts.length, bytes, text: (id) => texts[id] ?? '', byteLevel };
 }

@@ -3,6 +3,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { completionMeta, completionObject, usageChunk } from '../../src/core/openai/completion-builder';
 import { SSE_DONE, SSE_HEADERS, sseFrame } from '../../src/core/sse';
+import type { CompletionChoice, FinishReason } from '../../src/core/openai/types';
 
 const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
 const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
@@ -30,9 +31,11 @@ describe('completionMeta', () => {
 
 describe('completionObject / usageChunk', () => {
   const meta = { id: 'cmpl-abc', created: 123, model: 'inpage-test' };
+  const choice = (index: number, text: string, finish: FinishReason | null = null): CompletionChoice =>
+    ({ text, index, logprobs: null, finish_reason: finish });
 
   it('has the exact shape without usage', () => {
-    const object = completionObject(meta, 'Hi', null);
+    const object = completionObject(meta, [choice(0, 'Hi')]);
     expect(object).toStrictEqual({
       id: 'cmpl-abc', object: 'text_completion', created: 123, model: 'inpage-test',
       choices: [{ text: 'Hi', index: 0, logprobs: null, finish_reason: null }],
@@ -41,12 +44,24 @@ describe('completionObject / usageChunk', () => {
     expect(JSON.parse(JSON.stringify(object))).not.toHaveProperty('usage');
   });
 
-  it('has the exact shape with usage and a finish reason', () => {
-    expect(completionObject(meta, '', 'length', usage)).toStrictEqual({
+  it('has the exact shape with usage and several choices', () => {
+    const logprobs = { tokens: ['a'], token_logprobs: [-0.5], top_logprobs: [{ a: -0.5 }], text_offset: [0] };
+    const choices: CompletionChoice[] = [
+      { ...choice(0, 'a', 'stop'), logprobs, matched_stop: '\n' },
+      choice(1, '', 'length'),
+    ];
+    expect(completionObject(meta, choices, usage)).toStrictEqual({
       id: 'cmpl-abc', object: 'text_completion', created: 123, model: 'inpage-test',
-      choices: [{ text: '', index: 0, logprobs: null, finish_reason: 'length' }],
+      choices: [
+        { text: 'a', index: 0, logprobs, finish_reason: 'stop', matched_stop: '\n' },
+        { text: '', index: 1, logprobs: null, finish_reason: 'length' },
+      ],
       usage,
     });
+  });
+
+  it('keeps the choices in the order given (a stream chunk may carry any index)', () => {
+    expect(completionObject(meta, [choice(3, 'x'), choice(1, 'y')]).choices.map((c) => c.index)).toEqual([3, 1]);
   });
 
   it('usageChunk has no choices, only usage', () => {
@@ -80,9 +95,9 @@ describe('SSE framing', () => {
   it('round-trips through eventsource-parser', () => {
     const meta = completionMeta('inpage-test', 0);
     const chunks = [
-      completionObject(meta, 'Hel', null),
-      completionObject(meta, 'lo\n\n', null),
-      completionObject(meta, '', 'stop'),
+      completionObject(meta, [{ text: 'Hel', index: 0, logprobs: null, finish_reason: null }]),
+      completionObject(meta, [{ text: 'lo\n\n', index: 0, logprobs: null, finish_reason: null }]),
+      completionObject(meta, [{ text: '', index: 0, logprobs: null, finish_reason: 'stop' }]),
       usageChunk(meta, usage),
     ];
     const stream = chunks.map((chunk) => decode(sseFrame(chunk))).join('') + decode(SSE_DONE);

@@ -5,15 +5,15 @@ import {
 import type { EngineToSw, SwToEngine, SwToPage } from '../../src/core/protocol';
 
 const allTypes = [
-  'engine.query', 'completion.start', 'client.claim', 'engine.info',
-  'completion.delta', 'completion.done', 'completion.error', 'completion.cancel',
+  'engine.query', 'completion.start', 'client.claim', 'client.hello', 'client.goodbye', 'engine.info',
+  'completion.delta', 'completion.choice-end', 'completion.done', 'completion.error', 'completion.cancel',
 ];
 
 const guards: Array<[string, (data: unknown) => boolean, string[]]> = [
   ['isSwToPage', isSwToPage, ['engine.query', 'completion.start']],
-  ['isPageToSw', isPageToSw, ['client.claim']],
+  ['isPageToSw', isPageToSw, ['client.claim', 'client.hello', 'client.goodbye']],
   ['isPageReply', isPageReply, ['engine.info']],
-  ['isEngineToSw', isEngineToSw, ['completion.delta', 'completion.done', 'completion.error']],
+  ['isEngineToSw', isEngineToSw, ['completion.delta', 'completion.choice-end', 'completion.done', 'completion.error']],
   ['isSwToEngine', isSwToEngine, ['completion.cancel']],
 ];
 
@@ -37,7 +37,8 @@ describe.each(guards)('%s', (_name, guard, own) => {
 
 describe('message', () => {
   it('builds { type, ...payload }', () => {
-    expect(message<EngineToSw, 'completion.delta'>('completion.delta', { text: 'Hi' })).toStrictEqual({ type: 'completion.delta', text: 'Hi' });
+    expect(message<EngineToSw, 'completion.delta'>('completion.delta', { index: 1, text: 'Hi', logprobs: null }))
+      .toStrictEqual({ type: 'completion.delta', index: 1, text: 'Hi', logprobs: null });
     expect(message<SwToEngine, 'completion.cancel'>('completion.cancel', { reason: 'abort' })).toStrictEqual({ type: 'completion.cancel', reason: 'abort' });
   });
 
@@ -47,14 +48,17 @@ describe('message', () => {
     expect(isSwToPage(query)).toBe(true);
     expect(isEngineToSw(query)).toBe(false);
     const done = message<EngineToSw, 'completion.done'>('completion.done', {
-      finish_reason: 'stop', usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+      usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
     });
-    expect(done).toStrictEqual({ type: 'completion.done', finish_reason: 'stop', usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } });
+    expect(done).toStrictEqual({ type: 'completion.done', usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } });
     expect(isEngineToSw(structuredClone(done))).toBe(true);
+    const end = message<EngineToSw, 'completion.choice-end'>('completion.choice-end', { index: 0, finish_reason: 'stop', matched_stop: 7 });
+    expect(end).toStrictEqual({ type: 'completion.choice-end', index: 0, finish_reason: 'stop', matched_stop: 7 });
+    expect(isEngineToSw(structuredClone(end))).toBe(true);
   });
 
   it('does not alias the payload', () => {
-    const payload = { text: 'a' };
+    const payload = { index: 0, text: 'a', logprobs: null };
     const built = message<EngineToSw, 'completion.delta'>('completion.delta', payload);
     payload.text = 'b';
     expect(built.text).toBe('a');

@@ -47,11 +47,12 @@ export async function* shapeChoice(
   let tokens = 0;
   let cumulative = 0;
 
-  const release = (end: number): ChoiceOutput | null => {
+  /** Releases text up to `end`, with the tokens that start before it (all of them when `final`). */
+  const release = (end: number, final = false): ChoiceOutput | null => {
     const from = released;
     const piece = text.take(end);
     const entries: LogprobEntry[] = [];
-    while (pending.length > 0 && (pending[0]?.start ?? Infinity) < end) {
+    while (pending.length > 0 && (final || (pending[0]?.start ?? Infinity) < end)) {
       const item = pending.shift();
       if (!item) break;
       const within = codePoints(piece.slice(0, Math.max(0, item.start - from)));
@@ -68,7 +69,9 @@ export async function* shapeChoice(
   for await (const event of events) {
     if (event.type === 'prompt') continue;
     if (event.type === 'end') {
-      const last = release(text.length);
+      // A generation may end inside a character (max_tokens): its bytes decode to U+FFFD.
+      text.append(decoder.decode());
+      const last = release(text.length, true);
       if (last) yield last;
       yield end(event.finishReason, null, event.completionTokens);
       return;

@@ -43,11 +43,10 @@ export const stopField = (param: string) =>
   );
 
 /** An array of non-negative integer token ids. */
-export const tokenIdsField = (param: string) =>
-  v.array(
-    v.pipe(v.number(), v.integer(), v.minValue(0)),
-    typeMessage(param, 'an array of non-negative integer token ids'),
-  );
+export const tokenIdsField = (param: string) => {
+  const message = typeMessage(param, 'an array of non-negative integer token ids');
+  return v.array(v.pipe(v.number(message), v.integer(message), v.minValue(0, message)), message);
+};
 
 /** `logit_bias`: an object from token id (a string of digits) to a bias in [-100, 100]. */
 export const logitBiasField = (param: string) =>

@@ -34,9 +34,11 @@ export function validateCompletion(body: unknown): CompletionRequest {
       throw new InvalidRequestError(`Missing required parameter: '${param}'.`, param, 'missing_required_parameter');
     }
   }
-  if (Array.isArray(Reflect.get(body, 'logit_bias'))) {
-    // valibot's record() takes an array as an object with index keys.
-    throw new InvalidRequestError("Invalid type for 'logit_bias': expected an object mapping token ids to biases, but got an array instead.", 'logit_bias');
+  // valibot's record() and strictObject() take an array as an object with index keys.
+  for (const param of ['logit_bias', 'stream_options']) {
+    if (Array.isArray(Reflect.get(body, param))) {
+      throw new InvalidRequestError(`Invalid type for '${param}': expected an object, but got an array instead.`, param);
+    }
   }
   const parsed = v.safeParse(completionSchema, body, { abortEarly: true });
   if (!parsed.success) {

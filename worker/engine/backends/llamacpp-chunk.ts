@@ -12,13 +12,15 @@ interface ServerCandidate {
 
 const asNumber = (value: unknown, fallback = 0): number => (typeof value === 'number' ? value : fallback);
 
+const isObject = (value: unknown): value is ServerCandidate => typeof value === 'object' && value !== null;
+
 function candidate(raw: ServerCandidate): TokenCandidate {
   const bytes = Array.isArray(raw.bytes) ? raw.bytes.filter((b): b is number => typeof b === 'number') : [];
   return { id: asNumber(raw.id, -1), text: typeof raw.token === 'string' ? raw.token : '', bytes, logprob: asNumber(raw.logprob, -Infinity) };
 }
 
 function tokenInfo(raw: ServerCandidate): TokenInfo {
-  const top = Array.isArray(raw.top_logprobs) ? raw.top_logprobs.map((item: ServerCandidate) => candidate(item)) : [];
+  const top = Array.isArray(raw.top_logprobs) ? raw.top_logprobs.filter(isObject).map(candidate) : [];
   return { ...candidate(raw), top };
 }
 
@@ -33,11 +35,11 @@ export function chunkEvents(chunk: unknown, wantTokens: boolean): GenerationEven
   const choices: unknown = Reflect.get(chunk, 'choices');
   let finish: FinishReason | null = null;
   if (Array.isArray(choices)) {
-    for (const choice of choices) {
+    for (const choice of choices.filter(isObject)) {
       const text: unknown = Reflect.get(choice, 'text');
       const logprobs: unknown = Reflect.get(choice, 'logprobs');
       const content: unknown = typeof logprobs === 'object' && logprobs !== null ? Reflect.get(logprobs, 'content') : null;
-      const tokens = wantTokens && Array.isArray(content) ? content.map((item: ServerCandidate) => tokenInfo(item)) : null;
+      const tokens = wantTokens && Array.isArray(content) ? content.filter(isObject).map(tokenInfo) : null;
       if ((typeof text === 'string' && text) || (tokens && tokens.length > 0)) {
         events.push({ type: 'text', text: typeof text === 'string' ? text : '', tokens: wantTokens ? (tokens ?? []) : null });
       }

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { StopText } from '../../worker/engine/stop-text';
+
+function textOf(pieces: string[], stops: string[], includeStop = false): StopText {
+  const text = new StopText(stops, includeStop);
+  for (const piece of pieces) text.append(piece);
+  return text;
+}
+
+describe('StopText.match', () => {
+  it('finds a stop spread over several appends, and not before it is complete', () => {
+    const text = new StopText(['lo w'], false);
+    text.append('he');
+    expect(text.match(0)).toBeNull();
+    text.append('llo');
+    expect(text.match(0)).toBeNull();
+    text.append(' w');
+    expect(text.match(0)).toStrictEqual({ stop: 'lo w', end: 3 });
+    expect(text.length).toBe(7);
+  });
+
+  it('returns the earliest-starting of several stops, whatever their order', () => {
+    expect(textOf(['hello world'], ['world', 'lo']).match(0)).toStrictEqual({ stop: 'lo', end: 3 });
+    expect(textOf(['hello world'], ['lo', 'world']).match(0)).toStrictEqual({ stop: 'lo', end: 3 });
+    expect(textOf(['hello world'], ['o w', 'xyz']).match(0)).toStrictEqual({ stop: 'o w', end: 4 });
+  });
+
+  it('with includeStop ends after the stop', () => {
+    expect(textOf(['hello world'], ['lo'], true).match(0)).toStrictEqual({ stop: 'lo', end: 5 });
+    expect(textOf(['ab', 'c\nd'], ['\n'], true).match(0)).toStrictEqual({ stop: '\n', end: 4 });
+  });
+
+  it('only looks at or after `from`', () => {
+    const text = textOf(['a.b.c'], ['.']);
+    expect(text.match(0)).toStrictEqual({ stop: '.', end: 1 });
+    expect(text.match(2)).toStrictEqual({ stop: '.', end: 3 });
+    expect(text.match(4)).toBeNull();
+  });
+
+  it('finds nothing without stops or without a match', () => {
+    expect(textOf(['abc'], []).match(0)).toBeNull();
+    expect(textOf(['abc'], ['abd']).match(0)).toBeNull();
+  });
+});
+
+describe('StopText.append(piece, false)', () => {
+  it('no stop may start inside inactive text, even one completed by active text', () => {
+    const text = new StopText(['ab', 'x'], false);
+    text.append('xa', false);
+    expect(text.match(0)).toBeNull();
+    text.append('b');
+    expect(text.match(0)).toBeNull();
+    text.append('ab');
+    expect(text.match(0)).toStrictEqual({ stop: 'ab', end: 3 });
+  });
+
+  it('inactive text is safe to release at once', () => {
+    const text = new StopText(['abcdef'], false);
+    text.append('abc', false);
+    expect(text.safeEnd()).toBe(3);
+    text.append('ab');
+    expect(text.safeEnd()).toBe(3);
+  });
+});
+
+describe('StopText.safeEnd', () => {
+  it('holds back (longest stop - 1) chars', () => {
+    expect(textOf(['hello'], ['abc', 'x']).safeEnd()).toBe(3);
+    expect(textOf(['hello'], ['x']).safeEnd()).toBe(5);
+    expect(textOf(['hello'], []).safeEnd()).toBe(5);
+    expect(textOf(['he'], ['abcdef']).safeEnd()).toBe(0);
+  });
+
+  it('never ends between the two halves of a surrogate pair', () => {
+    // 'x😀' is x, high, low: holding back 1 would end after the high surrogate.
+    const text = textOf(['x😀'], ['ab']);
+    expect(text.length).toBe(3);
+    expect(text.safeEnd()).toBe(1);
+    text.append('y');
+    expect(text.safeEnd()).toBe(3);
+    expect(text.take(text.safeEnd())).toBe('x😀');
+  });
+
+  it('holds back enough that any stop still forming is unreleased', () => {
+    const stops = ['<|end|>', '\n\n'];
+    const text = new StopText(stops, false);
+    let released = '';
+    for (const piece of ['Hi', ' there', '<|', 'en', 'd']) {
+      text.append(piece);
+      released += text.take(text.safeEnd());
+    }
+    expect(released).toBe('Hi ther'); // 6 chars held back: 'e<|end'
+    text.append('|>');
+    expect(text.match(0)).toStrictEqual({ stop: '<|end|>', end: 8 });
+  });
+});
+
+describe('StopText.take', () => {
+  it('hands out text in order, never twice', () => {
+    const text = textOf(['abcdef'], []);
+    expect(text.take(2)).toBe('ab');
+    expect(text.take(2)).toBe('');
+    expect(text.take(1)).toBe('');
+    expect(text.take(5)).toBe('cde');
+    text.append('gh');
+    expect(text.take(text.length)).toBe('fgh');
+    expect(text.take(text.length)).toBe('');
+  });
+});
