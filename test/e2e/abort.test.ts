@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright';
-import { startHarness, type Harness } from './harness';
+import { test } from 'node:test';
+import { usePage } from './page-fixture';
 
-let harness: Harness;
-let page: Page;
-
-before(async () => {
-  harness = await startHarness();
-  ({ page } = await harness.openPage());
-});
-
-after(() => harness.close());
+const fixture = usePage();
 
 const LONG = 1000;
 
 test('aborting a stream after its first chunk frees the engine for the next request', async () => {
-  const result = await page.evaluate(async (long) => {
+  const result = await fixture.page.evaluate(async (long) => {
     const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
     const body = { model: 'inpage-test', prompt: 'hi ', max_tokens: long, temperature: 0 };
 
@@ -48,7 +39,7 @@ test('aborting a stream after its first chunk frees the engine for the next requ
 });
 
 test('a request queued behind another waits its turn, and both complete', async () => {
-  const texts = await page.evaluate(async () => {
+  const texts = await fixture.page.evaluate(async () => {
     const post = (prompt: string) =>
       fetch('/v1/completions', {
         method: 'POST',

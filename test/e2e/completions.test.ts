@@ -1,17 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright';
-import { startHarness, type Harness } from './harness';
+import { describe, test } from 'node:test';
+import { usePage } from './page-fixture';
 
-let harness: Harness;
-let page: Page;
-
-before(async () => {
-  harness = await startHarness();
-  ({ page } = await harness.openPage());
-});
-
-after(() => harness.close());
+const fixture = usePage();
 
 interface StreamResult {
   texts: string[];
@@ -23,7 +14,7 @@ interface StreamResult {
 
 /** Runs a request through the official `openai` SDK inside the page. */
 function sdkCreate(params: Record<string, unknown>) {
-  return page.evaluate(async (params) => {
+  return fixture.page.evaluate(async (params) => {
     const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
     const completion = await client.completions.create({ model: 'inpage-test', prompt: '', ...params, stream: false });
     return JSON.parse(JSON.stringify(completion));
@@ -31,7 +22,7 @@ function sdkCreate(params: Record<string, unknown>) {
 }
 
 function sdkStream(params: Record<string, unknown>): Promise<StreamResult> {
-  return page.evaluate(async (params) => {
+  return fixture.page.evaluate(async (params) => {
     const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
     const stream = await client.completions.create({ model: 'inpage-test', prompt: '', ...params, stream: true });
     const result = { texts: [] as string[], finishes: [] as Array<string | null>, ids: [] as string[], objects: [] as string[], usage: null as unknown };
@@ -113,7 +104,7 @@ describe('POST /v1/completions through the Service Worker with the openai SDK', 
   });
 
   test('GET /v1/models lists inpage-test in the OpenAI list shape', async () => {
-    const list = await page.evaluate(async () => (await fetch('/v1/models')).json());
+    const list = await fixture.page.evaluate(async () => (await fetch('/v1/models')).json());
     assert.equal(list.object, 'list');
     const model = list.data.find((entry: { id: string }) => entry.id === 'inpage-test');
     assert.ok(model, 'inpage-test is listed');

@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright';
-import { startHarness, type Harness } from './harness';
+import { describe, test } from 'node:test';
+import { usePage } from './page-fixture';
 import { postFromPage, streamFromPage } from './page-helpers';
 
-let harness: Harness;
-let page: Page;
-
-before(async () => {
-  harness = await startHarness();
-  ({ page } = await harness.openPage());
-});
-
-after(() => harness.close());
+const fixture = usePage();
 
 /** Every field with wrong types and out-of-range values: each must be a 400 naming it. */
 const BAD: Array<[string, unknown[]]> = [
@@ -55,7 +46,7 @@ describe('conformance: errors', () => {
     for (const [field, values] of BAD) {
       for (const value of values) {
         const body = { model: 'inpage-test', prompt: 'a', [field]: value };
-        const response = await postFromPage(page, '/v1/completions', body);
+        const response = await postFromPage(fixture.page, '/v1/completions', body);
         const error = (response.body as { error: { param: string | null; type: string } }).error;
         assert.equal(response.status, 400, `${field}=${JSON.stringify(value)}`);
         assert.equal(error.type, 'invalid_request_error');
@@ -79,48 +70,48 @@ describe('conformance: errors', () => {
       [{ suffix: 'xyz' }, 'suffix'],
     ];
     for (const [fields, param] of cases) {
-      const response = await postFromPage(page, '/v1/completions', { model: 'inpage-test', prompt: 'a', ...fields });
+      const response = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'a', ...fields });
       assert.equal(response.status, 400, JSON.stringify(fields));
       assert.equal((response.body as { error: { param: string } }).error.param, param, JSON.stringify(fields));
     }
   });
 
   test('a prompt longer than the context is a 400', async () => {
-    const response = await postFromPage(page, '/v1/completions', { model: 'inpage-test', prompt: 'a'.repeat(5000), max_tokens: 1 });
+    const response = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'a'.repeat(5000), max_tokens: 1 });
     assert.equal(response.status, 400, JSON.stringify(response.body));
     assert.equal((response.body as { error: { code: string; param: string } }).error.param, 'prompt');
   });
 
   test('an error after streaming began is a data: {"error":...} frame, then the stream ends (no [DONE])', async () => {
-    const result = await streamFromPage(page, { model: 'inpage-test', prompt: ['abc', 'a'.repeat(5000)], max_tokens: 3, temperature: 0, stream: true });
+    const result = await streamFromPage(fixture.page, { model: 'inpage-test', prompt: ['abc', 'a'.repeat(5000)], max_tokens: 3, temperature: 0, stream: true });
     assert.equal(result.status, 200);
     const texts = result.events.flatMap((event) => ((event.choices as Array<{ text: string }> | undefined) ?? []).map((choice) => choice.text));
     assert.equal(texts.join(''), 'def');
     const last = result.events.at(-1) as { error?: { param: string; type: string } };
     assert.equal(last.error?.param, 'prompt');
     assert.equal(result.done, false);
-    const whole = await postFromPage(page, '/v1/completions', { model: 'inpage-test', prompt: ['abc', 'a'.repeat(5000)], max_tokens: 3 });
+    const whole = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: ['abc', 'a'.repeat(5000)], max_tokens: 3 });
     assert.equal(whole.status, 400);
   });
 
   test('the streamed form of an early error keeps its status', async () => {
-    const result = await streamFromPage(page, { model: 'inpage-test', prompt: 'a', suffix: 'b', stream: true });
+    const result = await streamFromPage(fixture.page, { model: 'inpage-test', prompt: 'a', suffix: 'b', stream: true });
     assert.equal(result.status, 400);
   });
 
   test('every error body has exactly {error:{message,type,param,code}}; the endpoint still answers', async () => {
-    const response = await postFromPage(page, '/v1/completions', { model: 'inpage-test', prompt: 'a', n: 0 });
+    const response = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'a', n: 0 });
     const body = response.body as { error: Record<string, unknown> };
     assert.deepEqual(Object.keys(body), ['error']);
     assert.deepEqual(Object.keys(body.error).sort(), ['code', 'message', 'param', 'type']);
-    const ok = await postFromPage(page, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 2, temperature: 0 });
+    const ok = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 2, temperature: 0 });
     assert.equal(ok.status, 200);
   });
 });
 
 describe('conformance: API key', () => {
   test('with a key set at start, a missing or wrong key is a 401; the right key works', async () => {
-    const { page: keyed, context } = await harness.openPage('/?model=inpage-test&api_key=sk-test-123');
+    const { page: keyed, context } = await fixture.harness.openPage('/?model=inpage-test&api_key=sk-test-123');
     const body = { model: 'inpage-test', prompt: 'abc', max_tokens: 2, temperature: 0 };
     const missing = await postFromPage(keyed, '/v1/completions', body);
     assert.equal(missing.status, 401);
@@ -138,7 +129,7 @@ describe('conformance: API key', () => {
   });
 
   test('without a key, any key is accepted', async () => {
-    const status = await page.evaluate(async () => {
+    const status = await fixture.page.evaluate(async () => {
       const response = await fetch('/v1/completions', {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: 'Bearer anything' },

@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright';
+import { describe, test } from 'node:test';
 import { close, create, createStreamed, LOGPROB } from './conformance-helpers';
-import { startHarness, type Harness } from './harness';
+import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
 
-let harness: Harness;
-let page: Page;
-
-before(async () => {
-  harness = await startHarness();
-  ({ page } = await harness.openPage());
-});
-
-after(() => harness.close());
+const fixture = usePage();
 
 describe('conformance: logprobs against the known distribution', () => {
   test('greedy after "a": "b" with ln(e²/Z) = -0.408; top-3 are b, c, d with their exact logprobs', async () => {
-    const result = await create(page, { prompt: 'a', max_tokens: 1, temperature: 0, logprobs: 3 });
+    const result = await create(fixture.page, { prompt: 'a', max_tokens: 1, temperature: 0, logprobs: 3 });
     const logprobs = result.choices[0]?.logprobs;
     assert.ok(logprobs);
     assert.deepEqual(logprobs.tokens, ['b']);
@@ -30,7 +21,7 @@ describe('conformance: logprobs against the known distribution', () => {
 
   test('logprobs 0..5 give that many alternatives (plus the sampled token), text_offset counts the text', async () => {
     for (let k = 0; k <= 5; k++) {
-      const result = await create(page, { prompt: 'abc', max_tokens: 4, temperature: 0, logprobs: k });
+      const result = await create(fixture.page, { prompt: 'abc', max_tokens: 4, temperature: 0, logprobs: k });
       const logprobs = result.choices[0]?.logprobs;
       assert.ok(logprobs, `logprobs ${k}`);
       assert.deepEqual(logprobs.tokens, ['d', 'e', 'f', 'g']);
@@ -45,15 +36,15 @@ describe('conformance: logprobs against the known distribution', () => {
 
   test('streamed logprobs equal the non-streamed ones', async () => {
     const params = { prompt: 'xyz', max_tokens: 5, temperature: 0, logprobs: 2 };
-    const whole = await create(page, params);
-    const streamed = await createStreamed(page, params);
+    const whole = await create(fixture.page, params);
+    const streamed = await createStreamed(fixture.page, params);
     assert.deepEqual(streamed.choices[0]?.logprobs, whole.choices[0]?.logprobs);
   });
 
   test('echo + logprobs: prompt tokens first, the first with null; offsets run over prompt and completion', async () => {
     for (const stream of [false, true]) {
       const params = { prompt: 'abc', max_tokens: 2, temperature: 0, logprobs: 1, echo: true };
-      const result = stream ? await createStreamed(page, params) : await create(page, params);
+      const result = stream ? await createStreamed(fixture.page, params) : await create(fixture.page, params);
       const logprobs = result.choices[0]?.logprobs;
       assert.ok(logprobs);
       assert.equal(result.choices[0]?.text, 'abcde');
@@ -66,15 +57,15 @@ describe('conformance: logprobs against the known distribution', () => {
   });
 
   test('echo + logprobs of an unlikely prompt token reports its real (low) logprob', async () => {
-    const result = await create(page, { prompt: 'ac', max_tokens: 0, logprobs: 1, echo: true });
+    const result = await create(fixture.page, { prompt: 'ac', max_tokens: 0, logprobs: 1, echo: true });
     assert.ok(close(result.choices[0]?.logprobs?.token_logprobs[1], LOGPROB.second), JSON.stringify(result.choices[0]?.logprobs));
   });
 
   test('logprobs 6 is a 400 naming logprobs, and the endpoint keeps working', async () => {
-    const bad = await postFromPage(page, '/v1/completions', { model: 'inpage-test', prompt: 'a', logprobs: 6 });
+    const bad = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'a', logprobs: 6 });
     assert.equal(bad.status, 400);
     assert.equal((bad.body as { error: { param: string } }).error.param, 'logprobs');
-    const good = await create(page, { prompt: 'a', max_tokens: 2, temperature: 0 });
+    const good = await create(fixture.page, { prompt: 'a', max_tokens: 2, temperature: 0 });
     assert.equal(good.choices[0]?.text, 'bc');
   });
 });

@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright';
+import { describe, test } from 'node:test';
 import { create } from './conformance-helpers';
-import { startHarness, type Harness } from './harness';
+import { usePage } from './page-fixture';
 
-let harness: Harness;
-let page: Page;
-
-before(async () => {
-  harness = await startHarness();
-  ({ page } = await harness.openPage());
-});
-
-after(() => harness.close());
+const fixture = usePage();
 
 const next = (c: string, k: number) => String.fromCharCode(((c.charCodeAt(0) - 97 + k) % 26) + 97);
 
@@ -24,58 +15,58 @@ function steps(prompt: string, text: string): number[] {
 
 describe('conformance: sampling', () => {
   test('the same seed at temperature 1 gives the same text; different seeds differ over a few tries', async () => {
-    const a = await create(page, { prompt: 'a', max_tokens: 30, seed: 42 });
-    const b = await create(page, { prompt: 'a', max_tokens: 30, seed: 42 });
+    const a = await create(fixture.page, { prompt: 'a', max_tokens: 30, seed: 42 });
+    const b = await create(fixture.page, { prompt: 'a', max_tokens: 30, seed: 42 });
     assert.equal(a.choices[0]?.text, b.choices[0]?.text);
     const others = new Set<string>();
-    for (const seed of [1, 2, 3, 4]) others.add((await create(page, { prompt: 'a', max_tokens: 30, seed })).choices[0]?.text ?? '');
+    for (const seed of [1, 2, 3, 4]) others.add((await create(fixture.page, { prompt: 'a', max_tokens: 30, seed })).choices[0]?.text ?? '');
     assert.ok(others.size > 1);
     assert.ok([...steps('a', a.choices[0]?.text ?? '')].some((step) => step !== 1), 'temperature 1 leaves the top token sometimes');
   });
 
   test('top_k 1 and temperature 0 equal greedy', async () => {
-    const greedy = await create(page, { prompt: 'q', max_tokens: 20, temperature: 0 });
-    const topK = await create(page, { prompt: 'q', max_tokens: 20, top_k: 1, seed: 9 });
+    const greedy = await create(fixture.page, { prompt: 'q', max_tokens: 20, temperature: 0 });
+    const topK = await create(fixture.page, { prompt: 'q', max_tokens: 20, top_k: 1, seed: 9 });
     assert.equal(topK.choices[0]?.text, greedy.choices[0]?.text);
     assert.equal(greedy.choices[0]?.text, [...Array(20)].map((_, i) => next('q', i + 1)).join(''));
   });
 
   test('top_p 0.6 never leaves the top token; min_p 0.3 allows only the top two', async () => {
-    const topP = await create(page, { prompt: 'a', max_tokens: 60, top_p: 0.6, seed: 5 });
+    const topP = await create(fixture.page, { prompt: 'a', max_tokens: 60, top_p: 0.6, seed: 5 });
     assert.ok(steps('a', topP.choices[0]?.text ?? '').every((step) => step === 1));
-    const minP = await create(page, { prompt: 'a', max_tokens: 80, min_p: 0.3, seed: 5 });
+    const minP = await create(fixture.page, { prompt: 'a', max_tokens: 80, min_p: 0.3, seed: 5 });
     const seen = new Set(steps('a', minP.choices[0]?.text ?? ''));
     assert.ok([...seen].every((step) => step === 1 || step === 2), JSON.stringify([...seen]));
     assert.ok(seen.has(2), 'the second token is still possible');
   });
 
   test('logit_bias -100 bans a token, +100 forces one', async () => {
-    const banned = await create(page, { prompt: 'abc', max_tokens: 5, temperature: 0, logit_bias: { '100': -100 } });
+    const banned = await create(fixture.page, { prompt: 'abc', max_tokens: 5, temperature: 0, logit_bias: { '100': -100 } });
     assert.equal(banned.choices[0]?.text, 'efghi');
-    const forced = await create(page, { prompt: 'abc', max_tokens: 5, temperature: 0, logit_bias: { '120': 100 } });
+    const forced = await create(fixture.page, { prompt: 'abc', max_tokens: 5, temperature: 0, logit_bias: { '120': 100 } });
     assert.equal(forced.choices[0]?.text, 'xxxxx');
   });
 
   test('penalties change the greedy choice exactly as their formulas say', async () => {
     // After "ababa" the logits are b 2, c 1, d 0, and "b" occurred twice.
-    const plain = await create(page, { prompt: 'ababa', max_tokens: 1, temperature: 0 });
+    const plain = await create(fixture.page, { prompt: 'ababa', max_tokens: 1, temperature: 0 });
     assert.equal(plain.choices[0]?.text, 'b');
     // frequency: b 2 - 2*2 = -2 < c 1.
-    const frequency = await create(page, { prompt: 'ababa', max_tokens: 1, temperature: 0, frequency_penalty: 2 });
+    const frequency = await create(fixture.page, { prompt: 'ababa', max_tokens: 1, temperature: 0, frequency_penalty: 2 });
     assert.equal(frequency.choices[0]?.text, 'c');
     // presence: b 2 - 1.5 = 0.5 < c 1.
-    const presence = await create(page, { prompt: 'ababa', max_tokens: 1, temperature: 0, presence_penalty: 1.5 });
+    const presence = await create(fixture.page, { prompt: 'ababa', max_tokens: 1, temperature: 0, presence_penalty: 1.5 });
     assert.equal(presence.choices[0]?.text, 'c');
     // repetition: b 2 / 3 = 0.67 < c 1; and 1.5 leaves b (1.33) on top.
-    const strong = await create(page, { prompt: 'ababa', max_tokens: 1, temperature: 0, repetition_penalty: 3 });
+    const strong = await create(fixture.page, { prompt: 'ababa', max_tokens: 1, temperature: 0, repetition_penalty: 3 });
     assert.equal(strong.choices[0]?.text, 'c');
-    const mild = await create(page, { prompt: 'ababa', max_tokens: 1, temperature: 0, repeat_penalty: 1.5 });
+    const mild = await create(fixture.page, { prompt: 'ababa', max_tokens: 1, temperature: 0, repeat_penalty: 1.5 });
     assert.equal(mild.choices[0]?.text, 'b');
   });
 
   test('typical_p and mirostat are accepted and sample valid continuations', async () => {
     for (const params of [{ typical_p: 0.5 }, { mirostat: 2, mirostat_tau: 3 }, { mirostat_mode: 1 }, { repeat_penalty: 1.1 }]) {
-      const result = await create(page, { prompt: 'a', max_tokens: 4, seed: 1, ...params });
+      const result = await create(fixture.page, { prompt: 'a', max_tokens: 4, seed: 1, ...params });
       assert.match(result.choices[0]?.text ?? '', /^[a-z]{4}$/, JSON.stringify(params));
     }
   });

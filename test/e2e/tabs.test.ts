@@ -27,12 +27,17 @@ test('a tab without an engine is served by the tab that has one, then 503 when i
   await plain.goto(`${harness.origin}/test-tabs/plain.html`);
   assert.equal(await plain.evaluate(() => navigator.serviceWorker.controller !== null), true, 'the plain tab is controlled');
 
-  const started = Date.now();
-  const served = await postFromPage(plain, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 });
-  const elapsed = Date.now() - started;
-  assert.equal(served.status, 200);
-  assert.equal((served.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
-  assert.ok(elapsed < 1500, `served without waiting for the plain tab to time out (${elapsed} ms)`);
+  // Asking the plain tab (it never answers) would cost the SW's 2 s query timeout on every
+  // request; the engine tab's hello lets the SW skip it. Best of three, so load cannot fake it.
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const started = Date.now();
+    const served = await postFromPage(plain, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 });
+    times.push(Date.now() - started);
+    assert.equal(served.status, 200);
+    assert.equal((served.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
+  }
+  assert.ok(Math.min(...times) < 2000, `served without the plain tab's query timeout (${times} ms)`);
 
   await engineTab.close();
   const orphan = await postFromPage(plain, '/v1/completions', { model: 'inpage-test', prompt: 'abc' });
