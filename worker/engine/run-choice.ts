@@ -1,3 +1,4 @@
+import { pickSampling } from '../../src/core/openai/sampling';
 import type { CompletionRequest, FinishReason, LegacyLogprobs, PromptInput } from '../../src/core/openai/types';
 import type { ChoiceRequest, GenerationEvent, LoadedModel } from './backend';
 import type { EchoPiece } from './echo-prompt';
@@ -22,18 +23,7 @@ export function choiceRequest(request: CompletionRequest, prompt: PromptInput, c
     ignore_eos: request.ignore_eos,
     token_info: needsTokens(request) ? (request.logprobs ?? 0) : null,
     cache_prompt: request.cache_prompt,
-    temperature: request.temperature,
-    top_p: request.top_p,
-    top_k: request.top_k,
-    min_p: request.min_p,
-    typical_p: request.typical_p,
-    mirostat: request.mirostat,
-    mirostat_tau: request.mirostat_tau,
-    mirostat_eta: request.mirostat_eta,
-    presence_penalty: request.presence_penalty,
-    frequency_penalty: request.frequency_penalty,
-    repetition_penalty: request.repetition_penalty,
-    logit_bias: request.logit_bias,
+    ...pickSampling(request),
     seed: request.seed === null ? null : request.seed + choice,
   };
 }

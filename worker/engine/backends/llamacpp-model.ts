@@ -1,6 +1,7 @@
 import type { RawCompletionChunk, Wllama } from '@wllama/wllama';
 import { AsyncQueue } from '../../../src/core/async-queue';
 import { InvalidRequestError } from '../../../src/core/errors';
+import { GREEDY } from '../../../src/core/openai/sampling';
 import type { PromptInput } from '../../../src/core/openai/types';
 import type { Vocabulary } from '../../../src/gguf/vocabulary';
 import type { ChoiceRequest, GenerationEvent, LoadedModel, ModelCapabilities, PromptToken } from '../backend';
@@ -144,9 +145,5 @@ export class LlamaCppModel implements LoadedModel {
 
 /** A greedy one-token request with every sampler off (prompt scoring and counting). */
 function scoring(top: number, bias: Record<string, number>): ChoiceRequest {
-  return {
-    prompt: '', max_tokens: 1, min_tokens: 0, ignore_eos: false, token_info: top, cache_prompt: true,
-    temperature: 0, top_p: 1, top_k: 0, min_p: 0, typical_p: 1, mirostat: 0, mirostat_tau: 5, mirostat_eta: 0.1,
-    presence_penalty: 0, frequency_penalty: 0, repetition_penalty: 1, logit_bias: bias, seed: 0,
-  };
+  return { ...GREEDY, prompt: '', max_tokens: 1, min_tokens: 0, ignore_eos: false, token_info: top, cache_prompt: true, logit_bias: bias, seed: 0 };
 }
