@@ -1,6 +1,7 @@
 export { startInpage } from './browser/start-inpage';
 export type { Inpage, InpageOptions } from './browser/start-inpage';
 export type { DirectEvent } from './browser/direct-stream';
+export type { RequestRecord } from '../worker/engine/request-log';
 export { INPAGE_TEST_MODEL, resolveModel } from './browser/resolve-model';
 export { OpenAIError, AuthenticationError, InvalidRequestError, NotFoundError, ServiceUnavailableError, InternalServerError } from './core/errors';
 export type { OpenAIErrorBody } from './core/errors';

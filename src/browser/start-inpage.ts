@@ -1,5 +1,6 @@
 import { proxy } from 'comlink';
 import type { LoadProgress, ModelSpec } from '../core/model-spec';
+import type { RequestRecord } from '../../worker/engine/request-log';
 import { controlPage } from './control-page';
 import { directStream, type DirectEvent } from './direct-stream';
 import { createEngine } from './create-engine';
@@ -36,6 +37,8 @@ export interface Inpage extends EventTarget {
    * and queue). Yields text deltas, then one `completion.done` with finish reason and usage.
    */
   stream(body: Record<string, unknown>): AsyncIterable<DirectEvent>;
+  /** How the engine's last requests ended (newest last): outcome, abort reason, token counts. */
+  recentRequests(): Promise<RequestRecord[]>;
   /** Stops the engine and detaches from the Service Worker (which stays for other tabs). */
   dispose(): Promise<void>;
 }
@@ -78,6 +81,10 @@ class InpageRuntime extends EventTarget implements Inpage {
     };
     this.addEventListener('progress', handler);
     return () => this.removeEventListener('progress', handler);
+  }
+
+  recentRequests(): Promise<RequestRecord[]> {
+    return this.engine.recent();
   }
 
   stream(body: Record<string, unknown>): AsyncIterable<DirectEvent> {

@@ -47,6 +47,8 @@ export interface EngineToSw {
 /** SW -> engine worker on a completion's port. */
 export interface SwToEngine {
   'completion.cancel': { reason: string };
+  /** The SW still reads this request (sent every KEEPALIVE_INTERVAL_MS while it runs). */
+  'completion.keepalive': Record<string, never>;
 }
 
 /** Bumped whenever a message shape changes; the SW and the page must agree. */
@@ -66,7 +68,7 @@ export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'completion.st
 export const isPageToSw = messageGuard<PageToSw>(['client.claim', 'client.hello', 'client.goodbye']);
 export const isPageReply = messageGuard<PageReply>(['engine.info']);
 export const isEngineToSw = messageGuard<EngineToSw>(['completion.delta', 'completion.choice-end', 'completion.done', 'completion.error']);
-export const isSwToEngine = messageGuard<SwToEngine>(['completion.cancel']);
+export const isSwToEngine = messageGuard<SwToEngine>(['completion.cancel', 'completion.keepalive']);
 
 /** Builds a typed message (keeps call sites short and checked). */
 export function message<M, K extends keyof M>(type: K, payload: M[K]): { type: K } & M[K] {

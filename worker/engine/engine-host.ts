@@ -1,10 +1,12 @@
 import { NotFoundError, ServiceUnavailableError, toOpenAIError } from '../../src/core/errors';
 import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
+import { KeepaliveWatch } from '../../src/core/keepalive';
 import { isSwToEngine } from '../../src/core/protocol';
 import type { CompletionRequest } from '../../src/core/openai/types';
 import type { Backend, LoadedModel } from './backend';
 import { ModelQueue } from './model-queue';
+import { RequestLog, type RequestRecord } from './request-log';
 import { postToSw, runCompletion } from './run-completion';
 
 interface ModelEntry {
@@ -21,6 +23,7 @@ interface ModelEntry {
 export class EngineHost {
   private readonly entries = new Map<string, ModelEntry>();
   private readonly backends: Map<BackendName, Backend>;
+  private readonly log = new RequestLog();
 
   constructor(backends: Backend[]) {
     this.backends = new Map(backends.map((backend) => [backend.name, backend]));
@@ -58,6 +61,11 @@ export class EngineHost {
     }
   }
 
+  /** The last requests' outcomes, newest last. */
+  recent(): RequestRecord[] {
+    return this.log.list();
+  }
+
   /** The models this engine knows, with their status. */
   models(): ModelCard[] {
     return [...this.entries.values()].map((entry) => ({ ...entry.card }));
@@ -66,8 +74,12 @@ export class EngineHost {
   /** Queues `request`; its events go to `port`, and a cancel on `port` stops only this request. */
   complete(request: CompletionRequest, port: MessagePort): void {
     const controller = new AbortController();
+    const watch = new KeepaliveWatch(() => controller.abort('the Service Worker went silent'));
+    controller.signal.addEventListener('abort', () => watch.stop(), { once: true });
     port.onmessage = (event: MessageEvent<unknown>) => {
-      if (isSwToEngine(event.data) && event.data.type === 'completion.cancel') controller.abort(event.data.reason);
+      if (!isSwToEngine(event.data)) return;
+      if (event.data.type === 'completion.cancel') controller.abort(event.data.reason);
+      else watch.beat();
     };
     // Where MessagePort 'close' events exist (not in Chromium 156): the SW side vanished.
     port.addEventListener('close', () => controller.abort('channel closed'));
@@ -75,15 +87,28 @@ export class EngineHost {
     if (!entry) {
       const error = new NotFoundError(`The model '${request.model}' is not loaded in this engine.`, 'model');
       postToSw(port, 'completion.error', { error: error.toWire() });
+      watch.stop();
       return;
     }
     void entry.queue.run(controller.signal, async () => {
+      let outcome: RequestRecord['outcome'] = 'failed';
+      let usage = { prompt_tokens: 0, completion_tokens: 0 };
       try {
         const model = await entry.loaded;
-        await runCompletion(model, request, port, controller.signal);
+        usage = await runCompletion(model, request, port, controller.signal);
+        outcome = 'completed';
       } catch (error) {
         postToSw(port, 'completion.error', { error: toOpenAIError(error).toWire() });
       } finally {
+        const reason: unknown = controller.signal.reason;
+        this.log.add({
+          model: request.model,
+          outcome: controller.signal.aborted ? 'aborted' : outcome,
+          ...(controller.signal.aborted ? { reason: String(reason) } : {}),
+          promptTokens: usage.prompt_tokens,
+          completionTokens: usage.completion_tokens,
+        });
+        watch.stop();
         port.close();
       }
     });

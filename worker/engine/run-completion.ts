@@ -33,9 +33,9 @@ class UsageTally {
  * after another; each has `n` choices (index = prompt * n + choice), or `best_of` candidates
  * of which the `n` with the highest cumulative logprob are returned. Events: deltas, one
  * `choice-end` per choice, then exactly one `completion.done` or `completion.error`.
- * Nothing is posted once `signal` aborted.
+ * Nothing is posted once `signal` aborted. Resolves with the tokens counted so far.
  */
-export async function runCompletion(model: LoadedModel, request: CompletionRequest, port: MessagePort, signal: AbortSignal): Promise<void> {
+export async function runCompletion(model: LoadedModel, request: CompletionRequest, port: MessagePort, signal: AbortSignal): Promise<Usage> {
   const usage = new UsageTally();
   const live = request.continuous_usage_stats;
   try {
@@ -49,7 +49,7 @@ export async function runCompletion(model: LoadedModel, request: CompletionReque
         const index = p * request.n + choice;
         const pieces: ChoicePiece[] = [];
         for await (const piece of runChoice(model, request, prompt, choice, echo, signal)) {
-          if (signal.aborted) return;
+          if (signal.aborted) return usage.snapshot();
           if (piece.type === 'end') {
             if (choice === 0) {
               usage.prompt += piece.promptTokens;
@@ -75,6 +75,7 @@ export async function runCompletion(model: LoadedModel, request: CompletionReque
   } catch (error) {
     if (!signal.aborted) postToSw(port, 'completion.error', { error: toOpenAIError(error).toWire() });
   }
+  return usage.snapshot();
 }
 
 /** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */

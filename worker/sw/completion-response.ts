@@ -37,6 +37,7 @@ async function jsonResponse(channel: EngineChannel, meta: CompletionMeta, first:
         choices.end(event.index, event.finish_reason, event.matched_stop);
         break;
       case 'completion.error':
+        channel.close();
         raise(event);
       // falls through: raise never returns
       case 'completion.done':

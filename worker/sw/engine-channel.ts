@@ -1,4 +1,5 @@
 import { AsyncQueue } from '../../src/core/async-queue';
+import { KEEPALIVE_INTERVAL_MS } from '../../src/core/keepalive';
 import { InternalServerError, OpenAIError } from '../../src/core/errors';
 import { isEngineToSw, message, type EngineToSw, type MessageOf, type SwToEngine, type SwToPage } from '../../src/core/protocol';
 import type { CompletionRequest } from '../../src/core/openai/types';
@@ -17,6 +18,7 @@ export class EngineChannel {
   private readonly port: MessagePort;
   private readonly events = new AsyncQueue<EngineEvent>();
   private open = true;
+  private readonly keepalive: ReturnType<typeof setInterval>;
 
   constructor(client: Client, request: CompletionRequest) {
     const channel = new MessageChannel();
@@ -27,6 +29,9 @@ export class EngineChannel {
     // Where MessagePort 'close' events exist (not in Chromium 156): the page went away mid-request.
     this.port.addEventListener('close', () => this.push({ type: 'completion.error', error: gone() }));
     client.postMessage(message<SwToPage, 'completion.start'>('completion.start', { request }), [channel.port2]);
+    const keepalive = () => this.port.postMessage(message<SwToEngine, 'completion.keepalive'>('completion.keepalive', {}));
+    keepalive();
+    this.keepalive = setInterval(keepalive, KEEPALIVE_INTERVAL_MS);
   }
 
   /** The next engine event; a channel that ended without a terminal event reads as an error. */
@@ -49,6 +54,7 @@ export class EngineChannel {
   /** Ends the channel after the engine's last event. */
   close(): void {
     this.open = false;
+    clearInterval(this.keepalive);
     this.events.end();
     this.port.close();
   }
