@@ -1,5 +1,7 @@
 import { proxy } from 'comlink';
+import { BUILD_STAMP } from '../core/build-stamp';
 import type { LoadProgress, ModelSpec } from '../core/model-spec';
+import { checkSwVersion } from './check-sw-version';
 import { controlPage } from './control-page';
 import { directStream, type DirectEvent } from './direct-stream';
 import { createEngine } from './create-engine';
@@ -16,6 +18,11 @@ export interface InpageOptions {
   scope?: string;
   /** Upper bound for each start-up wait (SW activation, control), in ms (default 15000). */
   timeoutMs?: number;
+  /**
+   * Ask the Service Worker for its version on start and, when it is not the one this runtime
+   * was built with, `console.warn` and `registration.update()` (default true).
+   */
+  checkServiceWorker?: boolean;
 }
 
 /** A running in-page endpoint. */
@@ -89,10 +96,16 @@ class InpageRuntime extends EventTarget implements Inpage {
     const scope = options.scope ?? '/';
     const timeoutMs = options.timeoutMs ?? 15_000;
     const report = proxy((progress: LoadProgress) => this.dispatchEvent(new CustomEvent('progress', { detail: progress })));
-    await Promise.all([
-      controlPage(options.serviceWorkerUrl ?? '/sw.js', scope, timeoutMs),
-      this.engine.load(spec, report),
-    ]);
+    const controlled = controlPage(options.serviceWorkerUrl ?? '/sw.js', scope, timeoutMs);
+    // A failed load settles `ready` only once the SW controls the page, so /v1 then answers
+    // with the OpenAI error (503 model_load_failed) instead of reaching the network.
+    const loaded = this.engine.load(spec, report).catch(async (error: unknown) => {
+      await controlled.catch(() => undefined);
+      throw error;
+    });
+    const [registration] = await Promise.all([controlled, loaded]);
+    // In the background: a stale Service Worker still answers; the check warns and updates it.
+    if (options.checkServiceWorker !== false && BUILD_STAMP.checksum !== 'dev') void checkSwVersion(registration);
     await probeEndpoint(new URL('v1', new URL(scope, location.href)).pathname, spec.id);
   }
 }
