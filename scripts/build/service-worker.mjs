@@ -7,7 +7,7 @@ import { build } from 'vite';
 
 const PLACEHOLDER = '@@INPAGE_SW_CHECKSUM@@';
 
-/** Builds `dist/init/sw.js`; returns the stamp that the page bundles must carry. */
+/** Builds `dist/init/sw.js` (and its stamp in `dist/init/stamp.json`); returns the stamp the page bundles must carry. */
 export async function buildServiceWorker(version) {
   const file = 'dist/init/sw.js';
   await build({
@@ -31,5 +31,6 @@ export async function buildServiceWorker(version) {
   if (code.split('self.__WB_MANIFEST').length !== 2) throw new Error('the SW build must contain self.__WB_MANIFEST exactly once');
   const checksum = createHash('sha256').update(code).digest('hex').slice(0, 16);
   await writeFile(file, code.replace(PLACEHOLDER, checksum));
+  await writeFile('dist/init/stamp.json', `${JSON.stringify({ version, checksum })}\n`);
   return { version, checksum };
 }
