@@ -82,7 +82,7 @@ describe('bad input gets OpenAI error JSON and the engine keeps answering', () =
     const response = await page.evaluate(async () => {
       const other = await fetch('/v1/not-a-route', { method: 'POST', body: '{}' });
       const page = await fetch('/');
-      return { other: other.status, otherType: other.headers.get('content-type'), page: (await page.text()).includes('<inpage-demo>') };
+      return { other: other.status, otherType: other.headers.get('content-type'), page: (await page.text()).includes('<inpage-playground>') };
     });
     assert.ok(!String(response.otherType).includes('application/json') || response.other !== 400, 'not answered by the SW');
     assert.equal(response.page, true);
