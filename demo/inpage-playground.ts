@@ -5,6 +5,7 @@ import { BUSY_NOTICE, describeLoadFailure, describeRequestFailure, NO_WEBGPU_NOT
 import { detectWebGpu } from './detect-webgpu';
 import { DEFAULT_PARAMS, toRequestBody, type SamplingParams } from './request-body';
 import { runRequest, type RunStats } from './run-request';
+import { fetchServedModels } from './served-models';
 import { controls } from './theme';
 import './code-panel';
 import './completion-output';
@@ -154,10 +155,7 @@ export class InpagePlayground extends LitElement {
   }
 
   private async refreshModels(): Promise<void> {
-    const response = await fetch('/v1/models').catch(() => null);
-    const list: unknown = await response?.json().catch(() => null);
-    const data: unknown = typeof list === 'object' && list !== null ? Reflect.get(list, 'data') : null;
-    if (Array.isArray(data)) this.served = data.filter(isModelCard);
+    this.served = await fetchServedModels();
   }
 
   private loadModel(source: string): void {
@@ -165,10 +163,6 @@ export class InpagePlayground extends LitElement {
     url.searchParams.set('model', source);
     location.assign(url.href);
   }
-}
-
-function isModelCard(value: unknown): value is ModelCard {
-  return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'id') === 'string' && typeof Reflect.get(value, 'status') === 'string';
 }
 
 customElements.define('inpage-playground', InpagePlayground);

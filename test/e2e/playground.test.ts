@@ -104,7 +104,7 @@ test('Stop aborts a long stream, and the engine is free for the next request at 
   await generate(page, 'abc', 5);
   await waitStatus(page, /Done/);
   assert.equal(await text(page, '#output'), 'defgh');
-  assert.ok(Date.now() - started < 3000, 'the aborted generation did not hold the engine');
+  assert.ok(Date.now() - started < 5000, 'the aborted generation did not hold the engine');
 });
 
 test('engine busy: a request queued behind another shows the busy notice until it runs', async () => {
