@@ -9,23 +9,22 @@ export const isolationHeaders = {
 
 const root = resolve(import.meta.dirname, 'demo');
 
-/** The demo and the library (one build, `dist/`); the Service Worker is built by scripts/build.mjs. */
+/**
+ * The playground (`dist/`), with its web app manifest and icons from `demo/public/`. The Service
+ * Worker, the packaged library and the drop-in script are built by scripts/build.mjs.
+ */
 export const config = defineConfig({
   root,
   base: '/',
   // A missing file is a 404, not the demo page (a model URL typo must not 'load' HTML).
   appType: 'mpa',
-  publicDir: false,
+  publicDir: resolve(root, 'public'),
   build: {
     outDir: resolve(import.meta.dirname, 'dist'),
     emptyOutDir: false,
     target: 'es2022',
     chunkSizeWarningLimit: 2048,
-    rollupOptions: {
-      input: { demo: resolve(root, 'index.html'), 'inpage-llm': resolve(import.meta.dirname, 'src/index.ts') },
-      preserveEntrySignatures: 'exports-only',
-      output: { entryFileNames: (chunk) => (chunk.name === 'inpage-llm' ? 'lib/[name].js' : 'assets/[name]-[hash].js') },
-    },
+    rollupOptions: { input: { demo: resolve(root, 'index.html') } },
   },
   worker: { format: 'es' },
   server: { headers: isolationHeaders },

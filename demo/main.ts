@@ -1,20 +1,41 @@
-import { startInpage, type Inpage, type LoadProgress } from '../src/index';
-import './inpage-demo';
+/**
+ * The playground page: starts the runtime on `?model=` (or on the default catalogue model) and
+ * exposes it as `window.inpage` / `window.inpageProgress` (the README's contract).
+ */
+import { startInpage } from '../src/index';
+import { exposeOnWindow } from '../src/dropin/window-globals';
+import { CATALOGUE } from './catalogue';
+import { chooseDefaultModel } from './choose-default-model';
+import { describeLoadFailure, type Notice } from './describe-failure';
+import { detectWebGpu } from './detect-webgpu';
+import './inpage-playground';
 
-declare global {
-  interface Window {
-    /** The running endpoint (contract: `await window.inpage.ready`). */
-    inpage: Inpage;
-    /** Every load progress report since start (the playground and the tests read it). */
-    inpageProgress: LoadProgress[];
+const playground = document.querySelector('inpage-playground');
+/** `?api_key=`: the runtime then requires it (401 otherwise) and the playground sends it. */
+const apiKey = new URLSearchParams(location.search).get('api_key');
+
+function start(model: string, notice: Notice | undefined): void {
+  if (!playground) return;
+  playground.startNotice = notice;
+  try {
+    const runtime = startInpage({ model, timeoutMs: 60_000, ...(apiKey ? { apiKey } : {}) });
+    exposeOnWindow(runtime);
+    playground.runtime = runtime;
+  } catch (error) {
+    playground.model = model;
+    playground.state = 'failed';
+    playground.startNotice = describeLoadFailure(error, model, navigator.onLine);
   }
 }
 
-const params = new URLSearchParams(location.search);
-const model = params.get('model') ?? 'inpage-test';
-const apiKey = params.get('api_key');
-window.inpage = startInpage({ model, ...(apiKey ? { apiKey } : {}) });
-window.inpageProgress = [];
-window.inpage.onProgress((progress) => window.inpageProgress.push(progress));
-const demo = document.querySelector('inpage-demo');
-if (demo) demo.runtime = window.inpage;
+async function startDefault(): Promise<void> {
+  const env = { webgpu: await detectWebGpu(), online: navigator.onLine };
+  const cached = new Set((await Promise.all(CATALOGUE.map(async (entry) => ((await entry.isCached()) ? [entry.id] : [])))).flat());
+  const choice = chooseDefaultModel(CATALOGUE, env, cached);
+  if (!choice) return;
+  start(choice.entry.source, choice.reason ? { kind: 'info', title: `Running ${choice.entry.id}`, detail: choice.reason, offerTestModel: false } : undefined);
+}
+
+const requested = new URLSearchParams(location.search).get('model');
+if (requested) start(requested, undefined);
+else void startDefault();

@@ -1,6 +1,8 @@
 import { proxy } from 'comlink';
+import { BUILD_STAMP } from '../core/build-stamp';
 import type { LoadProgress, ModelSpec } from '../core/model-spec';
 import type { RequestRecord } from '../../worker/engine/request-log';
+import { checkSwVersion } from './check-sw-version';
 import { controlPage } from './control-page';
 import { directStream, type DirectEvent } from './direct-stream';
 import { createEngine } from './create-engine';
@@ -22,12 +24,19 @@ export interface InpageOptions {
   apiKey?: string;
   /** Upper bound for each start-up wait (SW activation, control), in ms (default 15000). */
   timeoutMs?: number;
+  /**
+   * Ask the Service Worker for its version on start and, when it is not the one this runtime
+   * was built with, `console.warn` and `registration.update()` (default true).
+   */
+  checkServiceWorker?: boolean;
 }
 
 /** A running in-page endpoint. */
 export interface Inpage extends EventTarget {
   /** The id clients pass as `model`. */
   readonly model: string;
+  /** The key requests must carry (`Authorization: Bearer`), or null when any key is accepted. */
+  readonly apiKey: string | null;
   /** Resolves once `fetch('/v1/completions')` from this page is answered by the engine. */
   readonly ready: Promise<void>;
   /** Calls `listener` with each load progress report; returns an unsubscribe function. */
@@ -58,6 +67,7 @@ export function startInpage(options: InpageOptions = {}): Inpage {
 
 class InpageRuntime extends EventTarget implements Inpage {
   readonly model: string;
+  readonly apiKey: string | null;
   readonly ready: Promise<void>;
   private readonly worker: Worker;
   private readonly detach: () => void;
@@ -70,7 +80,8 @@ class InpageRuntime extends EventTarget implements Inpage {
     const { worker, engine } = createEngine();
     this.worker = worker;
     this.engine = engine;
-    this.detach = bridgeServiceWorker(engine, options.apiKey ?? null);
+    this.apiKey = options.apiKey ?? null;
+    this.detach = bridgeServiceWorker(engine, this.apiKey);
     this.ready = this.start(spec, options);
     this.ready.catch((error: unknown) => this.dispatchEvent(new CustomEvent('error', { detail: error })));
   }
@@ -101,10 +112,16 @@ class InpageRuntime extends EventTarget implements Inpage {
     const scope = options.scope ?? '/';
     const timeoutMs = options.timeoutMs ?? 15_000;
     const report = proxy((progress: LoadProgress) => this.dispatchEvent(new CustomEvent('progress', { detail: progress })));
-    await Promise.all([
-      controlPage(options.serviceWorkerUrl ?? '/sw.js', scope, timeoutMs),
-      this.engine.load(spec, report),
-    ]);
-    await probeEndpoint(new URL('v1', new URL(scope, location.href)).pathname, spec.id, options.apiKey ?? null);
+    const controlled = controlPage(options.serviceWorkerUrl ?? '/sw.js', scope, timeoutMs);
+    // A failed load settles `ready` only once the SW controls the page, so /v1 then answers
+    // with the OpenAI error (503 model_load_failed) instead of reaching the network.
+    const loaded = this.engine.load(spec, report).catch(async (error: unknown) => {
+      await controlled.catch(() => undefined);
+      throw error;
+    });
+    const [registration] = await Promise.all([controlled, loaded]);
+    // In the background: a stale Service Worker still answers; the check warns and updates it.
+    if (options.checkServiceWorker !== false && BUILD_STAMP.checksum !== 'dev') void checkSwVersion(registration);
+    await probeEndpoint(new URL('v1', new URL(scope, location.href)).pathname, spec.id, this.apiKey);
   }
 }

@@ -69,11 +69,11 @@ describe('bad input gets OpenAI error JSON and the engine keeps answering', () =
     assert.deepEqual(result, { status: 404, code: 'model_not_found', param: 'model', name: 'NotFoundError' });
   });
 
-  test('requests outside the /v1 routes go to the network untouched', async () => {
+  test('requests outside the /v1 routes are not answered by the endpoint', async () => {
     const response = await fixture.page.evaluate(async () => {
       const other = await fetch('/v1/not-a-route', { method: 'POST', body: '{}' });
       const home = await fetch('/');
-      return { other: other.status, otherBody: await other.text(), home: (await home.text()).includes('<inpage-demo>') };
+      return { other: other.status, otherBody: await other.text(), home: (await home.text()).includes('<inpage-playground>') };
     });
     // The preview server's own 404, not an OpenAI error from the SW.
     assert.equal(response.other, 404);

@@ -9,10 +9,15 @@ import { engineHints } from './engine-clients';
 import { findRoute, type Route } from './route';
 import { completionsRoute } from './routes/completions';
 import { modelsRoute } from './routes/models';
+import { precacheShell } from './precache-shell';
+import { answerVersionQueries } from './version-reply';
 
 declare const self: ServiceWorkerGlobalScope;
 
 const routes: Route[] = [completionsRoute(self.clients), modelsRoute(self.clients)];
+
+precacheShell();
+answerVersionQueries(self);
 
 self.addEventListener('install', () => {
   void self.skipWaiting();

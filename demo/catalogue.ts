@@ -1,0 +1,41 @@
+import type { BackendName } from '../src/index';
+
+/** One model the playground offers. */
+export interface CatalogueEntry {
+  /** The id clients pass as `model`. */
+  id: string;
+  /** What `startInpage({ model })` gets: `'inpage-test'` or a GGUF URL. */
+  source: string;
+  label: string;
+  backend: BackendName;
+  /** Bytes to download before it runs; 0 when built in. */
+  downloadBytes: number;
+  /** What the browser must have. */
+  requires: 'cpu' | 'webgpu';
+  /** Whether its weights are already in this browser's cache (built-in models always are). */
+  isCached(): Promise<boolean>;
+}
+
+/**
+ * The models the picker lists. Catalogue models of other backends (WebLLM on WebGPU) are added
+ * here as entries; the picker, the default choice and the notices read only these fields.
+ */
+export const CATALOGUE: readonly CatalogueEntry[] = [
+  {
+    id: 'inpage-test',
+    source: 'inpage-test',
+    label: 'inpage-test: built-in test model (no download, works offline)',
+    backend: 'llamacpp',
+    downloadBytes: 0,
+    requires: 'cpu',
+    isCached: () => Promise.resolve(true),
+  },
+];
+
+/** `1.5 MB`, `820 KB`, `0 B`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${Math.round(bytes / 1024)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+}

@@ -1,0 +1,45 @@
+import type { CompletionBody } from './request-code';
+
+/** The form's values, as the user typed them. */
+export interface SamplingParams {
+  prompt: string;
+  maxTokens: number;
+  temperature: number;
+  topP: number;
+  /** Stop strings, one per line; `\n` and `\t` typed as escapes. */
+  stop: string;
+  /** Empty for no seed. */
+  seed: string;
+  stream: boolean;
+}
+
+export const DEFAULT_PARAMS: SamplingParams = { prompt: 'abc', maxTokens: 32, temperature: 0, topP: 1, stop: '', seed: '', stream: true };
+
+/** Stop strings from the form: one per line, escapes decoded, empty lines dropped. */
+export function parseStop(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => line.replace(/\\([nt\\])/g, (_match, escape: string) => (escape === 'n' ? '\n' : escape === 't' ? '\t' : '\\')));
+}
+
+/**
+ * The `/v1/completions` body for the form: only what differs from nothing is sent (no `stop`
+ * or `seed` when empty); a stream asks for usage in its last chunk, for exact tokens/s.
+ */
+export function toRequestBody(model: string, params: SamplingParams): CompletionBody {
+  const body: CompletionBody = {
+    model,
+    prompt: params.prompt,
+    max_tokens: params.maxTokens,
+    temperature: params.temperature,
+    top_p: params.topP,
+    stream: params.stream,
+  };
+  const stop = parseStop(params.stop);
+  if (stop.length === 1) body.stop = stop[0];
+  else if (stop.length > 1) body.stop = stop;
+  if (params.seed.trim() !== '') body.seed = Number(params.seed);
+  if (params.stream) body.stream_options = { include_usage: true };
+  return body;
+}

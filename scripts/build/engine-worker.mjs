@@ -1,0 +1,22 @@
+// The engine worker as one prebuilt ES module beside its wasm (dist/inpage-llm/), for the ES
+// library and the drop-in script. `base: './'` makes the wasm URL relative to the worker file.
+import { build } from 'vite';
+
+export async function buildEngineWorker() {
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    publicDir: false,
+    base: './',
+    build: {
+      outDir: 'dist/inpage-llm',
+      emptyOutDir: false,
+      target: 'es2022',
+      assetsInlineLimit: 0,
+      rollupOptions: {
+        input: 'worker/engine/engine-worker.ts',
+        output: { format: 'es', entryFileNames: 'engine-worker.js', chunkFileNames: '[name].js', assetFileNames: '[name][extname]' },
+      },
+    },
+  });
+}

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright';
+import { openaiScript, startHarness, type Harness } from './harness';
+
+// The playground in real Chromium: its states (screenshots under test-results/), the streamed
+// output with its numbers, the code panel's code run as-is, Stop, engine busy, a failed load
+// offering inpage-test, keyboard use and an axe accessibility check.
+const SHOTS = 'test-results/playground';
+let harness: Harness;
+/** One page for the specs that run requests (a new context costs seconds: SW install, precache). */
+let page: Page;
+
+before(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  harness = await startHarness();
+  page = await open();
+});
+
+after(() => harness.close());
+
+async function open(path = '/?model=inpage-test', waitReady = true): Promise<Page> {
+  const { page } = await harness.openPage(path, { waitReady });
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  return page;
+}
+
+/** Back to the default form (a reload: the SW and its cache stay). */
+async function reset(): Promise<void> {
+  await page.reload();
+  await page.evaluate(() => window.inpage.ready);
+  await page.addScriptTag({ content: await openaiScript() });
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+const text = async (page: Page, selector: string) => (await page.locator(selector).textContent())?.trim() ?? '';
+const waitStatus = (page: Page, pattern: RegExp, timeout = 15_000) =>
+  page.locator('#run-status').filter({ hasText: pattern }).waitFor({ timeout });
+
+async function generate(page: Page, prompt: string, maxTokens: number): Promise<void> {
+  await page.locator('#prompt').fill(prompt);
+  await page.locator('#max_tokens').fill(String(maxTokens));
+  await page.locator('#generate').click();
+}
+
+/** Runs code from the code panel in the page (console.log collected; the SDK import mapped to window.OpenAI). */
+function runPanelCode(page: Page, code: string): Promise<string> {
+  const body = code.replace("import OpenAI from 'openai';", 'const OpenAI = window.OpenAI;');
+  return page.evaluate((source) => {
+    const run = new Function('console', `return (async () => { ${source} })();`);
+    const logs: string[] = [];
+    return Promise.resolve(run({ log: (value: string) => logs.push(value) })).then(() => logs.join(''));
+  }, body);
+}
+
+test('ready: the picker shows the catalogue and GET /v1/models, the bar says ready', async () => {
+  await page.locator('model-picker td', { hasText: 'ready' }).waitFor();
+  assert.match(await text(page, '#model'), /inpage-test.*llamacpp.*no download.*built in/s);
+  assert.match(await text(page, '#phase'), /^ready/);
+  assert.deepEqual(await page.locator('model-picker tbody td').allTextContents(), ['inpage-test', 'llamacpp', 'ready', '4096']);
+  await shot(page, 'ready');
+});
+
+test('a streamed completion shows text, time to first token and tokens/s; the code panel code reproduces it', async () => {
+  await reset();
+  await generate(page, 'abc', 5);
+  await waitStatus(page, /Done: finish_reason length/);
+  assert.equal(await text(page, '#output'), 'defgh');
+  assert.match(await text(page, '#ttft'), /^\d+ ms$/);
+  assert.equal(await text(page, '#tokens'), '5', 'exact count from usage');
+  assert.match(await text(page, '#tps'), /^\d+$/);
+  await shot(page, 'streamed');
+
+  const sdk = await text(page, '#code');
+  assert.match(sdk, /"prompt": "abc"/);
+  assert.match(sdk, /"max_tokens": 5/);
+  assert.equal(await runPanelCode(page, sdk), 'defgh');
+  await page.locator('#tab-fetch').click();
+  const viaFetch = await text(page, '#code');
+  assert.match(viaFetch, /fetch\('\/v1\/completions'/);
+  assert.equal(await runPanelCode(page, viaFetch), 'defgh');
+
+  await page.locator('#stream').uncheck();
+  await page.locator('#stop').fill('fg');
+  await page.locator('#generate').click();
+  await waitStatus(page, /Done: finish_reason stop/);
+  assert.equal(await text(page, '#output'), 'de');
+  assert.doesNotMatch(await text(page, '#code'), /stream_options/);
+});
+
+test('Stop aborts a long stream, and the engine is free for the next request at once', async () => {
+  await reset();
+  await generate(page, 'abc', 4000);
+  while (((await page.locator('#output').textContent()) ?? '').length <= 20) await page.waitForTimeout(20);
+  await page.locator('#stop-button').click();
+  await waitStatus(page, /Stopped/);
+  const length = (await page.locator('#output').textContent())?.length ?? 0;
+  await page.waitForTimeout(300);
+  assert.equal((await page.locator('#output').textContent())?.length, length, 'no text after Stop');
+  assert.ok(length < 4000, `stopped early (${length} chars)`);
+  await shot(page, 'stopped');
+  const started = Date.now();
+  await generate(page, 'abc', 5);
+  await waitStatus(page, /Done/);
+  assert.equal(await text(page, '#output'), 'defgh');
+  assert.ok(Date.now() - started < 5000, 'the aborted generation did not hold the engine');
+});
+
+test('engine busy: a request queued behind another shows the busy notice until it runs', async () => {
+  await reset();
+  await page.evaluate(() => {
+    const blocker = new AbortController();
+    Reflect.set(window, 'blocker', blocker);
+    const body = JSON.stringify({ model: 'inpage-test', prompt: 'hi ', max_tokens: 4000, temperature: 0, stream: true });
+    void fetch('/v1/completions', { method: 'POST', body, signal: blocker.signal }).then((response) => response.body?.pipeTo(new WritableStream())).catch(() => undefined);
+  });
+  await generate(page, 'abc', 5);
+  await page.locator('notice-banner [data-kind="busy"]').waitFor({ timeout: 5000 });
+  await shot(page, 'busy');
+  await page.evaluate(() => Reflect.get(window, 'blocker').abort());
+  await waitStatus(page, /Done/);
+  assert.equal(await text(page, '#output'), 'defgh');
+  assert.equal(await page.locator('notice-banner [data-kind="busy"]').count(), 0, 'the notice goes once it runs');
+});
+
+test('a model that fails to load says so and offers inpage-test, which then loads', async () => {
+  const page = await open('/?model=/missing-model.gguf', false);
+  const banner = page.locator('notice-banner [data-kind="download-failed"]');
+  await banner.waitFor();
+  assert.match((await banner.textContent()) ?? '', /missing-model/);
+  assert.match(await text(page, '#phase'), /^failed/);
+  await shot(page, 'load-failed');
+  await page.locator('notice-banner button').click();
+  await page.waitForURL(/model=inpage-test/);
+  await page.waitForFunction(() => 'inpage' in window);
+  await page.evaluate(() => window.inpage.ready);
+  assert.equal(await page.evaluate(() => window.inpage.model), 'inpage-test');
+  await page.context().close();
+});
+
+test('without ?model the page says why it runs the built-in model, and that there is no WebGPU', async () => {
+  const page = await open('/', false);
+  await page.waitForFunction(() => 'inpage' in window);
+  await page.evaluate(() => window.inpage.ready);
+  const info = page.locator('notice-banner [data-kind="info"]');
+  assert.match((await info.textContent()) ?? '', /Running inpage-test.*built-in test model/s);
+  assert.match(await text(page, 'notice-banner [data-kind="no-webgpu"]'), /No WebGPU/);
+  await shot(page, 'default-model');
+  await page.context().close();
+});
+
+test('keyboard: Ctrl+Enter in the prompt generates; axe finds no WCAG A/AA violations', async () => {
+  await reset();
+  await page.locator('#prompt').fill('ABC');
+  await page.locator('#prompt').press('Control+Enter');
+  await waitStatus(page, /Done/);
+  assert.equal(await text(page, '#output'), 'DEFGHIJKLMNOPQRSTUVWXYZABCDEFGHI');
+  await shot(page, 'done'); // docs/playground.png is this one
+  await page.addScriptTag({ content: await readFile('node_modules/axe-core/axe.min.js', 'utf8') });
+  const violations = await page.evaluate(async () => {
+    const axe = Reflect.get(window, 'axe');
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+    return result.violations.map((violation: { id: string; nodes: Array<{ target: unknown }> }) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
+  });
+  assert.deepEqual(violations, []);
+});

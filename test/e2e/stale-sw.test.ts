@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { readmeSnippet } from './readme-snippet';
+import { startStaticSite, type StaticSite } from './static-site';
+import { makeTempApp, type TempApp } from './temp-app';
+
+// An app whose public/sw.js is not the one this runtime was built with (as after upgrading the
+// package without re-running init): the runtime warns and asks the registration to update.
+let app: TempApp;
+let site: StaticSite;
+let expected: { version: string; checksum: string };
+
+const STALE = 'feedfacefeedface';
+
+// Counts registration.update() calls before any page script runs.
+const SPY = `(() => {
+  const update = ServiceWorkerRegistration.prototype.update;
+  window.__updates = 0;
+  ServiceWorkerRegistration.prototype.update = function () { window.__updates += 1; return update.call(this); };
+})();`;
+
+before(async () => {
+  expected = JSON.parse(await readFile('dist/init/stamp.json', 'utf8'));
+  app = await makeTempApp();
+  await app.sh(readmeSnippet('init-dropin'));
+  await writeFile(join(app.dir, 'public', 'index.html'), readmeSnippet('script-tag'));
+  const sw = join(app.dir, 'public', 'sw.js');
+  const code = await readFile(sw, 'utf8');
+  assert.ok(code.includes(expected.checksum), 'the copied SW carries the build checksum');
+  await writeFile(sw, code.replace(expected.checksum, STALE));
+  site = await startStaticSite(join(app.dir, 'public'));
+});
+
+after(async () => {
+  await site.close();
+  await app.remove();
+});
+
+test('a stale SW (checksum mismatch) still answers, and the page warns and calls registration.update()', async () => {
+  const { page, context } = await site.openPage('/', { initScript: SPY });
+  await page.waitForFunction(() => Reflect.get(window, '__updates') > 0, undefined, { timeout: 10_000 });
+  const warnings = site.consoleMessages.filter((message) => message.startsWith('warning: [inpage-llm]'));
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0] ?? '', new RegExp(`version ${expected.version} \\(checksum ${STALE}\\).*expects version ${expected.version} \\(checksum ${expected.checksum}\\)`));
+  assert.match(warnings[0] ?? '', /npx inpage-llm init/);
+  const text = await page.evaluate(async () => {
+    const response = await fetch('/v1/completions', { method: 'POST', body: JSON.stringify({ model: 'inpage-test', prompt: 'abc', max_tokens: 3, temperature: 0 }) });
+    return (await response.json()).choices[0].text;
+  });
+  assert.equal(text, 'def');
+  await context.close();
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { CatalogueEntry } from '../../demo/catalogue';
+import { CATALOGUE, formatBytes } from '../../demo/catalogue';
+import { chooseDefaultModel } from '../../demo/choose-default-model';
+import { describeLoadFailure, describeRequestFailure } from '../../demo/describe-failure';
+import { DEFAULT_PARAMS, parseStop, toRequestBody } from '../../demo/request-body';
+import { fetchCode, sdkCode } from '../../demo/request-code';
+
+const builtin = CATALOGUE[0] as CatalogueEntry;
+const real = (id: string, requires: 'cpu' | 'webgpu'): CatalogueEntry => ({
+  id,
+  source: id,
+  label: id,
+  backend: requires === 'webgpu' ? 'webllm' : 'llamacpp',
+  downloadBytes: 300e6,
+  requires,
+  isCached: () => Promise.resolve(false),
+});
+
+describe('chooseDefaultModel', () => {
+  it('today (no downloadable model in the catalogue) runs inpage-test and says why', () => {
+    const choice = chooseDefaultModel(CATALOGUE, { webgpu: true, online: true }, new Set());
+    expect(choice?.entry.id).toBe('inpage-test');
+    expect(choice?.reason).toMatch(/No downloadable model/);
+  });
+
+  it('picks a real WebGPU model when WebGPU and the network are there', () => {
+    const choice = chooseDefaultModel([builtin, real('small', 'webgpu')], { webgpu: true, online: true }, new Set());
+    expect(choice).toEqual({ entry: expect.objectContaining({ id: 'small' }), reason: null });
+  });
+
+  it('no WebGPU: inpage-test with the reason, unless a CPU model exists', () => {
+    expect(chooseDefaultModel([builtin, real('small', 'webgpu')], { webgpu: false, online: true }, new Set())?.reason).toMatch(/No WebGPU/);
+    expect(chooseDefaultModel([builtin, real('small', 'webgpu'), real('cpu', 'cpu')], { webgpu: false, online: true }, new Set())?.entry.id).toBe('cpu');
+  });
+
+  it('offline: only a cached model, else inpage-test with the reason', () => {
+    const catalogue = [builtin, real('small', 'webgpu')];
+    expect(chooseDefaultModel(catalogue, { webgpu: true, online: false }, new Set())?.reason).toMatch(/offline/);
+    expect(chooseDefaultModel(catalogue, { webgpu: true, online: false }, new Set(['small']))?.entry.id).toBe('small');
+  });
+});
+
+describe('describeLoadFailure / describeRequestFailure', () => {
+  it('quota exceeded, by name or message', () => {
+    expect(describeLoadFailure(new DOMException('no room', 'QuotaExceededError'), 'm', true).kind).toBe('quota');
+    expect(describeLoadFailure(new Error('Storage quota has been exceeded'), 'm', true)).toMatchObject({ kind: 'quota', offerTestModel: true });
+  });
+
+  it('offline download failure offers inpage-test; online it is a download failure', () => {
+    expect(describeLoadFailure(new Error('Failed to fetch'), 'm', false)).toMatchObject({ kind: 'offline', offerTestModel: true });
+    expect(describeLoadFailure(new Error('HTTP 404'), 'm', true)).toMatchObject({ kind: 'download-failed', title: "Model 'm' failed to load" });
+  });
+
+  it('a request to a page without an engine; any other error', () => {
+    const noEngine = Object.assign(new Error('No page with an in-page engine'), { code: 'engine_not_loaded' });
+    expect(describeRequestFailure(noEngine).kind).toBe('no-engine');
+    expect(describeRequestFailure(new Error('boom'))).toMatchObject({ kind: 'error', detail: 'boom' });
+  });
+});
+
+describe('the request body and its code', () => {
+  it('sends stop and seed only when set; a stream asks for usage', () => {
+    expect(toRequestBody('inpage-test', DEFAULT_PARAMS)).toEqual({
+      model: 'inpage-test', prompt: 'abc', max_tokens: 32, temperature: 0, top_p: 1, stream: true, stream_options: { include_usage: true },
+    });
+    const body = toRequestBody('m', { ...DEFAULT_PARAMS, stream: false, stop: 'fg\n\\n', seed: '7' });
+    expect(body).toMatchObject({ stop: ['fg', '\n'], seed: 7, stream: false });
+    expect(body).not.toHaveProperty('stream_options');
+    expect(toRequestBody('m', { ...DEFAULT_PARAMS, stop: 'x' }).stop).toBe('x');
+  });
+
+  it('parseStop decodes \\n, \\t and \\\\ and drops empty lines', () => {
+    expect(parseStop('a\n\n\\n\\t\\\\')).toEqual(['a', '\n\t\\']);
+  });
+
+  it('the SDK and fetch code carry the exact body', () => {
+    const body = toRequestBody('inpage-test', { ...DEFAULT_PARAMS, prompt: 'say "hi"' });
+    for (const code of [sdkCode(body), fetchCode(body)]) expect(code).toContain('"prompt": "say \\"hi\\""');
+    expect(sdkCode(body)).toMatch(/for await \(const chunk of stream\)/);
+    expect(sdkCode({ ...body, stream: false })).toMatch(/completion\.choices\[0\]\.text/);
+    expect(fetchCode(body)).toMatch(/TextDecoderStream/);
+  });
+
+  it('formatBytes', () => {
+    expect([formatBytes(0), formatBytes(2048), formatBytes(5.5 * 1024 ** 2), formatBytes(3 * 1024 ** 3)]).toEqual(['0 B', '2 KB', '5.5 MB', '3.00 GB']);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { readScriptOptions } from '../../src/dropin/read-script-options';
+
+const SCRIPT = 'https://app.example/static/inpage-llm.js';
+
+describe('readScriptOptions (the drop-in script attributes)', () => {
+  it('defaults: inpage-test, the SW beside the script, no errors', () => {
+    const { options, errors } = readScriptOptions({}, SCRIPT);
+    expect(errors).toEqual([]);
+    expect(options?.model).toMatchObject({ id: 'inpage-test', backend: 'llamacpp', source: { kind: 'builtin' } });
+    expect(options?.serviceWorkerUrl).toBe('https://app.example/static/sw.js');
+    expect(options?.scope).toBeUndefined();
+  });
+
+  it('a GGUF URL is resolved against the script, with data-sw and data-scope passed through', () => {
+    const { options, errors } = readScriptOptions({ model: 'models/tiny.gguf', sw: '/sw.js', scope: '/' }, SCRIPT);
+    expect(errors).toEqual([]);
+    expect(options?.model).toMatchObject({ id: 'tiny', source: { kind: 'url', url: 'https://app.example/static/models/tiny.gguf' } });
+    expect(options?.serviceWorkerUrl).toBe('https://app.example/sw.js');
+    expect(options?.scope).toBe('/');
+  });
+
+  it('a known backend overrides the model default; an unknown one is an error, not silence', () => {
+    expect(readScriptOptions({ backend: 'webllm' }, SCRIPT).options?.model).toMatchObject({ id: 'inpage-test', backend: 'webllm' });
+    const unknown = readScriptOptions({ backend: 'cuda' }, SCRIPT);
+    expect(unknown.errors).toEqual([expect.stringContaining('data-backend="cuda" is not a backend')]);
+    expect(unknown.options?.model).toMatchObject({ backend: 'llamacpp' });
+  });
+
+  it('an API key is passed on; a route prefix other than /v1 is reported; /v1 (with a slash) is fine', () => {
+    const { errors, options } = readScriptOptions({ apiKey: ' sk-1 ', routePrefix: '/api' }, SCRIPT);
+    expect(options?.apiKey).toBe('sk-1');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/data-route-prefix="\/api" is not supported yet/);
+    expect(readScriptOptions({}, SCRIPT).options?.apiKey).toBeUndefined();
+    expect(readScriptOptions({ routePrefix: '/v1/' }, SCRIPT).errors).toEqual([]);
+  });
+
+  it('a model that is neither inpage-test nor a GGUF URL starts nothing and says why', () => {
+    const { options, errors } = readScriptOptions({ model: 'gpt-4' }, SCRIPT);
+    expect(options).toBeNull();
+    expect(errors).toEqual([expect.stringMatching(/^data-model: Unknown model 'gpt-4'/)]);
+  });
+});
