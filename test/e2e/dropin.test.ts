@@ -59,6 +59,7 @@ test('the openai SDK gets non-stream and stream completions from the static page
     return { whole: whole.choices[0]?.text, usage: whole.usage, chunks: texts.length, streamed: texts.join(''), finish };
   });
   assert.equal(result.whole, 'defgh');
+  assert.ok(result.usage);
   const { prompt_tokens, completion_tokens, total_tokens } = result.usage;
   assert.deepEqual({ prompt_tokens, completion_tokens, total_tokens }, { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 });
   assert.equal(result.streamed, 'yzabcd');
