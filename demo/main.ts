@@ -1,5 +1,6 @@
 import { startInpage, type Inpage, type LoadProgress } from '../src/index';
 import './inpage-demo';
+import { backendOptions, webllmModel } from './webllm-params';
 
 declare global {
   interface Window {
@@ -13,7 +14,7 @@ declare global {
 const params = new URLSearchParams(location.search);
 const model = params.get('model') ?? 'inpage-test';
 const apiKey = params.get('api_key');
-window.inpage = startInpage({ model, ...(apiKey ? { apiKey } : {}) });
+window.inpage = startInpage({ model: webllmModel(params) ?? model, ...backendOptions(params), ...(apiKey ? { apiKey } : {}) });
 window.inpageProgress = [];
 window.inpage.onProgress((progress) => window.inpageProgress.push(progress));
 const demo = document.querySelector('inpage-demo');
