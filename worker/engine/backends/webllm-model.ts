@@ -17,6 +17,10 @@ export interface WebLLMEngineLike {
 /** A model loaded in its own WebLLM `MLCEngine` (one engine per model: interrupts stay per model). */
 export class WebLLMModel implements LoadedModel {
   readonly capabilities: ModelCapabilities = { unsupported: WEBLLM_UNSUPPORTED, suffix: false };
+  /** Prompt sizes WebLLM reported (its usage chunk), so a choice a stop ended needs no extra run. */
+  private readonly promptSizes = new Map<string, number>();
+  /** An interrupted stream being read to its end (holds WebLLM's model lock until then). */
+  private settling: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly engine: WebLLMEngineLike,
@@ -37,9 +41,12 @@ export class WebLLMModel implements LoadedModel {
     if (signal.aborted) return;
     const wantTokens = request.token_info !== null;
     let iterator: AsyncIterator<Completion> | undefined;
-    let running = false;
+    // On abort (client gone, or a stop ended the choice while we wait at a yield): interrupt
+    // this engine and read the stream to its end, so its lock is free for the next call.
     const interrupt = () => {
-      if (running) void this.engine.interruptGenerate();
+      if (!iterator) return;
+      void this.engine.interruptGenerate();
+      this.settling = this.drain(iterator, prompt);
     };
     signal.addEventListener('abort', interrupt, { once: true });
     const state: ChunkState = { finish: null };
@@ -47,10 +54,9 @@ export class WebLLMModel implements LoadedModel {
     try {
       iterator = (await this.engine.completions.create(toWebLLMParams(request, prompt, this.variant)))[Symbol.asyncIterator]();
       while (!signal.aborted) {
-        running = true;
         const next = await iterator.next();
-        running = false;
         if (next.done || signal.aborted) break;
+        if (next.value.usage) this.remember(prompt, next.value.usage.prompt_tokens);
         for (const event of webllmChunkEvents(next.value, wantTokens, state)) {
           ended ||= event.type === 'end';
           yield event;
@@ -60,9 +66,26 @@ export class WebLLMModel implements LoadedModel {
       if (!signal.aborted) throw mapGenerateError(error);
     } finally {
       signal.removeEventListener('abort', interrupt);
+      await this.settling;
       await iterator?.return?.();
     }
     if (!ended && !signal.aborted) throw mapGenerateError(new Error('WebLLM ended the stream without usage'));
+  }
+
+  /** After an interrupt WebLLM ends at its next step with a usage chunk: read it, then let go. */
+  private async drain(iterator: AsyncIterator<Completion>, prompt: string): Promise<void> {
+    try {
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        if (next.value.usage) this.remember(prompt, next.value.usage.prompt_tokens);
+      }
+    } catch {
+      // the request is over either way
+    }
+  }
+
+  private remember(prompt: string, tokens: number): void {
+    if (this.promptSizes.size > 256) this.promptSizes.clear();
+    this.promptSizes.set(prompt, tokens);
   }
 
   async promptText(prompt: PromptInput): Promise<string> {
@@ -72,6 +95,9 @@ export class WebLLMModel implements LoadedModel {
 
   /** WebLLM has no tokenizer call: one greedy token, and its usage says the prompt's size. */
   async countPromptTokens(prompt: PromptInput, signal: AbortSignal): Promise<number> {
+    await this.settling;
+    const known = typeof prompt === 'string' ? this.promptSizes.get(prompt) : undefined;
+    if (known !== undefined) return known;
     const probe: ChoiceRequest = {
       prompt, max_tokens: 1, min_tokens: 0, ignore_eos: false, token_info: null, cache_prompt: true,
       temperature: 0, top_p: 1, top_k: 0, min_p: 0, typical_p: 1, mirostat: 0, mirostat_tau: 5, mirostat_eta: 0.1,
