@@ -9,16 +9,19 @@ import { chooseDefaultModel } from './choose-default-model';
 import { describeLoadFailure, type Notice } from './describe-failure';
 import { detectWebGpu } from './detect-webgpu';
 import './inpage-playground';
+import { backendOptions, webllmModel } from './webllm-params';
 
 const playground = document.querySelector('inpage-playground');
+const params = new URLSearchParams(location.search);
 /** `?api_key=`: the runtime then requires it (401 otherwise) and the playground sends it. */
-const apiKey = new URLSearchParams(location.search).get('api_key');
+const apiKey = params.get('api_key');
 
 function start(model: string, notice: Notice | undefined): void {
   if (!playground) return;
   playground.startNotice = notice;
   try {
-    const runtime = startInpage({ model, timeoutMs: 60_000, ...(apiKey ? { apiKey } : {}) });
+    // `?model=<folder>&model_lib=<wasm>` is a self-hosted WebLLM model; `?backend=`, `?fallback=`, `?cache=` as in webllm-params.
+    const runtime = startInpage({ model: webllmModel(params) ?? model, timeoutMs: 60_000, ...backendOptions(params), ...(apiKey ? { apiKey } : {}) });
     exposeOnWindow(runtime);
     playground.runtime = runtime;
   } catch (error) {
@@ -36,6 +39,6 @@ async function startDefault(): Promise<void> {
   start(choice.entry.source, choice.reason ? { kind: 'info', title: `Running ${choice.entry.id}`, detail: choice.reason, offerTestModel: false } : undefined);
 }
 
-const requested = new URLSearchParams(location.search).get('model');
+const requested = params.get('model');
 if (requested) start(requested, undefined);
 else void startDefault();

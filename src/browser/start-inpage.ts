@@ -7,12 +7,25 @@ import { controlPage } from './control-page';
 import { directStream, type DirectEvent } from './direct-stream';
 import { createEngine } from './create-engine';
 import { probeEndpoint } from './probe-endpoint';
-import { resolveModel, INPAGE_TEST_MODEL } from './resolve-model';
+import type { BackendName } from '../core/model-card';
+import type { WebLLMCacheBackend } from '../core/webllm-source';
+import { loadWithFallback } from './load-with-fallback';
+import { resolveModels, type BackendChoice, type ResolvedModels, type WebLLMModelOptions } from './resolve-backend';
+import { INPAGE_TEST_MODEL } from './resolve-model';
 import { bridgeServiceWorker } from './sw-bridge';
 
 export interface InpageOptions {
-  /** `'inpage-test'` (default), a GGUF URL (relative to the page), or a full `ModelSpec`. */
-  model?: string | ModelSpec;
+  /**
+   * `'inpage-test'` (default), a GGUF URL (relative to the page), a WebLLM catalogue id or a
+   * self-hosted WebLLM model (with `backend: 'webllm' | 'auto'`), or a full `ModelSpec`.
+   */
+  model?: string | ModelSpec | WebLLMModelOptions;
+  /** `llamacpp` (default, CPU), `webllm` (WebGPU), or `auto`: WebLLM, else llama.cpp with `fallbackModel`. */
+  backend?: BackendChoice;
+  /** With `backend: 'auto'`: the GGUF model (or `'inpage-test'`, the default) served when WebGPU cannot. */
+  fallbackModel?: string;
+  /** Where WebLLM keeps downloaded models: `cache` (Cache API, default), `indexeddb` or `opfs`. */
+  webllmCache?: WebLLMCacheBackend;
   /** URL of the Service Worker script (default `/sw.js`: it must be served from this origin). */
   serviceWorkerUrl?: string;
   /** Registration scope; must cover `/v1/` (default `/`). */
@@ -33,10 +46,16 @@ export interface InpageOptions {
 
 /** A running in-page endpoint. */
 export interface Inpage extends EventTarget {
-  /** The id clients pass as `model`. */
+  /** The id clients pass as `model` (with `auto`, the fallback's once it took over). */
   readonly model: string;
   /** The key requests must carry (`Authorization: Bearer`), or null when any key is accepted. */
   readonly apiKey: string | null;
+  /** The backend serving `model` (settled once `ready` resolved). */
+  readonly backend: BackendName;
+  /** Whether the model's files (all of them) are in the browser's cache (WebLLM models). */
+  isCached(model?: string | WebLLMModelOptions): Promise<boolean>;
+  /** Deletes the model's files from the browser's cache (WebLLM models). */
+  deleteCached(model?: string | WebLLMModelOptions): Promise<void>;
   /** Resolves once `fetch('/v1/completions')` from this page is answered by the engine. */
   readonly ready: Promise<void>;
   /** Calls `listener` with each load progress report; returns an unsubscribe function. */
@@ -66,23 +85,49 @@ export function startInpage(options: InpageOptions = {}): Inpage {
 }
 
 class InpageRuntime extends EventTarget implements Inpage {
-  readonly model: string;
   readonly apiKey: string | null;
+  private serving: ModelSpec;
   readonly ready: Promise<void>;
   private readonly worker: Worker;
   private readonly detach: () => void;
   private readonly engine: ReturnType<typeof createEngine>['engine'];
+  private readonly options: InpageOptions;
+
+  get model(): string {
+    return this.serving.id;
+  }
+
+  get backend(): BackendName {
+    return this.serving.backend;
+  }
+
+  isCached(model?: string | WebLLMModelOptions): Promise<boolean> {
+    return this.engine.isCached(this.specOf(model));
+  }
+
+  deleteCached(model?: string | WebLLMModelOptions): Promise<void> {
+    return this.engine.deleteCached(this.specOf(model));
+  }
+
+  private specOf(model: string | WebLLMModelOptions | undefined): ModelSpec {
+    if (model === undefined) return this.serving;
+    return resolveModels(model, this.options.backend === 'llamacpp' ? 'webllm' : (this.options.backend ?? 'webllm'), document.baseURI, this.options.webllmCache ? { cache: this.options.webllmCache } : {}).primary;
+  }
 
   constructor(options: InpageOptions) {
     super();
-    const spec = resolveModel(options.model ?? INPAGE_TEST_MODEL, document.baseURI);
-    this.model = spec.id;
+    const models = resolveModels(options.model ?? INPAGE_TEST_MODEL, options.backend ?? 'llamacpp', document.baseURI, {
+      ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
+      ...(options.webllmCache ? { cache: options.webllmCache } : {}),
+    });
+    this.serving = models.primary;
+    this.options = options;
     const { worker, engine } = createEngine();
     this.worker = worker;
     this.engine = engine;
     this.apiKey = options.apiKey ?? null;
     this.detach = bridgeServiceWorker(engine, this.apiKey);
-    this.ready = this.start(spec, options);
+    this.ready = this.start(models, options);
     this.ready.catch((error: unknown) => this.dispatchEvent(new CustomEvent('error', { detail: error })));
   }
 
@@ -108,20 +153,23 @@ class InpageRuntime extends EventTarget implements Inpage {
     this.worker.terminate();
   }
 
-  private async start(spec: ModelSpec, options: InpageOptions): Promise<void> {
+  private async start(models: ResolvedModels, options: InpageOptions): Promise<void> {
     const scope = options.scope ?? '/';
     const timeoutMs = options.timeoutMs ?? 15_000;
     const report = proxy((progress: LoadProgress) => this.dispatchEvent(new CustomEvent('progress', { detail: progress })));
     const controlled = controlPage(options.serviceWorkerUrl ?? '/sw.js', scope, timeoutMs);
     // A failed load settles `ready` only once the SW controls the page, so /v1 then answers
     // with the OpenAI error (503 model_load_failed) instead of reaching the network.
-    const loaded = this.engine.load(spec, report).catch(async (error: unknown) => {
-      await controlled.catch(() => undefined);
-      throw error;
-    });
+    const loaded = loadWithFallback(this.engine, models, report).then(
+      (spec) => (this.serving = spec),
+      async (error: unknown) => {
+        await controlled.catch(() => undefined);
+        throw error;
+      },
+    );
     const [registration] = await Promise.all([controlled, loaded]);
     // In the background: a stale Service Worker still answers; the check warns and updates it.
     if (options.checkServiceWorker !== false && BUILD_STAMP.checksum !== 'dev') void checkSwVersion(registration);
-    await probeEndpoint(new URL('v1', new URL(scope, location.href)).pathname, spec.id, this.apiKey);
+    await probeEndpoint(new URL('v1', new URL(scope, location.href)).pathname, this.serving.id, this.apiKey);
   }
 }

@@ -14,5 +14,13 @@ export interface ModelCard {
   status: ModelStatus;
   /** Why loading failed, when `status` is `failed`. */
   error?: string;
+  /** The stable code of that error (e.g. `webgpu_unavailable`), answered with the model's 503s. */
+  error_code?: string;
   context_length?: number;
+  /** Download size of the model's files in bytes, where known. */
+  size_bytes?: number;
+  /** Whether every file of the model was already in the browser's cache when it loaded. */
+  cached?: boolean;
+  /** The concrete build that was chosen (WebLLM: the q4f32 variant when the GPU lacks shader-f16). */
+  variant?: string;
 }

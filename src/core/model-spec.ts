@@ -1,11 +1,14 @@
 import type { BackendName } from './model-card';
+import type { WebLLMSource } from './webllm-source';
 
 /** Where a model's weights come from. */
 export type ModelSource =
   /** Generated in memory (the built-in `inpage-test` model): no download, works offline. */
   | { kind: 'builtin' }
   /** A GGUF file by absolute URL (for a split model, the first shard: `-00001-of-0000N.gguf`). */
-  | { kind: 'url'; url: string };
+  | { kind: 'url'; url: string }
+  /** A WebLLM model (`webllm` backend): its variants in order of preference (see `webllm-source.ts`). */
+  | WebLLMSource;
 
 /** What the engine needs to load one model. */
 export interface ModelSpec {
@@ -24,4 +27,10 @@ export interface LoadProgress {
   fraction: number;
   loadedBytes?: number;
   totalBytes?: number;
+  /** The file this report is about (absolute URL), where the backend reports per file. */
+  file?: string;
+  /** The file came from the browser's cache, not the network. */
+  cached?: boolean;
+  /** The backend's own words for this step (WebLLM's progress text). */
+  text?: string;
 }

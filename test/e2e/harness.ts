@@ -44,7 +44,8 @@ export function openaiScript(): Promise<string> {
   return openaiBundle;
 }
 
-export async function startHarness(): Promise<Harness> {
+/** `args`: extra Chromium flags (e.g. `--enable-unsafe-webgpu` for the WebGPU specs). */
+export async function startHarness(options: { args?: string[] } = {}): Promise<Harness> {
   const server: PreviewServer = await preview({
     configFile: 'vite.config.ts',
     logLevel: 'silent',
@@ -55,7 +56,7 @@ export async function startHarness(): Promise<Harness> {
   const origin = `http://127.0.0.1:${address.port}`;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
   });
   const script = await openaiScript();
   const pageErrors: string[] = [];

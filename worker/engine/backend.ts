@@ -5,7 +5,7 @@
  * layer (`run-completion.ts`), identical for every backend. Both the llama.cpp-wasm and the
  * WebLLM backends implement exactly this.
  */
-import type { BackendName } from '../../src/core/model-card';
+import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import type { FinishReason, PromptInput, SamplingParams } from '../../src/core/openai/types';
 
@@ -65,6 +65,8 @@ export interface LoadedModel {
   readonly contextLength: number;
   readonly vocabSize: number;
   readonly capabilities: ModelCapabilities;
+  /** What the model's card shows besides its status (size, cache state, chosen variant). */
+  readonly details?: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant'>>;
   /**
    * Generates one choice. When `signal` aborts, the generation stops within a few
    * milliseconds and the iterable ends (or throws); the model is then free for the next one.
@@ -85,4 +87,8 @@ export interface LoadedModel {
 export interface Backend {
   readonly name: BackendName;
   load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<LoadedModel>;
+  /** Whether the model's files are all in the browser's cache (backends that cache). */
+  isCached?(spec: ModelSpec): Promise<boolean>;
+  /** Deletes the model's files from the browser's cache. */
+  deleteCached?(spec: ModelSpec): Promise<void>;
 }

@@ -3,6 +3,7 @@ import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import { KeepaliveWatch } from '../../src/core/keepalive';
 import { isSwToEngine } from '../../src/core/protocol';
+import { DISTINCT_LOAD_CODES } from '../../src/core/webllm-source';
 import type { CompletionRequest } from '../../src/core/openai/types';
 import type { Backend, LoadedModel } from './backend';
 import { ModelQueue } from './model-queue';
@@ -52,11 +53,14 @@ export class EngineHost {
       const model = await loaded;
       card.status = 'ready';
       card.context_length = model.contextLength;
+      Object.assign(card, model.details);
       onProgress({ model: spec.id, phase: 'ready', fraction: 1 });
       return card;
     } catch (error) {
       card.status = 'failed';
-      card.error = toOpenAIError(error).message;
+      const failure = toOpenAIError(error);
+      card.error = failure.message;
+      if (failure.code && DISTINCT_LOAD_CODES.has(failure.code)) card.error_code = failure.code;
       throw error;
     }
   }
@@ -112,6 +116,16 @@ export class EngineHost {
         port.close();
       }
     });
+  }
+
+  /** Whether `spec`'s files are all cached (false where its backend does not cache). */
+  async isCached(spec: ModelSpec): Promise<boolean> {
+    return (await this.backends.get(spec.backend)?.isCached?.(spec)) ?? false;
+  }
+
+  /** Deletes `spec`'s files from the browser's cache (nothing where its backend does not cache). */
+  async deleteCached(spec: ModelSpec): Promise<void> {
+    await this.backends.get(spec.backend)?.deleteCached?.(spec);
   }
 
   /** Unloads every model. */

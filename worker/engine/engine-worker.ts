@@ -3,7 +3,8 @@
 import { expose } from 'comlink';
 import { registerErrorTransfer } from '../../src/core/comlink-errors';
 import { LlamaCppBackend } from './backends/llamacpp-backend';
+import { WebLLMBackend } from './backends/webllm-backend';
 import { EngineHost } from './engine-host';
 
 registerErrorTransfer();
-expose(new EngineHost([new LlamaCppBackend()]));
+expose(new EngineHost([new LlamaCppBackend(), new WebLLMBackend()]));

@@ -63,7 +63,7 @@ export function pickEngineClient(engines: EngineClient[], model: string): { engi
     failed ??= card;
   }
   if (failed) {
-    throw new ServiceUnavailableError(`The model '${model}' failed to load: ${failed.error ?? 'unknown error'}`, 'model_load_failed');
+    throw new ServiceUnavailableError(`The model '${model}' failed to load: ${failed.error ?? 'unknown error'}`, failed.error_code ?? 'model_load_failed');
   }
   throw new NotFoundError(`The model '${model}' does not exist or is not available in this page.`, 'model');
 }

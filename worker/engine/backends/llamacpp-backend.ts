@@ -46,6 +46,7 @@ export class LlamaCppBackend implements Backend {
   /** The model's GGUF file(s): generated in memory, or downloaded (and cached) with progress. */
   private async fetchModel(wllama: Wllama, spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<Blob[]> {
     if (spec.source.kind === 'builtin') return [new Blob([buildInpageTestModel()])];
+    if (spec.source.kind !== 'url') throw new ServiceUnavailableError(`'${spec.id}' is not a GGUF model: use the webllm backend for it.`, 'model_load_failed');
     const model = spec.id;
     await checkGgufUrl(spec.source.url, model);
     const file = await wllama.modelManager.getModelOrDownload({ url: spec.source.url }, {
