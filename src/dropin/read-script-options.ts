@@ -1,11 +1,11 @@
+import { resolveModels, type BackendChoice } from '../browser/resolve-backend';
 import type { InpageOptions } from '../browser/start-inpage';
-import { resolveModel } from '../browser/resolve-model';
-import type { BackendName } from '../core/model-card';
 
 /** The `data-*` attributes the drop-in script reads (as `dataset` keys). */
 export interface ScriptAttributes {
   model?: string | undefined;
   backend?: string | undefined;
+  fallback?: string | undefined;
   apiKey?: string | undefined;
   routePrefix?: string | undefined;
   sw?: string | undefined;
@@ -19,38 +19,41 @@ export interface ScriptOptions {
   errors: string[];
 }
 
-const BACKENDS: readonly BackendName[] = ['llamacpp', 'webllm'];
+const BACKENDS: readonly BackendChoice[] = ['llamacpp', 'webllm', 'auto'];
 const ROUTE_PREFIX = '/v1';
 
+/** GGUF URLs are relative to the script (where `init --dropin` put the files), not the page. */
+const fromScript = (model: string, scriptUrl: string) => (/\.gguf(?:[?#].*)?$/.test(model) ? new URL(model, scriptUrl).href : model);
+
 /**
- * Turns `<script src=".../inpage-llm.js" data-model=... data-backend=... data-api-key=...
- * data-route-prefix=... data-sw=... data-scope=...>` into runtime options. Values the runtime
- * does not support yet are never dropped silently: each one yields an error message.
+ * Turns `<script src=".../inpage-llm.js" data-model=... data-backend=... data-fallback=...
+ * data-api-key=... data-route-prefix=... data-sw=... data-scope=...>` into runtime options.
+ * Values the runtime does not support are never dropped silently: each one yields an error.
  */
 export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: string): ScriptOptions {
   const errors: string[] = [];
-  const backend = attributes.backend?.trim();
-  if (backend && !isBackend(backend)) errors.push(`data-backend="${backend}" is not a backend: use one of ${BACKENDS.join(', ')}. Using the model's default.`);
+  const requested = attributes.backend?.trim();
+  const backend = BACKENDS.find((name) => name === requested);
+  if (requested && !backend) errors.push(`data-backend="${requested}" is not a backend: use one of ${BACKENDS.join(', ')}. Using llamacpp.`);
   const prefix = attributes.routePrefix?.trim().replace(/\/+$/, '');
   if (prefix && prefix !== ROUTE_PREFIX) errors.push(`data-route-prefix="${prefix}" is not supported yet: the Service Worker answers under ${ROUTE_PREFIX} only. Using ${ROUTE_PREFIX}.`);
-  const model = attributes.model?.trim() || undefined;
-  let spec;
+  const model = fromScript(attributes.model?.trim() || 'inpage-test', scriptUrl);
+  const fallback = attributes.fallback?.trim();
+  const fallbackModel = fallback ? fromScript(fallback, scriptUrl) : undefined;
   try {
-    spec = resolveModel(model ?? 'inpage-test', scriptUrl);
+    resolveModels(model, backend ?? 'llamacpp', scriptUrl, fallbackModel ? { fallbackModel } : {});
   } catch (error) {
     errors.push(`data-model: ${error instanceof Error ? error.message : String(error)}`);
     return { options: null, errors };
   }
   const options: InpageOptions = {
-    model: backend && isBackend(backend) ? { ...spec, backend } : spec,
+    model,
     // Beside the script by default: `npx inpage-llm init <publicDir> --dropin` copies both there.
     serviceWorkerUrl: new URL(attributes.sw?.trim() || 'sw.js', scriptUrl).href,
   };
+  if (backend) options.backend = backend;
+  if (fallbackModel) options.fallbackModel = fallbackModel;
   if (attributes.scope?.trim()) options.scope = attributes.scope.trim();
   if (attributes.apiKey?.trim()) options.apiKey = attributes.apiKey.trim();
   return { options, errors };
-}
-
-function isBackend(value: string): value is BackendName {
-  return BACKENDS.some((name) => name === value);
 }

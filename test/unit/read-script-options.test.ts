@@ -7,7 +7,8 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
   it('defaults: inpage-test, the SW beside the script, no errors', () => {
     const { options, errors } = readScriptOptions({}, SCRIPT);
     expect(errors).toEqual([]);
-    expect(options?.model).toMatchObject({ id: 'inpage-test', backend: 'llamacpp', source: { kind: 'builtin' } });
+    expect(options?.model).toBe('inpage-test');
+    expect(options?.backend).toBeUndefined();
     expect(options?.serviceWorkerUrl).toBe('https://app.example/static/sw.js');
     expect(options?.scope).toBeUndefined();
   });
@@ -15,16 +16,21 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
   it('a GGUF URL is resolved against the script, with data-sw and data-scope passed through', () => {
     const { options, errors } = readScriptOptions({ model: 'models/tiny.gguf', sw: '/sw.js', scope: '/' }, SCRIPT);
     expect(errors).toEqual([]);
-    expect(options?.model).toMatchObject({ id: 'tiny', source: { kind: 'url', url: 'https://app.example/static/models/tiny.gguf' } });
+    expect(options?.model).toBe('https://app.example/static/models/tiny.gguf');
     expect(options?.serviceWorkerUrl).toBe('https://app.example/sw.js');
     expect(options?.scope).toBe('/');
   });
 
-  it('a known backend overrides the model default; an unknown one is an error, not silence', () => {
-    expect(readScriptOptions({ backend: 'webllm' }, SCRIPT).options?.model).toMatchObject({ id: 'inpage-test', backend: 'webllm' });
+  it('data-backend and data-fallback pass through; an unknown backend is an error, not silence', () => {
+    const auto = readScriptOptions({ model: 'Llama-3.2-1B-Instruct-q4f32_1-MLC', backend: 'auto', fallback: 'models/tiny.gguf' }, SCRIPT);
+    expect(auto.errors).toEqual([]);
+    expect(auto.options).toMatchObject({ model: 'Llama-3.2-1B-Instruct-q4f32_1-MLC', backend: 'auto', fallbackModel: 'https://app.example/static/models/tiny.gguf' });
     const unknown = readScriptOptions({ backend: 'cuda' }, SCRIPT);
     expect(unknown.errors).toEqual([expect.stringContaining('data-backend="cuda" is not a backend')]);
-    expect(unknown.options?.model).toMatchObject({ backend: 'llamacpp' });
+    expect(unknown.options?.backend).toBeUndefined();
+    const mismatch = readScriptOptions({ model: 'inpage-test', backend: 'webllm' }, SCRIPT);
+    expect(mismatch.options).toBeNull();
+    expect(mismatch.errors).toEqual([expect.stringContaining('GGUF model')]);
   });
 
   it('an API key is passed on; a route prefix other than /v1 is reported; /v1 (with a slash) is fine', () => {
