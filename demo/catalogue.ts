@@ -1,4 +1,5 @@
 import type { BackendName } from '../src/index';
+import { webllmManifestCached } from './webllm-cached';
 
 /** One model the playground offers. */
 export interface CatalogueEntry {
@@ -8,7 +9,7 @@ export interface CatalogueEntry {
   source: string;
   label: string;
   backend: BackendName;
-  /** Bytes to download before it runs; 0 when built in. */
+  /** Bytes to download before it runs (approximate for catalogue models); 0 when built in. */
   downloadBytes: number;
   /** What the browser must have. */
   requires: 'cpu' | 'webgpu';
@@ -29,6 +30,17 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     downloadBytes: 0,
     requires: 'cpu',
     isCached: () => Promise.resolve(true),
+  },
+  {
+    // WebLLM picks the q4f32 twin itself when the GPU lacks shader-f16; started with
+    // backend 'auto', so a WebGPU failure falls back to inpage-test on the CPU.
+    id: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
+    source: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
+    label: 'Qwen2.5 0.5B Instruct (WebLLM, WebGPU)',
+    backend: 'webllm',
+    downloadBytes: 290 * 1024 ** 2,
+    requires: 'webgpu',
+    isCached: () => webllmManifestCached(['Qwen2.5-0.5B-Instruct-q4f16_1-MLC', 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC']),
   },
 ];
 

@@ -161,6 +161,9 @@ export class InpagePlayground extends LitElement {
   private loadModel(source: string): void {
     const url = new URL(location.href);
     url.searchParams.set('model', source);
+    // A WebLLM catalogue model runs with `auto`: without WebGPU it falls back to inpage-test.
+    if (CATALOGUE.find((entry) => entry.source === source)?.backend === 'webllm') url.searchParams.set('backend', 'auto');
+    else url.searchParams.delete('backend');
     location.assign(url.href);
   }
 }

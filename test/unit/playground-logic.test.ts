@@ -18,10 +18,17 @@ const real = (id: string, requires: 'cpu' | 'webgpu'): CatalogueEntry => ({
 });
 
 describe('chooseDefaultModel', () => {
-  it('today (no downloadable model in the catalogue) runs inpage-test and says why', () => {
-    const choice = chooseDefaultModel(CATALOGUE, { webgpu: true, online: true }, new Set());
-    expect(choice?.entry.id).toBe('inpage-test');
-    expect(choice?.reason).toMatch(/No downloadable model/);
+  it("the shipped catalogue: its WebLLM model with WebGPU and network, else inpage-test with the reason", () => {
+    expect(chooseDefaultModel(CATALOGUE, { webgpu: true, online: true }, new Set())).toEqual({ entry: expect.objectContaining({ backend: 'webllm', requires: 'webgpu' }), reason: null });
+    const noGpu = chooseDefaultModel(CATALOGUE, { webgpu: false, online: true }, new Set());
+    expect(noGpu?.entry.id).toBe('inpage-test');
+    expect(noGpu?.reason).toMatch(/No WebGPU/);
+    const offline = chooseDefaultModel(CATALOGUE, { webgpu: true, online: false }, new Set());
+    expect(offline?.reason).toMatch(/offline/);
+  });
+
+  it('with no downloadable model at all it says so', () => {
+    expect(chooseDefaultModel([builtin], { webgpu: true, online: true }, new Set())?.reason).toMatch(/No downloadable model/);
   });
 
   it('picks a real WebGPU model when WebGPU and the network are there', () => {
