@@ -1,5 +1,6 @@
 import { proxy } from 'comlink';
 import { BUILD_STAMP } from '../core/build-stamp';
+import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/route-prefix';
 import type { LoadProgress, ModelSpec } from '../core/model-spec';
 import type { RequestRecord } from '../../worker/engine/request-log';
 import { checkSwVersion } from './check-sw-version';
@@ -28,8 +29,13 @@ export interface InpageOptions {
   webllmCache?: WebLLMCacheBackend;
   /** URL of the Service Worker script (default `/sw.js`: it must be served from this origin). */
   serviceWorkerUrl?: string;
-  /** Registration scope; must cover `/v1/` (default `/`). */
+  /** Registration scope; must cover the route prefix (default `/`). */
   scope?: string;
+  /**
+   * Where the endpoint answers (default `/v1`: `/v1/completions`, `/v1/models`). The Service
+   * Worker learns it from its registration URL (`sw.js?prefix=...`).
+   */
+  routePrefix?: string;
   /**
    * When set, every `/v1` request this page's engine serves must carry
    * `Authorization: Bearer <apiKey>` (else 401). When not set, any key is accepted.
@@ -157,7 +163,8 @@ class InpageRuntime extends EventTarget implements Inpage {
     const scope = options.scope ?? '/';
     const timeoutMs = options.timeoutMs ?? 15_000;
     const report = proxy((progress: LoadProgress) => this.dispatchEvent(new CustomEvent('progress', { detail: progress })));
-    const controlled = controlPage(options.serviceWorkerUrl ?? '/sw.js', scope, timeoutMs);
+    const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
+    const controlled = controlPage(withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href), scope, timeoutMs);
     // A failed load settles `ready` only once the SW controls the page, so /v1 then answers
     // with the OpenAI error (503 model_load_failed) instead of reaching the network.
     const loaded = loadWithFallback(this.engine, models, report).then(
@@ -170,6 +177,6 @@ class InpageRuntime extends EventTarget implements Inpage {
     const [registration] = await Promise.all([controlled, loaded]);
     // In the background: a stale Service Worker still answers; the check warns and updates it.
     if (options.checkServiceWorker !== false && BUILD_STAMP.checksum !== 'dev') void checkSwVersion(registration);
-    await probeEndpoint(new URL('v1', new URL(scope, location.href)).pathname, this.serving.id, this.apiKey);
+    await probeEndpoint(prefix, this.serving.id, this.apiKey);
   }
 }

@@ -1,5 +1,6 @@
 import { resolveModels, type BackendChoice } from '../browser/resolve-backend';
 import type { InpageOptions } from '../browser/start-inpage';
+import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix } from '../core/route-prefix';
 
 /** The `data-*` attributes the drop-in script reads (as `dataset` keys). */
 export interface ScriptAttributes {
@@ -20,7 +21,6 @@ export interface ScriptOptions {
 }
 
 const BACKENDS: readonly BackendChoice[] = ['llamacpp', 'webllm', 'auto'];
-const ROUTE_PREFIX = '/v1';
 
 /** GGUF URLs are relative to the script (where `init --dropin` put the files), not the page. */
 const fromScript = (model: string, scriptUrl: string) => (/\.gguf(?:[?#].*)?$/.test(model) ? new URL(model, scriptUrl).href : model);
@@ -35,8 +35,12 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
   const requested = attributes.backend?.trim();
   const backend = BACKENDS.find((name) => name === requested);
   if (requested && !backend) errors.push(`data-backend="${requested}" is not a backend: use one of ${BACKENDS.join(', ')}. Using llamacpp.`);
-  const prefix = attributes.routePrefix?.trim().replace(/\/+$/, '');
-  if (prefix && prefix !== ROUTE_PREFIX) errors.push(`data-route-prefix="${prefix}" is not supported yet: the Service Worker answers under ${ROUTE_PREFIX} only. Using ${ROUTE_PREFIX}.`);
+  let routePrefix: string | undefined;
+  try {
+    if (attributes.routePrefix?.trim()) routePrefix = normalizeRoutePrefix(attributes.routePrefix);
+  } catch (error) {
+    errors.push(`data-route-prefix: ${error instanceof Error ? error.message : String(error)} Using ${DEFAULT_ROUTE_PREFIX}.`);
+  }
   const model = fromScript(attributes.model?.trim() || 'inpage-test', scriptUrl);
   const fallback = attributes.fallback?.trim();
   const fallbackModel = fallback ? fromScript(fallback, scriptUrl) : undefined;
@@ -55,5 +59,6 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
   if (fallbackModel) options.fallbackModel = fallbackModel;
   if (attributes.scope?.trim()) options.scope = attributes.scope.trim();
   if (attributes.apiKey?.trim()) options.apiKey = attributes.apiKey.trim();
+  if (routePrefix && routePrefix !== DEFAULT_ROUTE_PREFIX) options.routePrefix = routePrefix;
   return { options, errors };
 }

@@ -33,13 +33,17 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
     expect(mismatch.errors).toEqual([expect.stringContaining('GGUF model')]);
   });
 
-  it('an API key is passed on; a route prefix other than /v1 is reported; /v1 (with a slash) is fine', () => {
-    const { errors, options } = readScriptOptions({ apiKey: ' sk-1 ', routePrefix: '/api' }, SCRIPT);
-    expect(options?.apiKey).toBe('sk-1');
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/data-route-prefix="\/api" is not supported yet/);
+  it('an API key and a route prefix are passed on; /v1 (with a slash) is the default; a bad prefix is reported', () => {
+    const { errors, options } = readScriptOptions({ apiKey: ' sk-1 ', routePrefix: 'api/v2/' }, SCRIPT);
+    expect(errors).toEqual([]);
+    expect(options).toMatchObject({ apiKey: 'sk-1', routePrefix: '/api/v2' });
     expect(readScriptOptions({}, SCRIPT).options?.apiKey).toBeUndefined();
-    expect(readScriptOptions({ routePrefix: '/v1/' }, SCRIPT).errors).toEqual([]);
+    const v1 = readScriptOptions({ routePrefix: '/v1/' }, SCRIPT);
+    expect(v1.errors).toEqual([]);
+    expect(v1.options?.routePrefix).toBeUndefined();
+    const bad = readScriptOptions({ routePrefix: '/a b?' }, SCRIPT);
+    expect(bad.errors).toEqual([expect.stringContaining('data-route-prefix')]);
+    expect(bad.options?.routePrefix).toBeUndefined();
   });
 
   it('a model that is neither inpage-test nor a GGUF URL starts nothing and says why', () => {

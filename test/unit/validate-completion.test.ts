@@ -153,7 +153,7 @@ describe('validateCompletion: invalid fields', () => {
     const extra = field === 'stream_options' ? { stream: true } : {};
     const error = rejection({ ...base, ...extra, [field]: value });
     expect(error.param).toBe(param);
-    // Element errors of stop_token_ids carry valibot's own message (see the .fails test below).
+    // Element errors of stop_token_ids name the field in their message too (see below).
     if (!(field === 'stop_token_ids' && Array.isArray(value))) expect(error.message).toContain(field);
   });
 

@@ -1,10 +1,11 @@
 /// <reference lib="webworker" />
 /**
- * The inpage-llm Service Worker: answers `/v1` routes in OpenAI format with the engine of a
+ * The inpage-llm Service Worker: answers the `/v1` routes (or its registered prefix's) in OpenAI format with the engine of a
  * page it controls; every other request goes to the network untouched.
  */
 import { toOpenAIError } from '../../src/core/errors';
 import { isPageToSw } from '../../src/core/protocol';
+import { routePrefixOf } from '../../src/core/route-prefix';
 import { engineHints } from './engine-clients';
 import { findRoute, type Route } from './route';
 import { completionsRoute } from './routes/completions';
@@ -14,7 +15,9 @@ import { answerVersionQueries } from './version-reply';
 
 declare const self: ServiceWorkerGlobalScope;
 
-const routes: Route[] = [completionsRoute(self.clients), modelsRoute(self.clients)];
+// `/v1` unless the page registered this script as `sw.js?prefix=/other/prefix`.
+const prefix = routePrefixOf(self.location.href);
+const routes: Route[] = [completionsRoute(self.clients, prefix), modelsRoute(self.clients, prefix)];
 
 precacheShell();
 answerVersionQueries(self);

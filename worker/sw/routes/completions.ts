@@ -5,13 +5,13 @@ import { readJson } from '../read-json';
 import type { Route } from '../route';
 
 /**
- * `POST /v1/completions`: the key is checked first (401, as OpenAI), then the body is
+ * `POST <prefix>/completions`: the key is checked first (401, as OpenAI), then the body is
  * validated here; only a valid request reaches the engine.
  */
-export function completionsRoute(clients: Clients): Route {
+export function completionsRoute(clients: Clients, prefix: string): Route {
   return {
     method: 'POST',
-    path: '/v1/completions',
+    path: `${prefix}/completions`,
     async handle(event) {
       const engines = await engineClients(clients, event.clientId);
       checkApiKey(event.request, engines[0]?.apiKey ?? null);

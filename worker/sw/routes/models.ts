@@ -3,11 +3,11 @@ import type { ListResponse } from '../../../src/core/openai/types';
 import { checkApiKey, engineClients } from '../engine-clients';
 import type { Route } from '../route';
 
-/** `GET /v1/models`: every model the open pages' engines serve, in OpenAI's list shape. */
-export function modelsRoute(clients: Clients): Route {
+/** `GET <prefix>/models`: every model the open pages' engines serve, in OpenAI's list shape. */
+export function modelsRoute(clients: Clients, prefix: string): Route {
   return {
     method: 'GET',
-    path: '/v1/models',
+    path: `${prefix}/models`,
     async handle(event) {
       const engines = await engineClients(clients, event.clientId);
       checkApiKey(event.request, engines[0]?.apiKey ?? null);
