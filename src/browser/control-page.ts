@@ -1,5 +1,13 @@
 import { message, PROTOCOL_VERSION, type PageToSw } from '../core/protocol';
-import { withDeadline } from './with-timeout';
+import { ServiceUnavailableError } from '../core/errors';
+import { withTimeout } from '../core/with-timeout';
+
+/** Rejects with a 503 naming `what` when `promise` takes longer than `ms`. */
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return withTimeout(promise, ms, () => {
+    throw new ServiceUnavailableError(`Timed out after ${ms} ms waiting for ${what}.`, 'startup_timeout');
+  });
+}
 
 /**
  * Registers the Service Worker and waits until it controls this page. Fetches made before

@@ -1,7 +1,7 @@
 import { AuthenticationError, NotFoundError, ServiceUnavailableError } from '../../src/core/errors';
 import type { ModelCard } from '../../src/core/model-card';
 import { isPageReply, message, PROTOCOL_VERSION, type SwToPage } from '../../src/core/protocol';
-import { withTimeout } from './with-timeout';
+import { withTimeout } from '../../src/core/with-timeout';
 
 const QUERY_TIMEOUT_MS = 2000;
 
@@ -22,7 +22,7 @@ export function queryClient(client: Client): Promise<EngineClient | null> {
     };
   });
   client.postMessage(message<SwToPage, 'engine.query'>('engine.query', { protocol: PROTOCOL_VERSION }), [channel.port2]);
-  return withTimeout(answer, QUERY_TIMEOUT_MS, null).finally(() => channel.port1.close());
+  return withTimeout(answer, QUERY_TIMEOUT_MS, () => null).finally(() => channel.port1.close());
 }
 
 /**
