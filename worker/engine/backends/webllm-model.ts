@@ -1,6 +1,7 @@
 import type { Completion, CompletionCreateParamsStreaming } from '@mlc-ai/web-llm';
 import { InvalidRequestError } from '../../../src/core/errors';
 import type { ModelCard } from '../../../src/core/model-card';
+import { GREEDY } from '../../../src/core/openai/sampling';
 import type { PromptInput } from '../../../src/core/openai/types';
 import type { ChoiceRequest, GenerationEvent, LoadedModel, ModelCapabilities, PromptToken } from '../backend';
 import { webllmChunkEvents, type ChunkState } from './webllm-chunk';
@@ -98,11 +99,7 @@ export class WebLLMModel implements LoadedModel {
     await this.settling;
     const known = typeof prompt === 'string' ? this.promptSizes.get(prompt) : undefined;
     if (known !== undefined) return known;
-    const probe: ChoiceRequest = {
-      prompt, max_tokens: 1, min_tokens: 0, ignore_eos: false, token_info: null, cache_prompt: true,
-      temperature: 0, top_p: 1, top_k: 0, min_p: 0, typical_p: 1, mirostat: 0, mirostat_tau: 5, mirostat_eta: 0.1,
-      presence_penalty: 0, frequency_penalty: 0, repetition_penalty: 1, logit_bias: {}, seed: null,
-    };
+    const probe: ChoiceRequest = { ...GREEDY, prompt, max_tokens: 1, min_tokens: 0, ignore_eos: false, token_info: null, cache_prompt: true };
     for await (const event of this.generate(probe, signal)) if (event.type === 'end') return event.promptTokens;
     return 0;
   }
