@@ -8,7 +8,7 @@ import { controlPage } from './control-page';
 import { directStream, type DirectEvent } from './direct-stream';
 import { createEngine } from './create-engine';
 import { probeEndpoint } from './probe-endpoint';
-import type { BackendName } from '../core/model-card';
+import type { BackendName, ModelCard } from '../core/model-card';
 import type { WebLLMCacheBackend } from '../core/webllm-source';
 import { loadWithFallback } from './load-with-fallback';
 import { resolveModels, type BackendChoice, type ResolvedModels, type WebLLMModelOptions } from './resolve-backend';
@@ -73,6 +73,13 @@ export interface Inpage extends EventTarget {
   stream(body: Record<string, unknown>): AsyncIterable<DirectEvent>;
   /** How the engine's last requests ended (newest last): outcome, abort reason, token counts. */
   recentRequests(): Promise<RequestRecord[]>;
+  /**
+   * Loads one more model into this page's engine (a WebLLM catalogue id, a self-hosted WebLLM
+   * model, a GGUF URL or `'inpage-test'`), with progress through `onProgress`; then it is served
+   * under its id beside the first one. `GET /v1/models` lists WebLLM's catalogue as `available`
+   * when the runtime was started with `backend: 'webllm' | 'auto'` and WebGPU is there.
+   */
+  load(model: string | WebLLMModelOptions): Promise<ModelCard>;
   /** Stops the engine and detaches from the Service Worker (which stays for other tabs). */
   dispose(): Promise<void>;
 }
@@ -133,6 +140,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     this.engine = engine;
     this.apiKey = options.apiKey ?? null;
     this.detach = bridgeServiceWorker(engine, this.apiKey);
+    if (options.backend === 'webllm' || options.backend === 'auto') void engine.offerCatalogue(['webllm']);
     this.ready = this.start(models, options);
     this.ready.catch((error: unknown) => this.dispatchEvent(new CustomEvent('error', { detail: error })));
   }
@@ -149,6 +157,14 @@ class InpageRuntime extends EventTarget implements Inpage {
     return this.engine.recent();
   }
 
+  async load(model: string | WebLLMModelOptions): Promise<ModelCard> {
+    const backend = this.options.backend === 'llamacpp' || this.options.backend === undefined ? 'auto' : this.options.backend;
+    const cache = this.options.webllmCache ? { cache: this.options.webllmCache } : {};
+    return this.engine.load(resolveModels(model, backend, document.baseURI, cache).primary, proxy(this.report));
+  }
+
+  private readonly report = (progress: LoadProgress) => this.dispatchEvent(new CustomEvent('progress', { detail: progress }));
+
   stream(body: Record<string, unknown>): AsyncIterable<DirectEvent> {
     return directStream(this.engine, { model: this.model, ...body });
   }
@@ -162,7 +178,7 @@ class InpageRuntime extends EventTarget implements Inpage {
   private async start(models: ResolvedModels, options: InpageOptions): Promise<void> {
     const scope = options.scope ?? '/';
     const timeoutMs = options.timeoutMs ?? 15_000;
-    const report = proxy((progress: LoadProgress) => this.dispatchEvent(new CustomEvent('progress', { detail: progress })));
+    const report = proxy(this.report);
     const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
     const controlled = controlPage(withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href), scope, timeoutMs);
     // A failed load settles `ready` only once the SW controls the page, so /v1 then answers

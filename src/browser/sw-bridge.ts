@@ -15,7 +15,7 @@ export function bridgeServiceWorker(engine: Remote<EngineApi>, apiKey: string | 
     const port = event.ports[0];
     if (!isSwToPage(data) || !port) return;
     if (data.type === 'engine.query') {
-      const models = open ? engine.models() : Promise.resolve([]);
+      const models = !open ? Promise.resolve([]) : data.catalogue ? Promise.all([engine.models(), engine.catalogue()]).then(([served, more]) => [...served, ...more]) : engine.models();
       void models.then(
         (list) => port.postMessage(message<PageReply, 'engine.info'>('engine.info', { models: list, apiKey })),
         () => port.postMessage(message<PageReply, 'engine.info'>('engine.info', { models: [], apiKey })),

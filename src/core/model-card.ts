@@ -1,8 +1,8 @@
 /** Backends an engine can run a model on. */
 export type BackendName = 'llamacpp' | 'webllm';
 
-/** Where a model stands in its page's engine. */
-export type ModelStatus = 'loading' | 'ready' | 'failed';
+/** Where a model stands in its page's engine (`available`: in a catalogue, not loaded). */
+export type ModelStatus = 'loading' | 'ready' | 'failed' | 'available';
 
 /** One entry of `GET /v1/models` (OpenAI's model object plus what this runtime knows). */
 export interface ModelCard {
@@ -21,6 +21,8 @@ export interface ModelCard {
   size_bytes?: number;
   /** Whether every file of the model was already in the browser's cache when it loaded. */
   cached?: boolean;
+  /** GPU memory the model needs, as its catalogue says (WebLLM). */
+  vram_required_mb?: number;
   /** The concrete build that was chosen (WebLLM: the q4f32 variant when the GPU lacks shader-f16). */
   variant?: string;
 }

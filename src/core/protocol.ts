@@ -12,8 +12,11 @@ export type MessageOf<M> = { [K in keyof M]: { type: K } & M[K] }[keyof M];
 
 /** SW -> page (via `client.postMessage`, always with a reply port in the transfer list). */
 export interface SwToPage {
-  /** Which models does this page's engine serve? Reply on the port with `engine.info`. */
-  'engine.query': { protocol: number };
+  /**
+   * Which models does this page's engine serve? Reply on the port with `engine.info`; with
+   * `catalogue`, also the models it could load (`status: 'available'`).
+   */
+  'engine.query': { protocol: number; catalogue: boolean };
   /** Run a completion; the port then carries `EngineToSw` and `SwToEngine`. */
   'completion.start': { request: CompletionRequest };
 }
@@ -52,7 +55,7 @@ export interface SwToEngine {
 }
 
 /** Bumped whenever a message shape changes; the SW and the page must agree. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** A type guard for one direction, from the list of its message types. */
 export function messageGuard<M>(types: ReadonlyArray<keyof M & string>) {

@@ -42,6 +42,18 @@ test('a GGUF given by URL downloads with progress, loads and answers under its f
   assert.equal(other.status, 404, 'only the loaded model is served');
 });
 
+test('inpage.load() adds a second model; both are listed and served, each under its id', async () => {
+  const card = await page.evaluate(async () => window.inpage.load('inpage-test'));
+  assert.equal(card.id, 'inpage-test');
+  assert.equal(card.status, 'ready');
+  const ids = await page.evaluate(async () => ((await (await fetch('/v1/models')).json()).data as Array<{ id: string }>).map((entry) => entry.id));
+  assert.deepEqual(ids, ['served-model', 'inpage-test']);
+  for (const model of ['served-model', 'inpage-test']) {
+    const response = await postFromPage(page, '/v1/completions', { model, prompt: 'xyz', max_tokens: 3, temperature: 0 });
+    assert.equal((response.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'abc', model);
+  }
+});
+
 test('a model that fails to load: ready rejects, and its requests get 503 model_load_failed', async () => {
   const { page: failing, context } = await harness.openPage('/?model=/test-models/missing.gguf', { waitReady: false });
   const startError = await failing.evaluate(() => window.inpage.ready.then(() => null, (error: Error) => error.message));

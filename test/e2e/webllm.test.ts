@@ -68,3 +68,26 @@ test('webllm: per-file progress, the f32 build, cached files, and a 503 naming t
   assert.equal(await second.evaluate(() => window.inpage.isCached()), false, 'deleteCached removes the model');
   await context.close();
 });
+
+test('webllm catalogue: /v1/models lists what this adapter can run as available; requesting one says load it first', async () => {
+  const { page, context } = await harness.openPage('/?model=inpage-test&backend=auto');
+  const list = await page.evaluate(async () => (await fetch('/v1/models')).json());
+  const cards = list.data as Array<{ id: string; status: string; backend: string; cached?: boolean; vram_required_mb?: number }>;
+  assert.equal(cards[0]?.id, 'inpage-test', 'the served model comes first');
+  assert.equal(cards[0]?.status, 'ready');
+  const qwen = cards.find((card) => card.id === 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC');
+  assert.ok(qwen, 'the f32 build of a catalogue model is listed');
+  assert.equal(qwen.status, 'available');
+  assert.equal(qwen.backend, 'webllm');
+  assert.equal(qwen.cached, false);
+  assert.ok((qwen.vram_required_mb ?? 0) > 100);
+  assert.ok(!cards.some((card) => card.id === 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC'), 'no f16 build without shader-f16');
+  const notLoaded = await postFromPage(page, '/v1/completions', { model: qwen.id, prompt: 'a' });
+  assert.equal(notLoaded.status, 503);
+  assert.equal((notLoaded.body as { error: { code: string } }).error.code, 'model_not_loaded');
+  const unknown = await postFromPage(page, '/v1/completions', { model: 'no-such-model', prompt: 'a' });
+  assert.equal(unknown.status, 404);
+  const served = await postFromPage(page, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 2, temperature: 0 });
+  assert.equal(served.status, 200);
+  await context.close();
+});

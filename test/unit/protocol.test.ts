@@ -43,8 +43,8 @@ describe('message', () => {
   });
 
   it('builds messages its own guard accepts', () => {
-    const query = message<SwToPage, 'engine.query'>('engine.query', { protocol: PROTOCOL_VERSION });
-    expect(query).toStrictEqual({ type: 'engine.query', protocol: PROTOCOL_VERSION });
+    const query = message<SwToPage, 'engine.query'>('engine.query', { protocol: PROTOCOL_VERSION, catalogue: false });
+    expect(query).toStrictEqual({ type: 'engine.query', protocol: PROTOCOL_VERSION, catalogue: false });
     expect(isSwToPage(query)).toBe(true);
     expect(isEngineToSw(query)).toBe(false);
     const done = message<EngineToSw, 'completion.done'>('completion.done', {

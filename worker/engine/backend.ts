@@ -86,6 +86,8 @@ export interface LoadedModel {
 
 export interface Backend {
   readonly name: BackendName;
+  /** Models this backend could load here (not loaded ones), as `available` cards. */
+  catalogue?(): Promise<ModelCard[]>;
   load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<LoadedModel>;
   /** Whether the model's files are all in the browser's cache (backends that cache). */
   isCached?(spec: ModelSpec): Promise<boolean>;

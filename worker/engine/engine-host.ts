@@ -25,6 +25,7 @@ export class EngineHost {
   private readonly entries = new Map<string, ModelEntry>();
   private readonly backends: Map<BackendName, Backend>;
   private readonly log = new RequestLog();
+  private catalogues = new Set<BackendName>();
 
   constructor(backends: Backend[]) {
     this.backends = new Map(backends.map((backend) => [backend.name, backend]));
@@ -63,6 +64,17 @@ export class EngineHost {
       if (failure.code && DISTINCT_LOAD_CODES.has(failure.code)) card.error_code = failure.code;
       throw error;
     }
+  }
+
+  /** Backends whose catalogues `/v1/models` lists (the runtime turns WebLLM's on for webllm/auto). */
+  offerCatalogue(backends: BackendName[]): void {
+    this.catalogues = new Set(backends);
+  }
+
+  /** What the offered backends could load here, minus what is loaded: `available` cards. */
+  async catalogue(): Promise<ModelCard[]> {
+    const lists = await Promise.all([...this.catalogues].map((name) => this.backends.get(name)?.catalogue?.() ?? Promise.resolve([])));
+    return lists.flat().filter((card) => !this.entries.has(card.id));
   }
 
   /** The last requests' outcomes, newest last. */

@@ -14,14 +14,14 @@ export interface EngineClient {
 }
 
 /** Asks one page which models its engine serves; null if it has no engine or does not answer. */
-export function queryClient(client: Client): Promise<EngineClient | null> {
+export function queryClient(client: Client, catalogue = false): Promise<EngineClient | null> {
   const channel = new MessageChannel();
   const answer = new Promise<EngineClient | null>((resolve) => {
     channel.port1.onmessage = (event: MessageEvent<unknown>) => {
       resolve(isPageReply(event.data) ? { client, models: event.data.models, apiKey: event.data.apiKey } : null);
     };
   });
-  client.postMessage(message<SwToPage, 'engine.query'>('engine.query', { protocol: PROTOCOL_VERSION }), [channel.port2]);
+  client.postMessage(message<SwToPage, 'engine.query'>('engine.query', { protocol: PROTOCOL_VERSION, catalogue }), [channel.port2]);
   return withTimeout(answer, QUERY_TIMEOUT_MS, () => null).finally(() => channel.port1.close());
 }
 
@@ -33,8 +33,8 @@ export function queryClient(client: Client): Promise<EngineClient | null> {
  */
 export const engineHints = new Set<string>();
 
-/** The pages with engines, the requesting page first. */
-export async function engineClients(clients: Clients, requesterId: string): Promise<EngineClient[]> {
+/** The pages with engines, the requesting page first (with `catalogue`, their loadable models too). */
+export async function engineClients(clients: Clients, requesterId: string, catalogue = false): Promise<EngineClient[]> {
   const windows = await clients.matchAll({ type: 'window', includeUncontrolled: true });
   const live = new Set(windows.map((client) => client.id));
   for (const id of engineHints) if (!live.has(id)) engineHints.delete(id);
@@ -42,10 +42,10 @@ export async function engineClients(clients: Clients, requesterId: string): Prom
   const candidates = engineHints.size > 0 ? windows.filter((client) => engineHints.has(client.id)) : windows;
   const requester = candidates.find((client) => client.id === requesterId);
   if (requester) {
-    const own = await queryClient(requester);
+    const own = await queryClient(requester, catalogue);
     if (own && own.models.length > 0) return [own];
   }
-  const answers = await Promise.all(candidates.filter((client) => client !== requester).map(queryClient));
+  const answers = await Promise.all(candidates.filter((client) => client !== requester).map((client) => queryClient(client, catalogue)));
   const engines = answers.filter((answer): answer is EngineClient => answer !== null && answer.models.length > 0);
   for (const engine of engines) engineHints.add(engine.client.id);
   return engines;
@@ -59,6 +59,9 @@ export function pickEngineClient(engines: EngineClient[], model: string): { engi
   let failed: ModelCard | undefined;
   for (const engine of engines) {
     const card = engine.models.find((candidate) => candidate.id === model);
+    if (card?.status === 'available') {
+      throw new ServiceUnavailableError(`The model '${model}' is in the catalogue but not loaded: load it first (inpage.load('${model}')).`, 'model_not_loaded');
+    }
     if (card && card.status !== 'failed') return { engine, card };
     failed ??= card;
   }

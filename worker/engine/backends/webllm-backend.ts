@@ -3,6 +3,8 @@ import { ServiceUnavailableError } from '../../../src/core/errors';
 import type { LoadProgress, ModelSpec } from '../../../src/core/model-spec';
 import type { WebLLMSource } from '../../../src/core/webllm-source';
 import type { Backend, LoadedModel } from '../backend';
+import type { ModelCard } from '../../../src/core/model-card';
+import { catalogueCards } from './webllm-catalogue';
 import { adapterFacts, pickVariant } from './webllm-device';
 import { mapLoadError } from './webllm-errors';
 import { WebLLMModel } from './webllm-model';
@@ -53,6 +55,25 @@ export class WebLLMBackend implements Backend {
     } catch (error) {
       throw mapLoadError(error, context);
     }
+  }
+
+  private listing: { at: number; cards: Promise<ModelCard[]> } | undefined;
+
+  /** The prebuilt catalogue this adapter can run (none without a WebGPU adapter), cached flags included; reused for 10 s. */
+  catalogue(): Promise<ModelCard[]> {
+    if (!this.listing || Date.now() - this.listing.at > 10_000) this.listing = { at: Date.now(), cards: this.listCatalogue() };
+    return this.listing.cards;
+  }
+
+  private async listCatalogue(): Promise<ModelCard[]> {
+    const facts = await adapterFacts().catch(() => null);
+    if (!facts) return [];
+    const webllm = await import('@mlc-ai/web-llm');
+    const records = webllm.prebuiltAppConfig.model_list;
+    const appConfig = { model_list: records, cacheBackend: 'cache' as const };
+    const cached = new Set<string>();
+    for (const record of records) if (await webllm.hasModelInCache(record.model_id, appConfig).catch(() => false)) cached.add(record.model_id);
+    return catalogueCards(records, facts, cached);
   }
 
   /** Whether every file of `spec`'s chosen-first variant is in WebLLM's cache (WebLLM's own check). */

@@ -3,16 +3,21 @@ import type { ListResponse } from '../../../src/core/openai/types';
 import { checkApiKey, engineClients } from '../engine-clients';
 import type { Route } from '../route';
 
-/** `GET <prefix>/models`: every model the open pages' engines serve, in OpenAI's list shape. */
+/**
+ * `GET <prefix>/models`: every model the open pages' engines serve, then the ones they could
+ * load (`status: 'available'`, e.g. WebLLM's catalogue), in OpenAI's list shape.
+ */
 export function modelsRoute(clients: Clients, prefix: string): Route {
   return {
     method: 'GET',
     path: `${prefix}/models`,
     async handle(event) {
-      const engines = await engineClients(clients, event.clientId);
+      const engines = await engineClients(clients, event.clientId, true);
       checkApiKey(event.request, engines[0]?.apiKey ?? null);
       const byId = new Map<string, ModelCard>();
-      for (const engine of engines) for (const card of engine.models) if (!byId.has(card.id)) byId.set(card.id, card);
+      for (const engine of engines) {
+        for (const card of engine.models) if (!byId.has(card.id) || byId.get(card.id)?.status === 'available') byId.set(card.id, card);
+      }
       const list: ListResponse<ModelCard> = { object: 'list', data: [...byId.values()] };
       return new Response(JSON.stringify(list), { headers: { 'content-type': 'application/json' } });
     },
