@@ -13,6 +13,8 @@ export async function buildEngineWorker() {
       emptyOutDir: false,
       target: 'es2022',
       assetsInlineLimit: 0,
+      // WebLLM is one ~6 MB chunk, imported only when a WebLLM model loads.
+      chunkSizeWarningLimit: 7000,
       rollupOptions: {
         input: 'worker/engine/engine-worker.ts',
         output: { format: 'es', entryFileNames: 'engine-worker.js', chunkFileNames: '[name].js', assetFileNames: '[name][extname]' },
