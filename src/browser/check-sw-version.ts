@@ -1,6 +1,7 @@
 import { BUILD_STAMP, type BuildStamp } from '../core/build-stamp';
 import { message, PROTOCOL_VERSION } from '../core/protocol';
 import { isSwVersionReply, type PageToSwVersion } from '../core/sw-version';
+import { withTimeout } from '../core/with-timeout';
 
 /** What the version check found. */
 export type SwVersionCheck =
@@ -10,14 +11,13 @@ export type SwVersionCheck =
 /** Asks a Service Worker for its build stamp; null if it does not answer (an older script). */
 export function askSwVersion(worker: ServiceWorker, timeoutMs: number): Promise<BuildStamp | null> {
   const channel = new MessageChannel();
-  return new Promise<BuildStamp | null>((resolve) => {
-    const timer = setTimeout(() => resolve(null), timeoutMs);
+  const answer = new Promise<BuildStamp | null>((resolve) => {
     channel.port1.onmessage = (event: MessageEvent<unknown>) => {
-      clearTimeout(timer);
       resolve(isSwVersionReply(event.data) ? { version: event.data.version, checksum: event.data.checksum } : null);
     };
-    worker.postMessage(message<PageToSwVersion, 'sw.version.query'>('sw.version.query', { protocol: PROTOCOL_VERSION }), [channel.port2]);
-  }).finally(() => channel.port1.close());
+  });
+  worker.postMessage(message<PageToSwVersion, 'sw.version.query'>('sw.version.query', { protocol: PROTOCOL_VERSION }), [channel.port2]);
+  return withTimeout(answer, timeoutMs, () => null).finally(() => channel.port1.close());
 }
 
 /**
