@@ -64,10 +64,15 @@ describe('conformance: sampling', () => {
     assert.equal(mild.choices[0]?.text, 'b');
   });
 
-  test('typical_p and mirostat are accepted and sample valid continuations', async () => {
-    for (const params of [{ typical_p: 0.5 }, { mirostat: 2, mirostat_tau: 3 }, { mirostat_mode: 1 }, { repeat_penalty: 1.1 }]) {
-      const result = await create(fixture.page, { prompt: 'a', max_tokens: 4, seed: 1, ...params });
-      assert.match(result.choices[0]?.text ?? '', /^[a-z]{4}$/, JSON.stringify(params));
+  test('typical_p 0.5 and mirostat with a small tau keep only the top token at temperature 1', async () => {
+    // Entropy of (0.665, 0.245, 0.090) is 0.833 nats; the top token's surprisal (0.408) is the
+    // closest to it and its mass alone exceeds 0.5, so typical sampling keeps just it. Mirostat
+    // 2 with tau 0.1 truncates everything above a surprise of 0.2 bits, which leaves the top one.
+    const free = await create(fixture.page, { prompt: 'a', max_tokens: 60, seed: 5 });
+    assert.ok(steps('a', free.choices[0]?.text ?? '').some((step) => step !== 1), 'without them the seed leaves the top token');
+    for (const params of [{ typical_p: 0.5 }, { mirostat: 2, mirostat_tau: 0.1 }, { mirostat_mode: 2, mirostat_tau: 0.1 }]) {
+      const result = await create(fixture.page, { prompt: 'a', max_tokens: 60, seed: 5, ...params });
+      assert.ok(steps('a', result.choices[0]?.text ?? '').every((step) => step === 1), `${JSON.stringify(params)}: ${result.choices[0]?.text}`);
     }
   });
 });
