@@ -28,12 +28,18 @@ test('aborting a stream after its first chunk frees the engine for the next requ
     start = performance.now();
     const next = await client.completions.create({ model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 });
     const nextMs = performance.now() - start;
-    return { fullTokens: full.usage?.completion_tokens, fullMs, firstText, nextText: next.choices[0]?.text, nextMs };
+    const records = await window.inpage.recentRequests();
+    const aborted = records.at(-2);
+    return { fullTokens: full.usage?.completion_tokens, fullMs, firstText, nextText: next.choices[0]?.text, nextMs, aborted };
   }, LONG);
   assert.equal(result.fullTokens, LONG);
   assert.equal(result.firstText, ' ');
   console.log(JSON.stringify(result));
   assert.equal(result.nextText, 'defgh');
+  // The engine's own record of the aborted request: cancelled by the client, early.
+  assert.equal(result.aborted?.outcome, 'aborted');
+  assert.equal(result.aborted?.reason, 'client aborted');
+  assert.ok((result.aborted?.completionTokens ?? Infinity) < LONG / 2, `stopped after ${result.aborted?.completionTokens} tokens`);
   // Had the aborted generation run on, the next request would have waited for most of it.
   assert.ok(result.nextMs < result.fullMs / 4, `next request took ${result.nextMs} ms; the full generation ${result.fullMs} ms`);
 });

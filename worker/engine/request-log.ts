@@ -4,7 +4,9 @@ export interface RequestRecord {
   outcome: 'completed' | 'aborted' | 'failed';
   /** Why it was aborted (client cancel, SW silence, ...). */
   reason?: string;
+  /** Prompt tokens of the prompts whose first choice ended (0 for a request aborted in its first choice). */
   promptTokens: number;
+  /** Generated tokens, including those of a choice cut short by the abort. */
   completionTokens: number;
 }
 
