@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
+import { isWebLLMChunk, WEBLLM_CHUNK } from './src/core/webllm-chunk-name.ts';
 
 /** Headers that make the page cross-origin isolated, so the CPU engine can use threads. */
 export const isolationHeaders = {
@@ -27,7 +28,12 @@ export const config = defineConfig({
     chunkSizeWarningLimit: 7000,
     rollupOptions: { input: { demo: resolve(root, 'index.html') } },
   },
-  worker: { format: 'es' },
+  worker: {
+    format: 'es',
+    rollupOptions: {
+      output: { chunkFileNames: (chunk) => `assets/${isWebLLMChunk(chunk.moduleIds) ? WEBLLM_CHUNK : '[name]'}-[hash].js` },
+    },
+  },
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
 });

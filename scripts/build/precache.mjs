@@ -12,6 +12,8 @@ async function inject(swDest, globPatterns) {
     swDest,
     globDirectory: 'dist',
     globPatterns,
+    // WebLLM's chunk is cached at run time instead (worker/sw/lazy-chunk-cache.ts).
+    globIgnores: ['**/webllm-*.js', '**/webllm.js'],
     maximumFileSizeToCacheInBytes: MAX_BYTES,
     // Hashed file names are their own revision; the others get a content hash.
     dontCacheBustURLsMatching: /-[\w-]{8}\.\w+$/,

@@ -35,6 +35,7 @@ test('the web app manifest and its icons are served and precached', async () => 
   assert.ok(manifest.icons.some((icon) => icon.src.endsWith('512.png') && icon.type === 'image/png'));
   for (const path of ['/index.html', '/manifest.webmanifest', '/icons/icon-192.png']) assert.ok(manifest.cached.includes(path), `${path} precached`);
   assert.ok(manifest.cached.some((path) => path.endsWith('.wasm')), 'the engine wasm is precached');
+  assert.ok(!manifest.cached.some((path) => /webllm/.test(path)), 'WebLLM\'s 6 MB chunk is not precached (cached at run time when used)');
   await context.close();
 });
 

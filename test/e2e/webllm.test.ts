@@ -63,6 +63,11 @@ test('webllm: per-file progress, the f32 build, cached files, and a 503 naming t
   const again = (await second.evaluate(() => window.inpageProgress)).filter((p) => p.phase === 'download');
   assert.deepEqual([...new Set(again.map((p) => new URL(p.file ?? '').pathname))].sort(), buildFiles('q4f32_1').sort());
   assert.ok(again.every((p) => p.cached === true), 'every file came from the cache');
+  // This page was controlled from its start, so its engine worker's import of WebLLM's chunk
+  // (kept out of the precache) went through the SW, which cached it for offline use.
+  const lazy = await second.evaluate(async () => (await (await caches.open('inpage-llm-lazy')).keys()).map((request) => new URL(request.url).pathname));
+  assert.equal(lazy.length, 1, JSON.stringify(lazy));
+  assert.match(lazy[0] ?? '', /\/assets\/webllm-[\w-]+\.js$/);
 
   await second.evaluate(() => window.inpage.deleteCached());
   assert.equal(await second.evaluate(() => window.inpage.isCached()), false, 'deleteCached removes the model');

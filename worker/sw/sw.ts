@@ -10,6 +10,7 @@ import { engineHints } from './engine-clients';
 import { findRoute, type Route } from './route';
 import { completionsRoute } from './routes/completions';
 import { modelsRoute } from './routes/models';
+import { cacheLazyChunks } from './lazy-chunk-cache';
 import { precacheShell } from './precache-shell';
 import { answerVersionQueries } from './version-reply';
 
@@ -20,6 +21,7 @@ const prefix = routePrefixOf(self.location.href);
 const routes: Route[] = [completionsRoute(self.clients, prefix), modelsRoute(self.clients, prefix)];
 
 precacheShell();
+cacheLazyChunks(self);
 answerVersionQueries(self);
 
 self.addEventListener('install', () => {
