@@ -94,6 +94,15 @@ describe('conformance: errors', () => {
     assert.equal(whole.status, 400);
   });
 
+  test('output the wasm backend cannot encode (invalid UTF-8) is a clear 500, and the engine keeps answering', async () => {
+    // After the bytes of "é" the model repeats the lone continuation byte 0xA9.
+    const response = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'é', max_tokens: 3, temperature: 0 });
+    assert.equal(response.status, 500);
+    assert.equal((response.body as { error: { code: string } }).error.code, 'invalid_utf8_output');
+    const ok = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 2, temperature: 0 });
+    assert.equal((ok.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'de');
+  });
+
   test('the streamed form of an early error keeps its status', async () => {
     const result = await streamFromPage(fixture.page, { model: 'inpage-test', prompt: 'a', suffix: 'b', stream: true });
     assert.equal(result.status, 400);
