@@ -180,10 +180,15 @@ class InpageRuntime extends EventTarget implements Inpage {
     const timeoutMs = options.timeoutMs ?? 15_000;
     const report = proxy(this.report);
     const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
+    const firstVisit = !navigator.serviceWorker.controller;
     const controlled = controlPage(withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href), scope, timeoutMs);
+    // On a first visit the SW's install downloads its precache (the ~10 MB wasm among it):
+    // loading after it lets the engine's fetch revalidate that copy instead of downloading the
+    // same bytes again at the same time.
+    const after = firstVisit ? controlled.then(() => undefined) : Promise.resolve();
     // A failed load settles `ready` only once the SW controls the page, so /v1 then answers
     // with the OpenAI error (503 model_load_failed) instead of reaching the network.
-    const loaded = loadWithFallback(this.engine, models, report).then(
+    const loaded = after.then(() => loadWithFallback(this.engine, models, report)).then(
       (spec) => (this.serving = spec),
       async (error: unknown) => {
         await controlled.catch(() => undefined);

@@ -75,3 +75,17 @@ test('offline, a model that needs a download says so and offers inpage-test, whi
   await page.evaluate(() => window.inpage.ready);
   await context.close();
 });
+
+test('a first visit downloads the engine wasm once: the engine loads from the precache', async () => {
+  const context = await harness.browser.newContext();
+  const downloads: string[] = [];
+  context.on('response', (response) => {
+    if (response.url().endsWith('.wasm') && !response.fromServiceWorker()) downloads.push(response.url());
+  });
+  const page = await context.newPage();
+  await page.goto(harness.origin + '/?model=inpage-test');
+  await page.waitForFunction(() => 'inpage' in window);
+  await page.evaluate(() => window.inpage.ready);
+  assert.equal(downloads.length, 1, downloads.join('\n'));
+  await context.close();
+});
