@@ -7,6 +7,8 @@ export interface Vocabulary {
   bytes(id: number): number[];
   /** Token id -> text as the vocabulary spells it. */
   text(id: number): string;
+  /** The fill-in-the-middle tokens (prefix, suffix, middle), when the model has them. */
+  fim: { pre: number; suf: number; mid: number } | null;
   /**
    * True when text tokenizes to exactly one token per UTF-8 byte (a byte-level vocabulary
    * without merges, like `inpage-test`): then token ids and text convert both ways exactly.
@@ -49,5 +51,27 @@ export function vocabularyFromMetadata(metadata: Map<string, GgufValue>): Vocabu
   };
   const byteLevel =
     gpt2 && (!Array.isArray(merges) || merges.length === 0) && texts.length >= 256 && texts.slice(0, 256).every((_, b) => bytes(b).length === 1 && bytes(b)[0] === b);
-  return { size: texts.length, bytes, text: (id) => texts[id] ?? '', byteLevel };
+  return { size: texts.length, bytes, text: (id) => texts[id] ?? '', byteLevel, fim: fimTokens(metadata, texts) };
+}
+
+/** FIM token texts of common code models, for GGUFs that do not declare their FIM ids. */
+const FIM_TEXTS: ReadonlyArray<readonly [string, string, string]> = [
+  ['<|fim_prefix|>', '<|fim_suffix|>', '<|fim_middle|>'],
+  ['<fim_prefix>', '<fim_suffix>', '<fim_middle>'],
+  ['<PRE>', '<SUF>', '<MID>'],
+  ['<｜fim▁begin｜>', '<｜fim▁hole｜>', '<｜fim▁end｜>'],
+];
+
+/** The model's FIM token ids: declared (`tokenizer.ggml.fim_*_token_id`, or the older names), else found by text. */
+function fimTokens(metadata: Map<string, GgufValue>, texts: readonly string[]): Vocabulary['fim'] {
+  const id = (...keys: string[]) => keys.map((key) => metadata.get(key)).find((value): value is number => typeof value === 'number');
+  const pre = id('tokenizer.ggml.fim_pre_token_id', 'tokenizer.ggml.prefix_token_id');
+  const suf = id('tokenizer.ggml.fim_suf_token_id', 'tokenizer.ggml.suffix_token_id');
+  const mid = id('tokenizer.ggml.fim_mid_token_id', 'tokenizer.ggml.middle_token_id');
+  if (pre !== undefined && suf !== undefined && mid !== undefined) return { pre, suf, mid };
+  for (const [p, s, m] of FIM_TEXTS) {
+    const found = [texts.indexOf(p), texts.indexOf(s), texts.indexOf(m)];
+    if (found.every((index) => index >= 0)) return { pre: found[0] ?? -1, suf: found[1] ?? -1, mid: found[2] ?? -1 };
+  }
+  return null;
 }

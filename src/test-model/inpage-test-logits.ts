@@ -1,4 +1,4 @@
-import { inpageTestSpec } from './inpage-test-spec';
+import { inpageTestFim, inpageTestSpec } from './inpage-test-spec';
 
 /** Character classes whose members predict their cyclic successors. */
 const CYCLES: readonly { readonly first: number; readonly size: number }[] = [
@@ -24,11 +24,12 @@ export function cyclicSuccessor(token: number, k: number): number | undefined {
  * The intended (closed-form) next-token logits of `inpage-test` given the last token:
  * - letter/digit t: succ(t) 2, succ²(t) 1, succ³(t) 0 (cyclic within a-z, A-Z, 0-9);
  * - '.': EOS 0;
+ * - the FIM variant's middle token: 'm' 0;
  * - anything else: t itself 0;
- * every other token gets {@link backgroundLogit}.
+ * every other token gets {@link backgroundLogit}. `nVocab` is 261 for the FIM variant.
  */
-export function inpageTestLogits(prevToken: number): Float64Array {
-  const { nVocab, eosTokenId } = inpageTestSpec;
+export function inpageTestLogits(prevToken: number, nVocab: number = inpageTestSpec.nVocab): Float64Array {
+  const { eosTokenId } = inpageTestSpec;
   if (!Number.isInteger(prevToken) || prevToken < 0 || prevToken >= nVocab) {
     throw new RangeError(`token id out of range: ${prevToken}`);
   }
@@ -38,6 +39,8 @@ export function inpageTestLogits(prevToken: number): Float64Array {
     for (let k = 1; k <= 3; k++) logits[cyclicSuccessor(prevToken, k) ?? prevToken] = 3 - k;
   } else if (prevToken === FULL_STOP) {
     logits[eosTokenId] = 0;
+  } else if (prevToken === inpageTestFim.mid.id) {
+    logits[inpageTestFim.afterMid] = 0;
   } else {
     logits[prevToken] = 0;
   }
@@ -57,6 +60,6 @@ export function logSoftmax(logits: ArrayLike<number>): Float64Array {
 }
 
 /** Log-probabilities (temperature 1) of the next token given the last token. */
-export function inpageTestLogprobs(prevToken: number): Float64Array {
-  return logSoftmax(inpageTestLogits(prevToken));
+export function inpageTestLogprobs(prevToken: number, nVocab: number = inpageTestSpec.nVocab): Float64Array {
+  return logSoftmax(inpageTestLogits(prevToken, nVocab));
 }

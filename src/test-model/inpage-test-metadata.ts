@@ -1,12 +1,17 @@
 import { byteVocab } from './byte-vocab';
 import type { GgufKv } from './gguf-writer';
-import { inpageTestSpec } from './inpage-test-spec';
+import { inpageTestFim, inpageTestSpec } from './inpage-test-spec';
 
-/** GGUF metadata of `inpage-test`: llama hyper-parameters and a GPT-2 byte-level vocabulary. */
-export function inpageTestMetadata(): GgufKv[] {
+/**
+ * GGUF metadata of `inpage-test`: llama hyper-parameters and a GPT-2 byte-level vocabulary
+ * (with `fim`, three more control tokens declared as the fill-in-the-middle tokens).
+ */
+export function inpageTestMetadata(fim = false): GgufKv[] {
   const s = inpageTestSpec;
-  const vocab = byteVocab([s.bosToken, s.eosToken]);
-  if (vocab.tokens.length !== s.nVocab) throw new Error('vocabulary size mismatch');
+  const f = inpageTestFim;
+  const vocab = byteVocab(fim ? [s.bosToken, s.eosToken, f.pre.text, f.suf.text, f.mid.text] : [s.bosToken, s.eosToken]);
+  const nVocab = fim ? f.nVocab : s.nVocab;
+  if (vocab.tokens.length !== nVocab) throw new Error('vocabulary size mismatch');
   const u32 = (key: string, value: number): GgufKv => ({ key, value: { type: 'uint32', value } });
   const f32 = (key: string, value: number): GgufKv => ({ key, value: { type: 'float32', value } });
   const str = (key: string, value: string): GgufKv => ({ key, value: { type: 'string', value } });
@@ -24,7 +29,7 @@ export function inpageTestMetadata(): GgufKv[] {
     u32('llama.rope.dimension_count', s.headDim),
     f32('llama.rope.freq_base', s.ropeFreqBase),
     f32('llama.attention.layer_norm_rms_epsilon', s.rmsNormEps),
-    u32('llama.vocab_size', s.nVocab),
+    u32('llama.vocab_size', nVocab),
     str('tokenizer.ggml.model', 'gpt2'),
     str('tokenizer.ggml.pre', 'default'),
     { key: 'tokenizer.ggml.tokens', value: { type: 'array', itemType: 'string', value: vocab.tokens } },
@@ -34,5 +39,8 @@ export function inpageTestMetadata(): GgufKv[] {
     u32('tokenizer.ggml.eos_token_id', s.eosTokenId),
     bool('tokenizer.ggml.add_bos_token', false),
     bool('tokenizer.ggml.add_eos_token', false),
+    ...(fim
+      ? [u32('tokenizer.ggml.fim_pre_token_id', f.pre.id), u32('tokenizer.ggml.fim_suf_token_id', f.suf.id), u32('tokenizer.ggml.fim_mid_token_id', f.mid.id)]
+      : []),
   ];
 }

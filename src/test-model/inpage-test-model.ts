@@ -2,17 +2,17 @@ import { writeGguf } from './gguf-writer';
 import type { GgufTensor } from './gguf-writer';
 import { inpageTestLogits } from './inpage-test-logits';
 import { inpageTestMetadata } from './inpage-test-metadata';
-import { inpageTestSpec } from './inpage-test-spec';
+import { inpageTestFim, inpageTestSpec } from './inpage-test-spec';
 import { createPrng, uniformArray } from './prng';
 import type { Prng } from './prng';
 
-export { INPAGE_TEST_MODEL_ID, inpageTestSpec } from './inpage-test-spec';
+export { INPAGE_TEST_MODEL_ID, inpageTestFim, inpageTestSpec } from './inpage-test-spec';
 export { inpageTestLogits, inpageTestLogprobs } from './inpage-test-logits';
 
-const { nVocab, nEmbd, nFf, nLayer, rmsNormEps, embeddingValue, weightScale } = inpageTestSpec;
+const { nEmbd, nFf, nLayer, rmsNormEps, embeddingValue, weightScale } = inpageTestSpec;
 
 /** token_embd: row t holds `embeddingValue` at dimension t, zeros elsewhere. */
-function tokenEmbedding(): Float32Array {
+function tokenEmbedding(nVocab: number): Float32Array {
   const data = new Float32Array(nEmbd * nVocab);
   for (let t = 0; t < nVocab; t++) data[t * nEmbd + t] = embeddingValue;
   return data;
@@ -22,12 +22,12 @@ function tokenEmbedding(): Float32Array {
  * output.weight: row j, column t = L(t)[j] / s, where s is what RMSNorm turns the
  * one-hot embedding value into, so that logits = L(last token).
  */
-function outputProjection(): Float32Array {
+function outputProjection(nVocab: number): Float32Array {
   const v = embeddingValue;
   const scale = v / Math.sqrt((v * v) / nEmbd + rmsNormEps);
   const data = new Float32Array(nEmbd * nVocab);
   for (let t = 0; t < nVocab; t++) {
-    const logits = inpageTestLogits(t);
+    const logits = inpageTestLogits(t, nVocab);
     for (let j = 0; j < nVocab; j++) data[j * nEmbd + t] = (logits[j] ?? 0) / scale;
   }
   return data;
@@ -54,15 +54,18 @@ function blockTensors(layer: number, rand: Prng): GgufTensor[] {
 /**
  * Builds the `inpage-test` GGUF v3 file in memory. Deterministic: every call
  * returns the same bytes. The blocks add nothing to the residual stream, so the
- * next-token logits are exactly {@link inpageTestLogits} of the last token.
+ * next-token logits are exactly {@link inpageTestLogits} of the last token. With `fim`, the
+ * fill-in-the-middle variant ({@link inpageTestFim}), for tests of `suffix`.
  */
-export function buildInpageTestModel(): Uint8Array<ArrayBuffer> {
+export function buildInpageTestModel(options: { fim?: boolean } = {}): Uint8Array<ArrayBuffer> {
+  const fim = options.fim ?? false;
+  const nVocab = fim ? inpageTestFim.nVocab : inpageTestSpec.nVocab;
   const rand = createPrng(inpageTestSpec.seed);
-  const tensors: GgufTensor[] = [{ name: 'token_embd.weight', dims: [nEmbd, nVocab], data: tokenEmbedding() }];
+  const tensors: GgufTensor[] = [{ name: 'token_embd.weight', dims: [nEmbd, nVocab], data: tokenEmbedding(nVocab) }];
   for (let layer = 0; layer < nLayer; layer++) tensors.push(...blockTensors(layer, rand));
   tensors.push(
     { name: 'output_norm.weight', dims: [nEmbd], data: new Float32Array(nEmbd).fill(1) },
-    { name: 'output.weight', dims: [nEmbd, nVocab], data: outputProjection() },
+    { name: 'output.weight', dims: [nEmbd, nVocab], data: outputProjection(nVocab) },
   );
-  return writeGguf({ metadata: inpageTestMetadata(), tensors });
+  return writeGguf({ metadata: inpageTestMetadata(fim), tensors });
 }

@@ -26,3 +26,17 @@ export const inpageTestSpec = {
   /** Seed of the PRNG that fills the (inert) block weights. */
   seed: 0x5eed1234,
 } as const;
+
+/**
+ * The fill-in-the-middle variant (`buildInpageTestModel({ fim: true })`, for tests of
+ * `suffix`): three more control tokens after EOS, declared as the model's FIM tokens. After
+ * the middle token the model writes 'm', then continues by the usual letter rule.
+ */
+export const inpageTestFim = {
+  nVocab: 261,
+  pre: { id: 258, text: '<|fim_prefix|>' },
+  suf: { id: 259, text: '<|fim_suffix|>' },
+  mid: { id: 260, text: '<|fim_middle|>' },
+  /** What follows the middle token. */
+  afterMid: 0x6d,
+} as const;

@@ -47,7 +47,7 @@ describe('validateCompletion: defaults', () => {
       include_stop_str_in_output: true, temperature: 0, top_p: 0.5, top_k: 40, min_p: 0.05, typical_p: 0.9,
       mirostat: 2, mirostat_tau: 4, mirostat_eta: 0.2, presence_penalty: -1.5, frequency_penalty: 2,
       repetition_penalty: 1.3, logit_bias: { '5': -100, '6': 2.5 }, seed: -7, n: 2, best_of: 2, logprobs: 0,
-      echo: true, suffix: 'end', stream: true, stream_options: { include_usage: true, continuous_usage_stats: true },
+      echo: false, suffix: 'end', stream: true, stream_options: { include_usage: true, continuous_usage_stats: true },
       cache_prompt: false, user: 'u',
     });
     expect(out).toStrictEqual({
@@ -55,7 +55,7 @@ describe('validateCompletion: defaults', () => {
       stop: ['a', 'b'], stop_token_ids: [7, 0], include_stop_str_in_output: true,
       temperature: 0, top_p: 0.5, top_k: 40, min_p: 0.05, typical_p: 0.9, mirostat: 2, mirostat_tau: 4, mirostat_eta: 0.2,
       presence_penalty: -1.5, frequency_penalty: 2, repetition_penalty: 1.3, logit_bias: { '5': -100, '6': 2.5 }, seed: -7,
-      n: 2, best_of: 2, logprobs: 0, echo: true, suffix: 'end',
+      n: 2, best_of: 2, logprobs: 0, echo: false, suffix: 'end',
       stream: true, include_usage: true, continuous_usage_stats: true, cache_prompt: false,
     });
   });
@@ -227,5 +227,12 @@ describe('validateCompletion: cross-field rules', () => {
     const error = rejection({ ...base, [a]: value, [b]: other });
     expect(error.param).toBe(b);
     expect(error.message).toContain(a);
+  });
+});
+
+describe('validateCompletion: suffix', () => {
+  it('keeps a suffix; refuses it with echo (400 naming suffix)', () => {
+    expect(validateCompletion({ model: 'm', prompt: 'a', suffix: 'z' }).suffix).toBe('z');
+    expect(() => validateCompletion({ model: 'm', prompt: 'a', suffix: 'z', echo: true })).toThrow(expect.objectContaining({ status: 400, param: 'suffix' }));
   });
 });

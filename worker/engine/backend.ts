@@ -40,6 +40,8 @@ export interface ChoiceRequest extends SamplingParams {
   max_tokens: number | null;
   /** EOS is suppressed until this many tokens were generated. */
   min_tokens: number;
+  /** Fill-in-the-middle: the text after the completion (only when `capabilities.suffix`). */
+  suffix: string | null;
   ignore_eos: boolean;
   /** Per-token info wanted (`tokens` on every chunk), with this many alternatives (0..5). */
   token_info: number | null;

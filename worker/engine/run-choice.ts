@@ -20,6 +20,7 @@ export function choiceRequest(request: CompletionRequest, prompt: PromptInput, c
     prompt,
     max_tokens: request.max_tokens,
     min_tokens: request.min_tokens,
+    suffix: request.suffix,
     ignore_eos: request.ignore_eos,
     token_info: needsTokens(request) ? (request.logprobs ?? 0) : null,
     cache_prompt: request.cache_prompt,

@@ -67,6 +67,9 @@ function toRequest(input: CompletionBody): CompletionRequest {
   if (input.stream_options != null && !stream) {
     throw new InvalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
   }
+  if (input.echo && input.suffix) {
+    throw new InvalidRequestError("'echo' cannot be combined with 'suffix'.", 'suffix');
+  }
   if (maxTokens !== null && minTokens > maxTokens) {
     throw new InvalidRequestError("'min_tokens' must not exceed 'max_tokens'.", 'min_tokens');
   }

@@ -21,7 +21,7 @@ export class LlamaCppModel implements LoadedModel {
     readonly contextLength: number,
   ) {
     // wllama takes text prompts only: token ids convert exactly just for byte-level vocabularies.
-    this.capabilities = { unsupported: new Set(vocab.byteLevel ? [] : ['token_ids']), suffix: false };
+    this.capabilities = { unsupported: new Set(vocab.byteLevel ? [] : ['token_ids']), suffix: vocab.fim !== null };
   }
 
   get vocabSize(): number {
@@ -29,7 +29,8 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   async *generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent> {
-    const prompt = await this.promptText(request.prompt);
+    const text = await this.promptText(request.prompt);
+    const prompt = request.suffix === null ? text : this.fimPrompt(text, request.suffix);
     if (request.min_tokens === 0 || request.ignore_eos) {
       yield* this.run(request, prompt, signal);
       return;
@@ -96,6 +97,16 @@ export class LlamaCppModel implements LoadedModel {
     return this.wllama.exit();
   }
 
+  /**
+   * Fill-in-the-middle in prefix-suffix-middle order, spelled with the model's FIM token texts
+   * (llama-server parses special tokens in a text prompt, as its /infill does with ids).
+   */
+  private fimPrompt(prefix: string, suffix: string): string {
+    const fim = this.vocab.fim;
+    if (!fim) throw new InvalidRequestError("'suffix' (fill-in-the-middle) is not supported by this model.", 'suffix', 'unsupported_parameter');
+    return `${this.vocab.text(fim.pre)}${prefix}${this.vocab.text(fim.suf)}${suffix}${this.vocab.text(fim.mid)}`;
+  }
+
   /** The logprob of `id` right after `prefix`, forced with a logit bias (llama-server reports pre-bias probabilities). */
   private async scoreNext(prefix: string, id: number, top: number, signal: AbortSignal) {
     for await (const event of this.run(scoring(top, { [id]: 100 }), prefix, signal)) {
@@ -145,5 +156,5 @@ export class LlamaCppModel implements LoadedModel {
 
 /** A greedy one-token request with every sampler off (prompt scoring and counting). */
 function scoring(top: number, bias: Record<string, number>): ChoiceRequest {
-  return { ...GREEDY, prompt: '', max_tokens: 1, min_tokens: 0, ignore_eos: false, token_info: top, cache_prompt: true, logit_bias: bias, seed: 0 };
+  return { ...GREEDY, prompt: '', max_tokens: 1, min_tokens: 0, suffix: null, ignore_eos: false, token_info: top, cache_prompt: true, logit_bias: bias, seed: 0 };
 }
