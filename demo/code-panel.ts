@@ -6,7 +6,7 @@ type Flavour = 'sdk' | 'fetch';
 
 /** The exact `openai` SDK / `fetch` code for the current request, copyable. */
 export class CodePanel extends LitElement {
-  static override properties = { body: { attribute: false }, flavour: { state: true }, copied: { state: true } };
+  static override properties = { body: { attribute: false }, apiKey: { attribute: false }, flavour: { state: true }, copied: { state: true } };
 
   static override styles = [
     controls,
@@ -20,6 +20,8 @@ export class CodePanel extends LitElement {
   ];
 
   declare body: CompletionBody | undefined;
+  /** The key the runtime requires (shown in the code), or null. */
+  declare apiKey: string | null;
   declare flavour: Flavour;
   declare copied: string;
 
@@ -54,7 +56,7 @@ export class CodePanel extends LitElement {
 
   private code(): string {
     if (!this.body) return '';
-    return this.flavour === 'sdk' ? sdkCode(this.body) : fetchCode(this.body);
+    return this.flavour === 'sdk' ? sdkCode(this.body, this.apiKey ?? null) : fetchCode(this.body, this.apiKey ?? null);
   }
 
   private async copy(): Promise<void> {

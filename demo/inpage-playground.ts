@@ -120,7 +120,7 @@ export class InpagePlayground extends LitElement {
           <completion-output .text=${this.output} .stats=${this.stats} status=${this.status} ?streaming=${this.busy}></completion-output>
         </section>
       </div>
-      <section class="panel" aria-label="Code"><code-panel .body=${toRequestBody(this.model || 'inpage-test', this.params)}></code-panel></section>`;
+      <section class="panel" aria-label="Code"><code-panel .body=${toRequestBody(this.model || 'inpage-test', this.params)} .apiKey=${this.runtime?.apiKey ?? null}></code-panel></section>`;
   }
 
   private async generate(): Promise<void> {

@@ -2,15 +2,17 @@
 export type CompletionBody = Record<string, unknown> & { model: string; prompt: string; stream: boolean };
 
 /** The `openai` client options the playground uses (shown in the code, used for real). */
-export const CLIENT_OPTIONS_CODE = "{ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true, maxRetries: 0 }";
+export function clientOptionsCode(apiKey: string | null = null): string {
+  return `{ baseURL: location.origin + '/v1', apiKey: ${JSON.stringify(apiKey ?? 'unused')}, dangerouslyAllowBrowser: true, maxRetries: 0 }`;
+}
 
 function literal(body: CompletionBody): string {
   return JSON.stringify(body, null, 2);
 }
 
 /** The `openai` SDK code for `body`: what the playground runs. */
-export function sdkCode(body: CompletionBody): string {
-  const head = `import OpenAI from 'openai';\n\nconst openai = new OpenAI(${CLIENT_OPTIONS_CODE});\n`;
+export function sdkCode(body: CompletionBody, apiKey: string | null = null): string {
+  const head = `import OpenAI from 'openai';\n\nconst openai = new OpenAI(${clientOptionsCode(apiKey)});\n`;
   if (body.stream) {
     return `${head}const stream = await openai.completions.create(${literal(body)});\nfor await (const chunk of stream) console.log(chunk.choices[0]?.text ?? '');\n`;
   }
@@ -18,8 +20,9 @@ export function sdkCode(body: CompletionBody): string {
 }
 
 /** The same request with plain `fetch` (SSE parsed by hand when streaming). */
-export function fetchCode(body: CompletionBody): string {
-  const request = `const response = await fetch('/v1/completions', {\n  method: 'POST',\n  headers: { 'content-type': 'application/json' },\n  body: JSON.stringify(${literal(body).replaceAll('\n', '\n  ')}),\n});\n`;
+export function fetchCode(body: CompletionBody, apiKey: string | null = null): string {
+  const auth = apiKey === null ? '' : `, authorization: ${JSON.stringify(`Bearer ${apiKey}`)}`;
+  const request = `const response = await fetch('/v1/completions', {\n  method: 'POST',\n  headers: { 'content-type': 'application/json'${auth} },\n  body: JSON.stringify(${literal(body).replaceAll('\n', '\n  ')}),\n});\n`;
   if (!body.stream) return `${request}console.log((await response.json()).choices[0].text);\n`;
   return (
     `${request}const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();\n` +

@@ -174,3 +174,14 @@ test('keyboard: Ctrl+Enter in the prompt generates; axe finds no WCAG A/AA viola
   });
   assert.deepEqual(violations, []);
 });
+
+test('with ?api_key= the playground sends the key, and its code panel shows it', async () => {
+  const keyed = await open('/?model=inpage-test&api_key=sk-play');
+  await generate(keyed, 'abc', 5);
+  await waitStatus(keyed, /Done/);
+  assert.equal(await text(keyed, '#output'), 'defgh');
+  assert.match(await text(keyed, '#code'), /apiKey: "sk-play"/);
+  const withoutKey = await keyed.evaluate(async () => (await fetch('/v1/completions', { method: 'POST', body: JSON.stringify({ model: 'inpage-test', prompt: 'a' }) })).status);
+  assert.equal(withoutKey, 401);
+  await keyed.context().close();
+});

@@ -89,6 +89,14 @@ describe('the request body and its code', () => {
     expect(fetchCode(body)).toMatch(/TextDecoderStream/);
   });
 
+  it('the code carries the runtime\'s API key when it has one', () => {
+    const body = toRequestBody('inpage-test', DEFAULT_PARAMS);
+    expect(sdkCode(body)).toContain(`apiKey: "unused"`);
+    expect(sdkCode(body, 'sk-1')).toContain(`apiKey: "sk-1"`);
+    expect(fetchCode(body)).not.toContain('authorization');
+    expect(fetchCode(body, 'sk-1')).toContain(`authorization: "Bearer sk-1"`);
+  });
+
   it('formatBytes', () => {
     expect([formatBytes(0), formatBytes(2048), formatBytes(5.5 * 1024 ** 2), formatBytes(3 * 1024 ** 3)]).toEqual(['0 B', '2 KB', '5.5 MB', '3.00 GB']);
   });
