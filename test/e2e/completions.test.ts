@@ -103,6 +103,24 @@ describe('POST /v1/completions through the Service Worker with the openai SDK', 
     assert.match(first.choices[0].text, /^[a-z]{24}$/);
   });
 
+  test('the SDK retrieves one model (GET /v1/models/{id}); an unknown id is a NotFoundError', async () => {
+    const result = await fixture.page.evaluate(async () => {
+      const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+      const model = await client.models.retrieve('inpage-test');
+      const missing = await client.models.retrieve('nope').then(
+        () => null,
+        (error: { status: number; code: string; constructor: { name: string } }) => ({ status: error.status, code: error.code, name: error.constructor.name }),
+      );
+      const list = await client.models.list();
+      return { model: JSON.parse(JSON.stringify(model)), missing, ids: list.data.map((entry) => entry.id) };
+    });
+    assert.equal(result.model.id, 'inpage-test');
+    assert.equal(result.model.object, 'model');
+    assert.equal(result.model.owned_by, 'inpage-llm');
+    assert.deepEqual(result.missing, { status: 404, code: 'model_not_found', name: 'NotFoundError' });
+    assert.deepEqual(result.ids, ['inpage-test']);
+  });
+
   test('GET /v1/models lists inpage-test in the OpenAI list shape', async () => {
     const list = await fixture.page.evaluate(async () => (await fetch('/v1/models')).json());
     assert.equal(list.object, 'list');

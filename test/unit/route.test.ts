@@ -55,3 +55,20 @@ describe('findRoute', () => {
     expect(findRoute([completions, shadow], request('POST', `${ORIGIN}/v1/completions`), ORIGIN)).toBe(completions);
   });
 });
+
+describe('findRoute with a one-segment wildcard', () => {
+  const model: Route = { method: 'GET', path: '/v1/models/*', handle: never };
+  const all = [models, model];
+
+  it('matches exactly one more non-empty segment', () => {
+    expect(findRoute(all, request('GET', `${ORIGIN}/v1/models/inpage-test`), ORIGIN)).toBe(model);
+    expect(findRoute(all, request('GET', `${ORIGIN}/v1/models/a%2Fb`), ORIGIN)).toBe(model);
+    expect(findRoute(all, request('GET', `${ORIGIN}/v1/models`), ORIGIN)).toBe(models);
+  });
+
+  it('does not match an empty or a deeper path, nor another prefix', () => {
+    for (const path of ['/v1/models/', '/v1/models/a/b', '/v1/modelsx/a', '/v2/models/a']) {
+      expect(findRoute([model], request('GET', `${ORIGIN}${path}`), ORIGIN)).toBeUndefined();
+    }
+  });
+});

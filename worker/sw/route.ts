@@ -4,7 +4,10 @@ export interface RouteEvent {
   readonly clientId: string;
 }
 
-/** A route: an exact method + path under the SW's origin, and the handler that answers it. */
+/**
+ * A route: a method + path under the SW's origin, and the handler that answers it. The path
+ * is exact, or ends in `/*` for exactly one more non-empty segment (`/v1/models/*`).
+ */
 export interface Route {
   method: 'GET' | 'POST';
   path: string;
@@ -18,5 +21,12 @@ export interface Route {
 export function findRoute(routes: readonly Route[], request: Request, origin: string): Route | undefined {
   const url = new URL(request.url);
   if (url.origin !== origin) return undefined;
-  return routes.find((route) => route.method === request.method && route.path === url.pathname);
+  return routes.find((route) => route.method === request.method && matchesPath(route.path, url.pathname));
+}
+
+function matchesPath(pattern: string, pathname: string): boolean {
+  if (!pattern.endsWith('/*')) return pattern === pathname;
+  const base = pattern.slice(0, -1);
+  const rest = pathname.slice(base.length);
+  return pathname.startsWith(base) && rest.length > 0 && !rest.includes('/');
 }

@@ -9,6 +9,7 @@ import { routePrefixOf } from '../../src/core/route-prefix';
 import { engineHints } from './engine-clients';
 import { findRoute, type Route } from './route';
 import { completionsRoute } from './routes/completions';
+import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
 import { cacheLazyChunks } from './lazy-chunk-cache';
 import { precacheShell } from './precache-shell';
@@ -18,7 +19,7 @@ declare const self: ServiceWorkerGlobalScope;
 
 // `/v1` unless the page registered this script as `sw.js?prefix=/other/prefix`.
 const prefix = routePrefixOf(self.location.href);
-const routes: Route[] = [completionsRoute(self.clients, prefix), modelsRoute(self.clients, prefix)];
+const routes: Route[] = [completionsRoute(self.clients, prefix), modelsRoute(self.clients, prefix), modelRoute(self.clients, prefix)];
 
 precacheShell();
 cacheLazyChunks(self);

@@ -1,0 +1,23 @@
+import { NotFoundError } from '../../../src/core/errors';
+import { checkApiKey, engineClients } from '../engine-clients';
+import type { Route } from '../route';
+
+/**
+ * `GET <prefix>/models/{model}`: one model of the open pages' engines (served first, then
+ * loadable ones), as OpenAI's retrieve answers it; an unknown id is a 404.
+ */
+export function modelRoute(clients: Clients, prefix: string): Route {
+  return {
+    method: 'GET',
+    path: `${prefix}/models/*`,
+    async handle(event) {
+      const id = decodeURIComponent(new URL(event.request.url).pathname.split('/').pop() ?? '');
+      const engines = await engineClients(clients, event.clientId, true);
+      checkApiKey(event.request, engines[0]?.apiKey ?? null);
+      const cards = engines.flatMap((engine) => engine.models).filter((card) => card.id === id);
+      const card = cards.find((candidate) => candidate.status !== 'available') ?? cards[0];
+      if (!card) throw new NotFoundError(`The model '${id}' does not exist or is not available in this page.`, 'model');
+      return new Response(JSON.stringify(card), { headers: { 'content-type': 'application/json' } });
+    },
+  };
+}
