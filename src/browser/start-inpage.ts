@@ -124,7 +124,12 @@ class InpageRuntime extends EventTarget implements Inpage {
 
   private specOf(model: string | WebLLMModelOptions | undefined): ModelSpec {
     if (model === undefined) return this.serving;
-    return resolveModels(model, this.options.backend === 'llamacpp' ? 'webllm' : (this.options.backend ?? 'webllm'), document.baseURI, this.options.webllmCache ? { cache: this.options.webllmCache } : {}).primary;
+    return this.resolveOne(model, this.options.backend === 'llamacpp' ? 'webllm' : (this.options.backend ?? 'webllm'));
+  }
+
+  /** A model named after start, resolved with this runtime's WebLLM cache choice. */
+  private resolveOne(model: string | WebLLMModelOptions, backend: BackendChoice): ModelSpec {
+    return resolveModels(model, backend, document.baseURI, this.options.webllmCache ? { cache: this.options.webllmCache } : {}).primary;
   }
 
   constructor(options: InpageOptions) {
@@ -159,8 +164,7 @@ class InpageRuntime extends EventTarget implements Inpage {
 
   async load(model: string | WebLLMModelOptions): Promise<ModelCard> {
     const backend = this.options.backend === 'llamacpp' || this.options.backend === undefined ? 'auto' : this.options.backend;
-    const cache = this.options.webllmCache ? { cache: this.options.webllmCache } : {};
-    return this.engine.load(resolveModels(model, backend, document.baseURI, cache).primary, proxy(this.report));
+    return this.engine.load(this.resolveOne(model, backend), proxy(this.report));
   }
 
   private readonly report = (progress: LoadProgress) => this.dispatchEvent(new CustomEvent('progress', { detail: progress }));

@@ -71,6 +71,18 @@ export function pickEngineClient(engines: EngineClient[], model: string): { engi
   throw new NotFoundError(`The model '${model}' does not exist or is not available in this page.`, 'model');
 }
 
+/**
+ * Every model of these engines, once per id: a model some page serves (or failed to load)
+ * wins over the same id listed only as loadable (`available`).
+ */
+export function modelCards(engines: EngineClient[]): ModelCard[] {
+  const byId = new Map<string, ModelCard>();
+  for (const engine of engines) {
+    for (const card of engine.models) if (!byId.has(card.id) || byId.get(card.id)?.status === 'available') byId.set(card.id, card);
+  }
+  return [...byId.values()];
+}
+
 /** Enforces the runtime's API key (when it set one), as OpenAI answers a bad key: 401. */
 export function checkApiKey(request: Request, apiKey: string | null): void {
   if (apiKey === null) return;

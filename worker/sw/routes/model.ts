@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../../src/core/errors';
-import { checkApiKey, engineClients } from '../engine-clients';
+import { checkApiKey, engineClients, modelCards } from '../engine-clients';
 import type { Route } from '../route';
 
 /**
@@ -14,8 +14,7 @@ export function modelRoute(clients: Clients, prefix: string): Route {
       const id = decodeURIComponent(new URL(event.request.url).pathname.split('/').pop() ?? '');
       const engines = await engineClients(clients, event.clientId, true);
       checkApiKey(event.request, engines[0]?.apiKey ?? null);
-      const cards = engines.flatMap((engine) => engine.models).filter((card) => card.id === id);
-      const card = cards.find((candidate) => candidate.status !== 'available') ?? cards[0];
+      const card = modelCards(engines).find((candidate) => candidate.id === id);
       if (!card) throw new NotFoundError(`The model '${id}' does not exist or is not available in this page.`, 'model');
       return new Response(JSON.stringify(card), { headers: { 'content-type': 'application/json' } });
     },

@@ -1,6 +1,6 @@
 import type { ModelCard } from '../../../src/core/model-card';
 import type { ListResponse } from '../../../src/core/openai/types';
-import { checkApiKey, engineClients } from '../engine-clients';
+import { checkApiKey, engineClients, modelCards } from '../engine-clients';
 import type { Route } from '../route';
 
 /**
@@ -14,11 +14,7 @@ export function modelsRoute(clients: Clients, prefix: string): Route {
     async handle(event) {
       const engines = await engineClients(clients, event.clientId, true);
       checkApiKey(event.request, engines[0]?.apiKey ?? null);
-      const byId = new Map<string, ModelCard>();
-      for (const engine of engines) {
-        for (const card of engine.models) if (!byId.has(card.id) || byId.get(card.id)?.status === 'available') byId.set(card.id, card);
-      }
-      const list: ListResponse<ModelCard> = { object: 'list', data: [...byId.values()] };
+      const list: ListResponse<ModelCard> = { object: 'list', data: modelCards(engines) };
       return new Response(JSON.stringify(list), { headers: { 'content-type': 'application/json' } });
     },
   };
