@@ -47,7 +47,7 @@ try {
       let tokens = 0;
       for await (const event of window.inpage.stream(body)) {
         if (!ttftMs) ttftMs = performance.now() - start;
-        if (event.type === 'completion.done') tokens = event.usage.completion_tokens;
+        if (event.type === 'generation.done') tokens = event.counts.completion;
       }
       return { ttftMs, totalMs: performance.now() - start, tokens };
     }, body);

@@ -3,7 +3,7 @@
  * exposes it as `window.inpage` / `window.inpageProgress` (the README's contract).
  */
 import { startInpage, type BackendChoice } from '../src/index';
-import { exposeOnWindow } from '../src/dropin/window-globals';
+import { exposeOnWindow } from '../src/page/dropin/window-globals';
 import { CATALOGUE } from './catalogue';
 import { chooseDefaultModel } from './choose-default-model';
 import { describeLoadFailure, type Notice } from './describe-failure';

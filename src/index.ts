@@ -1,10 +1,10 @@
-export { startInpage } from './browser/start-inpage';
-export type { Inpage, InpageOptions } from './browser/start-inpage';
-export type { DirectEvent } from './browser/direct-stream';
-export type { RequestRecord } from '../worker/engine/request-log';
-export { INPAGE_TEST_MODEL, resolveModel } from './browser/resolve-model';
-export { resolveModels, resolveWebLLM } from './browser/resolve-backend';
-export type { BackendChoice, WebLLMModelOptions, ResolvedModels } from './browser/resolve-backend';
+export { startInpage } from './page/start-inpage';
+export type { Inpage, InpageOptions } from './page/start-inpage';
+export type { DirectEvent } from './page/direct-stream';
+export type { RequestRecord } from './core/engine-api';
+export { INPAGE_TEST_MODEL, resolveModel } from './page/resolve-model';
+export { resolveModels, resolveWebLLM } from './page/resolve-backend';
+export type { BackendChoice, WebLLMModelOptions, ResolvedModels } from './page/resolve-backend';
 export type { WebLLMCacheBackend, WebLLMSource, WebLLMVariant } from './core/webllm-source';
 export { OpenAIError, AuthenticationError, InvalidRequestError, NotFoundError, ServiceUnavailableError, InternalServerError } from './core/errors';
 export type { OpenAIErrorBody } from './core/errors';

@@ -8,7 +8,7 @@ import { chmod } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
-const SPAWN = resolve('src/browser/spawn-engine-worker.ts');
+const SPAWN = resolve('src/page/spawn-engine-worker.ts');
 
 /** Swaps the engine-worker spawner for one of the packaged variants. */
 function spawnVariant(file) {
@@ -31,15 +31,15 @@ export async function buildPageBundles(stamp, dependencies) {
     format: 'esm',
     outfile: 'dist/lib/inpage-llm.js',
     external: dependencies,
-    plugins: [spawnVariant('src/browser/spawn-engine-worker-packaged.ts')],
+    plugins: [spawnVariant('src/page/spawn-engine-worker-packaged.ts')],
   });
   await build({
     ...common,
-    entryPoints: ['src/dropin/dropin.ts'],
+    entryPoints: ['src/page/dropin/dropin.ts'],
     format: 'iife',
     minify: true,
     outfile: 'dist/inpage-llm.js',
-    plugins: [spawnVariant('src/browser/spawn-engine-worker-dropin.ts')],
+    plugins: [spawnVariant('src/page/spawn-engine-worker-dropin.ts')],
   });
   await build({
     entryPoints: ['cli/inpage-llm.ts'],

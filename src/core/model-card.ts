@@ -1,3 +1,5 @@
+import type { ModelCapabilities } from './capabilities';
+
 /** Backends an engine can run a model on. */
 export type BackendName = 'llamacpp' | 'webllm';
 
@@ -25,4 +27,6 @@ export interface ModelCard {
   vram_required_mb?: number;
   /** The concrete build that was chosen (WebLLM: the q4f32 variant when the GPU lacks shader-f16). */
   variant?: string;
+  /** What the loaded model can honour (internal: the SW checks requests against it; not listed by `/v1/models`). */
+  capabilities?: ModelCapabilities;
 }

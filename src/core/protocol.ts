@@ -1,10 +1,12 @@
 /**
  * The one message protocol shared by the Service Worker, the page and the engine worker.
  * Each direction is a map from message type to payload; the tagged union is derived from it,
- * so handlers narrow on `type` and never cast.
+ * so handlers narrow on `type` and never cast. The engine's messages are neutral
+ * (`generation.*`): no endpoint's shape crosses this boundary.
  */
+import type { BuildStamp } from './build-stamp';
 import type { WireError } from './errors';
-import type { CompletionRequest, FinishReason, LegacyLogprobs, Usage } from './openai/types';
+import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from './generation';
 import type { ModelCard } from './model-card';
 
 /** Turns a message map into its tagged union. */
@@ -16,46 +18,46 @@ export interface SwToPage {
    * Which models does this page's engine serve? Reply on the port with `engine.info`; with
    * `catalogue`, also the models it could load (`status: 'available'`).
    */
-  'engine.query': { protocol: number; catalogue: boolean };
-  /** Run a completion; the port then carries `EngineToSw` and `SwToEngine`. */
-  'completion.start': { request: CompletionRequest };
+  'engine.query': { catalogue: boolean };
+  /** Run a generation; the port then carries `EngineToSw` and `SwToEngine`. */
+  'generation.start': { request: GenerationRequest };
 }
 
-/** Page -> SW (via `ServiceWorker.postMessage`). */
+/** Page -> SW (via `ServiceWorker.postMessage`; `sw.version.query` with a reply port). */
 export interface PageToSw {
   /** Take control of the sending page now (after a hard reload it stays uncontrolled). */
-  'client.claim': { protocol: number };
+  'client.claim': Record<string, never>;
   /** The sending page runs an engine (a hint for choosing whom to ask). */
-  'client.hello': { protocol: number };
+  'client.hello': Record<string, never>;
   /** The sending page's engine stopped. */
-  'client.goodbye': { protocol: number };
+  'client.goodbye': Record<string, never>;
+  /** Which build is this SW? Reply on the port with `sw.version` (stale-SW check). */
+  'sw.version.query': Record<string, never>;
 }
 
-/** Page -> SW on the reply port of `engine.query`. */
-export interface PageReply {
+/** Replies on the port of a page <-> SW question. */
+export interface Reply {
   'engine.info': { models: ModelCard[]; apiKey: string | null };
+  'sw.version': BuildStamp;
 }
 
-/** Engine worker -> SW on a completion's port. */
+/** Engine worker -> SW on a generation's port. */
 export interface EngineToSw {
-  /** More text of choice `index` (with its tokens' logprobs when asked; running usage when asked). */
-  'completion.delta': { index: number; text: string; logprobs: LegacyLogprobs | null; usage?: Usage };
+  /** More text of choice `index`, with its tokens when logprobs (or stops) were asked; running counts when asked. */
+  'generation.piece': { index: number; text: string; tokens: TokenLogprob[] | null; counts?: TokenCounts };
   /** Choice `index` ended (exactly once per choice). */
-  'completion.choice-end': { index: number; finish_reason: FinishReason; matched_stop: string | number | null; usage?: Usage };
-  /** Every choice ended; the request's usage. */
-  'completion.done': { usage: Usage };
-  'completion.error': { error: WireError };
+  'generation.choice-end': { index: number; finish_reason: FinishReason; matched_stop: string | number | null; counts?: TokenCounts };
+  /** Every choice ended; the request's token counts. */
+  'generation.done': { counts: TokenCounts };
+  'generation.error': { error: WireError };
 }
 
-/** SW -> engine worker on a completion's port. */
+/** SW -> engine worker on a generation's port. */
 export interface SwToEngine {
-  'completion.cancel': { reason: string };
+  'generation.cancel': { reason: string };
   /** The SW still reads this request (sent every KEEPALIVE_INTERVAL_MS while it runs). */
-  'completion.keepalive': Record<string, never>;
+  'generation.keepalive': Record<string, never>;
 }
-
-/** Bumped whenever a message shape changes; the SW and the page must agree. */
-export const PROTOCOL_VERSION = 2;
 
 /** A type guard for one direction, from the list of its message types. */
 export function messageGuard<M>(types: ReadonlyArray<keyof M & string>) {
@@ -67,11 +69,16 @@ export function messageGuard<M>(types: ReadonlyArray<keyof M & string>) {
   };
 }
 
-export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'completion.start']);
-export const isPageToSw = messageGuard<PageToSw>(['client.claim', 'client.hello', 'client.goodbye']);
-export const isPageReply = messageGuard<PageReply>(['engine.info']);
-export const isEngineToSw = messageGuard<EngineToSw>(['completion.delta', 'completion.choice-end', 'completion.done', 'completion.error']);
-export const isSwToEngine = messageGuard<SwToEngine>(['completion.cancel', 'completion.keepalive']);
+/** A guard for one message type of a map. */
+export function typeGuard<M, K extends keyof M & string>(type: K) {
+  const guard = messageGuard<Pick<M, K>>([type]);
+  return (data: unknown): data is { type: K } & M[K] => guard(data);
+}
+
+export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'generation.start']);
+export const isPageToSw = messageGuard<PageToSw>(['client.claim', 'client.hello', 'client.goodbye', 'sw.version.query']);
+export const isEngineToSw = messageGuard<EngineToSw>(['generation.piece', 'generation.choice-end', 'generation.done', 'generation.error']);
+export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 
 /** Builds a typed message (keeps call sites short and checked). */
 export function message<M, K extends keyof M>(type: K, payload: M[K]): { type: K } & M[K] {

@@ -14,6 +14,8 @@ export interface Vocabulary {
    * without merges, like `inpage-test`): then token ids and text convert both ways exactly.
    */
   byteLevel: boolean;
+  /** The longest token in UTF-8 bytes (special tokens counted by their text, which a prompt may spell). */
+  maxTokenBytes: number;
 }
 
 /** GPT-2's byte <-> printable-character table (bytes_to_unicode). */
@@ -51,7 +53,9 @@ export function vocabularyFromMetadata(metadata: Map<string, GgufValue>): Vocabu
   };
   const byteLevel =
     gpt2 && (!Array.isArray(merges) || merges.length === 0) && texts.length >= 256 && texts.slice(0, 256).every((_, b) => bytes(b).length === 1 && bytes(b)[0] === b);
-  return { size: texts.length, bytes, text: (id) => texts[id] ?? '', byteLevel, fim: fimTokens(metadata, texts) };
+  let maxTokenBytes = 1;
+  for (const [id, text] of texts.entries()) maxTokenBytes = Math.max(maxTokenBytes, bytes(id).length, typeOf(id) === 3 ? encoder.encode(text).length : 0);
+  return { size: texts.length, bytes, text: (id) => texts[id] ?? '', byteLevel, maxTokenBytes, fim: fimTokens(metadata, texts) };
 }
 
 /** FIM token texts of common code models, for GGUFs that do not declare their FIM ids. */

@@ -47,7 +47,7 @@ test('when the Service Worker dies mid-stream, the engine stops that generation 
   assert.ok(record.completionTokens < MAX_TOKENS, `stopped after ${record.completionTokens} tokens`);
   const next = await page.evaluate(async () => {
     let text = '';
-    for await (const event of window.inpage.stream({ prompt: 'abc', max_tokens: 3, temperature: 0 })) if (event.type === 'completion.delta') text += event.text;
+    for await (const event of window.inpage.stream({ prompt: 'abc', max_tokens: 3, temperature: 0 })) if (event.type === 'generation.piece') text += event.text;
     return text;
   });
   assert.equal(next, 'def');

@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ChoiceAccumulator } from '../../worker/sw/choice-accumulator';
-import type { LegacyLogprobs } from '../../src/core/openai/types';
+import { ChoiceAccumulator } from '../../worker/sw/routes/completions/choice-accumulator';
+import type { TokenLogprob } from '../../src/core/generation';
 
-const lp = (token: string, offset: number): LegacyLogprobs =>
-  ({ tokens: [token], token_logprobs: [-1], top_logprobs: [{ [token]: -1 }], text_offset: [offset] });
+/** One neutral token (logprob -1, itself its only alternative) at `offset`. */
+const lp = (token: string, offset: number): TokenLogprob[] =>
+  [{ id: 1, text: token, bytes: [], logprob: -1, top: [{ id: 1, text: token, bytes: [], logprob: -1 }], offset }];
 
 describe('ChoiceAccumulator', () => {
   it('starts empty', () => {
-    expect(new ChoiceAccumulator().list()).toStrictEqual([]);
+    expect(new ChoiceAccumulator(1).list()).toStrictEqual([]);
   });
 
   it('lists choices by index whatever order they arrive in, appending text', () => {
-    const acc = new ChoiceAccumulator();
+    const acc = new ChoiceAccumulator(1);
     acc.add(2, 'c', null);
     acc.add(0, 'a', null);
     acc.add(2, 'C', null);
@@ -28,7 +29,7 @@ describe('ChoiceAccumulator', () => {
   });
 
   it('appends logprobs of successive deltas', () => {
-    const acc = new ChoiceAccumulator();
+    const acc = new ChoiceAccumulator(1);
     acc.add(0, 'He', lp('He', 0));
     acc.add(0, 'llo', lp('llo', 2));
     acc.end(0, 'length', null);
@@ -37,16 +38,22 @@ describe('ChoiceAccumulator', () => {
     });
   });
 
-  it('does not alias the first delta’s logprobs', () => {
-    const acc = new ChoiceAccumulator();
+  it('does not alias the first delta’s tokens', () => {
+    const acc = new ChoiceAccumulator(1);
     const first = lp('a', 0);
     acc.add(0, 'a', first);
     acc.add(0, 'b', lp('b', 1));
-    expect(first.tokens).toStrictEqual(['a']);
+    expect(first.map((t) => t.text)).toStrictEqual(['a']);
+  });
+
+  it('keeps no logprobs when the request asked for none', () => {
+    const acc = new ChoiceAccumulator(null);
+    acc.add(0, 'a', lp('a', 0));
+    expect(acc.list()[0]?.logprobs).toBeNull();
   });
 
   it('has matched_stop only when non-null (token id 0 and "" count)', () => {
-    const acc = new ChoiceAccumulator();
+    const acc = new ChoiceAccumulator(1);
     acc.end(0, 'stop', 0);
     acc.end(1, 'stop', 'END');
     acc.end(2, 'length', null);
@@ -63,7 +70,7 @@ describe('ChoiceAccumulator', () => {
   });
 
   it('keeps text that arrives after the end of another choice', () => {
-    const acc = new ChoiceAccumulator();
+    const acc = new ChoiceAccumulator(1);
     acc.add(0, 'x', null);
     acc.end(0, 'length', null);
     acc.add(1, 'y', null);

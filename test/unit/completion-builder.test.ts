@@ -1,8 +1,8 @@
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
-import { completionMeta, completionObject, usageChunk } from '../../src/core/openai/completion-builder';
-import { SSE_DONE, SSE_HEADERS, sseFrame } from '../../src/core/sse';
+import { completionMeta, completionObject, usageChunk } from '../../worker/sw/routes/completions/completion-builder';
+import { SSE_DONE, SSE_HEADERS, sseFrame } from '../../worker/sw/sse';
 import type { CompletionChoice, FinishReason } from '../../src/core/openai/types';
 
 const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };

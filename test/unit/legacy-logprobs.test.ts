@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { appendLogprobs, codePoints, emptyLogprobs, toLegacyLogprobs } from '../../src/core/openai/legacy-logprobs';
-import type { LogprobEntry } from '../../src/core/openai/legacy-logprobs';
+import { codePoints } from '../../src/core/code-points';
+import { appendLogprobs, emptyLogprobs, toLegacyLogprobs } from '../../worker/sw/routes/completions/legacy-logprobs';
+import type { LogprobEntry } from '../../worker/sw/routes/completions/legacy-logprobs';
 
 const entry = (text: string, logprob: number | null, offset: number, top: LogprobEntry['top'] = []): LogprobEntry => ({ text, logprob, top, offset });
 

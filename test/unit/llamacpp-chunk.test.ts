@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkEvents } from '../../worker/engine/backends/llamacpp-chunk';
+import { chunkEvents } from '../../worker/engine/backends/llamacpp/chunk';
 
 /** A llama-server streamed /v1/completions chunk carrying text and its tokens' logprobs. */
 const textChunk = {
@@ -88,7 +88,7 @@ describe('chunkEvents', () => {
     },
   );
 
-  // BUG (worker/engine/backends/llamacpp-chunk.ts chunkEvents): Reflect.get on a non-object choice
+  // BUG (worker/engine/backends/llamacpp/chunk.ts chunkEvents): Reflect.get on a non-object choice
   // (or candidate.bytes on a null logprobs item) throws a TypeError instead of ignoring the junk.
   it.each<unknown>([{ choices: [null] }, { choices: [5] }, { choices: [{ text: 'a', logprobs: { content: [null] } }] }])(
     'junk inside choices %j -> no throw',

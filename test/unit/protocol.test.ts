@@ -1,20 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import {
-  PROTOCOL_VERSION, isEngineToSw, isPageReply, isPageToSw, isSwToEngine, isSwToPage, message,
-} from '../../src/core/protocol';
-import type { EngineToSw, SwToEngine, SwToPage } from '../../src/core/protocol';
+import { isEngineToSw, isPageToSw, isSwToEngine, isSwToPage, message, typeGuard } from '../../src/core/protocol';
+import type { EngineToSw, Reply, SwToEngine, SwToPage } from '../../src/core/protocol';
 
 const allTypes = [
-  'engine.query', 'completion.start', 'client.claim', 'client.hello', 'client.goodbye', 'engine.info',
-  'completion.delta', 'completion.choice-end', 'completion.done', 'completion.error', 'completion.cancel',
+  'engine.query', 'generation.start', 'client.claim', 'client.hello', 'client.goodbye', 'sw.version.query', 'engine.info', 'sw.version',
+  'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.cancel', 'generation.keepalive',
 ];
 
 const guards: Array<[string, (data: unknown) => boolean, string[]]> = [
-  ['isSwToPage', isSwToPage, ['engine.query', 'completion.start']],
-  ['isPageToSw', isPageToSw, ['client.claim', 'client.hello', 'client.goodbye']],
-  ['isPageReply', isPageReply, ['engine.info']],
-  ['isEngineToSw', isEngineToSw, ['completion.delta', 'completion.choice-end', 'completion.done', 'completion.error']],
-  ['isSwToEngine', isSwToEngine, ['completion.cancel']],
+  ['isSwToPage', isSwToPage, ['engine.query', 'generation.start']],
+  ['isPageToSw', isPageToSw, ['client.claim', 'client.hello', 'client.goodbye', 'sw.version.query']],
+  ['typeGuard(engine.info)', typeGuard<Reply, 'engine.info'>('engine.info'), ['engine.info']],
+  ['typeGuard(sw.version)', typeGuard<Reply, 'sw.version'>('sw.version'), ['sw.version']],
+  ['isEngineToSw', isEngineToSw, ['generation.piece', 'generation.choice-end', 'generation.done', 'generation.error']],
+  ['isSwToEngine', isSwToEngine, ['generation.cancel', 'generation.keepalive']],
 ];
 
 describe.each(guards)('%s', (_name, guard, own) => {
@@ -23,7 +22,7 @@ describe.each(guards)('%s', (_name, guard, own) => {
   });
 
   it('rejects the other directions’ types and unknown types', () => {
-    for (const type of [...allTypes.filter((t) => !own.includes(t)), 'nope', '', 'COMPLETION.DELTA']) {
+    for (const type of [...allTypes.filter((t) => !own.includes(t)), 'nope', '', 'GENERATION.PIECE', 'completion.delta']) {
       expect(guard({ type }), type).toBe(false);
     }
   });
@@ -37,29 +36,27 @@ describe.each(guards)('%s', (_name, guard, own) => {
 
 describe('message', () => {
   it('builds { type, ...payload }', () => {
-    expect(message<EngineToSw, 'completion.delta'>('completion.delta', { index: 1, text: 'Hi', logprobs: null }))
-      .toStrictEqual({ type: 'completion.delta', index: 1, text: 'Hi', logprobs: null });
-    expect(message<SwToEngine, 'completion.cancel'>('completion.cancel', { reason: 'abort' })).toStrictEqual({ type: 'completion.cancel', reason: 'abort' });
+    expect(message<EngineToSw, 'generation.piece'>('generation.piece', { index: 1, text: 'Hi', tokens: null }))
+      .toStrictEqual({ type: 'generation.piece', index: 1, text: 'Hi', tokens: null });
+    expect(message<SwToEngine, 'generation.cancel'>('generation.cancel', { reason: 'abort' })).toStrictEqual({ type: 'generation.cancel', reason: 'abort' });
   });
 
   it('builds messages its own guard accepts', () => {
-    const query = message<SwToPage, 'engine.query'>('engine.query', { protocol: PROTOCOL_VERSION, catalogue: false });
-    expect(query).toStrictEqual({ type: 'engine.query', protocol: PROTOCOL_VERSION, catalogue: false });
+    const query = message<SwToPage, 'engine.query'>('engine.query', { catalogue: false });
+    expect(query).toStrictEqual({ type: 'engine.query', catalogue: false });
     expect(isSwToPage(query)).toBe(true);
     expect(isEngineToSw(query)).toBe(false);
-    const done = message<EngineToSw, 'completion.done'>('completion.done', {
-      usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
-    });
-    expect(done).toStrictEqual({ type: 'completion.done', usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } });
+    const done = message<EngineToSw, 'generation.done'>('generation.done', { counts: { prompt: 1, completion: 2, cached: 0 } });
+    expect(done).toStrictEqual({ type: 'generation.done', counts: { prompt: 1, completion: 2, cached: 0 } });
     expect(isEngineToSw(structuredClone(done))).toBe(true);
-    const end = message<EngineToSw, 'completion.choice-end'>('completion.choice-end', { index: 0, finish_reason: 'stop', matched_stop: 7 });
-    expect(end).toStrictEqual({ type: 'completion.choice-end', index: 0, finish_reason: 'stop', matched_stop: 7 });
+    const end = message<EngineToSw, 'generation.choice-end'>('generation.choice-end', { index: 0, finish_reason: 'stop', matched_stop: 7 });
+    expect(end).toStrictEqual({ type: 'generation.choice-end', index: 0, finish_reason: 'stop', matched_stop: 7 });
     expect(isEngineToSw(structuredClone(end))).toBe(true);
   });
 
   it('does not alias the payload', () => {
-    const payload = { index: 0, text: 'a', logprobs: null };
-    const built = message<EngineToSw, 'completion.delta'>('completion.delta', payload);
+    const payload = { index: 0, text: 'a', tokens: null };
+    const built = message<EngineToSw, 'generation.piece'>('generation.piece', payload);
     payload.text = 'b';
     expect(built.text).toBe('a');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readScriptOptions } from '../../src/dropin/read-script-options';
+import { readScriptOptions } from '../../src/page/dropin/read-script-options';
 
 const SCRIPT = 'https://app.example/static/inpage-llm.js';
 

@@ -1,25 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/core/errors';
 import { validateCompletion } from '../../src/core/openai/validate-completion';
-import { checkCapabilities } from '../../worker/engine/request-capabilities';
+import { checkCapabilities, type ModelCapabilities } from '../../src/core/capabilities';
 import { choiceRequest, needsTokens } from '../../worker/engine/run-choice';
 import type { CompletionRequest } from '../../src/core/openai/types';
-import type { LoadedModel } from '../../worker/engine/backend';
 
-/** A model that only answers capability questions: every method throws. */
-function model(unsupported: string[] = [], suffix = false, vocabSize = 258): LoadedModel {
-  const fail = (): never => {
-    throw new Error('checkCapabilities must not call the model');
-  };
-  return {
-    contextLength: 4096, vocabSize, capabilities: { unsupported: new Set(unsupported), suffix },
-    generate: fail, promptText: fail, countPromptTokens: fail, scorePrompt: fail, unload: fail,
-  };
+/** A model card's capabilities (byte vocabulary: one byte per token, special tokens up to 4 bytes). */
+function model(unsupported: string[] = [], suffix = false, vocabSize = 258, contextLength = 4096): ModelCapabilities {
+  return { unsupported: [...unsupported, ...(suffix ? [] : ['suffix'])], context_length: contextLength, vocab_size: vocabSize, max_token_bytes: 1 };
 }
 
 const request = (body: Record<string, unknown> = {}): CompletionRequest => validateCompletion({ model: 'm', prompt: 'Hi', ...body });
 
-function rejection(m: LoadedModel, r: CompletionRequest): InvalidRequestError {
+function rejection(m: ModelCapabilities, r: CompletionRequest): InvalidRequestError {
   try {
     checkCapabilities(m, r);
   } catch (error) {
@@ -35,8 +28,8 @@ const active: Array<[string, Record<string, unknown>, Record<string, unknown>]> 
   ['frequency_penalty', { frequency_penalty: -1 }, { frequency_penalty: 0 }], ['repetition_penalty', { repeat_penalty: 1.1 }, { repetition_penalty: 1 }],
   ['logit_bias', { logit_bias: { '1': 1 } }, { logit_bias: {} }], ['seed', { seed: 0 }, { seed: null }],
   ['min_tokens', { min_tokens: 1 }, { min_tokens: 0 }], ['ignore_eos', { ignore_eos: true }, { ignore_eos: false }],
-  ['stop_token_ids', { stop_token_ids: [1] }, { stop_token_ids: [] }], ['logprobs', { logprobs: 0 }, { logprobs: null }],
-  ['echo', { echo: true }, { echo: false }],
+  ['stop_token_ids', { stop_token_ids: [1] }, { stop_token_ids: [] }],
+  ['include_stop_str_in_output', { no_stop_trim: true }, { include_stop_str_in_output: false }],
 ];
 
 describe('checkCapabilities', () => {
@@ -63,6 +56,24 @@ describe('checkCapabilities', () => {
       expect(error.code).toBe('unsupported_parameter');
     }
     expect(() => checkCapabilities(m, request({ prompt: ['a', 'b'] }))).not.toThrow();
+  });
+
+  it('echo with logprobs where prompts cannot be scored -> 400 naming echo; echo or logprobs alone are fine', () => {
+    const m = model(['prompt_logprobs']);
+    const error = rejection(m, request({ echo: true, logprobs: 1 }));
+    expect([error.param, error.code]).toStrictEqual(['echo', 'unsupported_parameter']);
+    expect(() => checkCapabilities(m, request({ echo: true }))).not.toThrow();
+    expect(() => checkCapabilities(m, request({ logprobs: 1 }))).not.toThrow();
+  });
+
+  it('a prompt that cannot fit the context -> 400 context_length_exceeded, by a lower bound on its tokens', () => {
+    const error = rejection(model([], false, 258, 8), request({ prompt: 'abcdefgh' }));
+    expect([error.param, error.code]).toStrictEqual(['prompt', 'context_length_exceeded']);
+    expect(() => checkCapabilities(model([], false, 258, 8), request({ prompt: 'abcdefg' }))).not.toThrow();
+    expect(rejection(model([], false, 258, 8), request({ prompt: ['a', [1, 2, 3, 4, 5, 6, 7, 8]] })).code).toBe('context_length_exceeded');
+    const wide = { ...model([], false, 258, 8), max_token_bytes: 4 };
+    expect(() => checkCapabilities(wide, request({ prompt: 'x'.repeat(28) }))).not.toThrow();
+    expect(rejection(wide, request({ prompt: 'x'.repeat(29) })).code).toBe('context_length_exceeded');
   });
 
   it('suffix without fill-in-the-middle -> 400 suffix', () => {

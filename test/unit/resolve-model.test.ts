@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/core/errors';
 import type { ModelSpec } from '../../src/core/model-spec';
-import { INPAGE_TEST_MODEL, resolveModel } from '../../src/browser/resolve-model';
+import { INPAGE_TEST_MODEL, resolveModel } from '../../src/page/resolve-model';
 
 const BASE = 'https://app.example/demo/index.html';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendLogprobs, emptyLogprobs } from '../../src/core/openai/legacy-logprobs';
+import { appendLogprobs, emptyLogprobs, toLegacyLogprobs } from '../../worker/sw/routes/completions/legacy-logprobs';
 import { shapeChoice } from '../../worker/engine/shape-choice';
 import type { FinishReason, LegacyLogprobs } from '../../src/core/openai/types';
 import type { GenerationEvent, TokenInfo } from '../../worker/engine/backend';
@@ -30,7 +30,9 @@ async function shape(events: GenerationEvent[], options: Partial<ShapeOptions> =
   }
   const outputs: ChoiceOutput[] = [];
   for await (const out of shapeChoice(source(), { ...defaults, ...options }, () => (halts += 1))) outputs.push(out);
-  const deltas = outputs.flatMap((o) => (o.type === 'delta' ? [o] : []));
+  // Seen as the legacy completions endpoint shows them.
+  const count = options.logprobs ?? 0;
+  const deltas = outputs.flatMap((o) => (o.type === 'delta' ? [{ type: o.type, text: o.text, logprobs: o.tokens ? toLegacyLogprobs(o.tokens, count) : null }] : []));
   const last = outputs.at(-1);
   if (last?.type !== 'end' || outputs.filter((o) => o.type === 'end').length !== 1) throw new Error('expected exactly one end, last');
   let logprobs: LegacyLogprobs | null = null;

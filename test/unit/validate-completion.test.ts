@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/core/errors';
 import { completionSchema } from '../../src/core/openai/completion-schema';
+import { PARAMETERS } from '../../src/core/parameters';
 import { validateCompletion } from '../../src/core/openai/validate-completion';
 import type { CompletionRequest } from '../../src/core/openai/types';
 
@@ -28,7 +29,7 @@ const defaults: CompletionRequest = {
   mirostat: 0, mirostat_tau: 5, mirostat_eta: 0.1,
   presence_penalty: 0, frequency_penalty: 0, repetition_penalty: 1, logit_bias: {}, seed: null,
   n: 1, best_of: 1, logprobs: null, echo: false, suffix: null,
-  stream: false, include_usage: false, continuous_usage_stats: false, cache_prompt: true,
+  stream: false, include_usage: false, continuous_usage: false, cache_prompt: true,
 };
 
 describe('validateCompletion: defaults', () => {
@@ -56,7 +57,7 @@ describe('validateCompletion: defaults', () => {
       temperature: 0, top_p: 0.5, top_k: 40, min_p: 0.05, typical_p: 0.9, mirostat: 2, mirostat_tau: 4, mirostat_eta: 0.2,
       presence_penalty: -1.5, frequency_penalty: 2, repetition_penalty: 1.3, logit_bias: { '5': -100, '6': 2.5 }, seed: -7,
       n: 2, best_of: 2, logprobs: 0, echo: false, suffix: 'end',
-      stream: true, include_usage: true, continuous_usage_stats: true, cache_prompt: false,
+      stream: true, include_usage: true, continuous_usage: true, cache_prompt: false,
     });
   });
 
@@ -146,7 +147,8 @@ describe('validateCompletion: invalid fields', () => {
   ];
 
   it('covers every field of the schema', () => {
-    expect(new Set(cases.map(([field]) => field))).toStrictEqual(new Set(Object.keys(completionSchema.entries)));
+    const aliases = Object.values(PARAMETERS).flatMap((row) => row.aliases ?? []);
+    expect(new Set(cases.map(([field]) => field))).toStrictEqual(new Set([...Object.keys(completionSchema.entries), ...aliases]));
   });
 
   it.each(cases)('%s = %j -> 400 naming the field', (field, value, param = field) => {

@@ -2,13 +2,13 @@ import { prebuiltAppConfig, postInitAndCheckFieldsCompletion } from '@mlc-ai/web
 import { describe, expect, it } from 'vitest';
 import { validateCompletion } from '../../src/core/openai/validate-completion';
 import type { EngineToSw, MessageOf } from '../../src/core/protocol';
-import { pickVariant, type AdapterFacts } from '../../worker/engine/backends/webllm-device';
-import { WebLLMModel } from '../../worker/engine/backends/webllm-model';
-import { variantRecords } from '../../worker/engine/backends/webllm-records';
-import { toWebLLMParams } from '../../worker/engine/backends/webllm-request';
+import { pickVariant, type AdapterFacts } from '../../worker/engine/backends/webllm/device';
+import { WebLLMModel } from '../../worker/engine/backends/webllm/model';
+import { variantRecords } from '../../worker/engine/backends/webllm/records';
+import { toWebLLMParams } from '../../worker/engine/backends/webllm/request';
 import { choiceRequest } from '../../worker/engine/run-choice';
-import { runCompletion } from '../../worker/engine/run-completion';
-import { ChoiceAccumulator } from '../../worker/sw/choice-accumulator';
+import { runGeneration } from '../../worker/engine/run-generation';
+import { ChoiceAccumulator } from '../../worker/sw/routes/completions/choice-accumulator';
 import { FakeEngine, lp, type FakeStep } from './webllm-fake-engine';
 
 /** The fake model: each step continues the alphabet after the prompt's last letter, greedily. */
@@ -28,13 +28,14 @@ async function run(body: Record<string, unknown>, engine = new FakeEngine(alphab
   const { port1, port2 } = new MessageChannel();
   const events: Event[] = [];
   port1.onmessage = (event: MessageEvent<Event>) => events.push(event.data);
-  await runCompletion(model, validateCompletion({ model: 'm', max_tokens: 3, ...body }), port2, new AbortController().signal);
+  const request = validateCompletion({ model: 'm', max_tokens: 3, ...body });
+  await runGeneration(model, request, port2, new AbortController().signal);
   await new Promise((resolve) => setTimeout(resolve, 20));
   port1.close();
-  const choices = new ChoiceAccumulator();
+  const choices = new ChoiceAccumulator(request.logprobs);
   for (const event of events) {
-    if (event.type === 'completion.delta') choices.add(event.index, event.text, event.logprobs);
-    if (event.type === 'completion.choice-end') choices.end(event.index, event.finish_reason, event.matched_stop);
+    if (event.type === 'generation.piece') choices.add(event.index, event.text, event.tokens);
+    if (event.type === 'generation.choice-end') choices.end(event.index, event.finish_reason, event.matched_stop);
   }
   return { events, engine, choices: choices.list(), last: events.at(-1) };
 }
@@ -67,22 +68,22 @@ describe('webllm backend through the shared completion layer', () => {
     const { choices, last, engine } = await run({ prompt: ['abc', 'klm'] });
     expect(choices.map((c) => [c.index, c.text, c.finish_reason])).toEqual([[0, 'def', 'length'], [1, 'nop', 'length']]);
     expect(engine.requests.map((r) => r.prompt)).toEqual(['abc', 'klm']);
-    expect(last).toMatchObject({ type: 'completion.done', usage: { prompt_tokens: 6, completion_tokens: 6, total_tokens: 12 } });
+    expect(last).toMatchObject({ type: 'generation.done', counts: { prompt: 6, completion: 6, cached: 0 } });
   });
 
   it('n: 2 + stream: two WebLLM streams (it refuses n > 1 with stream), deltas carry their index', async () => {
     const { events, engine, choices } = await run({ prompt: 'abc', n: 2, stream: true, seed: 1 });
     expect(engine.requests).toHaveLength(2);
     expect(engine.requests.map((r) => r.seed)).toEqual([1, 2]);
-    expect(events.filter((e) => e.type === 'completion.delta').map((e) => e.type === 'completion.delta' && e.index)).toEqual([0, 0, 0, 1, 1, 1]);
-    expect(events.filter((e) => e.type === 'completion.choice-end')).toHaveLength(2);
+    expect(events.filter((e) => e.type === 'generation.piece').map((e) => e.type === 'generation.piece' && e.index)).toEqual([0, 0, 0, 1, 1, 1]);
+    expect(events.filter((e) => e.type === 'generation.choice-end')).toHaveLength(2);
     expect(choices.map((c) => c.text)).toEqual(['def', 'def']);
     expect(engine.returned).toBe(2);
   });
 
   it('echo + stream: the prompt is each choice\'s first delta', async () => {
     const { events } = await run({ prompt: 'abc', echo: true, stream: true });
-    const deltas = events.filter((e) => e.type === 'completion.delta').map((e) => e.type === 'completion.delta' && e.text);
+    const deltas = events.filter((e) => e.type === 'generation.piece').map((e) => e.type === 'generation.piece' && e.text);
     expect(deltas).toEqual(['abc', 'd', 'e', 'f']);
   });
 
@@ -109,8 +110,8 @@ describe('webllm backend through the shared completion layer', () => {
   ];
   it.each(unsupported)('%s: 400 naming it, WebLLM never called', async (param, body) => {
     const { last, engine } = await run({ prompt: 'abc', ...body });
-    expect(last?.type).toBe('completion.error');
-    if (last?.type !== 'completion.error') return;
+    expect(last?.type).toBe('generation.error');
+    if (last?.type !== 'generation.error') return;
     expect(last.error.status).toBe(400);
     expect(last.error.body.error.param).toBe(param);
     expect(last.error.body.error.code).toBe('unsupported_parameter');
@@ -148,7 +149,7 @@ describe('webllm variant choice', () => {
 
 describe('webllm logprobs conversion and abort', () => {
   it('a chunk whose bytes do not spell its text (byte-fallback pieces merged by WebLLM) keeps the text exact', async () => {
-    const { toTokenInfo } = await import('../../worker/engine/backends/webllm-chunk');
+    const { toTokenInfo } = await import('../../worker/engine/backends/webllm/chunk');
     const tokens = toTokenInfo('é', [lp('\uFFFD', -0.1)]);
     expect(tokens).toHaveLength(1);
     expect(new TextDecoder().decode(new Uint8Array(tokens[0]?.bytes ?? []))).toBe('é');
@@ -168,7 +169,7 @@ describe('webllm logprobs conversion and abort', () => {
     await first.return?.(undefined);
     expect(engine.interrupts).toBe(1);
     expect(engine.returned).toBe(1);
-    await runCompletion(model, request, port2, new AbortController().signal);
+    await runGeneration(model, request, port2, new AbortController().signal);
     expect(engine.returned).toBe(2);
     port2.close();
   });

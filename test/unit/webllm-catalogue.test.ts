@@ -1,7 +1,7 @@
 import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { catalogueCards } from '../../worker/engine/backends/webllm-catalogue';
-import { needsShaderF16 } from '../../worker/engine/backends/webllm-records';
+import { catalogueCards } from '../../worker/engine/backends/webllm/catalogue';
+import { needsShaderF16 } from '../../worker/engine/backends/webllm/records';
 
 const records = prebuiltAppConfig.model_list;
 const QWEN16 = 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';

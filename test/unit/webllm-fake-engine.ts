@@ -1,6 +1,6 @@
 import type { ChatCompletionTokenLogprob, Completion, CompletionCreateParamsStreaming } from '@mlc-ai/web-llm';
 import { postInitAndCheckFieldsCompletion } from '@mlc-ai/web-llm';
-import type { WebLLMEngineLike } from '../../worker/engine/backends/webllm-model';
+import type { WebLLMEngineLike } from '../../worker/engine/backends/webllm/model';
 
 /** One scripted step of a fake WebLLM generation: the delta text and its token logprobs. */
 export interface FakeStep {

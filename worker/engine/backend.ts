@@ -1,23 +1,17 @@
 /**
  * The engine's backend interface. A backend loads a model; a loaded model generates ONE
  * choice for ONE prompt at a time (the scheduler guarantees it). Batches, `n`, `best_of`,
- * `echo`, stop strings, stop token ids and the legacy logprobs shape are the engine's shared
- * layer (`run-completion.ts`), identical for every backend. Both the llama.cpp-wasm and the
+ * `echo`, stop strings, stop token ids and per-token logprobs are the engine's shared layer
+ * (`run-generation.ts`), identical for every backend. Both the llama.cpp-wasm and the
  * WebLLM backends implement exactly this.
  */
 import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
-import type { FinishReason, PromptInput, SamplingParams } from '../../src/core/openai/types';
+import type { ModelCapabilities } from '../../src/core/capabilities';
+import type { Candidate, FinishReason, PromptInput, SamplingParams } from '../../src/core/generation';
 
-/** One candidate token with its log-probability. */
-export interface TokenCandidate {
-  id: number;
-  /** The token's text as the model's vocabulary spells it (may be a partial UTF-8 sequence). */
-  text: string;
-  /** The token's bytes: decoding a choice's token bytes in order gives exactly its text. */
-  bytes: number[];
-  logprob: number;
-}
+/** One candidate token with its log-probability (the core's neutral `Candidate`). */
+export type TokenCandidate = Candidate;
 
 /** One sampled token with the top alternatives at its position. */
 export interface TokenInfo extends TokenCandidate {
@@ -55,17 +49,8 @@ export type GenerationEvent =
   | { type: 'text'; text: string; tokens: TokenInfo[] | null }
   | { type: 'end'; finishReason: FinishReason; promptTokens: number; completionTokens: number; cachedTokens: number };
 
-/** Which request parameters a model can honour; the engine answers 400 for the others. */
-export interface ModelCapabilities {
-  /** Parameter names this backend cannot honour at a non-default value. */
-  unsupported: ReadonlySet<string>;
-  /** Fill-in-the-middle (`suffix`) support. */
-  suffix: boolean;
-}
-
 export interface LoadedModel {
-  readonly contextLength: number;
-  readonly vocabSize: number;
+  /** Its limits and what it cannot honour (on its card, so the SW refuses such requests). */
   readonly capabilities: ModelCapabilities;
   /** What the model's card shows besides its status (size, cache state, chosen variant). */
   readonly details?: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant'>>;

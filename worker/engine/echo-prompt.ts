@@ -1,11 +1,12 @@
-import { codePoints, toLegacyLogprobs, type LogprobEntry } from '../../src/core/openai/legacy-logprobs';
-import type { LegacyLogprobs, PromptInput } from '../../src/core/openai/types';
+/** `echo`: a choice's prompt as its first piece, scored token by token when logprobs are asked. */
+import { codePoints } from '../../src/core/code-points';
+import type { PromptInput, TokenLogprob } from '../../src/core/generation';
 import type { LoadedModel } from './backend';
 
-/** The echoed prompt of a choice: its text, and its tokens' logprobs when asked. */
+/** The echoed prompt of a choice: its text, and its tokens when asked. */
 export interface EchoPiece {
   text: string;
-  logprobs: LegacyLogprobs | null;
+  tokens: TokenLogprob[] | null;
   /** Length of `text` in code points (where the completion's offsets start). */
   points: number;
 }
@@ -17,16 +18,16 @@ export interface EchoPiece {
 export async function echoPrompt(model: LoadedModel, prompt: PromptInput, logprobs: number | null, signal: AbortSignal): Promise<EchoPiece> {
   if (logprobs === null) {
     const text = await model.promptText(prompt);
-    return { text, logprobs: null, points: codePoints(text) };
+    return { text, tokens: null, points: codePoints(text) };
   }
-  const tokens = await model.scorePrompt(prompt, logprobs, signal);
+  const scored = await model.scorePrompt(prompt, logprobs, signal);
   const decoder = new TextDecoder();
-  const entries: LogprobEntry[] = [];
+  const tokens: TokenLogprob[] = [];
   let text = '';
-  for (const token of tokens) {
-    entries.push({ text: token.text, logprob: token.logprob, top: token.top, offset: codePoints(text) });
+  for (const token of scored) {
+    tokens.push({ ...token, top: token.top?.slice(0, logprobs) ?? null, offset: codePoints(text) });
     text += decoder.decode(new Uint8Array(token.bytes), { stream: true });
   }
   text += decoder.decode();
-  return { text, logprobs: toLegacyLogprobs(entries, logprobs), points: codePoints(text) };
+  return { text, tokens, points: codePoints(text) };
 }

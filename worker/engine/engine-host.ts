@@ -2,13 +2,14 @@ import { NotFoundError, ServiceUnavailableError, toOpenAIError } from '../../src
 import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import { KeepaliveWatch } from '../../src/core/keepalive';
+import type { EngineApi, RequestRecord } from '../../src/core/engine-api';
+import type { GenerationRequest } from '../../src/core/generation';
 import { isSwToEngine } from '../../src/core/protocol';
 import { DISTINCT_LOAD_CODES } from '../../src/core/webllm-source';
-import type { CompletionRequest } from '../../src/core/openai/types';
 import type { Backend, LoadedModel } from './backend';
 import { ModelQueue } from './model-queue';
-import { RequestLog, type RequestRecord } from './request-log';
-import { postToSw, runCompletion } from './run-completion';
+import { RequestLog } from './request-log';
+import { postToSw, runGeneration } from './run-generation';
 
 interface ModelEntry {
   card: ModelCard;
@@ -18,10 +19,10 @@ interface ModelEntry {
 
 /**
  * The engine worker's API (exposed to the page with comlink): loads models on their backend,
- * queues completions per model (FIFO, one at a time), and cancels exactly the request whose
+ * queues generations per model (FIFO, one at a time), and cancels exactly the request whose
  * client went away.
  */
-export class EngineHost {
+export class EngineHost implements EngineApi {
   private readonly entries = new Map<string, ModelEntry>();
   private readonly backends: Map<BackendName, Backend>;
   private readonly log = new RequestLog();
@@ -53,7 +54,8 @@ export class EngineHost {
     try {
       const model = await loaded;
       card.status = 'ready';
-      card.context_length = model.contextLength;
+      card.context_length = model.capabilities.context_length;
+      card.capabilities = model.capabilities;
       Object.assign(card, model.details);
       onProgress({ model: spec.id, phase: 'ready', fraction: 1 });
       return card;
@@ -88,13 +90,13 @@ export class EngineHost {
   }
 
   /** Queues `request`; its events go to `port`, and a cancel on `port` stops only this request. */
-  complete(request: CompletionRequest, port: MessagePort): void {
+  generate(request: GenerationRequest, port: MessagePort): void {
     const controller = new AbortController();
     const watch = new KeepaliveWatch(() => controller.abort('the Service Worker went silent'));
     controller.signal.addEventListener('abort', () => watch.stop(), { once: true });
     port.onmessage = (event: MessageEvent<unknown>) => {
       if (!isSwToEngine(event.data)) return;
-      if (event.data.type === 'completion.cancel') controller.abort(event.data.reason);
+      if (event.data.type === 'generation.cancel') controller.abort(event.data.reason);
       else watch.beat();
     };
     // Where MessagePort 'close' events exist (not in Chromium 156): the SW side vanished.
@@ -102,27 +104,27 @@ export class EngineHost {
     const entry = this.entries.get(request.model);
     if (!entry) {
       const error = new NotFoundError(`The model '${request.model}' is not loaded in this engine.`, 'model');
-      postToSw(port, 'completion.error', { error: error.toWire() });
+      postToSw(port, 'generation.error', { error: error.toWire() });
       watch.stop();
       return;
     }
     void entry.queue.run(controller.signal, async () => {
       let outcome: RequestRecord['outcome'] = 'failed';
-      let usage = { prompt_tokens: 0, completion_tokens: 0 };
+      let counts = { prompt: 0, completion: 0 };
       try {
         const model = await entry.loaded;
-        usage = await runCompletion(model, request, port, controller.signal);
+        counts = await runGeneration(model, request, port, controller.signal);
         outcome = 'completed';
       } catch (error) {
-        postToSw(port, 'completion.error', { error: toOpenAIError(error).toWire() });
+        postToSw(port, 'generation.error', { error: toOpenAIError(error).toWire() });
       } finally {
         const reason: unknown = controller.signal.reason;
         this.log.add({
           model: request.model,
           outcome: controller.signal.aborted ? 'aborted' : outcome,
           ...(controller.signal.aborted ? { reason: String(reason) } : {}),
-          promptTokens: usage.prompt_tokens,
-          completionTokens: usage.completion_tokens,
+          promptTokens: counts.prompt,
+          completionTokens: counts.completion,
         });
         watch.stop();
         port.close();

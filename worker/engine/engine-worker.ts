@@ -2,8 +2,8 @@
 /** The engine Web Worker's entry: the engine host, exposed to the page with comlink. */
 import { expose } from 'comlink';
 import { registerErrorTransfer } from '../../src/core/comlink-errors';
-import { LlamaCppBackend } from './backends/llamacpp-backend';
-import { WebLLMBackend } from './backends/webllm-backend';
+import { LlamaCppBackend } from './backends/llamacpp/backend';
+import { WebLLMBackend } from './backends/webllm/backend';
 import { EngineHost } from './engine-host';
 
 registerErrorTransfer();

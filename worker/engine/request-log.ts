@@ -1,14 +1,4 @@
-/** How one request ended, as the engine saw it. */
-export interface RequestRecord {
-  model: string;
-  outcome: 'completed' | 'aborted' | 'failed';
-  /** Why it was aborted (client cancel, SW silence, ...). */
-  reason?: string;
-  /** Prompt tokens of the prompts whose first choice ended (0 for a request aborted in its first choice). */
-  promptTokens: number;
-  /** Generated tokens, including those of a choice cut short by the abort. */
-  completionTokens: number;
-}
+import type { RequestRecord } from '../../src/core/engine-api';
 
 const SIZE = 32;
 

@@ -1,21 +1,22 @@
-import { pickSampling } from '../../src/core/openai/sampling';
-import type { CompletionRequest, FinishReason, LegacyLogprobs, PromptInput } from '../../src/core/openai/types';
+import type { FinishReason, GenerationRequest, PromptInput, TokenLogprob } from '../../src/core/generation';
+import { pickSampling } from '../../src/core/parameters';
 import type { ChoiceRequest, GenerationEvent, LoadedModel } from './backend';
 import type { EchoPiece } from './echo-prompt';
 import { shapeChoice } from './shape-choice';
 
 /** One choice's output, piece by piece: the echo first, then the completion. */
 export type ChoicePiece =
-  | { type: 'delta'; text: string; logprobs: LegacyLogprobs | null; tokens: number }
+  /** `count`: the choice's generated tokens so far. */
+  | { type: 'delta'; text: string; tokens: TokenLogprob[] | null; count: number }
   | { type: 'end'; finishReason: FinishReason; matchedStop: string | number | null; completionTokens: number; cumulativeLogprob: number; promptTokens: number; cachedTokens: number };
 
 /** Whether the backend must report every token (stops, logprobs and `best_of` need them). */
-export function needsTokens(request: CompletionRequest): boolean {
+export function needsTokens(request: GenerationRequest): boolean {
   return request.logprobs !== null || request.stop.length > 0 || request.stop_token_ids.length > 0 || request.best_of > request.n;
 }
 
 /** The backend request for choice `choice` of `prompt` (choice j of a seeded request uses seed + j). */
-export function choiceRequest(request: CompletionRequest, prompt: PromptInput, choice: number): ChoiceRequest {
+export function choiceRequest(request: GenerationRequest, prompt: PromptInput, choice: number): ChoiceRequest {
   return {
     prompt,
     max_tokens: request.max_tokens,
@@ -35,13 +36,13 @@ export function choiceRequest(request: CompletionRequest, prompt: PromptInput, c
  */
 export async function* runChoice(
   model: LoadedModel,
-  request: CompletionRequest,
+  request: GenerationRequest,
   prompt: PromptInput,
   choice: number,
   echo: EchoPiece | null,
   signal: AbortSignal,
 ): AsyncGenerator<ChoicePiece> {
-  if (echo) yield { type: 'delta', text: echo.text, logprobs: echo.logprobs, tokens: 0 };
+  if (echo) yield { type: 'delta', text: echo.text, tokens: echo.tokens, count: 0 };
   if (request.max_tokens === 0) {
     const promptTokens = await model.countPromptTokens(prompt, signal);
     yield { type: 'end', finishReason: 'length', matchedStop: null, completionTokens: 0, cumulativeLogprob: 0, promptTokens, cachedTokens: 0 };
@@ -70,11 +71,11 @@ export async function* runChoice(
       logprobs: request.logprobs,
       offset: echo?.points ?? 0,
     };
-    let tokens = 0;
+    let count = 0;
     for await (const out of shapeChoice(tap(model.generate(choiceRequest(request, prompt, choice), inner.signal)), options, stop)) {
       if (out.type === 'delta') {
-        tokens += out.logprobs ? out.logprobs.tokens.length : 1;
-        yield { ...out, tokens };
+        count += out.tokens ? out.tokens.length : 1;
+        yield { ...out, count };
         continue;
       }
       if (promptTokens < 0) promptTokens = await model.countPromptTokens(prompt, signal);

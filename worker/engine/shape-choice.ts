@@ -1,5 +1,5 @@
-import { codePoints, toLegacyLogprobs, type LogprobEntry } from '../../src/core/openai/legacy-logprobs';
-import type { FinishReason, LegacyLogprobs } from '../../src/core/openai/types';
+import { codePoints } from '../../src/core/code-points';
+import type { FinishReason, TokenLogprob } from '../../src/core/generation';
 import type { GenerationEvent, TokenInfo } from './backend';
 import { StopText } from './stop-text';
 
@@ -9,14 +9,15 @@ export interface ShapeOptions {
   includeStop: boolean;
   /** Stops (strings and token ids) only count once this many tokens were generated. */
   minTokens: number;
-  /** Alternatives per token in the output, or null for no logprobs. */
+  /** Alternatives per token in the output, or null for no per-token logprobs. */
   logprobs: number | null;
   /** Code points already in the choice's text before the completion (the echoed prompt). */
   offset: number;
 }
 
 export type ChoiceOutput =
-  | { type: 'delta'; text: string; logprobs: LegacyLogprobs | null }
+  /** `tokens`: the tokens that start in this piece (null when no logprobs were asked). */
+  | { type: 'delta'; text: string; tokens: TokenLogprob[] | null }
   | {
       type: 'end';
       finishReason: FinishReason;
@@ -31,7 +32,7 @@ export type ChoiceOutput =
  * Turns one backend generation into the choice's output. With per-token info (the backend was
  * asked for it whenever stops or logprobs matter) it applies stop strings, matched across token
  * boundaries and never emitted unless `includeStop`, and stop token ids; it holds back only the
- * text that could still begin a stop, attaches legacy logprobs, and calls `halt` when a stop
+ * text that could still begin a stop, attaches each token's logprobs, and calls `halt` when a stop
  * ends the choice early. Without per-token info, text passes straight through.
  */
 export async function* shapeChoice(
@@ -51,17 +52,18 @@ export async function* shapeChoice(
   const release = (end: number, final = false): ChoiceOutput | null => {
     const from = released;
     const piece = text.take(end);
-    const entries: LogprobEntry[] = [];
+    const entries: TokenLogprob[] = [];
     while (pending.length > 0 && (final || (pending[0]?.start ?? Infinity) < end)) {
       const item = pending.shift();
       if (!item) break;
       const within = codePoints(piece.slice(0, Math.max(0, item.start - from)));
-      entries.push({ text: item.token.text, logprob: item.token.logprob, top: item.token.top, offset: options.offset + releasedPoints + within });
+      const { id, text: spelling, bytes, logprob, top } = item.token;
+      entries.push({ id, text: spelling, bytes, logprob, top: options.logprobs === null ? top : top.slice(0, options.logprobs), offset: options.offset + releasedPoints + within });
     }
     releasedPoints += codePoints(piece);
     released = Math.max(released, end);
     if (!piece && entries.length === 0) return null;
-    return { type: 'delta', text: piece, logprobs: options.logprobs === null ? null : toLegacyLogprobs(entries, options.logprobs) };
+    return { type: 'delta', text: piece, tokens: options.logprobs === null ? null : entries };
   };
   const end = (finishReason: FinishReason, matchedStop: string | number | null, completionTokens: number): ChoiceOutput =>
     ({ type: 'end', finishReason, matchedStop, completionTokens, cumulativeLogprob: cumulative });
@@ -77,7 +79,7 @@ export async function* shapeChoice(
       return;
     }
     if (event.tokens === null) {
-      if (event.text) yield { type: 'delta', text: event.text, logprobs: null };
+      if (event.text) yield { type: 'delta', text: event.text, tokens: null };
       continue;
     }
     for (const token of event.tokens) {

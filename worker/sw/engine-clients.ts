@@ -1,7 +1,7 @@
 import { AuthenticationError, NotFoundError, ServiceUnavailableError } from '../../src/core/errors';
 import type { ModelCard } from '../../src/core/model-card';
-import { isPageReply, message, PROTOCOL_VERSION, type SwToPage } from '../../src/core/protocol';
-import { withTimeout } from '../../src/core/with-timeout';
+import { ask } from '../../src/core/ask';
+import type { SwToPage } from '../../src/core/protocol';
 
 const QUERY_TIMEOUT_MS = 2000;
 
@@ -14,15 +14,9 @@ export interface EngineClient {
 }
 
 /** Asks one page which models its engine serves; null if it has no engine or does not answer. */
-export function queryClient(client: Client, catalogue = false): Promise<EngineClient | null> {
-  const channel = new MessageChannel();
-  const answer = new Promise<EngineClient | null>((resolve) => {
-    channel.port1.onmessage = (event: MessageEvent<unknown>) => {
-      resolve(isPageReply(event.data) ? { client, models: event.data.models, apiKey: event.data.apiKey } : null);
-    };
-  });
-  client.postMessage(message<SwToPage, 'engine.query'>('engine.query', { protocol: PROTOCOL_VERSION, catalogue }), [channel.port2]);
-  return withTimeout(answer, QUERY_TIMEOUT_MS, () => null).finally(() => channel.port1.close());
+export async function queryClient(client: Client, catalogue = false): Promise<EngineClient | null> {
+  const info = await ask<SwToPage, 'engine.query', 'engine.info'>(client, 'engine.query', { catalogue }, 'engine.info', QUERY_TIMEOUT_MS);
+  return info ? { client, models: info.models, apiKey: info.apiKey } : null;
 }
 
 /**
@@ -72,15 +66,16 @@ export function pickEngineClient(engines: EngineClient[], model: string): { engi
 }
 
 /**
- * Every model of these engines, once per id: a model some page serves (or failed to load)
- * wins over the same id listed only as loadable (`available`).
+ * Every model of these engines, once per id, as `/v1/models` lists it: a model some page serves
+ * (or failed to load) wins over the same id listed only as loadable (`available`). The
+ * capabilities the SW checks requests against stay internal.
  */
 export function modelCards(engines: EngineClient[]): ModelCard[] {
   const byId = new Map<string, ModelCard>();
   for (const engine of engines) {
     for (const card of engine.models) if (!byId.has(card.id) || byId.get(card.id)?.status === 'available') byId.set(card.id, card);
   }
-  return [...byId.values()];
+  return [...byId.values()].map(({ capabilities: _internal, ...card }) => card);
 }
 
 /** Enforces the runtime's API key (when it set one), as OpenAI answers a bad key: 401. */

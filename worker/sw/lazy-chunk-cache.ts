@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import { isWebLLMChunkPath } from '../../src/core/webllm-chunk-name';
+import type { Route } from './route';
 
 const CACHE = 'inpage-llm-lazy';
 
@@ -8,13 +9,11 @@ const CACHE = 'inpage-llm-lazy';
  * first (the browser's HTTP cache makes that cheap, and an upgraded unhashed file is picked
  * up), the cached copy when offline. Older copies are dropped when a new one is stored.
  */
-export function cacheLazyChunks(scope: ServiceWorkerGlobalScope): void {
-  scope.addEventListener('fetch', (event) => {
-    const url = new URL(event.request.url);
-    if (event.request.method !== 'GET' || url.origin !== scope.location.origin || !isWebLLMChunkPath(url.pathname)) return;
-    event.respondWith(networkFirst(event.request));
-  });
-}
+export const lazyChunkRoute: Route = {
+  method: 'GET',
+  path: isWebLLMChunkPath,
+  handle: (event) => networkFirst(event.request),
+};
 
 async function networkFirst(request: Request): Promise<Response> {
   const cache = await caches.open(CACHE);

@@ -6,11 +6,12 @@ export interface RouteEvent {
 
 /**
  * A route: a method + path under the SW's origin, and the handler that answers it. The path
- * is exact, or ends in `/*` for exactly one more non-empty segment (`/v1/models/*`).
+ * is exact, or ends in `/*` for exactly one more non-empty segment (`/v1/models/*`), or is a
+ * test of the pathname (the lazily cached WebLLM chunk).
  */
 export interface Route {
   method: 'GET' | 'POST';
-  path: string;
+  path: string | ((pathname: string) => boolean);
   handle(event: RouteEvent): Promise<Response>;
 }
 
@@ -24,7 +25,8 @@ export function findRoute(routes: readonly Route[], request: Request, origin: st
   return routes.find((route) => route.method === request.method && matchesPath(route.path, url.pathname));
 }
 
-function matchesPath(pattern: string, pathname: string): boolean {
+function matchesPath(pattern: Route['path'], pathname: string): boolean {
+  if (typeof pattern === 'function') return pattern(pathname);
   if (!pattern.endsWith('/*')) return pattern === pathname;
   const base = pattern.slice(0, -1);
   const rest = pathname.slice(base.length);

@@ -1,29 +1,28 @@
 /// <reference lib="webworker" />
 /**
- * The inpage-llm Service Worker: answers the `/v1` routes (or its registered prefix's) in OpenAI format with the engine of a
- * page it controls; every other request goes to the network untouched.
+ * The inpage-llm Service Worker: answers the `/v1` routes (or its registered prefix's) in
+ * OpenAI format with the engine of a page it controls, and the lazily cached WebLLM chunk;
+ * every other request goes to the network untouched. One route table, one `message` switch.
  */
+import { BUILD_STAMP } from '../../src/core/build-stamp';
 import { toOpenAIError } from '../../src/core/errors';
-import { isPageToSw } from '../../src/core/protocol';
+import { isPageToSw, message, type Reply } from '../../src/core/protocol';
 import { routePrefixOf } from '../../src/core/route-prefix';
 import { engineHints } from './engine-clients';
+import { lazyChunkRoute } from './lazy-chunk-cache';
+import { precacheShell } from './precache-shell';
 import { findRoute, type Route } from './route';
-import { completionsRoute } from './routes/completions';
+import { completionsRoute } from './routes/completions/route';
 import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
-import { cacheLazyChunks } from './lazy-chunk-cache';
-import { precacheShell } from './precache-shell';
-import { answerVersionQueries } from './version-reply';
 
 declare const self: ServiceWorkerGlobalScope;
 
 // `/v1` unless the page registered this script as `sw.js?prefix=/other/prefix`.
 const prefix = routePrefixOf(self.location.href);
-const routes: Route[] = [completionsRoute(self.clients, prefix), modelsRoute(self.clients, prefix), modelRoute(self.clients, prefix)];
+const routes: Route[] = [completionsRoute(self.clients, prefix), modelsRoute(self.clients, prefix), modelRoute(self.clients, prefix), lazyChunkRoute];
 
 precacheShell();
-cacheLazyChunks(self);
-answerVersionQueries(self);
 
 self.addEventListener('install', () => {
   void self.skipWaiting();
@@ -45,6 +44,9 @@ self.addEventListener('message', (event) => {
       break;
     case 'client.goodbye':
       if (sender) engineHints.delete(sender);
+      break;
+    case 'sw.version.query':
+      event.ports[0]?.postMessage(message<Reply, 'sw.version'>('sw.version', BUILD_STAMP));
       break;
   }
 });

@@ -3,6 +3,7 @@
  * Each takes the parameter name so the message names it.
  */
 import * as v from 'valibot';
+import type { ParameterRange, RangeValue } from '../parameters';
 import { describeValue } from './describe-value';
 
 const typeMessage = (param: string, expected: string) => (issue: v.BaseIssue<unknown>) =>
@@ -57,3 +58,32 @@ export const logitBiasField = (param: string) =>
       typeMessage(param, 'an object mapping token ids to biases'),
     ),
   );
+
+/** A schema whose output is a `kind`'s value. */
+type FieldSchema<K extends ParameterRange['kind']> = v.GenericSchema<unknown, RangeValue<K>>;
+
+/** The schema of one parameter-table row, its messages naming `param`. */
+export function parameterField<R extends ParameterRange>(param: string, range: R): FieldSchema<R['kind']> {
+  const schema = (): v.GenericSchema<unknown, RangeValue<ParameterRange['kind']>> => {
+    switch (range.kind) {
+      case 'number':
+        return numberField(param, range.min, range.max, range.minExclusive ?? false);
+      case 'integer':
+        return integerField(param, range.min, range.max);
+      case 'boolean':
+        return booleanField(param);
+      case 'logit_bias':
+        return logitBiasField(param);
+      case 'token_ids':
+        return tokenIdsField(param);
+    }
+  };
+  // The one typed seam: the switch narrows `range` but not the generic return type.
+  return schema() as FieldSchema<R['kind']>;
+}
+
+/** Optional (absent or null) schemas for every row of `rows`, keyed by parameter name. */
+export function parameterFields<Rows extends Record<string, { range: ParameterRange }>>(rows: Rows) {
+  const entries = Object.entries(rows).map(([name, row]) => [name, v.nullish(parameterField(name, row.range))]);
+  return Object.fromEntries(entries) as { [K in keyof Rows]: v.NullishSchema<FieldSchema<Rows[K]['range']['kind']>, undefined> };
+}

@@ -1,5 +1,7 @@
-/** Why a choice ended. */
-export type FinishReason = 'stop' | 'length';
+/** OpenAI's request and response shapes (the neutral engine types live in `../generation`). */
+import type { FinishReason, GenerationRequest } from '../generation';
+
+export type { FinishReason, PromptInput } from '../generation';
 
 /** OpenAI's usage object (`prompt_tokens_details` where prefix reuse happened). */
 export interface Usage {
@@ -9,54 +11,11 @@ export interface Usage {
   prompt_tokens_details?: { cached_tokens: number };
 }
 
-/** One prompt: text, or token ids. */
-export type PromptInput = string | number[];
-
-/** Sampling parameters, every one with its "off" value applied when absent. */
-export interface SamplingParams {
-  temperature: number;
-  top_p: number;
-  /** 0 = off. */
-  top_k: number;
-  /** 0 = off. */
-  min_p: number;
-  /** 1 = off. */
-  typical_p: number;
-  /** 0 = off, 1 = Mirostat, 2 = Mirostat 2.0. */
-  mirostat: 0 | 1 | 2;
-  mirostat_tau: number;
-  mirostat_eta: number;
-  presence_penalty: number;
-  frequency_penalty: number;
-  /** 1 = off. */
-  repetition_penalty: number;
-  /** Token id (as a string key) -> bias in [-100, 100]. */
-  logit_bias: Record<string, number>;
-  seed: number | null;
-}
-
-/** A validated `/v1/completions` request, with every default applied. */
-export interface CompletionRequest extends SamplingParams {
-  model: string;
-  /** One entry per prompt of the batch (a single prompt is a batch of one). */
-  prompts: PromptInput[];
-  /** null = up to the context. */
-  max_tokens: number | null;
-  min_tokens: number;
-  ignore_eos: boolean;
-  stop: string[];
-  stop_token_ids: number[];
-  include_stop_str_in_output: boolean;
-  n: number;
-  best_of: number;
-  /** Number of top alternatives per token (0..5), or null for no logprobs. */
-  logprobs: number | null;
-  echo: boolean;
-  suffix: string | null;
+/** A validated `/v1/completions` request: the neutral generation request plus what only the edge reads. */
+export interface CompletionRequest extends GenerationRequest {
   stream: boolean;
+  /** `stream_options.include_usage`: a last chunk with the usage. */
   include_usage: boolean;
-  continuous_usage_stats: boolean;
-  cache_prompt: boolean;
 }
 
 /** The legacy completions logprobs shape. */

@@ -1,0 +1,74 @@
+/**
+ * What a loaded model can honour, carried on its model card so that the Service Worker refuses
+ * what it cannot (a 400 naming the parameter) and over-long prompts before the engine is woken.
+ * The engine runs the same check for requests that come without the SW (the direct API).
+ */
+import { InvalidRequestError } from './errors';
+import type { GenerationRequest } from './generation';
+import { isActive, PARAMETERS } from './parameters';
+
+/** A model's limits and the parameters and features it cannot honour. */
+export interface ModelCapabilities {
+  /** Table parameters, and the features `token_ids` (token-id prompts), `prompt_logprobs` (echo with logprobs), `suffix`. */
+  unsupported: string[];
+  context_length: number;
+  vocab_size: number;
+  /** The longest token in UTF-8 bytes: a text prompt has at least bytes / this many tokens. */
+  max_token_bytes: number;
+}
+
+const FEATURE_MESSAGES: Record<string, [string, string]> = {
+  token_ids: ['prompt', "Token-id prompts are not supported by this model's backend."],
+  prompt_logprobs: ['echo', "'echo' with 'logprobs' is not supported by this model's backend."],
+  suffix: ['suffix', "'suffix' (fill-in-the-middle) is not supported by this model."],
+};
+
+/** The features and table parameters a request uses (beyond their "off" values). */
+function used(request: GenerationRequest): string[] {
+  const names = Object.keys(PARAMETERS) as Array<keyof typeof PARAMETERS>;
+  const params: string[] = names.filter((name) => isActive(name, request[name]));
+  if (request.prompts.some((prompt) => typeof prompt !== 'string')) params.push('token_ids');
+  if (request.echo && request.logprobs !== null) params.push('prompt_logprobs');
+  if (request.suffix !== null) params.push('suffix');
+  return params;
+}
+
+/** A prompt's fewest possible tokens: exact for ids, bytes / longest token for text. */
+export function minPromptTokens(prompt: GenerationRequest['prompts'][number], capabilities: ModelCapabilities): number {
+  if (typeof prompt !== 'string') return prompt.length;
+  // Encoding a huge prompt is linear and cheap next to tokenizing it in the engine.
+  return Math.ceil(new TextEncoder().encode(prompt).length / Math.max(1, capabilities.max_token_bytes));
+}
+
+/**
+ * Refuses, before any generation, what this model cannot honour: a 400 naming the parameter,
+ * token ids outside the vocabulary, and prompts that cannot fit the context.
+ */
+export function checkCapabilities(capabilities: ModelCapabilities, request: GenerationRequest): void {
+  for (const name of used(request)) {
+    if (!capabilities.unsupported.includes(name)) continue;
+    const [param, message] = FEATURE_MESSAGES[name] ?? [name, `'${name}' is not supported by this model's backend.`];
+    throw new InvalidRequestError(message, param, 'unsupported_parameter');
+  }
+  const idsByParam: Array<[string, number[]]> = [
+    ['prompt', request.prompts.flatMap((prompt) => (typeof prompt === 'string' ? [] : prompt))],
+    ['stop_token_ids', request.stop_token_ids],
+    ['logit_bias', Object.keys(request.logit_bias).map(Number)],
+  ];
+  for (const [param, ids] of idsByParam) {
+    const outside = ids.find((id) => id >= capabilities.vocab_size);
+    if (outside !== undefined) {
+      throw new InvalidRequestError(`Token id ${outside} in '${param}' is outside the vocabulary (size ${capabilities.vocab_size}).`, param, 'invalid_token_id');
+    }
+  }
+  for (const prompt of request.prompts) {
+    const least = minPromptTokens(prompt, capabilities);
+    if (least >= capabilities.context_length) {
+      throw new InvalidRequestError(
+        `The prompt is longer than the model's context: at least ${least} tokens, and the context holds ${capabilities.context_length}.`,
+        'prompt',
+        'context_length_exceeded',
+      );
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The engine worker's API as the page calls it through comlink. Declared here, in the shared
+ * core, so that the page depends on no engine internals; the engine host implements it.
+ */
+import type { BackendName, ModelCard } from './model-card';
+import type { LoadProgress, ModelSpec } from './model-spec';
+import type { GenerationRequest } from './generation';
+
+/** How one request ended, as the engine saw it. */
+export interface RequestRecord {
+  model: string;
+  outcome: 'completed' | 'aborted' | 'failed';
+  /** Why it was aborted (client cancel, SW silence, ...). */
+  reason?: string;
+  /** Prompt tokens of the prompts whose first choice ended (0 for a request aborted in its first choice). */
+  promptTokens: number;
+  /** Generated tokens, including those of a choice cut short by the abort. */
+  completionTokens: number;
+}
+
+export interface EngineApi {
+  /** Loads `spec` (once; a second call waits for the first) and resolves with its card. */
+  load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<ModelCard>;
+  /** The models this engine knows, with their status. */
+  models(): ModelCard[] | Promise<ModelCard[]>;
+  /** Queues `request`; its events go to `port`, and a cancel on `port` stops only this request. */
+  generate(request: GenerationRequest, port: MessagePort): void;
+  /** The last requests' outcomes, newest last. */
+  recent(): RequestRecord[] | Promise<RequestRecord[]>;
+  /** Unloads every model. */
+  dispose(): Promise<void>;
+  /** Whether `spec`'s files are all cached (false where its backend does not cache). */
+  isCached(spec: ModelSpec): Promise<boolean>;
+  /** Deletes `spec`'s files from the browser's cache. */
+  deleteCached(spec: ModelSpec): Promise<void>;
+  /** Backends whose catalogues `/v1/models` lists. */
+  offerCatalogue(backends: BackendName[]): void;
+  /** What the offered backends could load here, minus what is loaded: `available` cards. */
+  catalogue(): Promise<ModelCard[]>;
+}

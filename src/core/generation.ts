@@ -1,0 +1,71 @@
+/**
+ * The engine's neutral request and events. The engine knows no endpoint: the Service Worker
+ * turns each OpenAI request into a `GenerationRequest` and builds each endpoint's shape from
+ * the `GenerationEvent`s (one formatter per endpoint).
+ */
+import type { SamplingParams } from './parameters';
+
+export type { SamplingParams } from './parameters';
+
+/** One prompt: text, or token ids. */
+export type PromptInput = string | number[];
+
+/** Why a choice ended. */
+export type FinishReason = 'stop' | 'length';
+
+/** What one generation request asks of the engine (every default applied). */
+export interface GenerationRequest extends SamplingParams {
+  model: string;
+  /** One entry per prompt of the batch (a single prompt is a batch of one). */
+  prompts: PromptInput[];
+  /** null = up to the context. */
+  max_tokens: number | null;
+  min_tokens: number;
+  ignore_eos: boolean;
+  stop: string[];
+  stop_token_ids: number[];
+  include_stop_str_in_output: boolean;
+  /** Choices per prompt (index = prompt * n + choice). */
+  n: number;
+  /** Candidates per prompt, of which the `n` with the highest cumulative logprob are returned. */
+  best_of: number;
+  /** Top alternatives per token (0..20) in `tokens`, or null for no per-token logprobs. */
+  logprobs: number | null;
+  /** Each choice starts with its prompt (scored when `logprobs` is set). */
+  echo: boolean;
+  /** Fill-in-the-middle: the text after the completion. */
+  suffix: string | null;
+  cache_prompt: boolean;
+  /** Running token counts with every piece (vLLM's continuous usage stats). */
+  continuous_usage: boolean;
+}
+
+/** One candidate token with its log-probability. */
+export interface Candidate {
+  id: number;
+  /** The token's text as the vocabulary spells it (may be a partial UTF-8 sequence). */
+  text: string;
+  /** The token's bytes: a choice's token bytes, decoded in order, give its text. */
+  bytes: number[];
+  logprob: number;
+}
+
+/** One token of a choice's output (or of its echoed prompt), with the alternatives at its position. */
+export interface TokenLogprob {
+  id: number;
+  text: string;
+  bytes: number[];
+  /** null for the first token of an echoed prompt (nothing precedes it). */
+  logprob: number | null;
+  top: Candidate[] | null;
+  /** Where the token starts in the choice's text, in code points. */
+  offset: number;
+}
+
+/** Token counts of a request so far. */
+export interface TokenCounts {
+  prompt: number;
+  completion: number;
+  /** Prompt tokens reused from the prefix cache. */
+  cached: number;
+}

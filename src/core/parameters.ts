@@ -1,0 +1,112 @@
+/**
+ * The one parameter table. Every generation parameter that endpoints share is one row: its
+ * value range (the request schemas derive from it), its default when a request leaves it out,
+ * its "off" value (the greedy baseline and the capability check derive from it), its aliases,
+ * and the backends that cannot honour it at a value other than "off" (a 400 naming it).
+ */
+import type { BackendName } from './model-card';
+
+/** The values a parameter takes; `fields.ts` turns each kind into a schema. */
+export type ParameterRange =
+  | { kind: 'number'; min: number; max: number; minExclusive?: boolean }
+  | { kind: 'integer'; min: number; max?: number }
+  | { kind: 'boolean' }
+  | { kind: 'logit_bias' }
+  | { kind: 'token_ids' };
+
+/** What a request value of each kind is, once validated. */
+export type RangeValue<K extends ParameterRange['kind']> = K extends 'number' | 'integer'
+  ? number
+  : K extends 'boolean'
+    ? boolean
+    : K extends 'logit_bias'
+      ? Record<string, number>
+      : number[];
+
+/** One row of the table. */
+export interface ParameterRow<T, R extends ParameterRange = ParameterRange> {
+  readonly range: R;
+  /** The value when a request leaves the parameter out. */
+  readonly default: T;
+  /** The value at which the parameter does nothing (greedy baseline, capability check). */
+  readonly off: T;
+  /** Other names a request may use for it (they must agree when both are given). */
+  readonly aliases?: readonly string[];
+  /** Backends that answer 400 when it is not `off`. */
+  readonly unsupportedOn: readonly BackendName[];
+}
+
+const row = <T, R extends ParameterRange>(range: R, value: T, unsupportedOn: readonly BackendName[] = [], more: Partial<ParameterRow<T, R>> = {}): ParameterRow<T, R> => ({
+  range,
+  default: value,
+  off: value,
+  unsupportedOn,
+  ...more,
+});
+
+/** The sampling parameters: one row each. */
+export const SAMPLING = {
+  temperature: row({ kind: 'number', min: 0, max: 2 }, 1, [], { off: 0 }),
+  top_p: row({ kind: 'number', min: 0, max: 1, minExclusive: true }, 1),
+  /** -1 is read as 0 (off), as vLLM does. */
+  top_k: row({ kind: 'integer', min: -1 }, 0, ['webllm']),
+  min_p: row({ kind: 'number', min: 0, max: 1 }, 0, ['webllm']),
+  typical_p: row({ kind: 'number', min: 0, max: 1, minExclusive: true }, 1, ['webllm']),
+  /** 0 = off, 1 = Mirostat, 2 = Mirostat 2.0. */
+  mirostat: row<0 | 1 | 2, { kind: 'integer'; min: number; max: number }>({ kind: 'integer', min: 0, max: 2 }, 0, ['webllm'], { aliases: ['mirostat_mode'] }),
+  mirostat_tau: row({ kind: 'number', min: 0, max: 100 }, 5),
+  mirostat_eta: row({ kind: 'number', min: 0, max: 1 }, 0.1),
+  presence_penalty: row({ kind: 'number', min: -2, max: 2 }, 0),
+  frequency_penalty: row({ kind: 'number', min: -2, max: 2 }, 0),
+  repetition_penalty: row({ kind: 'number', min: 0, max: 10, minExclusive: true }, 1, [], { aliases: ['repeat_penalty'] }),
+  /** Token id (a string key) -> bias in [-100, 100]. */
+  logit_bias: row<Record<string, number>, { kind: 'logit_bias' }>({ kind: 'logit_bias' }, {}),
+  seed: row<number | null, { kind: 'integer'; min: number }>({ kind: 'integer', min: Number.MIN_SAFE_INTEGER }, null),
+} as const;
+
+/** The other generation parameters that backends may not honour. */
+export const LIMITS = {
+  /** EOS is suppressed until this many tokens were generated. */
+  min_tokens: row({ kind: 'integer', min: 0 }, 0, ['webllm']),
+  ignore_eos: row({ kind: 'boolean' }, false),
+  stop_token_ids: row<number[], { kind: 'token_ids' }>({ kind: 'token_ids' }, [], ['webllm']),
+  include_stop_str_in_output: row({ kind: 'boolean' }, false, [], { aliases: ['no_stop_trim'] }),
+} as const;
+
+/** Every row, by name. */
+export const PARAMETERS = { ...SAMPLING, ...LIMITS } as const;
+
+type ValueOf<R> = R extends ParameterRow<infer T, ParameterRange> ? T : never;
+
+/** The sampling parameters with their values (every one present; "off" where a request left it out). */
+export type SamplingParams = { -readonly [K in keyof typeof SAMPLING]: ValueOf<(typeof SAMPLING)[K]> };
+
+/** Every sampler off, greedy: the baseline for internal one-token requests (scoring, counting). */
+export const GREEDY: SamplingParams = valuesOf(SAMPLING, 'off');
+
+/** Each sampler's default when a request leaves it out. */
+export const SAMPLING_DEFAULTS: SamplingParams = valuesOf(SAMPLING, 'default');
+
+/** One column of the table as an object (the one typed seam: `fromEntries` loses the keys). */
+function valuesOf<T extends Record<string, ParameterRow<unknown, ParameterRange>>>(rows: T, column: 'off' | 'default'): { -readonly [K in keyof T]: ValueOf<T[K]> } {
+  return Object.fromEntries(Object.entries(rows).map(([name, r]) => [name, r[column]])) as { -readonly [K in keyof T]: ValueOf<T[K]> };
+}
+
+/** The sampling parameters of a larger object (a request), and nothing else. */
+export function pickSampling(source: SamplingParams): SamplingParams {
+  const out: SamplingParams = { ...GREEDY };
+  for (const key of Object.keys(SAMPLING) as Array<keyof SamplingParams>) Object.assign(out, { [key]: source[key] });
+  return out;
+}
+
+/** Whether `value` differs from the parameter's "off" value. */
+export function isActive(name: keyof typeof PARAMETERS, value: unknown): boolean {
+  return JSON.stringify(value) !== JSON.stringify(PARAMETERS[name].off);
+}
+
+/** The table's parameters that `backend` cannot honour. */
+export function unsupportedOn(backend: BackendName): string[] {
+  return Object.entries(PARAMETERS)
+    .filter(([, r]) => r.unsupportedOn.includes(backend))
+    .map(([name]) => name);
+}

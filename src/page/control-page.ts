@@ -1,0 +1,29 @@
+import { message, type PageToSw } from '../core/protocol';
+import { ServiceUnavailableError } from '../core/errors';
+import { withTimeout } from '../core/with-timeout';
+
+/** Rejects with a 503 naming `what` when `promise` takes longer than `ms`. */
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return withTimeout(promise, ms, () => {
+    throw new ServiceUnavailableError(`Timed out after ${ms} ms waiting for ${what}.`, 'startup_timeout');
+  });
+}
+
+/**
+ * Registers the Service Worker and waits until it controls this page. Fetches made before
+ * control go to the network, so nothing may claim readiness earlier. After a hard reload the
+ * page stays uncontrolled and `activate` does not run again: then we ask the SW to claim us.
+ */
+export async function controlPage(scriptUrl: string, scope: string, timeoutMs: number): Promise<ServiceWorkerRegistration> {
+  const container = navigator.serviceWorker;
+  const controlled = new Promise<void>((resolve) => {
+    if (container.controller) resolve();
+    else container.addEventListener('controllerchange', () => resolve(), { once: true });
+  });
+  const registration = await container.register(scriptUrl, { scope });
+  const active = (await withDeadline(container.ready, timeoutMs, 'the Service Worker to activate')).active;
+  active?.postMessage(message<PageToSw, 'client.hello'>('client.hello', {}));
+  if (!container.controller) active?.postMessage(message<PageToSw, 'client.claim'>('client.claim', {}));
+  await withDeadline(controlled, timeoutMs, 'the Service Worker to control this page');
+  return registration;
+}

@@ -1,0 +1,38 @@
+import { transfer, type Remote } from 'comlink';
+import { AsyncQueue } from '../core/async-queue';
+import { OpenAIError } from '../core/errors';
+import { validateCompletion } from '../core/openai/validate-completion';
+import { isEngineToSw, message, type EngineToSw, type MessageOf, type SwToEngine } from '../core/protocol';
+import type { EngineApi } from '../core/engine-api';
+
+/** An engine event as the direct API yields it (neutral pieces and choice ends, then one `generation.done`). */
+export type DirectEvent = Exclude<MessageOf<EngineToSw>, { type: 'generation.error' }>;
+
+/**
+ * Runs a completion on the engine without HTTP or the Service Worker (same validation, same
+ * queue). Breaking out of the loop cancels the request. Used by the benchmark as the
+ * "direct from the engine" baseline, and by apps that want no fetch at all.
+ */
+export async function* directStream(engine: Remote<EngineApi>, body: unknown): AsyncGenerator<DirectEvent> {
+  const request = validateCompletion(body);
+  const channel = new MessageChannel();
+  const events = new AsyncQueue<MessageOf<EngineToSw>>();
+  channel.port1.onmessage = (event: MessageEvent<unknown>) => {
+    if (isEngineToSw(event.data)) events.push(event.data);
+  };
+  await engine.generate(request, transfer(channel.port2, [channel.port2]));
+  let finished = false;
+  try {
+    for await (const event of events) {
+      if (event.type === 'generation.error') throw OpenAIError.fromWire(event.error);
+      yield event;
+      if (event.type === 'generation.done') {
+        finished = true;
+        return;
+      }
+    }
+  } finally {
+    if (!finished) channel.port1.postMessage(message<SwToEngine, 'generation.cancel'>('generation.cancel', { reason: 'consumer stopped' }));
+    channel.port1.close();
+  }
+}

@@ -1,0 +1,64 @@
+import { resolveModels, type BackendChoice } from '../resolve-backend';
+import type { InpageOptions } from '../start-inpage';
+import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix } from '../../core/route-prefix';
+
+/** The `data-*` attributes the drop-in script reads (as `dataset` keys). */
+export interface ScriptAttributes {
+  model?: string | undefined;
+  backend?: string | undefined;
+  fallback?: string | undefined;
+  apiKey?: string | undefined;
+  routePrefix?: string | undefined;
+  sw?: string | undefined;
+  scope?: string | undefined;
+}
+
+/** What the drop-in starts with, and what it must report with `console.error`. */
+export interface ScriptOptions {
+  /** Null when nothing can start (the model cannot be resolved). */
+  options: InpageOptions | null;
+  errors: string[];
+}
+
+const BACKENDS: readonly BackendChoice[] = ['llamacpp', 'webllm', 'auto'];
+
+/** GGUF URLs are relative to the script (where `init --dropin` put the files), not the page. */
+const fromScript = (model: string, scriptUrl: string) => (/\.gguf(?:[?#].*)?$/.test(model) ? new URL(model, scriptUrl).href : model);
+
+/**
+ * Turns `<script src=".../inpage-llm.js" data-model=... data-backend=... data-fallback=...
+ * data-api-key=... data-route-prefix=... data-sw=... data-scope=...>` into runtime options.
+ * Values the runtime does not support are never dropped silently: each one yields an error.
+ */
+export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: string): ScriptOptions {
+  const errors: string[] = [];
+  const requested = attributes.backend?.trim();
+  const backend = BACKENDS.find((name) => name === requested);
+  if (requested && !backend) errors.push(`data-backend="${requested}" is not a backend: use one of ${BACKENDS.join(', ')}. Using llamacpp.`);
+  let routePrefix: string | undefined;
+  try {
+    if (attributes.routePrefix?.trim()) routePrefix = normalizeRoutePrefix(attributes.routePrefix);
+  } catch (error) {
+    errors.push(`data-route-prefix: ${error instanceof Error ? error.message : String(error)} Using ${DEFAULT_ROUTE_PREFIX}.`);
+  }
+  const model = fromScript(attributes.model?.trim() || 'inpage-test', scriptUrl);
+  const fallback = attributes.fallback?.trim();
+  const fallbackModel = fallback ? fromScript(fallback, scriptUrl) : undefined;
+  try {
+    resolveModels(model, backend ?? 'llamacpp', scriptUrl, fallbackModel ? { fallbackModel } : {});
+  } catch (error) {
+    errors.push(`data-model: ${error instanceof Error ? error.message : String(error)}`);
+    return { options: null, errors };
+  }
+  const options: InpageOptions = {
+    model,
+    // Beside the script by default: `npx inpage-llm init <publicDir> --dropin` copies both there.
+    serviceWorkerUrl: new URL(attributes.sw?.trim() || 'sw.js', scriptUrl).href,
+  };
+  if (backend) options.backend = backend;
+  if (fallbackModel) options.fallbackModel = fallbackModel;
+  if (attributes.scope?.trim()) options.scope = attributes.scope.trim();
+  if (attributes.apiKey?.trim()) options.apiKey = attributes.apiKey.trim();
+  if (routePrefix && routePrefix !== DEFAULT_ROUTE_PREFIX) options.routePrefix = routePrefix;
+  return { options, errors };
+}

@@ -1,0 +1,207 @@
+import { proxy } from 'comlink';
+import { BUILD_STAMP } from '../core/build-stamp';
+import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/route-prefix';
+import type { LoadProgress, ModelSpec } from '../core/model-spec';
+import type { RequestRecord } from '../core/engine-api';
+import { checkSwVersion } from './check-sw-version';
+import { controlPage } from './control-page';
+import { directStream, type DirectEvent } from './direct-stream';
+import { createEngine } from './create-engine';
+import { probeEndpoint } from './probe-endpoint';
+import type { BackendName, ModelCard } from '../core/model-card';
+import type { WebLLMCacheBackend } from '../core/webllm-source';
+import { loadWithFallback } from './load-with-fallback';
+import { resolveModels, type BackendChoice, type ResolvedModels, type WebLLMModelOptions } from './resolve-backend';
+import { INPAGE_TEST_MODEL } from './resolve-model';
+import { bridgeServiceWorker } from './sw-bridge';
+
+export interface InpageOptions {
+  /**
+   * `'inpage-test'` (default), a GGUF URL (relative to the page), a WebLLM catalogue id or a
+   * self-hosted WebLLM model (with `backend: 'webllm' | 'auto'`), or a full `ModelSpec`.
+   */
+  model?: string | ModelSpec | WebLLMModelOptions;
+  /** `llamacpp` (default, CPU), `webllm` (WebGPU), or `auto`: WebLLM, else llama.cpp with `fallbackModel`. */
+  backend?: BackendChoice;
+  /** With `backend: 'auto'`: the GGUF model (or `'inpage-test'`, the default) served when WebGPU cannot. */
+  fallbackModel?: string;
+  /** Where WebLLM keeps downloaded models: `cache` (Cache API, default), `indexeddb` or `opfs`. */
+  webllmCache?: WebLLMCacheBackend;
+  /** URL of the Service Worker script (default `/sw.js`: it must be served from this origin). */
+  serviceWorkerUrl?: string;
+  /** Registration scope; must cover the route prefix (default `/`). */
+  scope?: string;
+  /**
+   * Where the endpoint answers (default `/v1`: `/v1/completions`, `/v1/models`). The Service
+   * Worker learns it from its registration URL (`sw.js?prefix=...`).
+   */
+  routePrefix?: string;
+  /**
+   * When set, every `/v1` request this page's engine serves must carry
+   * `Authorization: Bearer <apiKey>` (else 401). When not set, any key is accepted.
+   */
+  apiKey?: string;
+  /** Upper bound for each start-up wait (SW activation, control), in ms (default 15000). */
+  timeoutMs?: number;
+  /**
+   * Ask the Service Worker for its version on start and, when it is not the one this runtime
+   * was built with, `console.warn` and `registration.update()` (default true).
+   */
+  checkServiceWorker?: boolean;
+}
+
+/** A running in-page endpoint. */
+export interface Inpage extends EventTarget {
+  /** The id clients pass as `model` (with `auto`, the fallback's once it took over). */
+  readonly model: string;
+  /** The key requests must carry (`Authorization: Bearer`), or null when any key is accepted. */
+  readonly apiKey: string | null;
+  /** The backend serving `model` (settled once `ready` resolved). */
+  readonly backend: BackendName;
+  /** Whether the model's files (all of them) are in the browser's cache (WebLLM models). */
+  isCached(model?: string | WebLLMModelOptions): Promise<boolean>;
+  /** Deletes the model's files from the browser's cache (WebLLM models). */
+  deleteCached(model?: string | WebLLMModelOptions): Promise<void>;
+  /** Resolves once `fetch('/v1/completions')` from this page is answered by the engine. */
+  readonly ready: Promise<void>;
+  /** Calls `listener` with each load progress report; returns an unsubscribe function. */
+  onProgress(listener: (progress: LoadProgress) => void): () => void;
+  /**
+   * Runs a completion body on the engine directly (no HTTP, no Service Worker; same validation
+   * and queue). Yields text deltas, then one `completion.done` with finish reason and usage.
+   */
+  stream(body: Record<string, unknown>): AsyncIterable<DirectEvent>;
+  /** How the engine's last requests ended (newest last): outcome, abort reason, token counts. */
+  recentRequests(): Promise<RequestRecord[]>;
+  /**
+   * Loads one more model into this page's engine (a WebLLM catalogue id, a self-hosted WebLLM
+   * model, a GGUF URL or `'inpage-test'`), with progress through `onProgress`; then it is served
+   * under its id beside the first one. `GET /v1/models` lists WebLLM's catalogue as `available`
+   * when the runtime was started with `backend: 'webllm' | 'auto'` and WebGPU is there.
+   */
+  load(model: string | WebLLMModelOptions): Promise<ModelCard>;
+  /** Stops the engine and detaches from the Service Worker (which stays for other tabs). */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Starts the in-page OpenAI endpoint: registers the Service Worker, starts the engine worker,
+ * loads the model and bridges the two.
+ *
+ * @example
+ * const inpage = startInpage({ model: 'inpage-test' });
+ * await inpage.ready;
+ * const openai = new OpenAI({ baseURL: location.origin + '/v1', apiKey: 'none', dangerouslyAllowBrowser: true });
+ */
+export function startInpage(options: InpageOptions = {}): Inpage {
+  return new InpageRuntime(options);
+}
+
+class InpageRuntime extends EventTarget implements Inpage {
+  readonly apiKey: string | null;
+  private serving: ModelSpec;
+  readonly ready: Promise<void>;
+  private readonly worker: Worker;
+  private readonly detach: () => void;
+  private readonly engine: ReturnType<typeof createEngine>['engine'];
+  private readonly options: InpageOptions;
+
+  get model(): string {
+    return this.serving.id;
+  }
+
+  get backend(): BackendName {
+    return this.serving.backend;
+  }
+
+  isCached(model?: string | WebLLMModelOptions): Promise<boolean> {
+    return this.engine.isCached(this.specOf(model));
+  }
+
+  deleteCached(model?: string | WebLLMModelOptions): Promise<void> {
+    return this.engine.deleteCached(this.specOf(model));
+  }
+
+  private specOf(model: string | WebLLMModelOptions | undefined): ModelSpec {
+    if (model === undefined) return this.serving;
+    return this.resolveOne(model, this.options.backend === 'llamacpp' ? 'webllm' : (this.options.backend ?? 'webllm'));
+  }
+
+  /** A model named after start, resolved with this runtime's WebLLM cache choice. */
+  private resolveOne(model: string | WebLLMModelOptions, backend: BackendChoice): ModelSpec {
+    return resolveModels(model, backend, document.baseURI, this.options.webllmCache ? { cache: this.options.webllmCache } : {}).primary;
+  }
+
+  constructor(options: InpageOptions) {
+    super();
+    const models = resolveModels(options.model ?? INPAGE_TEST_MODEL, options.backend ?? 'llamacpp', document.baseURI, {
+      ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
+      ...(options.webllmCache ? { cache: options.webllmCache } : {}),
+    });
+    this.serving = models.primary;
+    this.options = options;
+    const { worker, engine } = createEngine();
+    this.worker = worker;
+    this.engine = engine;
+    this.apiKey = options.apiKey ?? null;
+    this.detach = bridgeServiceWorker(engine, this.apiKey);
+    if (options.backend === 'webllm' || options.backend === 'auto') void engine.offerCatalogue(['webllm']);
+    this.ready = this.start(models, options);
+    this.ready.catch((error: unknown) => this.dispatchEvent(new CustomEvent('error', { detail: error })));
+  }
+
+  onProgress(listener: (progress: LoadProgress) => void): () => void {
+    const handler = (event: Event) => {
+      if (event instanceof CustomEvent) listener(event.detail);
+    };
+    this.addEventListener('progress', handler);
+    return () => this.removeEventListener('progress', handler);
+  }
+
+  recentRequests(): Promise<RequestRecord[]> {
+    return this.engine.recent();
+  }
+
+  async load(model: string | WebLLMModelOptions): Promise<ModelCard> {
+    const backend = this.options.backend === 'llamacpp' || this.options.backend === undefined ? 'auto' : this.options.backend;
+    return this.engine.load(this.resolveOne(model, backend), proxy(this.report));
+  }
+
+  private readonly report = (progress: LoadProgress) => this.dispatchEvent(new CustomEvent('progress', { detail: progress }));
+
+  stream(body: Record<string, unknown>): AsyncIterable<DirectEvent> {
+    return directStream(this.engine, { model: this.model, ...body });
+  }
+
+  async dispose(): Promise<void> {
+    this.detach();
+    await this.engine.dispose().catch(() => undefined);
+    this.worker.terminate();
+  }
+
+  private async start(models: ResolvedModels, options: InpageOptions): Promise<void> {
+    const scope = options.scope ?? '/';
+    const timeoutMs = options.timeoutMs ?? 15_000;
+    const report = proxy(this.report);
+    const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
+    const firstVisit = !navigator.serviceWorker.controller;
+    const controlled = controlPage(withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href), scope, timeoutMs);
+    // On a first visit the SW's install downloads its precache (the ~10 MB wasm among it):
+    // loading after it lets the engine's fetch revalidate that copy instead of downloading the
+    // same bytes again at the same time.
+    const after = firstVisit ? controlled.then(() => undefined) : Promise.resolve();
+    // A failed load settles `ready` only once the SW controls the page, so /v1 then answers
+    // with the OpenAI error (503 model_load_failed) instead of reaching the network.
+    const loaded = after.then(() => loadWithFallback(this.engine, models, report)).then(
+      (spec) => (this.serving = spec),
+      async (error: unknown) => {
+        await controlled.catch(() => undefined);
+        throw error;
+      },
+    );
+    const [registration] = await Promise.all([controlled, loaded]);
+    // In the background: a stale Service Worker still answers; the check warns and updates it.
+    if (options.checkServiceWorker !== false && BUILD_STAMP.checksum !== 'dev') void checkSwVersion(registration);
+    await probeEndpoint(prefix, this.serving.id, this.apiKey);
+  }
+}

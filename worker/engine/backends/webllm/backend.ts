@@ -1,0 +1,98 @@
+import type { InitProgressReport, ModelRecord } from '@mlc-ai/web-llm';
+import { ServiceUnavailableError } from '../../../../src/core/errors';
+import type { LoadProgress, ModelSpec } from '../../../../src/core/model-spec';
+import type { WebLLMSource } from '../../../../src/core/webllm-source';
+import type { Backend, LoadedModel } from '../../backend';
+import type { ModelCard } from '../../../../src/core/model-card';
+import { catalogueCards } from './catalogue';
+import { adapterFacts, pickVariant } from './device';
+import { mapLoadError } from './errors';
+import { WebLLMModel } from './model';
+import { prefetchModel, type Prefetched } from './prefetch';
+import { variantRecords } from './records';
+import { artifactStore } from './store';
+
+const DEFAULT_CONTEXT = 4096;
+
+/** The source of a `webllm` spec (503 for any other kind). */
+export function webllmSource(spec: ModelSpec): WebLLMSource {
+  if (spec.source.kind !== 'webllm') throw new ServiceUnavailableError(`'${spec.id}' is not a WebLLM model.`, 'model_load_failed');
+  return spec.source;
+}
+
+/**
+ * The `webllm` backend: WebLLM's `MLCEngine` on WebGPU, one engine per model, inside our
+ * engine worker. Loading: WebGPU adapter check -> variant choice (f32 without `shader-f16`) ->
+ * download into WebLLM's cache with per-file progress -> `reload()` (model library, weights).
+ */
+export class WebLLMBackend implements Backend {
+  readonly name = 'webllm' as const;
+
+  async load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<LoadedModel> {
+    const source = webllmSource(spec);
+    const webllm = await import('@mlc-ai/web-llm');
+    const records = variantRecords(source.variants, webllm.prebuiltAppConfig.model_list);
+    const record = pickVariant(records, await adapterFacts(), spec.id);
+    const cacheBackend = source.cache ?? 'cache';
+    const context = { model: spec.id, variant: record.model_id, modelLib: record.model_lib, libraryLoaded: false };
+    const tag = (progress: LoadProgress): LoadProgress => ({ ...progress, model: spec.id });
+    try {
+      const store = artifactStore(cacheBackend);
+      const prefetched: Prefetched | null = store ? await prefetchModel(record, store, (p) => onProgress(tag(p)), new AbortController().signal) : null;
+      const engine = new webllm.MLCEngine({
+        appConfig: { model_list: [record], cacheBackend },
+        logLevel: 'WARN',
+        initProgressCallback: (report: InitProgressReport) => {
+          context.libraryLoaded = true;
+          onProgress({ model: spec.id, phase: 'load', fraction: report.progress, text: report.text });
+        },
+      });
+      onProgress({ model: spec.id, phase: 'load', fraction: 0, text: `Loading ${record.model_id}` });
+      await engine.reload(record.model_id, spec.contextLength ? { context_window_size: spec.contextLength } : undefined);
+      const contextLength = spec.contextLength ?? (prefetched && prefetched.contextWindow > 0 ? prefetched.contextWindow : DEFAULT_CONTEXT);
+      const details = { variant: record.model_id, ...(prefetched ? { size_bytes: prefetched.sizeBytes, cached: prefetched.cached } : {}) };
+      return new WebLLMModel(engine, record.model_id, contextLength, prefetched?.vocabSize || Number.MAX_SAFE_INTEGER, details);
+    } catch (error) {
+      throw mapLoadError(error, context);
+    }
+  }
+
+  private listing: { at: number; cards: Promise<ModelCard[]> } | undefined;
+
+  /** The prebuilt catalogue this adapter can run (none without a WebGPU adapter), cached flags included; reused for 10 s. */
+  catalogue(): Promise<ModelCard[]> {
+    if (!this.listing || Date.now() - this.listing.at > 10_000) this.listing = { at: Date.now(), cards: this.listCatalogue() };
+    return this.listing.cards;
+  }
+
+  private async listCatalogue(): Promise<ModelCard[]> {
+    const facts = await adapterFacts().catch(() => null);
+    if (!facts) return [];
+    const webllm = await import('@mlc-ai/web-llm');
+    const records = webllm.prebuiltAppConfig.model_list;
+    const appConfig = { model_list: records, cacheBackend: 'cache' as const };
+    const cached = new Set<string>();
+    for (const record of records) if (await webllm.hasModelInCache(record.model_id, appConfig).catch(() => false)) cached.add(record.model_id);
+    return catalogueCards(records, facts, cached);
+  }
+
+  /** Whether every file of `spec`'s chosen-first variant is in WebLLM's cache (WebLLM's own check). */
+  async isCached(spec: ModelSpec): Promise<boolean> {
+    const { webllm, records, appConfig } = await this.appConfig(spec);
+    for (const record of records) if (await webllm.hasModelInCache(record.model_id, appConfig)) return true;
+    return false;
+  }
+
+  /** Deletes every variant of `spec` from WebLLM's cache (weights, tokenizer, config, library). */
+  async deleteCached(spec: ModelSpec): Promise<void> {
+    const { webllm, records, appConfig } = await this.appConfig(spec);
+    for (const record of records) await webllm.deleteModelAllInfoInCache(record.model_id, appConfig);
+  }
+
+  private async appConfig(spec: ModelSpec) {
+    const source = webllmSource(spec);
+    const webllm = await import('@mlc-ai/web-llm');
+    const records: ModelRecord[] = variantRecords(source.variants, webllm.prebuiltAppConfig.model_list);
+    return { webllm, records, appConfig: { model_list: records, cacheBackend: source.cache ?? 'cache' } };
+  }
+}

@@ -1,0 +1,117 @@
+import type { Completion, CompletionCreateParamsStreaming } from '@mlc-ai/web-llm';
+import { InvalidRequestError } from '../../../../src/core/errors';
+import type { ModelCard } from '../../../../src/core/model-card';
+import type { ModelCapabilities } from '../../../../src/core/capabilities';
+import type { PromptInput } from '../../../../src/core/generation';
+import { GREEDY } from '../../../../src/core/parameters';
+import type { ChoiceRequest, GenerationEvent, LoadedModel, PromptToken } from '../../backend';
+import { webllmChunkEvents, type ChunkState } from './chunk';
+import { mapGenerateError } from './errors';
+import { toWebLLMParams, WEBLLM_MAX_TOKEN_BYTES, WEBLLM_UNSUPPORTED } from './request';
+
+/** The part of WebLLM's `MLCEngine` a loaded model uses (a fake implements it in unit tests). */
+export interface WebLLMEngineLike {
+  completions: { create(request: CompletionCreateParamsStreaming): Promise<AsyncIterable<Completion>> };
+  interruptGenerate(): void | Promise<void>;
+  unload(): Promise<void>;
+}
+
+/** A model loaded in its own WebLLM `MLCEngine` (one engine per model: interrupts stay per model). */
+export class WebLLMModel implements LoadedModel {
+  readonly capabilities: ModelCapabilities;
+  /** Prompt sizes WebLLM reported (its usage chunk), so a choice a stop ended needs no extra run. */
+  private readonly promptSizes = new Map<string, number>();
+  /** An interrupted stream being read to its end (holds WebLLM's model lock until then). */
+  private settling: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly engine: WebLLMEngineLike,
+    /** WebLLM's id of the loaded variant. */
+    private readonly variant: string,
+    contextLength: number,
+    vocabSize: number,
+    readonly details: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant'>> = {},
+  ) {
+    this.capabilities = { unsupported: [...WEBLLM_UNSUPPORTED], context_length: contextLength, vocab_size: vocabSize, max_token_bytes: WEBLLM_MAX_TOKEN_BYTES };
+  }
+
+  /**
+   * One WebLLM streamed completion as engine events. The iterator is always `return()`ed (an
+   * abandoned one holds the model's lock forever); an abort interrupts this engine, which runs
+   * only this request (the scheduler runs one at a time per model, later ones wait in our queue).
+   */
+  async *generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent> {
+    const prompt = await this.promptText(request.prompt);
+    if (signal.aborted) return;
+    const wantTokens = request.token_info !== null;
+    let iterator: AsyncIterator<Completion> | undefined;
+    // On abort (client gone, or a stop ended the choice while we wait at a yield): interrupt
+    // this engine and read the stream to its end, so its lock is free for the next call.
+    const interrupt = () => {
+      if (!iterator) return;
+      void this.engine.interruptGenerate();
+      this.settling = this.drain(iterator, prompt);
+    };
+    signal.addEventListener('abort', interrupt, { once: true });
+    const state: ChunkState = { finish: null };
+    let ended = false;
+    try {
+      iterator = (await this.engine.completions.create(toWebLLMParams(request, prompt, this.variant)))[Symbol.asyncIterator]();
+      while (!signal.aborted) {
+        const next = await iterator.next();
+        if (next.done || signal.aborted) break;
+        if (next.value.usage) this.remember(prompt, next.value.usage.prompt_tokens);
+        for (const event of webllmChunkEvents(next.value, wantTokens, state)) {
+          ended ||= event.type === 'end';
+          yield event;
+        }
+      }
+    } catch (error) {
+      if (!signal.aborted) throw mapGenerateError(error);
+    } finally {
+      signal.removeEventListener('abort', interrupt);
+      await this.settling;
+      await iterator?.return?.();
+    }
+    if (!ended && !signal.aborted) throw mapGenerateError(new Error('WebLLM ended the stream without usage'));
+  }
+
+  /** After an interrupt WebLLM ends at its next step with a usage chunk: read it, then let go. */
+  private async drain(iterator: AsyncIterator<Completion>, prompt: string): Promise<void> {
+    try {
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        if (next.value.usage) this.remember(prompt, next.value.usage.prompt_tokens);
+      }
+    } catch {
+      // the request is over either way
+    }
+  }
+
+  private remember(prompt: string, tokens: number): void {
+    if (this.promptSizes.size > 256) this.promptSizes.clear();
+    this.promptSizes.set(prompt, tokens);
+  }
+
+  async promptText(prompt: PromptInput): Promise<string> {
+    if (typeof prompt === 'string') return prompt;
+    throw new InvalidRequestError('Token-id prompts are not supported by this model\'s backend.', 'prompt', 'unsupported_parameter');
+  }
+
+  /** WebLLM has no tokenizer call: one greedy token, and its usage says the prompt's size. */
+  async countPromptTokens(prompt: PromptInput, signal: AbortSignal): Promise<number> {
+    await this.settling;
+    const known = typeof prompt === 'string' ? this.promptSizes.get(prompt) : undefined;
+    if (known !== undefined) return known;
+    const probe: ChoiceRequest = { ...GREEDY, prompt, max_tokens: 1, min_tokens: 0, suffix: null, ignore_eos: false, token_info: null, cache_prompt: true };
+    for await (const event of this.generate(probe, signal)) if (event.type === 'end') return event.promptTokens;
+    return 0;
+  }
+
+  async scorePrompt(_prompt: PromptInput, _top: number, _signal: AbortSignal): Promise<PromptToken[]> {
+    throw new InvalidRequestError("'echo' with 'logprobs' is not supported by the webllm backend (WebLLM cannot score prompt tokens).", 'echo', 'unsupported_parameter');
+  }
+
+  unload(): Promise<void> {
+    return this.engine.unload();
+  }
+}

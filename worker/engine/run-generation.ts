@@ -1,0 +1,93 @@
+/**
+ * Runs one neutral generation request on a loaded model and posts its events to the SW:
+ * pieces, one `choice-end` per choice, then exactly one `done` or `error`. The engine's shared
+ * layer: batches, `n`, `best_of`, `echo` and token counts, the same for every backend.
+ */
+import { checkCapabilities } from '../../src/core/capabilities';
+import { toOpenAIError } from '../../src/core/errors';
+import type { GenerationRequest, TokenCounts } from '../../src/core/generation';
+import { message, type EngineToSw } from '../../src/core/protocol';
+import type { LoadedModel } from './backend';
+import { echoPrompt } from './echo-prompt';
+import { runChoice, type ChoicePiece } from './run-choice';
+
+/** Posts one typed engine event to the SW. */
+export const postToSw = <K extends keyof EngineToSw>(port: MessagePort, type: K, payload: EngineToSw[K]) =>
+  port.postMessage(message<EngineToSw, K>(type, payload));
+
+type EndPiece = Extract<ChoicePiece, { type: 'end' }>;
+
+/** Running token counts of one request. */
+class Tally {
+  prompt = 0;
+  completion = 0;
+  cached = 0;
+  /** Tokens of the choice in progress (for continuous counts). */
+  current = 0;
+
+  snapshot(): TokenCounts {
+    return { prompt: this.prompt, completion: this.completion + this.current, cached: this.cached };
+  }
+}
+
+/**
+ * Runs `request` on `model` and streams its events over `port`. Prompts run one after another;
+ * each has `n` choices (index = prompt * n + choice), or `best_of` candidates of which the `n`
+ * with the highest cumulative logprob are posted. Nothing is posted once `signal` aborted.
+ * Resolves with the tokens counted so far.
+ */
+export async function runGeneration(model: LoadedModel, request: GenerationRequest, port: MessagePort, signal: AbortSignal): Promise<TokenCounts> {
+  const tally = new Tally();
+  const live = request.continuous_usage;
+  try {
+    checkCapabilities(model.capabilities, request);
+    for (const [p, prompt] of request.prompts.entries()) {
+      const echo = request.echo ? await echoPrompt(model, prompt, request.logprobs, signal) : null;
+      const candidates = request.best_of > request.n ? request.best_of : request.n;
+      const buffered = candidates > request.n;
+      const finished: Array<{ pieces: ChoicePiece[]; end: EndPiece }> = [];
+      for (let choice = 0; choice < candidates; choice++) {
+        const index = p * request.n + choice;
+        const pieces: ChoicePiece[] = [];
+        for await (const piece of runChoice(model, request, prompt, choice, echo, signal)) {
+          if (signal.aborted) return tally.snapshot();
+          if (piece.type === 'end') {
+            if (choice === 0) {
+              tally.prompt += piece.promptTokens;
+              tally.cached += piece.cachedTokens;
+            }
+            tally.current = 0;
+            finished.push({ pieces, end: piece });
+            if (!buffered) {
+              tally.completion += piece.completionTokens;
+              postToSw(port, 'generation.choice-end', { index, finish_reason: piece.finishReason, matched_stop: piece.matchedStop, ...(live ? { counts: tally.snapshot() } : {}) });
+            }
+          } else if (buffered) {
+            pieces.push(piece);
+          } else {
+            tally.current = piece.count;
+            postToSw(port, 'generation.piece', { index, text: piece.text, tokens: piece.tokens, ...(live ? { counts: tally.snapshot() } : {}) });
+          }
+        }
+      }
+      if (buffered) postBest(port, finished, p * request.n, request.n, tally);
+    }
+    postToSw(port, 'generation.done', { counts: tally.snapshot() });
+  } catch (error) {
+    if (!signal.aborted) postToSw(port, 'generation.error', { error: toOpenAIError(error).toWire() });
+  }
+  return tally.snapshot();
+}
+
+/** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */
+function postBest(port: MessagePort, finished: Array<{ pieces: ChoicePiece[]; end: EndPiece }>, first: number, n: number, tally: Tally): void {
+  const best = [...finished].sort((a, b) => b.end.cumulativeLogprob - a.end.cumulativeLogprob).slice(0, n);
+  for (const [offset, candidate] of best.entries()) {
+    const index = first + offset;
+    for (const piece of candidate.pieces) {
+      if (piece.type === 'delta') postToSw(port, 'generation.piece', { index, text: piece.text, tokens: piece.tokens });
+    }
+    tally.completion += candidate.end.completionTokens;
+    postToSw(port, 'generation.choice-end', { index, finish_reason: candidate.end.finishReason, matched_stop: candidate.end.matchedStop });
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The one path from a neutral generation to an HTTP response, for every endpoint: open the
+ * engine channel, wait for the first event (an error before any token keeps its own HTTP
+ * status), then either stream SSE frames or collect one JSON body. Each endpoint supplies only
+ * its formatter.
+ */
+import type { GenerationRequest, TokenCounts } from '../../src/core/generation';
+import { OpenAIError } from '../../src/core/errors';
+import { SSE_HEADERS, sseFrame } from './sse';
+import { EngineChannel, raise, type EngineEvent } from './engine-channel';
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** An event that is not an error (formatters never see errors: this module answers them). */
+export type EngineOutput = Exclude<EngineEvent, { type: 'generation.error' }>;
+
+/** An endpoint's streamed shape: the SSE frames (`sseFrame`) of each event, and the stream's last ones. */
+export interface StreamFormatter {
+  /** Frames for a piece or a choice end. */
+  frames(event: Exclude<EngineOutput, { type: 'generation.done' }>): Uint8Array[];
+  /** Frames after the last event (a usage chunk, `data: [DONE]`, ...). */
+  done(counts: TokenCounts): Uint8Array[];
+}
+
+/** An endpoint's whole-body shape: fed every event, then asked for the body. */
+export interface JsonFormatter {
+  add(event: Exclude<EngineOutput, { type: 'generation.done' }>): void;
+  body(counts: TokenCounts): unknown;
+}
+
+/** A generation that has produced its first event. */
+export interface OpenGeneration {
+  channel: EngineChannel;
+  first: EngineOutput;
+}
+
+/** Starts `request` on `client`'s engine; throws the engine's error if that is its first event. */
+export async function openGeneration(client: Client, request: GenerationRequest, signal: AbortSignal): Promise<OpenGeneration> {
+  const channel = new EngineChannel(client, request);
+  signal.addEventListener('abort', () => channel.cancel('client aborted'), { once: true });
+  const first = await channel.next();
+  if (first.type === 'generation.error') {
+    channel.close();
+    raise(first);
+  }
+  return { channel, first };
+}
+
+/** Collects the generation into one JSON body. */
+export async function jsonResponse({ channel, first }: OpenGeneration, format: JsonFormatter): Promise<Response> {
+  for (let event: EngineEvent = first; ; event = await channel.next()) {
+    if (event.type === 'generation.error') {
+      channel.close();
+      raise(event);
+    }
+    if (event.type === 'generation.done') {
+      channel.close();
+      return new Response(JSON.stringify(format.body(event.counts)), { headers: JSON_HEADERS });
+    }
+    format.add(event);
+  }
+}
+
+/** The frames of one event; `final` when the stream ends with it. */
+function framesOf(event: EngineEvent, format: StreamFormatter): { bytes: Uint8Array[]; final: boolean } {
+  switch (event.type) {
+    case 'generation.error':
+      // Mid-stream errors go out as `data: {"error":...}` (the SDKs JSON-parse every data line), then the stream ends.
+      return { bytes: [sseFrame(OpenAIError.fromWire(event.error).toBody())], final: true };
+    case 'generation.done':
+      return { bytes: format.done(event.counts), final: true };
+    default:
+      return { bytes: format.frames(event), final: false };
+  }
+}
+
+/** Streams the generation as SSE. */
+export function sseResponse({ channel, first }: OpenGeneration, format: StreamFormatter): Response {
+  let pending: EngineEvent | undefined = first;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      // One enqueue per pull carries every event that has arrived, so a reader that lags behind
+      // the engine catches up in one read instead of one read per token.
+      async pull(controller) {
+        const head = pending ?? (await channel.next());
+        pending = undefined;
+        const out: Uint8Array[] = [];
+        for (const event of [head, ...channel.drain()]) {
+          const { bytes, final } = framesOf(event, format);
+          out.push(...bytes);
+          if (final) {
+            channel.close();
+            controller.enqueue(concatBytes(out));
+            controller.close();
+            return;
+          }
+        }
+        if (out.length > 0) controller.enqueue(concatBytes(out));
+      },
+      cancel() {
+        channel.cancel('client aborted');
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { headers: SSE_HEADERS });
+}
+
+function concatBytes(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1 && parts[0]) return parts[0];
+  const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+/** The legacy completions shapes (`text_completion`) from the engine's neutral events: SSE chunks and the JSON body. */
+import type { TokenCounts } from '../../../../src/core/generation';
+import type { CompletionRequest } from '../../../../src/core/openai/types';
+import type { EngineOutput, JsonFormatter, StreamFormatter } from '../../engine-response';
+import { SSE_DONE, sseFrame } from '../../sse';
+import { toUsage } from '../../usage';
+import { ChoiceAccumulator } from './choice-accumulator';
+import { completionObject, usageChunk, type CompletionMeta } from './completion-builder';
+import { toLegacyLogprobs } from './legacy-logprobs';
+
+type Progress = Exclude<EngineOutput, { type: 'generation.done' }>;
+
+/** Running usage on a chunk (vLLM's `continuous_usage_stats`), when the engine sent counts. */
+const usageOf = (counts: TokenCounts | undefined) => (counts ? toUsage(counts) : undefined);
+
+/** One `text_completion` chunk per piece and per choice end; a usage chunk when asked; `[DONE]`. */
+export function completionStream(meta: CompletionMeta, request: CompletionRequest): StreamFormatter {
+  return {
+    frames(event: Progress) {
+      if (event.type === 'generation.piece') {
+        const logprobs = event.tokens && request.logprobs !== null ? toLegacyLogprobs(event.tokens, request.logprobs) : null;
+        return [sseFrame(completionObject(meta, [{ text: event.text, index: event.index, logprobs, finish_reason: null }], usageOf(event.counts)))];
+      }
+      const choice = { text: '', index: event.index, logprobs: null, finish_reason: event.finish_reason, ...(event.matched_stop === null ? {} : { matched_stop: event.matched_stop }) };
+      return [sseFrame(completionObject(meta, [choice], usageOf(event.counts)))];
+    },
+    done(counts) {
+      return [...(request.include_usage ? [sseFrame(usageChunk(meta, toUsage(counts)))] : []), SSE_DONE];
+    },
+  };
+}
+
+/** The whole `text_completion` object. */
+export function completionJson(meta: CompletionMeta, request: CompletionRequest): JsonFormatter {
+  const choices = new ChoiceAccumulator(request.logprobs);
+  return {
+    add(event: Progress) {
+      if (event.type === 'generation.piece') choices.add(event.index, event.text, event.tokens);
+      else choices.end(event.index, event.finish_reason, event.matched_stop);
+    },
+    body(counts) {
+      return completionObject(meta, choices.list(), toUsage(counts));
+    },
+  };
+}
