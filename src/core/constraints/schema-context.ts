@@ -1,0 +1,11 @@
+/** What the per-type JSON Schema converters (string, number, object, array) get from the visitor. */
+import type { GbnfRules } from './gbnf-rules';
+import type { SchemaPlace } from './schema-error';
+
+export interface SchemaContext {
+  readonly rules: GbnfRules;
+  /** A GBNF expression for `schema` (a rule name or an inline expression). */
+  visit(schema: unknown, name: string, place: SchemaPlace): string;
+  /** A rule name for `schema`: `visit`, then a named rule unless it already is one. */
+  ruleFor(schema: unknown, name: string, place: SchemaPlace): string;
+}
