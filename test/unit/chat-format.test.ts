@@ -119,7 +119,7 @@ describe('ChatStream (SSE chunks)', () => {
   });
 
   it('reports continuous usage on content chunks when asked', () => {
-    const items = stream([{ ...piece('a'), counts: { prompt: 2, completion: 1, cached: 0 } }, end(), done], options({ continuous_usage: true }));
+    const items = stream([{ type: 'generation.piece', index: 0, text: 'a', tokens: null, counts: { prompt: 2, completion: 1, cached: 0 } }, end(), done], options({ continuous_usage: true }));
     expect(items[1]).toHaveProperty('usage.total_tokens', 3);
   });
 });
