@@ -1,0 +1,39 @@
+/**
+ * Maps a validated `ChatRequest` plus its rendered prompt to the neutral `GenerationRequest`
+ * the engine runs (chat never echoes, has no suffix, and best_of = n).
+ */
+import type { ChatRequest } from './chat-types';
+import type { GenerationRequest } from './neutral-types';
+
+export function chatGenerationRequest(chat: ChatRequest, prompt: string | number[]): GenerationRequest {
+  return {
+    model: chat.model,
+    prompts: [prompt],
+    max_tokens: chat.max_tokens,
+    min_tokens: chat.min_tokens,
+    ignore_eos: chat.ignore_eos,
+    stop: chat.stop,
+    stop_token_ids: chat.stop_token_ids,
+    include_stop_str_in_output: chat.include_stop_str_in_output,
+    n: chat.n,
+    best_of: chat.n,
+    logprobs: chat.logprobs ? chat.top_logprobs : null,
+    echo: false,
+    suffix: null,
+    cache_prompt: chat.cache_prompt,
+    continuous_usage: chat.continuous_usage,
+    temperature: chat.temperature,
+    top_p: chat.top_p,
+    top_k: chat.top_k,
+    min_p: chat.min_p,
+    typical_p: chat.typical_p,
+    mirostat: chat.mirostat,
+    mirostat_tau: chat.mirostat_tau,
+    mirostat_eta: chat.mirostat_eta,
+    presence_penalty: chat.presence_penalty,
+    frequency_penalty: chat.frequency_penalty,
+    repetition_penalty: chat.repetition_penalty,
+    logit_bias: chat.logit_bias,
+    seed: chat.seed,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The valibot schema of a `/v1/chat/completions` body's scalar fields. The sampler fields and the
+ * llama.cpp/vLLM extras are the completions endpoint's own field schemas (`CHAT_SHARED_FIELDS`);
+ * messages, tools, tool_choice and response_format are shape-checked by their own validators.
+ */
+import * as v from 'valibot';
+import { completionSchema } from '../../../../src/core/openai/completion-schema';
+import { booleanField, integerField } from '../../../../src/core/openai/fields';
+
+/** Fields a chat body accepts exactly as `/v1/completions` does (same names, ranges, messages). */
+export const CHAT_SHARED_FIELDS = [
+  'model', 'n', 'stop', 'seed', 'temperature', 'top_p', 'presence_penalty', 'frequency_penalty', 'logit_bias',
+  'stream', 'stream_options', 'user',
+  // llama.cpp / vLLM extras
+  'top_k', 'min_p', 'typical_p', 'mirostat', 'mirostat_mode', 'mirostat_tau', 'mirostat_eta',
+  'repetition_penalty', 'repeat_penalty', 'min_tokens', 'ignore_eos', 'stop_token_ids',
+  'include_stop_str_in_output', 'no_stop_trim', 'cache_prompt',
+] as const satisfies ReadonlyArray<keyof typeof completionSchema.entries>;
+
+export const MAX_TOP_LOGPROBS = 20;
+
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high'] as const;
+
+const nullish = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);
+
+export const chatSchema = v.object({
+  ...v.pick(completionSchema, CHAT_SHARED_FIELDS).entries,
+  messages: v.optional(v.unknown()),
+  max_tokens: nullish(integerField('max_tokens', -1)),
+  max_completion_tokens: nullish(integerField('max_completion_tokens', -1)),
+  logprobs: nullish(booleanField('logprobs')),
+  top_logprobs: nullish(integerField('top_logprobs', 0, MAX_TOP_LOGPROBS)),
+  tools: v.optional(v.unknown()),
+  tool_choice: v.optional(v.unknown()),
+  parallel_tool_calls: nullish(booleanField('parallel_tool_calls')),
+  response_format: v.optional(v.unknown()),
+  chat_template_kwargs: nullish(
+    v.record(v.string(), v.unknown(), "Invalid type for 'chat_template_kwargs': expected an object."),
+  ),
+  reasoning_effort: nullish(
+    v.picklist(
+      REASONING_EFFORTS,
+      (issue) => `Invalid value for 'reasoning_effort': expected one of ${REASONING_EFFORTS.map((e) => `'${e}'`).join(', ')}, but got ${JSON.stringify(issue.input)}.`,
+    ),
+  ),
+});
+
+export type ChatBody = v.InferOutput<typeof chatSchema>;

@@ -1,0 +1,70 @@
+/**
+ * The validated shape of a `/v1/chat/completions` request: messages with their content already
+ * flattened to text, function tools, and every sampler resolved to a value.
+ */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type ChatMessage =
+  | { role: 'system' | 'developer' | 'user'; content: string; name?: string }
+  | { role: 'assistant'; content: string | null; name?: string; tool_calls?: ToolCall[]; reasoning_content?: string }
+  | { role: 'tool'; content: string; tool_call_id: string };
+
+export type ChatRole = ChatMessage['role'];
+
+export interface FunctionTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+
+/** Passed through opaque to the engine, which implements constrained decoding. */
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean } };
+
+export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high';
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  tools: FunctionTool[];
+  tool_choice: ToolChoice;
+  parallel_tool_calls: boolean;
+  response_format: ResponseFormat;
+  chat_template_kwargs: Record<string, unknown>;
+  reasoning_effort: ReasoningEffort | null;
+  stream: boolean;
+  include_usage: boolean;
+  continuous_usage: boolean;
+  n: number;
+  /** null: up to the context. */
+  max_tokens: number | null;
+  min_tokens: number;
+  stop: string[];
+  stop_token_ids: number[];
+  ignore_eos: boolean;
+  include_stop_str_in_output: boolean;
+  logprobs: boolean;
+  top_logprobs: number;
+  temperature: number;
+  top_p: number;
+  top_k: number;
+  min_p: number;
+  typical_p: number;
+  mirostat: 0 | 1 | 2;
+  mirostat_tau: number;
+  mirostat_eta: number;
+  presence_penalty: number;
+  frequency_penalty: number;
+  repetition_penalty: number;
+  logit_bias: Record<string, number>;
+  seed: number | null;
+  cache_prompt: boolean;
+  user: string | null;
+}

@@ -1,0 +1,24 @@
+/**
+ * Parses the body of one Hermes/Qwen `<tool_call>` block: `{"name": …, "arguments": {…}}`.
+ * Arguments are returned as a JSON string, as OpenAI's `function.arguments` is.
+ */
+export interface ParsedToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** null when the body is not a JSON object with a string `name` (the block is then content). */
+export function parseToolCall(body: string, newId: () => string): ParsedToolCall | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const name: unknown = Reflect.get(parsed, 'name');
+  const args: unknown = Reflect.get(parsed, 'arguments') ?? Reflect.get(parsed, 'parameters') ?? {};
+  if (typeof name !== 'string' || name === '') return null;
+  return { id: newId(), name, arguments: typeof args === 'string' ? args : JSON.stringify(args) };
+}

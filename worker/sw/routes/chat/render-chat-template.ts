@@ -1,0 +1,70 @@
+/**
+ * Renders a model's Jinja chat template (`tokenizer.chat_template`) for a chat request with
+ * @huggingface/jinja, returning SEGMENTS: text from the template may hold control tokens, text
+ * from the request never does. The template runs twice, once on the real strings and once on
+ * sentinels; `alignRender` segments the real text, `substituteRender` is the safe fallback.
+ *
+ * @example
+ * renderChatTemplate(QWEN3, { messages: [{ role: 'user', content: 'abc' }], tools: [], chat_template_kwargs: {}, reasoning_effort: null })
+ * // [{ text: '<|im_start|>user\n', special: true }, { text: 'abc', special: false }, { text: '<|im_end|>\n<|im_start|>assistant\n', special: true }]
+ */
+import { Template } from '@huggingface/jinja';
+import { InvalidRequestError, InternalServerError } from '../../../../src/core/errors';
+import { alignRender, substituteRender } from './align-render';
+import { SentinelTable } from './template-sentinels';
+import { templateInputs, type TemplateRequest } from './template-inputs';
+import type { PromptSegment } from './prompt-segments';
+
+export interface SpecialTokens {
+  bos_token?: string;
+  eos_token?: string;
+}
+
+export interface RenderedPrompt {
+  segments: PromptSegment[];
+  /** false when the fallback was used: the template saw sentinels where it branched on content. */
+  exact: boolean;
+}
+
+const compiled = new Map<string, Template>();
+
+function compile(source: string): Template {
+  let template = compiled.get(source);
+  if (template === undefined) {
+    try {
+      template = new Template(source);
+    } catch (error) {
+      throw new InternalServerError(`The model's chat template cannot be parsed: ${messageOf(error)}`, 'chat_template_error');
+    }
+    if (compiled.size >= 4) compiled.clear();
+    compiled.set(source, template);
+  }
+  return template;
+}
+
+export function renderChatTemplate(source: string, request: TemplateRequest, tokens: SpecialTokens = {}): RenderedPrompt {
+  const template = compile(source);
+  const globals = { bos_token: tokens.bos_token ?? '', eos_token: tokens.eos_token ?? '' };
+  const real = run(template, { ...templateInputs(request), ...globals });
+  const table = new SentinelTable(JSON.stringify(request) + source);
+  const parts = table.split(run(template, { ...templateInputs(request, (s) => table.wrap(s)), ...globals }));
+  const aligned = alignRender(real, parts, table.values);
+  if (aligned !== null) return { segments: aligned, exact: true };
+  if (parts.some((p) => typeof p === 'string' && table.leaks(p))) {
+    throw new InternalServerError('The chat template altered message text in a way that cannot be rendered safely.', 'chat_template_error');
+  }
+  return { segments: substituteRender(parts, table.values), exact: false };
+}
+
+function run(template: Template, variables: Record<string, unknown>): string {
+  try {
+    return template.render(variables);
+  } catch (error) {
+    // raise_exception() in templates reports conversation-shape errors ("roles must alternate").
+    throw new InvalidRequestError(`The model's chat template rejected the messages: ${messageOf(error)}`, 'messages', 'chat_template_error');
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,96 @@
+/**
+ * Builds the template variables from a chat request: messages (tool-call arguments parsed to
+ * objects when they are JSON, as HF templates expect), tools, and kwargs. With a `wrap`
+ * function every request string the template may print goes through it (see SentinelTable).
+ */
+import type { ChatMessage, FunctionTool, ReasoningEffort } from './chat-types';
+
+export interface TemplateRequest {
+  messages: ChatMessage[];
+  tools: FunctionTool[];
+  chat_template_kwargs: Record<string, unknown>;
+  reasoning_effort: ReasoningEffort | null;
+}
+
+type Wrap = (text: string) => string;
+
+export function templateInputs(request: TemplateRequest, wrap: Wrap = (s) => s): Record<string, unknown> {
+  const kwargs: Record<string, unknown> = { ...request.chat_template_kwargs };
+  if (request.reasoning_effort !== null) {
+    kwargs.reasoning_effort ??= request.reasoning_effort;
+    if (request.reasoning_effort === 'none') kwargs.enable_thinking ??= false;
+  }
+  return {
+    ...kwargs,
+    messages: request.messages.map((m) => templateMessage(m, wrap)),
+    ...(request.tools.length > 0 ? { tools: request.tools.map((t) => templateTool(t, wrap)) } : {}),
+    add_generation_prompt: true,
+  };
+}
+
+function templateMessage(message: ChatMessage, wrap: Wrap): Record<string, unknown> {
+  switch (message.role) {
+    case 'tool':
+      return { role: 'tool', content: wrap(message.content), tool_call_id: wrap(message.tool_call_id) };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: wrap(message.content ?? ''),
+        ...(message.name === undefined ? {} : { name: wrap(message.name) }),
+        ...(message.reasoning_content === undefined ? {} : { reasoning_content: wrap(message.reasoning_content) }),
+        ...(message.tool_calls === undefined
+          ? {}
+          : {
+              tool_calls: message.tool_calls.map((call) => ({
+                id: wrap(call.id),
+                type: 'function',
+                function: { name: wrap(call.function.name), arguments: parsedArguments(call.function.arguments, wrap) },
+              })),
+            }),
+      };
+    default:
+      return { role: message.role, content: wrap(message.content), ...(message.name === undefined ? {} : { name: wrap(message.name) }) };
+  }
+}
+
+/** JSON arguments become an object whose string leaves are wrapped; anything else stays a string. */
+function parsedArguments(args: string, wrap: Wrap): unknown {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return mapStrings(parsed, wrap);
+  } catch {
+    // not JSON: the template prints the string as it is
+  }
+  return wrap(args);
+}
+
+function mapStrings(value: unknown, wrap: Wrap): unknown {
+  if (typeof value === 'string') return wrap(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, wrap));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, wrap)]));
+  }
+  return value;
+}
+
+/** Tools: the name and every `description` are wrapped; schema keywords stay real for templates that inspect them. */
+function templateTool(tool: FunctionTool, wrap: Wrap): Record<string, unknown> {
+  const { name, description, parameters, strict } = tool.function;
+  return {
+    type: 'function',
+    function: {
+      name: wrap(name),
+      ...(description === undefined ? {} : { description: wrap(description) }),
+      ...(parameters === undefined ? {} : { parameters: wrapDescriptions(parameters, wrap) }),
+      ...(strict === undefined ? {} : { strict }),
+    },
+  };
+}
+
+function wrapDescriptions(value: unknown, wrap: Wrap): unknown {
+  if (Array.isArray(value)) return value.map((v) => wrapDescriptions(v, wrap));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? wrap(v) : wrapDescriptions(v, wrap)]),
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * Validates a parsed JSON body for `POST /v1/chat/completions` and applies defaults. Throws
+ * `InvalidRequestError` (400) naming the offending parameter, like `validateCompletion`.
+ */
+import * as v from 'valibot';
+import { InvalidRequestError } from '../../../../src/core/errors';
+import { isRecord, rejectUnknownKeys, requireKey } from '../../format/parse-field';
+import { chatSchema, type ChatBody } from './chat-schema';
+import { validateChatMessages } from './validate-chat-messages';
+import { validateChatTools, validateToolChoice } from './validate-chat-tools';
+import { validateResponseFormat } from './validate-response-format';
+import type { ChatRequest } from './chat-types';
+
+const knownKeys: ReadonlySet<string> = new Set(Object.keys(chatSchema.entries));
+
+export function validateChat(body: unknown): ChatRequest {
+  if (!isRecord(body)) throw new InvalidRequestError('The request body must be a JSON object.', null, 'invalid_json');
+  rejectUnknownKeys(body, knownKeys);
+  requireKey(body, 'model');
+  requireKey(body, 'messages');
+  // valibot's record() and strictObject() take an array as an object with index keys.
+  for (const param of ['logit_bias', 'stream_options', 'chat_template_kwargs']) {
+    if (Array.isArray(body[param])) {
+      throw new InvalidRequestError(`Invalid type for '${param}': expected an object, but got an array instead.`, param);
+    }
+  }
+  const parsed = v.safeParse(chatSchema, body, { abortEarly: true });
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const path = v.getDotPath(issue);
+    throw new InvalidRequestError(issue.message, path?.startsWith('stream_options') ? path : (path?.split('.')[0] ?? null));
+  }
+  const messages = validateChatMessages(body.messages);
+  const tools = validateChatTools(body.tools);
+  const toolChoice = validateToolChoice(body.tool_choice, tools.map((t) => t.function.name));
+  return toRequest(parsed.output, { messages, tools, tool_choice: toolChoice, response_format: validateResponseFormat(body.response_format) });
+}
+
+function alias<T>(a: T | null | undefined, b: T | null | undefined, names: [string, string]): T | undefined {
+  if (a != null && b != null && a !== b) {
+    throw new InvalidRequestError(`'${names[0]}' and '${names[1]}' are the same parameter and disagree.`, names[1]);
+  }
+  return a ?? b ?? undefined;
+}
+
+type Shaped = Pick<ChatRequest, 'messages' | 'tools' | 'tool_choice' | 'response_format'>;
+
+function toRequest(input: ChatBody, shaped: Shaped): ChatRequest {
+  const stream = input.stream ?? false;
+  if (input.stream_options != null && !stream) {
+    throw new InvalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');
+  }
+  if (input.top_logprobs != null && input.top_logprobs > 0 && input.logprobs !== true) {
+    throw new InvalidRequestError("'top_logprobs' requires 'logprobs' to be true.", 'top_logprobs');
+  }
+  const max = alias(input.max_tokens, input.max_completion_tokens, ['max_tokens', 'max_completion_tokens']);
+  const maxTokens = max === undefined || max === -1 ? null : max;
+  const minTokens = input.min_tokens ?? 0;
+  if (maxTokens !== null && minTokens > maxTokens) {
+    throw new InvalidRequestError("'min_tokens' must not exceed 'max_tokens'.", 'min_tokens');
+  }
+  const stop = input.stop == null ? [] : typeof input.stop === 'string' ? [input.stop] : input.stop;
+  const mirostat = alias(input.mirostat, input.mirostat_mode, ['mirostat', 'mirostat_mode']) ?? 0;
+  const topK = input.top_k ?? 0;
+  return {
+    model: input.model,
+    ...shaped,
+    parallel_tool_calls: input.parallel_tool_calls ?? true,
+    chat_template_kwargs: input.chat_template_kwargs ?? {},
+    reasoning_effort: input.reasoning_effort ?? null,
+    stream,
+    include_usage: input.stream_options?.include_usage ?? false,
+    continuous_usage: input.stream_options?.continuous_usage_stats ?? false,
+    n: input.n ?? 1,
+    max_tokens: maxTokens,
+    min_tokens: minTokens,
+    stop: stop.filter((s) => s.length > 0),
+    stop_token_ids: input.stop_token_ids ?? [],
+    ignore_eos: input.ignore_eos ?? false,
+    include_stop_str_in_output:
+      alias(input.include_stop_str_in_output, input.no_stop_trim, ['include_stop_str_in_output', 'no_stop_trim']) ?? false,
+    logprobs: input.logprobs ?? false,
+    top_logprobs: input.top_logprobs ?? 0,
+    temperature: input.temperature ?? 1,
+    top_p: input.top_p ?? 1,
+    top_k: topK < 0 ? 0 : topK,
+    min_p: input.min_p ?? 0,
+    typical_p: input.typical_p ?? 1,
+    mirostat: mirostat === 1 || mirostat === 2 ? mirostat : 0,
+    mirostat_tau: input.mirostat_tau ?? 5,
+    mirostat_eta: input.mirostat_eta ?? 0.1,
+    presence_penalty: input.presence_penalty ?? 0,
+    frequency_penalty: input.frequency_penalty ?? 0,
+    repetition_penalty: alias(input.repetition_penalty, input.repeat_penalty, ['repetition_penalty', 'repeat_penalty']) ?? 1,
+    logit_bias: input.logit_bias ?? {},
+    seed: input.seed ?? null,
+    cache_prompt: input.cache_prompt ?? true,
+    user: input.user ?? null,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Converts Responses API `input` (a string, or message / function_call / function_call_output
+ * items) and `instructions` into chat messages. Stateless: `item_reference` is a 400, and
+ * `reasoning` items are dropped (templates drop past reasoning anyway).
+ */
+import { InvalidRequestError } from '../../../../src/core/errors';
+import { describeValue } from '../../../../src/core/openai/describe-value';
+import { isRecord, requireKey } from '../../format/parse-field';
+import { flattenContent } from '../chat/chat-content';
+import type { ChatMessage } from '../chat/chat-types';
+
+const ROLES = ['system', 'developer', 'user', 'assistant'] as const;
+
+export function responsesMessages(input: unknown, instructions: string | null): ChatMessage[] {
+  const messages: ChatMessage[] = instructions === null ? [] : [{ role: 'system', content: instructions }];
+  if (typeof input === 'string') return [...messages, { role: 'user', content: input }];
+  if (!Array.isArray(input)) {
+    throw new InvalidRequestError(`Invalid type for 'input': expected a string or an array of input items, but got ${describeValue(input)} instead.`, 'input');
+  }
+  input.forEach((item: unknown, i) => addItem(messages, item, `input[${i}]`));
+  return messages;
+}
+
+function addItem(messages: ChatMessage[], item: unknown, at: string): void {
+  if (!isRecord(item)) throw new InvalidRequestError(`Invalid type for '${at}': expected an object.`, at);
+  const type = item.type ?? 'message';
+  switch (type) {
+    case 'message': {
+      const role = ROLES.find((r) => r === item.role);
+      if (role === undefined) throw new InvalidRequestError(`Invalid value for '${at}.role': ${JSON.stringify(item.role ?? null)}.`, `${at}.role`);
+      const parts = role === 'assistant' ? ['output_text', 'refusal'] : ['input_text'];
+      const content = flattenContent(requireKey(item, 'content', `${at}.`), `${at}.content`, parts);
+      messages.push(role === 'assistant' ? { role, content } : { role, content });
+      return;
+    }
+    case 'function_call': {
+      const call = { id: text(item, 'call_id', at), type: 'function' as const, function: { name: text(item, 'name', at), arguments: text(item, 'arguments', at) } };
+      const last = messages.at(-1);
+      if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
+      else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+      return;
+    }
+    case 'function_call_output': {
+      const output = requireKey(item, 'output', `${at}.`);
+      const content = typeof output === 'string' ? output : flattenContent(output, `${at}.output`, ['input_text']);
+      messages.push({ role: 'tool', tool_call_id: text(item, 'call_id', at), content });
+      return;
+    }
+    case 'reasoning':
+      return;
+    case 'item_reference':
+      throw new InvalidRequestError(
+        `'${at}' is an item_reference: this endpoint is stateless and stores nothing, so send the items themselves (with the AI SDK, set store: false).`,
+        at,
+        'stateless_endpoint',
+      );
+    default:
+      throw new InvalidRequestError(`Invalid value for '${at}.type': ${JSON.stringify(type)} items are not supported here.`, `${at}.type`);
+  }
+}
+
+function text(item: Record<string, unknown>, key: string, at: string): string {
+  const value = requireKey(item, key, `${at}.`);
+  if (typeof value !== 'string') throw new InvalidRequestError(`Invalid type for '${at}.${key}': expected a string, but got ${describeValue(value)} instead.`, `${at}.${key}`);
+  return value;
+}

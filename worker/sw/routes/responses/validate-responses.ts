@@ -1,0 +1,97 @@
+/**
+ * Validates the stateless subset of a `/v1/responses` body and maps it onto a `ChatRequest`
+ * (so rendering, generation and parsing are shared with chat). `previous_response_id` and
+ * `conversation` are 400s; `store` is accepted but nothing is stored (responses say `store: false`).
+ */
+import { InvalidRequestError } from '../../../../src/core/errors';
+import { isRecord, rejectUnknownKeys, requireKey, parseField } from '../../format/parse-field';
+import { booleanField, integerField } from '../../../../src/core/openai/fields';
+import { validateChat } from '../chat/validate-chat';
+import { validateFunction, validateToolChoice, typeError } from '../chat/validate-chat-tools';
+import { validateJsonSchemaSpec } from '../chat/validate-response-format';
+import { responsesMessages } from './responses-input';
+import type { ChatRequest, ResponseFormat } from '../chat/chat-types';
+
+export interface ResponsesRequest {
+  chat: ChatRequest;
+  instructions: string | null;
+  max_output_tokens: number | null;
+  metadata: Record<string, string>;
+}
+
+const KEYS = new Set([
+  'model', 'input', 'instructions', 'max_output_tokens', 'temperature', 'top_p', 'text', 'tools', 'tool_choice', 'stream',
+  'store', 'metadata', 'user', 'parallel_tool_calls', 'previous_response_id', 'conversation', 'reasoning', 'include', 'truncation',
+]);
+
+export function validateResponses(body: unknown): ResponsesRequest {
+  if (!isRecord(body)) throw new InvalidRequestError('The request body must be a JSON object.', null, 'invalid_json');
+  rejectUnknownKeys(body, KEYS);
+  for (const key of ['previous_response_id', 'conversation']) {
+    if (body[key] != null) {
+      throw new InvalidRequestError(`'${key}' is not supported: this endpoint is stateless and stores no responses; send the whole conversation in 'input'.`, key, 'stateless_endpoint');
+    }
+  }
+  requireKey(body, 'model');
+  const input = requireKey(body, 'input');
+  if (body.store != null) parseField(booleanField('store'), body.store, 'store');
+  if (body.include != null && !Array.isArray(body.include)) throw typeError('include', 'an array', body.include);
+  if (body.truncation != null && body.truncation !== 'disabled' && body.truncation !== 'auto') {
+    throw new InvalidRequestError("Invalid value for 'truncation': expected 'auto' or 'disabled'.", 'truncation');
+  }
+  const instructions = body.instructions ?? null;
+  if (instructions !== null && typeof instructions !== 'string') throw typeError('instructions', 'a string', instructions);
+  const maxOutput = body.max_output_tokens == null ? null : parseField(integerField('max_output_tokens', 1), body.max_output_tokens, 'max_output_tokens');
+  const tools = functionTools(body.tools);
+  const toolChoice = validateToolChoice(body.tool_choice, tools.map((t) => t.function.name));
+  const chat = validateChat({
+    model: body.model,
+    messages: responsesMessages(input, instructions),
+    temperature: body.temperature,
+    top_p: body.top_p,
+    max_tokens: maxOutput,
+    stream: body.stream,
+    user: body.user,
+    parallel_tool_calls: body.parallel_tool_calls,
+    reasoning_effort: reasoningEffort(body.reasoning),
+  });
+  return { chat: { ...chat, tools, tool_choice: toolChoice, response_format: textFormat(body.text) }, instructions, max_output_tokens: maxOutput, metadata: metadata(body.metadata) };
+}
+
+function functionTools(tools: unknown): ChatRequest['tools'] {
+  if (tools == null) return [];
+  if (!Array.isArray(tools)) throw typeError('tools', 'an array', tools);
+  return tools.map((tool: unknown, i) => {
+    if (!isRecord(tool) || tool.type !== 'function') {
+      throw new InvalidRequestError(`Invalid value for 'tools[${i}]': only function tools ({"type": "function", "name": ...}) are supported.`, `tools[${i}]`);
+    }
+    const { type: _type, ...fn } = tool;
+    return { type: 'function', function: validateFunction(fn, `tools[${i}].`) };
+  });
+}
+
+function textFormat(text: unknown): ResponseFormat {
+  if (text == null) return { type: 'text' };
+  if (!isRecord(text)) throw typeError('text', 'an object', text);
+  rejectUnknownKeys(text, new Set(['format', 'verbosity']), 'text.');
+  const format = text.format;
+  if (format == null) return { type: 'text' };
+  if (!isRecord(format)) throw typeError('text.format', 'an object', format);
+  if (format.type === 'text' || format.type === 'json_object') return { type: format.type };
+  if (format.type !== 'json_schema') throw new InvalidRequestError("Invalid value for 'text.format.type': expected 'text', 'json_object' or 'json_schema'.", 'text.format.type');
+  return { type: 'json_schema', json_schema: validateJsonSchemaSpec(format, 'text.format.', ['type']) };
+}
+
+function reasoningEffort(reasoning: unknown): unknown {
+  if (reasoning == null) return undefined;
+  if (!isRecord(reasoning)) throw typeError('reasoning', 'an object', reasoning);
+  return reasoning.effort ?? undefined;
+}
+
+function metadata(value: unknown): Record<string, string> {
+  if (value == null) return {};
+  if (!isRecord(value) || !Object.values(value).every((v) => typeof v === 'string')) {
+    throw typeError('metadata', 'an object of string values', value);
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+}
