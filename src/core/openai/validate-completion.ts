@@ -5,18 +5,17 @@
  */
 import * as v from 'valibot';
 import { InvalidRequestError } from '../errors';
-import { LIMITS, PARAMETERS, SAMPLING, SAMPLING_DEFAULTS } from '../parameters';
+import { PARAMETER_ALIASES, resolveAliases } from './resolve-aliases';
 import { completionSchema } from './completion-schema';
-import { parameterField } from './fields';
 import { normalizePrompt } from './prompt-input';
+import { readParameters } from './read-parameters';
 import type { CompletionBody } from './completion-schema';
 import type { CompletionRequest } from './types';
 
 /** OpenAI's default `max_tokens` for the legacy completions endpoint. */
 export const DEFAULT_MAX_TOKENS = 16;
 
-const aliases = new Map(Object.entries(PARAMETERS).flatMap(([name, row]) => (row.aliases ?? []).map((alias) => [alias, { name, row }])));
-const knownKeys = new Set([...Object.keys(completionSchema.entries), ...aliases.keys()]);
+const knownKeys = new Set([...Object.keys(completionSchema.entries), ...PARAMETER_ALIASES]);
 
 /**
  * Validates a parsed JSON body for `POST /v1/completions` and applies defaults.
@@ -50,32 +49,14 @@ export function validateCompletion(body: unknown): CompletionRequest {
   return toRequest(parsed.output);
 }
 
-/**
- * The body with each alias (`repeat_penalty`, `mirostat_mode`, `no_stop_trim`) under its table
- * name; an alias is checked under its own name, and disagreeing with the name is a 400.
- */
-function resolveAliases(body: object): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...body };
-  for (const [alias, { name, row }] of aliases) {
-    const value: unknown = out[alias];
-    delete out[alias];
-    if (value == null) continue;
-    const checked = v.safeParse(parameterField(alias, row.range), value);
-    if (!checked.success) throw new InvalidRequestError(checked.issues[0].message, alias);
-    const own = out[name];
-    if (own != null && own !== value) throw new InvalidRequestError(`'${name}' and '${alias}' are the same parameter and disagree.`, alias);
-    out[name] = value;
-  }
-  return out;
-}
-
 function toRequest(input: CompletionBody): CompletionRequest {
   const stream = input.stream ?? false;
   const n = input.n ?? 1;
   const bestOf = input.best_of ?? n;
   // Absent: OpenAI's 16. Explicit null or -1: up to the context.
   const maxTokens = input.max_tokens === undefined ? DEFAULT_MAX_TOKENS : input.max_tokens === null || input.max_tokens === -1 ? null : input.max_tokens;
-  const minTokens = input.min_tokens ?? LIMITS.min_tokens.default;
+  const table = readParameters(input);
+  const minTokens = table.min_tokens;
   if (bestOf < n) throw new InvalidRequestError("'best_of' must be greater than or equal to 'n'.", 'best_of');
   if (stream && bestOf > n) throw new InvalidRequestError("'best_of' greater than 'n' cannot be streamed.", 'best_of');
   if (input.stream_options != null && !stream) {
@@ -88,30 +69,12 @@ function toRequest(input: CompletionBody): CompletionRequest {
     throw new InvalidRequestError("'min_tokens' must not exceed 'max_tokens'.", 'min_tokens');
   }
   const stop = input.stop == null ? [] : typeof input.stop === 'string' ? [input.stop] : input.stop;
-  const topK = input.top_k ?? SAMPLING.top_k.default;
-  const mirostat = input.mirostat ?? SAMPLING.mirostat.default;
   return {
     model: input.model,
     prompts: normalizePrompt(input.prompt),
+    ...table,
     max_tokens: maxTokens,
-    min_tokens: minTokens,
-    ignore_eos: input.ignore_eos ?? LIMITS.ignore_eos.default,
     stop: stop.filter((s) => s.length > 0),
-    stop_token_ids: input.stop_token_ids ?? LIMITS.stop_token_ids.default,
-    include_stop_str_in_output: input.include_stop_str_in_output ?? LIMITS.include_stop_str_in_output.default,
-    temperature: input.temperature ?? SAMPLING_DEFAULTS.temperature,
-    top_p: input.top_p ?? SAMPLING_DEFAULTS.top_p,
-    top_k: topK < 0 ? 0 : topK,
-    min_p: input.min_p ?? SAMPLING_DEFAULTS.min_p,
-    typical_p: input.typical_p ?? SAMPLING_DEFAULTS.typical_p,
-    mirostat: mirostat === 1 || mirostat === 2 ? mirostat : 0,
-    mirostat_tau: input.mirostat_tau ?? SAMPLING_DEFAULTS.mirostat_tau,
-    mirostat_eta: input.mirostat_eta ?? SAMPLING_DEFAULTS.mirostat_eta,
-    presence_penalty: input.presence_penalty ?? SAMPLING_DEFAULTS.presence_penalty,
-    frequency_penalty: input.frequency_penalty ?? SAMPLING_DEFAULTS.frequency_penalty,
-    repetition_penalty: input.repetition_penalty ?? SAMPLING_DEFAULTS.repetition_penalty,
-    logit_bias: input.logit_bias ?? SAMPLING_DEFAULTS.logit_bias,
-    seed: input.seed ?? SAMPLING_DEFAULTS.seed,
     n,
     best_of: bestOf,
     logprobs: input.logprobs ?? null,

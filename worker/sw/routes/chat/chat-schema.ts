@@ -7,14 +7,14 @@ import * as v from 'valibot';
 import { completionSchema } from '../../../../src/core/openai/completion-schema';
 import { booleanField, integerField } from '../../../../src/core/openai/fields';
 
-/** Fields a chat body accepts exactly as `/v1/completions` does (same names, ranges, messages). */
+/** Fields a chat body accepts exactly as `/v1/completions` does (same names, ranges, messages; aliases via `resolveAliases`). */
 export const CHAT_SHARED_FIELDS = [
   'model', 'n', 'stop', 'seed', 'temperature', 'top_p', 'presence_penalty', 'frequency_penalty', 'logit_bias',
   'stream', 'stream_options', 'user',
   // llama.cpp / vLLM extras
-  'top_k', 'min_p', 'typical_p', 'mirostat', 'mirostat_mode', 'mirostat_tau', 'mirostat_eta',
-  'repetition_penalty', 'repeat_penalty', 'min_tokens', 'ignore_eos', 'stop_token_ids',
-  'include_stop_str_in_output', 'no_stop_trim', 'cache_prompt',
+  'top_k', 'min_p', 'typical_p', 'mirostat', 'mirostat_tau', 'mirostat_eta',
+  'repetition_penalty', 'min_tokens', 'ignore_eos', 'stop_token_ids',
+  'include_stop_str_in_output', 'cache_prompt',
 ] as const satisfies ReadonlyArray<keyof typeof completionSchema.entries>;
 
 export const MAX_TOP_LOGPROBS = 20;

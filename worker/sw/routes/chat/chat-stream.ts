@@ -4,7 +4,7 @@
  * then arguments), a finish chunk; at the end an optional usage chunk (`choices: []`) and
  * `[DONE]`. An error event yields `{"error":{…}}` and ends the stream without `[DONE]`.
  */
-import { SSE_DONE, sseFrame } from '../../../../src/core/sse';
+import { SSE_DONE, sseFrame } from '../../sse';
 import { ChatChoice } from './chat-choice';
 import { chatUsage, type ChatUsage } from './chat-usage';
 import type { ChatFormatOptions } from './chat-format-options';

@@ -4,6 +4,8 @@
  */
 import * as v from 'valibot';
 import { InvalidRequestError } from '../../../../src/core/errors';
+import { readParameters } from '../../../../src/core/openai/read-parameters';
+import { PARAMETER_ALIASES, resolveAliases } from '../../../../src/core/openai/resolve-aliases';
 import { isRecord, rejectUnknownKeys, requireKey } from '../../format/parse-field';
 import { chatSchema, type ChatBody } from './chat-schema';
 import { validateChatMessages } from './validate-chat-messages';
@@ -11,7 +13,7 @@ import { validateChatTools, validateToolChoice } from './validate-chat-tools';
 import { validateResponseFormat } from './validate-response-format';
 import type { ChatRequest } from './chat-types';
 
-const knownKeys: ReadonlySet<string> = new Set(Object.keys(chatSchema.entries));
+const knownKeys: ReadonlySet<string> = new Set([...Object.keys(chatSchema.entries), ...PARAMETER_ALIASES]);
 
 export function validateChat(body: unknown): ChatRequest {
   if (!isRecord(body)) throw new InvalidRequestError('The request body must be a JSON object.', null, 'invalid_json');
@@ -24,7 +26,7 @@ export function validateChat(body: unknown): ChatRequest {
       throw new InvalidRequestError(`Invalid type for '${param}': expected an object, but got an array instead.`, param);
     }
   }
-  const parsed = v.safeParse(chatSchema, body, { abortEarly: true });
+  const parsed = v.safeParse(chatSchema, resolveAliases(body), { abortEarly: true });
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const path = v.getDotPath(issue);
@@ -55,13 +57,12 @@ function toRequest(input: ChatBody, shaped: Shaped): ChatRequest {
   }
   const max = alias(input.max_tokens, input.max_completion_tokens, ['max_tokens', 'max_completion_tokens']);
   const maxTokens = max === undefined || max === -1 ? null : max;
-  const minTokens = input.min_tokens ?? 0;
+  const table = readParameters(input);
+  const minTokens = table.min_tokens;
   if (maxTokens !== null && minTokens > maxTokens) {
     throw new InvalidRequestError("'min_tokens' must not exceed 'max_tokens'.", 'min_tokens');
   }
   const stop = input.stop == null ? [] : typeof input.stop === 'string' ? [input.stop] : input.stop;
-  const mirostat = alias(input.mirostat, input.mirostat_mode, ['mirostat', 'mirostat_mode']) ?? 0;
-  const topK = input.top_k ?? 0;
   return {
     model: input.model,
     ...shaped,
@@ -73,27 +74,10 @@ function toRequest(input: ChatBody, shaped: Shaped): ChatRequest {
     continuous_usage: input.stream_options?.continuous_usage_stats ?? false,
     n: input.n ?? 1,
     max_tokens: maxTokens,
-    min_tokens: minTokens,
+    ...table,
     stop: stop.filter((s) => s.length > 0),
-    stop_token_ids: input.stop_token_ids ?? [],
-    ignore_eos: input.ignore_eos ?? false,
-    include_stop_str_in_output:
-      alias(input.include_stop_str_in_output, input.no_stop_trim, ['include_stop_str_in_output', 'no_stop_trim']) ?? false,
     logprobs: input.logprobs ?? false,
     top_logprobs: input.top_logprobs ?? 0,
-    temperature: input.temperature ?? 1,
-    top_p: input.top_p ?? 1,
-    top_k: topK < 0 ? 0 : topK,
-    min_p: input.min_p ?? 0,
-    typical_p: input.typical_p ?? 1,
-    mirostat: mirostat === 1 || mirostat === 2 ? mirostat : 0,
-    mirostat_tau: input.mirostat_tau ?? 5,
-    mirostat_eta: input.mirostat_eta ?? 0.1,
-    presence_penalty: input.presence_penalty ?? 0,
-    frequency_penalty: input.frequency_penalty ?? 0,
-    repetition_penalty: alias(input.repetition_penalty, input.repeat_penalty, ['repetition_penalty', 'repeat_penalty']) ?? 1,
-    logit_bias: input.logit_bias ?? {},
-    seed: input.seed ?? null,
     cache_prompt: input.cache_prompt ?? true,
     user: input.user ?? null,
   };
