@@ -4,12 +4,15 @@
  * The engine runs the same check for requests that come without the SW (the direct API).
  */
 import { InvalidRequestError } from './errors';
-import type { GenerationRequest } from './generation';
+import { isChatPrompt, type GenerationRequest, type RequestPrompt } from './generation';
 import { isActive, PARAMETERS } from './parameters';
 
 /** A model's limits and the parameters and features it cannot honour. */
 export interface ModelCapabilities {
-  /** Table parameters, and the features `token_ids` (token-id prompts), `prompt_logprobs` (echo with logprobs), `suffix`. */
+  /**
+   * Table parameters, and the features `token_ids` (token-id prompts), `prompt_logprobs` (echo
+   * with logprobs), `suffix`, `chat` (conversation prompts: the model has a chat template).
+   */
   unsupported: string[];
   context_length: number;
   vocab_size: number;
@@ -21,21 +24,25 @@ const FEATURE_MESSAGES: Record<string, [string, string]> = {
   token_ids: ['prompt', "Token-id prompts are not supported by this model's backend."],
   prompt_logprobs: ['echo', "'echo' with 'logprobs' is not supported by this model's backend."],
   suffix: ['suffix', "'suffix' (fill-in-the-middle) is not supported by this model."],
+  chat: ['model', "This model has no chat template (tokenizer.chat_template), so it cannot answer conversations; use /v1/completions with a prompt."],
 };
 
 /** The features and table parameters a request uses (beyond their "off" values). */
 function used(request: GenerationRequest): string[] {
   const names = Object.keys(PARAMETERS) as Array<keyof typeof PARAMETERS>;
   const params: string[] = names.filter((name) => isActive(name, request[name]));
-  if (request.prompts.some((prompt) => typeof prompt !== 'string')) params.push('token_ids');
+  if (request.prompts.some((prompt) => Array.isArray(prompt))) params.push('token_ids');
+  if (request.prompts.some(isChatPrompt)) params.push('chat');
   if (request.echo && request.logprobs !== null) params.push('prompt_logprobs');
   if (request.suffix !== null) params.push('suffix');
   return params;
 }
 
 /** A prompt's fewest possible tokens: exact for ids, bytes / longest token for text. */
-export function minPromptTokens(prompt: GenerationRequest['prompts'][number], capabilities: ModelCapabilities): number {
-  if (typeof prompt !== 'string') return prompt.length;
+export function minPromptTokens(prompt: RequestPrompt, capabilities: ModelCapabilities): number {
+  if (Array.isArray(prompt)) return prompt.length;
+  // A conversation's size is known once the engine rendered it (the engine checks it then).
+  if (typeof prompt !== 'string') return 0;
   // Encoding a huge prompt is linear and cheap next to tokenizing it in the engine.
   return Math.ceil(new TextEncoder().encode(prompt).length / Math.max(1, capabilities.max_token_bytes));
 }
@@ -51,7 +58,7 @@ export function checkCapabilities(capabilities: ModelCapabilities, request: Gene
     throw new InvalidRequestError(message, param, 'unsupported_parameter');
   }
   const idsByParam: Array<[string, number[]]> = [
-    ['prompt', request.prompts.flatMap((prompt) => (typeof prompt === 'string' ? [] : prompt))],
+    ['prompt', request.prompts.flatMap((prompt) => (Array.isArray(prompt) ? prompt : []))],
     ['stop_token_ids', request.stop_token_ids],
     ['logit_bias', Object.keys(request.logit_bias).map(Number)],
   ];

@@ -3,12 +3,24 @@
  * turns each OpenAI request into a `GenerationRequest` and builds each endpoint's shape from
  * the `GenerationEvent`s (one formatter per endpoint).
  */
+import type { ChatPrompt } from './chat-prompt';
 import type { SamplingParams } from './parameters';
 
 export type { SamplingParams } from './parameters';
 
-/** One prompt: text, or token ids. */
+/** One prompt as a backend takes it: text, or token ids. */
 export type PromptInput = string | number[];
+
+/** A conversation, rendered by the engine with the model's chat template. */
+export interface ChatPromptInput {
+  chat: ChatPrompt;
+}
+
+/** One prompt of a request. */
+export type RequestPrompt = PromptInput | ChatPromptInput;
+
+/** Whether a prompt is a conversation to render. */
+export const isChatPrompt = (prompt: RequestPrompt): prompt is ChatPromptInput => typeof prompt === 'object' && !Array.isArray(prompt);
 
 /** Why a choice ended. */
 export type FinishReason = 'stop' | 'length';
@@ -17,7 +29,7 @@ export type FinishReason = 'stop' | 'length';
 export interface GenerationRequest extends SamplingParams {
   model: string;
   /** One entry per prompt of the batch (a single prompt is a batch of one). */
-  prompts: PromptInput[];
+  prompts: RequestPrompt[];
   /** null = up to the context. */
   max_tokens: number | null;
   min_tokens: number;

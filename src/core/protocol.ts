@@ -43,6 +43,8 @@ export interface Reply {
 
 /** Engine worker -> SW on a generation's port. */
 export interface EngineToSw {
+  /** A conversation prompt was rendered; `opens_reasoning`: it ends inside `<think>` (the output starts as reasoning). */
+  'generation.prompt': { index: number; opens_reasoning: boolean };
   /** More text of choice `index`, with its tokens when logprobs (or stops) were asked; running counts when asked. */
   'generation.piece': { index: number; text: string; tokens: TokenLogprob[] | null; counts?: TokenCounts };
   /** Choice `index` ended (exactly once per choice). */
@@ -77,7 +79,7 @@ export function typeGuard<M, K extends keyof M & string>(type: K) {
 
 export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'generation.start']);
 export const isPageToSw = messageGuard<PageToSw>(['client.claim', 'client.hello', 'client.goodbye', 'sw.version.query']);
-export const isEngineToSw = messageGuard<EngineToSw>(['generation.piece', 'generation.choice-end', 'generation.done', 'generation.error']);
+export const isEngineToSw = messageGuard<EngineToSw>(['generation.prompt', 'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error']);
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 
 /** Builds a typed message (keeps call sites short and checked). */

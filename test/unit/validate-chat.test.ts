@@ -48,8 +48,9 @@ describe('validateChat: defaults and mapping', () => {
 
   it('maps to a neutral GenerationRequest', () => {
     const req = validateChat({ ...base, logprobs: true, top_logprobs: 3, n: 2, seed: 5 });
-    expect(chatGenerationRequest(req, 'abc')).toMatchObject({ prompts: ['abc'], logprobs: 3, n: 2, best_of: 2, echo: false, suffix: null, seed: 5 });
-    expect(chatGenerationRequest(validateChat(base), [1, 2]).logprobs).toBeNull();
+    expect(chatGenerationRequest(req)).toMatchObject({ logprobs: 3, n: 2, best_of: 2, echo: false, suffix: null, seed: 5 });
+    expect(chatGenerationRequest(req).prompts).toStrictEqual([{ chat: { messages: req.messages, tools: [], chat_template_kwargs: {}, reasoning_effort: null } }]);
+    expect(chatGenerationRequest(validateChat(base)).logprobs).toBeNull();
   });
 
   it('stream_options needs stream; include_usage is read', () => {

@@ -8,6 +8,7 @@
 import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import type { ModelCapabilities } from '../../src/core/capabilities';
+import type { ChatTemplate } from './chat/render-prompt';
 import type { Candidate, FinishReason, PromptInput, SamplingParams } from '../../src/core/generation';
 
 /** One candidate token with its log-probability (the core's neutral `Candidate`). */
@@ -52,6 +53,8 @@ export type GenerationEvent =
 export interface LoadedModel {
   /** Its limits and what it cannot honour (on its card, so the SW refuses such requests). */
   readonly capabilities: ModelCapabilities;
+  /** Its chat template, or null (then conversations are refused: `chat` is unsupported). */
+  readonly chatTemplate: ChatTemplate | null;
   /** What the model's card shows besides its status (size, cache state, chosen variant). */
   readonly details?: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant'>>;
   /**

@@ -5,9 +5,11 @@
  */
 import { checkCapabilities } from '../../src/core/capabilities';
 import { toOpenAIError } from '../../src/core/errors';
-import type { GenerationRequest, TokenCounts } from '../../src/core/generation';
+import type { ChatPrompt } from '../../src/core/chat-prompt';
+import { isChatPrompt, type GenerationRequest, type TokenCounts } from '../../src/core/generation';
 import { message, type EngineToSw } from '../../src/core/protocol';
 import type { LoadedModel } from './backend';
+import { renderChatPrompt } from './chat/render-prompt';
 import { echoPrompt } from './echo-prompt';
 import { runChoice, type ChoicePiece } from './run-choice';
 
@@ -41,7 +43,8 @@ export async function runGeneration(model: LoadedModel, request: GenerationReque
   const live = request.continuous_usage;
   try {
     checkCapabilities(model.capabilities, request);
-    for (const [p, prompt] of request.prompts.entries()) {
+    for (const [p, requested] of request.prompts.entries()) {
+      const prompt = isChatPrompt(requested) ? renderFor(model, requested.chat, p, port) : requested;
       const echo = request.echo ? await echoPrompt(model, prompt, request.logprobs, signal) : null;
       const candidates = request.best_of > request.n ? request.best_of : request.n;
       const buffered = candidates > request.n;
@@ -77,6 +80,13 @@ export async function runGeneration(model: LoadedModel, request: GenerationReque
     if (!signal.aborted) postToSw(port, 'generation.error', { error: toOpenAIError(error).toWire() });
   }
   return tally.snapshot();
+}
+
+/** Renders a conversation with the model's template and tells the SW whether it opens reasoning. */
+function renderFor(model: LoadedModel, chat: ChatPrompt, index: number, port: MessagePort): string {
+  const rendered = renderChatPrompt(model.chatTemplate, chat);
+  postToSw(port, 'generation.prompt', { index, opens_reasoning: rendered.opensReasoning });
+  return rendered.text;
 }
 
 /** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */

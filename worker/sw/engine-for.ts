@@ -1,7 +1,7 @@
 /**
  * What every generating route does before the engine is woken: check the API key (401 first,
- * as OpenAI), validate the body, find the page that serves its model, and check the request
- * against the model's capabilities (400s for what it cannot honour, over-long prompts).
+ * as OpenAI), validate the body, find the page that serves its model, and check the neutral
+ * request against the model's capabilities (400s for what it cannot honour, over-long prompts).
  */
 import { checkCapabilities } from '../../src/core/capabilities';
 import { NotFoundError } from '../../src/core/errors';
@@ -9,20 +9,28 @@ import type { GenerationRequest } from '../../src/core/generation';
 import { checkApiKey, engineClients, pickEngineClient, type EngineClient } from './engine-clients';
 import type { RouteEvent } from './route';
 
-/** A validated request and the page whose engine will run it. */
+/** A validated request, its neutral form, and the page whose engine will run it. */
 export interface Routed<B> {
   body: B;
+  generation: GenerationRequest;
   client: Client;
 }
 
-export async function engineFor<B extends GenerationRequest>(clients: Clients, event: RouteEvent, validate: () => Promise<B>): Promise<Routed<B>> {
+/** Validates with `validate`, maps with `toGeneration`, and routes the request to a page's engine. */
+export async function engineFor<B extends { model: string }>(
+  clients: Clients,
+  event: RouteEvent,
+  validate: () => Promise<B>,
+  toGeneration: (body: B) => GenerationRequest,
+): Promise<Routed<B>> {
   const engines = await engineClients(clients, event.clientId);
   checkApiKey(event.request, engines[0]?.apiKey ?? null);
   const body = await validate();
+  const generation = toGeneration(body);
   const { engine, card } = await pickOrExplain(clients, event.clientId, engines, body.model);
   checkApiKey(event.request, engine.apiKey);
-  if (card.capabilities) checkCapabilities(card.capabilities, body);
-  return { body, client: engine.client };
+  if (card.capabilities) checkCapabilities(card.capabilities, generation);
+  return { body, generation, client: engine.client };
 }
 
 /**

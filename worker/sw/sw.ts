@@ -12,15 +12,24 @@ import { engineHints } from './engine-clients';
 import { lazyChunkRoute } from './lazy-chunk-cache';
 import { precacheShell } from './precache-shell';
 import { findRoute, type Route } from './route';
+import { chatRoute } from './routes/chat/route';
 import { completionsRoute } from './routes/completions/route';
 import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
+import { responsesRoute } from './routes/responses/route';
 
 declare const self: ServiceWorkerGlobalScope;
 
 // `/v1` unless the page registered this script as `sw.js?prefix=/other/prefix`.
 const prefix = routePrefixOf(self.location.href);
-const routes: Route[] = [completionsRoute(self.clients, prefix), modelsRoute(self.clients, prefix), modelRoute(self.clients, prefix), lazyChunkRoute];
+const routes: Route[] = [
+  completionsRoute(self.clients, prefix),
+  chatRoute(self.clients, prefix),
+  responsesRoute(self.clients, prefix),
+  modelsRoute(self.clients, prefix),
+  modelRoute(self.clients, prefix),
+  lazyChunkRoute,
+];
 
 precacheShell();
 

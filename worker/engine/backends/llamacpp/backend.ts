@@ -3,6 +3,7 @@ import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { ServiceUnavailableError } from '../../../../src/core/errors';
 import type { LoadProgress, ModelSpec } from '../../../../src/core/model-spec';
 import { readGgufMetadata } from '../../../../src/gguf/read-gguf-metadata';
+import { chatTemplateFromMetadata } from '../../../../src/gguf/chat-template';
 import { vocabularyFromMetadata } from '../../../../src/gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '../../../../src/test-model/inpage-test-model';
 import type { Backend, LoadedModel } from '../../backend';
@@ -32,9 +33,10 @@ export class LlamaCppBackend implements Backend {
       onProgress({ model: spec.id, phase: 'load', fraction: 0 });
       const [first] = blobs;
       if (!first) throw new Error('the model has no files');
-      const vocab = vocabularyFromMetadata(await readGgufMetadata(first));
+      const metadata = await readGgufMetadata(first);
+      const vocab = vocabularyFromMetadata(metadata);
       await wllama.loadModel(blobs, params);
-      return new LlamaCppModel(wllama, vocab, contextLength);
+      return new LlamaCppModel(wllama, vocab, contextLength, chatTemplateFromMetadata(metadata, vocab));
     } catch (error) {
       await wllama.exit().catch(() => undefined);
       if (error instanceof ServiceUnavailableError) throw error;

@@ -4,6 +4,7 @@ import { InvalidRequestError } from '../../../../src/core/errors';
 import { GREEDY, unsupportedOn } from '../../../../src/core/parameters';
 import type { ModelCapabilities } from '../../../../src/core/capabilities';
 import type { PromptInput } from '../../../../src/core/generation';
+import type { ChatTemplate } from '../../../../src/gguf/chat-template';
 import type { Vocabulary } from '../../../../src/gguf/vocabulary';
 import type { ChoiceRequest, GenerationEvent, LoadedModel, PromptToken } from '../../backend';
 import { chunkEvents } from './chunk';
@@ -20,10 +21,11 @@ export class LlamaCppModel implements LoadedModel {
     private readonly wllama: Wllama,
     private readonly vocab: Vocabulary,
     contextLength: number,
+    readonly chatTemplate: ChatTemplate | null,
   ) {
     // wllama takes text prompts only: token ids convert exactly just for byte-level vocabularies
     // (and so does prompt scoring, which needs the prompt's tokens).
-    const unsupported = [...unsupportedOn('llamacpp'), ...(vocab.byteLevel ? [] : ['token_ids', 'prompt_logprobs']), ...(vocab.fim ? [] : ['suffix'])];
+    const unsupported = [...unsupportedOn('llamacpp'), ...(vocab.byteLevel ? [] : ['token_ids', 'prompt_logprobs']), ...(vocab.fim ? [] : ['suffix']), ...(chatTemplate ? [] : ['chat'])];
     this.capabilities = { unsupported, context_length: contextLength, vocab_size: vocab.size, max_token_bytes: vocab.maxTokenBytes };
   }
 

@@ -19,6 +19,8 @@ export interface WebLLMEngineLike {
 /** A model loaded in its own WebLLM `MLCEngine` (one engine per model: interrupts stay per model). */
 export class WebLLMModel implements LoadedModel {
   readonly capabilities: ModelCapabilities;
+  /** Conversations go through WebLLM's own conversation templates (not wired yet: `chat` is unsupported). */
+  readonly chatTemplate = null;
   /** Prompt sizes WebLLM reported (its usage chunk), so a choice a stop ended needs no extra run. */
   private readonly promptSizes = new Map<string, number>();
   /** An interrupted stream being read to its end (holds WebLLM's model lock until then). */

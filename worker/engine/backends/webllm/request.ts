@@ -6,9 +6,10 @@ import type { ChoiceRequest } from '../../backend';
  * What the `webllm` backend cannot honour (a 400 naming it): the parameter table's rows marked
  * for webllm (its sampler is temperature + top-p only, its logprobs carry no token ids, it has
  * no minimum length), plus token-id prompts (its completions take one string), prompt scoring
- * and fill-in-the-middle.
+ * fill-in-the-middle, and conversations (WebLLM's chat API, with its own conversation
+ * templates, is not wired to the engine's neutral request yet).
  */
-export const WEBLLM_UNSUPPORTED: readonly string[] = [...unsupportedOn('webllm'), 'token_ids', 'prompt_logprobs', 'suffix'];
+export const WEBLLM_UNSUPPORTED: readonly string[] = [...unsupportedOn('webllm'), 'token_ids', 'prompt_logprobs', 'suffix', 'chat'];
 
 /**
  * WebLLM does not expose its tokenizer's longest token; real BPE vocabularies stay well under

@@ -28,6 +28,9 @@ export class ChatCompletionBuilder {
   /** Feeds one event; true once the request is done. */
   accept(event: GenerationEvent): boolean {
     switch (event.type) {
+      case 'generation.prompt':
+        this.options.parser = { ...this.options.parser, startInReasoning: event.opens_reasoning };
+        return false;
       case 'generation.piece':
         this.choice(event.index).piece(event.text, event.tokens);
         return false;

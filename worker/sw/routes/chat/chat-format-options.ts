@@ -3,7 +3,6 @@
  * whether to report logprobs and usage, and how to parse the output (see ChatOutputParser).
  */
 import { randomId } from '../../format/random-id';
-import { promptText, type PromptSegment } from './prompt-segments';
 import type { ParserOptions } from './chat-output-parser';
 import type { ChatRequest } from './chat-types';
 
@@ -17,13 +16,11 @@ export interface ChatFormatOptions {
   parser: ParserOptions;
 }
 
-/** True when the prompt ends by opening `<think>` (the model continues inside reasoning). */
-export function promptOpensReasoning(segments: readonly PromptSegment[]): boolean {
-  const last = segments.at(-1);
-  return last !== undefined && last.special && promptText(segments).trimEnd().endsWith('<think>');
-}
-
-export function chatFormatOptions(request: ChatRequest, prompt: readonly PromptSegment[], now = Date.now()): ChatFormatOptions {
+/**
+ * The options of one request. Whether the output starts inside reasoning is known once the
+ * engine rendered the prompt: its `generation.prompt` event sets `parser.startInReasoning`.
+ */
+export function chatFormatOptions(request: ChatRequest, now = Date.now()): ChatFormatOptions {
   return {
     id: randomId('chatcmpl-'),
     created: Math.floor(now / 1000),
@@ -33,7 +30,7 @@ export function chatFormatOptions(request: ChatRequest, prompt: readonly PromptS
     continuous_usage: request.continuous_usage,
     parser: {
       reasoning: true,
-      startInReasoning: promptOpensReasoning(prompt),
+      startInReasoning: false,
       tools: request.tools.length > 0 && request.tool_choice !== 'none',
     },
   };

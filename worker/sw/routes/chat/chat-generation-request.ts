@@ -1,14 +1,16 @@
 /**
- * Maps a validated `ChatRequest` plus its rendered prompt to the neutral `GenerationRequest`
- * the engine runs (chat never echoes, has no suffix, and best_of = n).
+ * Maps a validated `ChatRequest` to the neutral `GenerationRequest` the engine runs: its prompt
+ * is the conversation, which the engine renders with the model's chat template (chat never
+ * echoes, has no suffix, and best_of = n).
  */
 import type { ChatRequest } from './chat-types';
 import type { GenerationRequest } from './neutral-types';
 
-export function chatGenerationRequest(chat: ChatRequest, prompt: string | number[]): GenerationRequest {
+export function chatGenerationRequest(chat: ChatRequest): GenerationRequest {
+  const { messages, tools, chat_template_kwargs, reasoning_effort } = chat;
   return {
     model: chat.model,
-    prompts: [prompt],
+    prompts: [{ chat: { messages, tools, chat_template_kwargs, reasoning_effort } }],
     max_tokens: chat.max_tokens,
     min_tokens: chat.min_tokens,
     ignore_eos: chat.ignore_eos,

@@ -38,6 +38,9 @@ export class ChatStream {
 
   accept(event: GenerationEvent): ChatStreamItem[] {
     switch (event.type) {
+      case 'generation.prompt':
+        this.options.parser = { ...this.options.parser, startInReasoning: event.opens_reasoning };
+        return [];
       case 'generation.piece': {
         const [choice, opened] = this.choice(event.index);
         return [...opened, ...this.deltas(choice, choice.piece(event.text, event.tokens), event.counts)];

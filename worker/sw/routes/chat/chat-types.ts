@@ -2,23 +2,11 @@
  * The validated shape of a `/v1/chat/completions` request: messages with their content already
  * flattened to text, function tools, and every sampler resolved to a value.
  */
-export interface ToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
+import type { ChatMessage, FunctionTool, ReasoningEffort } from '../../../../src/core/chat-prompt';
 
-export type ChatMessage =
-  | { role: 'system' | 'developer' | 'user'; content: string; name?: string }
-  | { role: 'assistant'; content: string | null; name?: string; tool_calls?: ToolCall[]; reasoning_content?: string }
-  | { role: 'tool'; content: string; tool_call_id: string };
+export type { ChatMessage, FunctionTool, ReasoningEffort, ToolCall } from '../../../../src/core/chat-prompt';
 
 export type ChatRole = ChatMessage['role'];
-
-export interface FunctionTool {
-  type: 'function';
-  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
-}
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
 
@@ -27,8 +15,6 @@ export type ResponseFormat =
   | { type: 'text' }
   | { type: 'json_object' }
   | { type: 'json_schema'; json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean } };
-
-export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high';
 
 export interface ChatRequest {
   model: string;

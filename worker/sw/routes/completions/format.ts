@@ -17,6 +17,7 @@ const usageOf = (counts: TokenCounts | undefined) => (counts ? toUsage(counts) :
 export function completionStream(meta: CompletionMeta, request: CompletionRequest): StreamFormatter {
   return {
     frames(event: Progress) {
+      if (event.type === 'generation.prompt') return [];
       if (event.type === 'generation.piece') {
         const logprobs = event.tokens && request.logprobs !== null ? toLegacyLogprobs(event.tokens, request.logprobs) : null;
         return [sseFrame(completionObject(meta, [{ text: event.text, index: event.index, logprobs, finish_reason: null }], usageOf(event.counts)))];
@@ -36,7 +37,7 @@ export function completionJson(meta: CompletionMeta, request: CompletionRequest)
   return {
     add(event: Progress) {
       if (event.type === 'generation.piece') choices.add(event.index, event.text, event.tokens);
-      else choices.end(event.index, event.finish_reason, event.matched_stop);
+      else if (event.type === 'generation.choice-end') choices.end(event.index, event.finish_reason, event.matched_stop);
     },
     body(counts) {
       return completionObject(meta, choices.list(), toUsage(counts));

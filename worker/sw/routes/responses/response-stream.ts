@@ -21,11 +21,11 @@ export class ResponseStream {
   private sequence = 0;
   private readonly output: OutputItem[] = [];
   private open: Open | null = null;
-  private readonly choice: ChatChoice;
+  private choice: ChatChoice;
   private last: ResponseObject | null = null;
   private readonly events: ResponseEvent[] = [];
 
-  constructor(private readonly meta: ResponseMeta, parser: ParserOptions) {
+  constructor(private readonly meta: ResponseMeta, private readonly parser: ParserOptions) {
     this.choice = new ChatChoice(0, parser);
   }
 
@@ -39,6 +39,9 @@ export class ResponseStream {
 
   accept(event: GenerationEvent): ResponseEvent[] {
     switch (event.type) {
+      case 'generation.prompt':
+        if (event.index === 0) this.choice = new ChatChoice(0, { ...this.parser, startInReasoning: event.opens_reasoning });
+        break;
       case 'generation.piece':
         if (event.index === 0) this.step(this.choice.piece(event.text, event.tokens).delta);
         break;

@@ -3,14 +3,10 @@
  * objects when they are JSON, as HF templates expect), tools, and kwargs. With a `wrap`
  * function every request string the template may print goes through it (see SentinelTable).
  */
-import type { ChatMessage, FunctionTool, ReasoningEffort } from './chat-types';
+import type { ChatMessage, ChatPrompt, FunctionTool } from '../../../src/core/chat-prompt';
 
-export interface TemplateRequest {
-  messages: ChatMessage[];
-  tools: FunctionTool[];
-  chat_template_kwargs: Record<string, unknown>;
-  reasoning_effort: ReasoningEffort | null;
-}
+/** The template's inputs (a chat prompt). */
+export type TemplateRequest = ChatPrompt;
 
 type Wrap = (text: string) => string;
 

@@ -1,0 +1,30 @@
+/**
+ * A conversation as a prompt: what the engine renders with the model's own chat template
+ * (GGUF `tokenizer.chat_template`). Endpoints that speak in messages (chat, responses) send
+ * this; the engine turns it into the model's prompt text.
+ */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type ChatMessage =
+  | { role: 'system' | 'developer' | 'user'; content: string; name?: string }
+  | { role: 'assistant'; content: string | null; name?: string; tool_calls?: ToolCall[]; reasoning_content?: string }
+  | { role: 'tool'; content: string; tool_call_id: string };
+
+export interface FunctionTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
+}
+
+export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high';
+
+/** The template's inputs: messages, tools and the caller's template variables. */
+export interface ChatPrompt {
+  messages: ChatMessage[];
+  tools: FunctionTool[];
+  chat_template_kwargs: Record<string, unknown>;
+  reasoning_effort: ReasoningEffort | null;
+}

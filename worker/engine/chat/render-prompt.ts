@@ -1,0 +1,25 @@
+/**
+ * Turns a conversation into the model's prompt text with its chat template (Jinja, as the
+ * GGUF ships it), and tells whether the prompt ends by opening `<think>` (the model's output
+ * then starts as reasoning).
+ */
+import type { ChatPrompt } from '../../../src/core/chat-prompt';
+import { InvalidRequestError } from '../../../src/core/errors';
+import type { ChatTemplate } from '../../../src/gguf/chat-template';
+import { promptText } from './prompt-segments';
+import { renderChatTemplate } from './render-chat-template';
+
+export type { ChatTemplate } from '../../../src/gguf/chat-template';
+
+export interface RenderedChat {
+  text: string;
+  opensReasoning: boolean;
+}
+
+export function renderChatPrompt(template: ChatTemplate | null, prompt: ChatPrompt): RenderedChat {
+  if (!template) throw new InvalidRequestError('This model has no chat template (tokenizer.chat_template), so it cannot answer conversations; use /v1/completions with a prompt.', 'model', 'chat_template_missing');
+  const { segments } = renderChatTemplate(template.source, prompt, { bos_token: template.bos_token, eos_token: template.eos_token });
+  const last = segments.at(-1);
+  const text = promptText(segments);
+  return { text, opensReasoning: last !== undefined && last.special && text.trimEnd().endsWith('<think>') };
+}
