@@ -18,7 +18,7 @@ export interface CopiedFile {
 /** What happened to `sw.js`: a new copy, the same build again, or an upgrade from an older one. */
 export interface CopyResult {
   files: CopiedFile[];
-  sw: 'new' | 'current' | `upgraded from ${string}` | 'forced over a foreign sw.js';
+  sw: 'new' | 'current' | 'same version, another precache list (re-run `inpage-llm precache` if you used it)' | `upgraded from ${string}` | 'forced over a foreign sw.js';
 }
 
 /** The engine files the drop-in needs beside it, and why. */
@@ -64,7 +64,10 @@ async function compare(existing: string | null, incoming: string, force: boolean
     return 'forced over a foreign sw.js';
   }
   const after = readSwIdentity(incoming);
-  if (existing === incoming || (before.kind === 'stamped' && after.kind === 'stamped' && before.checksum === after.checksum && before.version === after.version)) return 'current';
+  if (existing === incoming) return 'current';
+  if (before.kind === 'stamped' && after.kind === 'stamped' && before.checksum === after.checksum && before.version === after.version) {
+    return 'same version, another precache list (re-run `inpage-llm precache` if you used it)';
+  }
   return `upgraded from ${describeSwIdentity(before)}`;
 }
 

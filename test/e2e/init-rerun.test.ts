@@ -69,3 +69,13 @@ test('a foreign sw.js is refused (exit 1, nothing written) unless --force', asyn
   assert.match(forced.output, /forced over a foreign sw\.js/);
   assert.equal(await sw(), shipped);
 });
+
+test('a no-build drop-in folder: precache lists the pages and the drop-in files, WebLLM left out', async () => {
+  await app.sh('npx inpage-llm init site --dropin --no-save && echo "<!doctype html>" > site/index.html');
+  const output = (await exec('npx inpage-llm precache site')).output;
+  const listed = [...output.matchAll(/^ {2}(\S+) \(/gm)].map((match) => match[1]);
+  assert.deepEqual(listed, ['index.html', 'inpage-llm/engine-worker.js', 'inpage-llm/wllama.wasm', 'inpage-llm.js'], output);
+  assert.match(output, /left out: inpage-llm\/webllm\.js .*WebLLM chunk/);
+  assert.equal(readSwIdentity(await readFile(join(app.dir, 'site', 'sw.js'), 'utf8')).kind, 'stamped');
+  assert.match((await exec('npx inpage-llm init site --dropin --no-save')).output, /sw\.js: same version, another precache list \(re-run `inpage-llm precache` if you used it\)/, 'init still knows the precached sw.js as its own');
+});
