@@ -15,6 +15,8 @@ export interface CatalogueEntry {
   requires: 'cpu' | 'webgpu';
   /** Whether its weights are already in this browser's cache (built-in models always are). */
   isCached(): Promise<boolean>;
+  /** Shown under the prompt while this model runs: what to expect from it. */
+  promptNote?: string;
 }
 
 /**
@@ -25,11 +27,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   {
     id: 'inpage-test',
     source: 'inpage-test',
-    label: 'inpage-test: built-in test model (no download, works offline)',
+    label: 'inpage-test: built-in test model',
     backend: 'llamacpp',
     downloadBytes: 0,
     requires: 'cpu',
     isCached: () => Promise.resolve(true),
+    promptNote:
+      'inpage-test is not a language model: it continues letters and digits in order (abc → defgh…, z → a), stops after a period and repeats anything else, so every output can be checked.',
   },
   {
     // WebLLM picks the q4f32 twin itself when the GPU lacks shader-f16; started with

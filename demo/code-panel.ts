@@ -34,7 +34,10 @@ export class CodePanel extends LitElement {
   override render() {
     const code = this.code();
     return html`<h2>Code for this request</h2>
-      <p class="muted">The playground runs the <code>openai</code> SDK version of this against its own endpoint.</p>
+      <p class="muted" id="code-note">The playground runs the <code>openai</code> SDK version of this against its own endpoint. It is the
+        README's snippet plus ${this.body?.stream ? html`<code>stream_options: { include_usage: true }</code> (usage in the last chunk, for the
+        token counts and the prefill rate; that chunk has no choices, hence <code>choices[0]?.</code>) and ` : ''}<code>maxRetries: 0</code>
+        (an error shows at once; the SDK would retry a 503 twice).</p>
       <div class="bar">
         <div role="tablist" aria-label="Code flavour">
           ${this.tab('sdk', 'openai SDK')} ${this.tab('fetch', 'fetch')}

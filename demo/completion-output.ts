@@ -2,7 +2,10 @@ import { css, html, LitElement } from 'lit';
 import type { RunStats } from './run-request';
 import { controls } from './theme';
 
-/** The completion as plain text (never parsed as HTML), with time to first token and tokens/s. */
+/**
+ * The completion as plain text (never parsed as HTML), with time to first token and the prefill
+ * and decode rates apart (run-stats.ts says how each is measured).
+ */
 export class CompletionOutput extends LitElement {
   static override properties = { text: {}, status: {}, stats: { attribute: false }, streaming: { type: Boolean } };
 
@@ -36,12 +39,17 @@ export class CompletionOutput extends LitElement {
       <pre id="output" class="panel" tabindex="0" aria-labelledby="output-heading" aria-busy=${this.streaming ? 'true' : 'false'}>${this.text}</pre>
       <dl>
         <div><dt>time to first token</dt><dd id="ttft">${stats?.ttftMs == null ? '–' : `${Math.round(stats.ttftMs)} ms`}</dd></div>
+        <div><dt>prompt tokens</dt><dd id="prompt-tokens">${stats?.promptTokens == null ? '–' : stats.promptTokens}</dd></div>
         <div><dt>tokens</dt><dd id="tokens">${stats ? `${approx}${stats.tokens}` : '–'}</dd></div>
-        <div><dt>tokens/s</dt><dd id="tps">${stats?.tokensPerSecond == null ? '–' : `${approx}${stats.tokensPerSecond.toFixed(0)}`}</dd></div>
+        <div title="prompt tokens ÷ time to first token"><dt>prefill tok/s</dt><dd id="prefill-tps">${rate(stats?.prefillTokensPerSecond)}</dd></div>
+        <div title="tokens after the first ÷ time from the first to the last"><dt>decode tok/s</dt><dd id="decode-tps">${stats?.decodeTokensPerSecond == null ? '–' : `${approx}${rate(stats.decodeTokensPerSecond)}`}</dd></div>
       </dl>
       <p id="run-status" role="status" class="muted">${this.status}</p>`;
   }
 }
+
+/** `–` when unmeasured (a non-streamed request, a single token), else a whole number. */
+const rate = (value: number | null | undefined) => (value == null ? '–' : value.toFixed(0));
 
 customElements.define('completion-output', CompletionOutput);
 

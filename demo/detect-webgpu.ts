@@ -1,5 +1,15 @@
-/** Whether this browser hands out a WebGPU adapter (false on a timeout of `ms`). */
-export async function detectWebGpu(ms = 2000): Promise<boolean> {
+let detected: Promise<boolean> | undefined;
+
+/**
+ * Whether this browser hands out a WebGPU adapter (false on a timeout of `ms`). Asked once per
+ * page: without an adapter Chromium logs "No available adapters." on every `requestAdapter()`.
+ */
+export function detectWebGpu(ms = 2000): Promise<boolean> {
+  detected ??= requestAnyAdapter(ms);
+  return detected;
+}
+
+async function requestAnyAdapter(ms: number): Promise<boolean> {
   const gpu: unknown = Reflect.get(navigator, 'gpu');
   if (typeof gpu !== 'object' || gpu === null) return false;
   const requestAdapter: unknown = Reflect.get(gpu, 'requestAdapter');

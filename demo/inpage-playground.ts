@@ -113,7 +113,7 @@ export class InpagePlayground extends LitElement {
       </section>
       <div class="columns">
         <section class="panel" aria-label="Request">
-          <request-form .params=${this.params} ?ready=${this.state === 'ready'} ?busy=${this.busy}
+          <request-form .params=${this.params} ?ready=${this.state === 'ready'} ?busy=${this.busy} note=${CATALOGUE.find((entry) => entry.id === this.model)?.promptNote ?? ''}
             @params-change=${(event: CustomEvent<SamplingParams>) => (this.params = event.detail)} @generate=${this.generate} @stop=${this.stop}></request-form>
         </section>
         <section class="panel" aria-label="Response">

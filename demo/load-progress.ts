@@ -26,7 +26,8 @@ export class LoadProgressBar extends LitElement {
     const phase = this.state === 'failed' ? 'failed' : this.state === 'ready' ? 'ready' : (progress?.phase ?? 'starting');
     const bytes = progress?.totalBytes ? `${formatBytes(progress.loadedBytes ?? 0)} of ${formatBytes(progress.totalBytes)}` : '';
     const text = `${phase}${this.state === 'loading' ? ` ${Math.round(fraction * 100)}%` : ''}${bytes ? ` · ${bytes}` : ''}`;
-    return html`<div class="line"><span id="label">Model <strong>${this.model}</strong></span><span class="muted" id="phase">${text}</span></div>
+    const verb = this.state === 'ready' ? 'Running' : this.state === 'failed' ? 'Could not start' : 'Loading';
+    return html`<div class="line"><span id="label">${verb} <strong>${this.model}</strong></span><span class="muted" id="phase">${text}</span></div>
       <progress aria-labelledby="label" aria-valuetext=${text} max="1" .value=${fraction}></progress>`;
   }
 }

@@ -1,9 +1,13 @@
 import { css, html, LitElement, nothing } from 'lit';
 import type { ModelCard } from '../src/index';
-import { formatBytes, type CatalogueEntry } from './catalogue';
+import type { CatalogueEntry } from './catalogue';
+import { describeEntry } from './describe-entry';
 import { controls } from './theme';
 
-/** Picks a catalogue model (size, cached, backend) and shows what `GET /v1/models` returns. */
+/**
+ * Picks another catalogue model to load (size, cached, backend; Load is offered only for a
+ * model other than the running one) and shows what `GET /v1/models` returns.
+ */
 export class ModelPicker extends LitElement {
   static override properties = {
     entries: { attribute: false },
@@ -11,6 +15,7 @@ export class ModelPicker extends LitElement {
     served: { attribute: false },
     current: {},
     webgpu: { type: Boolean },
+    selected: { state: true },
   };
 
   static override styles = [
@@ -30,6 +35,8 @@ export class ModelPicker extends LitElement {
   declare served: ModelCard[];
   declare current: string;
   declare webgpu: boolean;
+  /** The option chosen in the select (its `source`), until a new `current` arrives. */
+  declare selected: string | undefined;
 
   constructor() {
     super();
@@ -40,19 +47,26 @@ export class ModelPicker extends LitElement {
     this.webgpu = false;
   }
 
+  override willUpdate(changed: Map<string, unknown>): void {
+    if (changed.has('current')) this.selected = undefined;
+  }
+
   override render() {
+    const running = this.entries.find((entry) => entry.id === this.current);
+    const choice = this.selected ?? running?.source ?? this.entries[0]?.source ?? '';
+    const isRunning = running !== undefined && choice === running.source;
     return html`<div class="row">
         <div class="field">
-          <label for="model">Model</label>
-          <select id="model">
+          <label for="model">Load another model</label>
+          <select id="model" @change=${this.onChange}>
             ${this.entries.map(
-              (entry) => html`<option value=${entry.source} ?selected=${entry.id === this.current} ?disabled=${entry.requires === 'webgpu' && !this.webgpu}>
-                ${this.describe(entry)}
+              (entry) => html`<option value=${entry.source} ?selected=${entry.source === choice} ?disabled=${entry.requires === 'webgpu' && !this.webgpu}>
+                ${describeEntry(entry, this.cached.has(entry.id), this.webgpu)}${entry === running ? ' (running)' : ''}
               </option>`,
             )}
           </select>
         </div>
-        <button @click=${this.load}>Load</button>
+        <button id="load" ?disabled=${isRunning} title=${isRunning ? 'This model is running; pick another one to load it' : ''} @click=${this.load}>${isRunning ? 'Running' : 'Load'}</button>
       </div>
       ${this.served.length > 0
         ? html`<table>
@@ -63,11 +77,8 @@ export class ModelPicker extends LitElement {
         : nothing}`;
   }
 
-  private describe(entry: CatalogueEntry): string {
-    const size = entry.downloadBytes === 0 ? 'no download' : `${formatBytes(entry.downloadBytes)} download`;
-    const cached = entry.downloadBytes === 0 ? 'built in' : this.cached.has(entry.id) ? 'cached' : 'not cached';
-    const needs = entry.requires === 'webgpu' && !this.webgpu ? ' · needs WebGPU' : '';
-    return `${entry.label} · ${entry.backend} · ${size} · ${cached}${needs}`;
+  private onChange(event: Event): void {
+    if (event.target instanceof HTMLSelectElement) this.selected = event.target.value;
   }
 
   private load(): void {

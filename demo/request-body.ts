@@ -24,8 +24,9 @@ export function parseStop(text: string): string[] {
 }
 
 /**
- * The `/v1/completions` body for the form: only what differs from nothing is sent (no `stop`
- * or `seed` when empty); a stream asks for usage in its last chunk, for exact tokens/s.
+ * The `/v1/completions` body for the form: only what differs from the API's defaults is sent
+ * (no `top_p` at 1, no `stop` or `seed` when empty), so it reads like the README's snippet; a
+ * stream asks for usage in its last chunk, for the exact counts and the prefill rate.
  */
 export function toRequestBody(model: string, params: SamplingParams): CompletionBody {
   const body: CompletionBody = {
@@ -33,9 +34,9 @@ export function toRequestBody(model: string, params: SamplingParams): Completion
     prompt: params.prompt,
     max_tokens: params.maxTokens,
     temperature: params.temperature,
-    top_p: params.topP,
     stream: params.stream,
   };
+  if (params.topP !== 1) body.top_p = params.topP;
   const stop = parseStop(params.stop);
   if (stop.length === 1) body.stop = stop[0];
   else if (stop.length > 1) body.stop = stop;

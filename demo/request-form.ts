@@ -4,7 +4,7 @@ import { controls } from './theme';
 
 /** The prompt, the sampling controls that matter, and Generate / Stop (Ctrl+Enter generates). */
 export class RequestForm extends LitElement {
-  static override properties = { params: { attribute: false }, ready: { type: Boolean }, busy: { type: Boolean } };
+  static override properties = { params: { attribute: false }, ready: { type: Boolean }, busy: { type: Boolean }, note: {} };
 
   static override styles = [
     controls,
@@ -24,9 +24,12 @@ export class RequestForm extends LitElement {
   declare params: SamplingParams;
   declare ready: boolean;
   declare busy: boolean;
+  /** What to expect from the running model (the test model's rule), under the prompt. */
+  declare note: string;
 
   constructor() {
     super();
+    this.note = '';
     this.params = DEFAULT_PARAMS;
     this.ready = false;
     this.busy = false;
@@ -36,7 +39,7 @@ export class RequestForm extends LitElement {
     const p = this.params;
     return html`<label for="prompt">Prompt</label>
       <textarea id="prompt" .value=${p.prompt} @input=${this.onInput('prompt')} @keydown=${this.onKey} aria-describedby="prompt-hint"></textarea>
-      <div id="prompt-hint" class="hint muted">Ctrl+Enter generates.</div>
+      <div id="prompt-hint" class="hint muted">${this.note ? html`<span id="model-note">${this.note}</span> ` : ''}Ctrl+Enter generates.</div>
       <div class="grid">
         ${this.number('max_tokens', 'maxTokens', 1, 4096, 1)} ${this.number('temperature', 'temperature', 0, 2, 0.1)} ${this.number('top_p', 'topP', 0.01, 1, 0.05)}
         <div class="field"><label for="seed">seed</label><input id="seed" type="number" step="1" placeholder="random" .value=${p.seed} @input=${this.onInput('seed')} /></div>

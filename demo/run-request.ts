@@ -1,16 +1,8 @@
 import OpenAI from 'openai';
 import type { CompletionBody } from './request-code';
+import { runStats, type RunStats } from './run-stats';
 
-/** Live numbers of one request. */
-export interface RunStats {
-  /** Time to the first text, ms. */
-  ttftMs: number | null;
-  /** Completion tokens: counted chunks while streaming, the usage figure at the end. */
-  tokens: number;
-  tokensPerSecond: number | null;
-  /** True once the figures come from the response's `usage`. */
-  exact: boolean;
-}
+export type { RunStats } from './run-stats';
 
 export interface RunCallbacks {
   onText(text: string): void;
@@ -31,21 +23,19 @@ export async function runRequest(body: CompletionBody, signal: AbortSignal, call
   let first: number | null = null;
   let last = started;
   let tokens = 0;
+  let promptTokens: number | null = null;
   const waiting = setTimeout(() => first === null && callbacks.onWaiting(), QUEUED_AFTER_MS);
-  const stats = (exact: boolean): RunStats => ({
-    ttftMs: first === null ? null : first - started,
-    tokens,
-    tokensPerSecond: first !== null && tokens > 1 && last > first ? ((tokens - 1) * 1000) / (last - first) : null,
-    exact,
-  });
+  const stats = (exact: boolean): RunStats => runStats({ started, first, last, promptTokens, tokens, exact });
   try {
     const { stream, ...params } = body;
     if (!stream) {
       const completion = await openai.completions.create({ ...params, stream: false }, { signal });
-      first = last = performance.now();
+      // One body at the end: no first-token time, so prefill and decode cannot be told apart.
+      last = performance.now();
       tokens = completion.usage?.completion_tokens ?? 0;
+      promptTokens = completion.usage?.prompt_tokens ?? null;
       callbacks.onText(completion.choices[0]?.text ?? '');
-      callbacks.onStats({ ...stats(true), tokensPerSecond: tokens > 0 ? (tokens * 1000) / (last - started) : null });
+      callbacks.onStats(stats(true));
       return completion.choices[0]?.finish_reason ?? null;
     }
     let finish: string | null = null;
@@ -61,7 +51,10 @@ export async function runRequest(body: CompletionBody, signal: AbortSignal, call
         }
         finish = choice.finish_reason ?? finish;
       }
-      if (chunk.usage) tokens = chunk.usage.completion_tokens;
+      if (chunk.usage) {
+        tokens = chunk.usage.completion_tokens;
+        promptTokens = chunk.usage.prompt_tokens;
+      }
       callbacks.onStats(stats(chunk.usage !== undefined && chunk.usage !== null));
     }
     return signal.aborted ? null : finish;

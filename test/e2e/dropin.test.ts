@@ -27,17 +27,18 @@ after(async () => {
 });
 
 test('init --dropin copies the SW, the drop-in script and its engine files, and records the folder', async () => {
-  for (const file of ['sw.js', 'inpage-llm.js', 'inpage-llm/engine-worker.js', 'inpage-llm/wllama.wasm']) {
+  for (const file of ['sw.js', 'inpage-llm.js', 'inpage-llm/engine-worker.js', 'inpage-llm/wllama.wasm', 'inpage-llm/webllm.js']) {
     await access(join(app.dir, 'public', file));
   }
   const pkg = JSON.parse(await readFile(join(app.dir, 'package.json'), 'utf8'));
   assert.deepEqual(pkg['inpage-llm'], { workerDirectory: ['public'], dropinDirectory: ['public'] });
-  // A re-run without a folder (after an upgrade) re-copies into the recorded one.
-  await rm(join(app.dir, 'public', 'sw.js'));
+  // A re-run without a folder (after an upgrade) re-copies into the recorded one, over the
+  // sw.js the first run copied (test/e2e/init-rerun.test.ts: upgrades and foreign files).
   await rm(join(app.dir, 'public', 'inpage-llm'), { recursive: true });
   const output = await app.sh('npx inpage-llm init');
-  assert.match(output, /copied into .*public/);
-  await access(join(app.dir, 'public', 'sw.js'));
+  assert.match(output, /copied into .*public \(sw\.js: current\)/);
+  assert.match(output, /inpage-llm\/webllm\.js \(\d+ KB\): WebLLM/);
+  assert.equal(await readFile(join(app.dir, 'public', 'sw.js'), 'utf8'), await readFile('dist/init/sw-dropin.js', 'utf8'));
   await access(join(app.dir, 'public', 'inpage-llm', 'wllama.wasm'));
 });
 

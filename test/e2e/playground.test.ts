@@ -56,8 +56,17 @@ function runPanelCode(page: Page, code: string): Promise<string> {
 
 test('ready: the picker shows the catalogue and GET /v1/models, the bar says ready', async () => {
   await page.locator('model-picker td', { hasText: 'ready' }).waitFor();
-  assert.match(await text(page, '#model'), /inpage-test.*llamacpp.*no download.*built in/s);
+  const option = await text(page, '#model option:first-child');
+  assert.match(option, /^inpage-test: built-in test model · llamacpp · built in, no download, works offline \(running\)$/);
   assert.match(await text(page, '#phase'), /^ready/);
+  // One "Model" label, not two stacked: the bar names the running model, the picker offers others.
+  assert.equal(await text(page, 'load-progress #label'), 'Running inpage-test');
+  assert.equal(await text(page, 'model-picker label'), 'Load another model');
+  // Load is not offered for the model already running.
+  assert.equal(await page.locator('#load').isDisabled(), true);
+  assert.equal(await text(page, '#load'), 'Running');
+  // Why abc becomes defgh.
+  assert.match(await text(page, '#model-note'), /continues letters and digits in order \(abc → defgh/);
   assert.deepEqual(await page.locator('model-picker tbody td').allTextContents(), ['inpage-test', 'llamacpp', 'ready', '4096']);
   await shot(page, 'ready');
 });
@@ -69,7 +78,10 @@ test('a streamed completion shows text, time to first token and tokens/s; the co
   assert.equal(await text(page, '#output'), 'defgh');
   assert.match(await text(page, '#ttft'), /^\d+ ms$/);
   assert.equal(await text(page, '#tokens'), '5', 'exact count from usage');
-  assert.match(await text(page, '#tps'), /^\d+$/);
+  assert.equal(await text(page, '#prompt-tokens'), '3');
+  assert.match(await text(page, '#prefill-tps'), /^\d+$/);
+  assert.match(await text(page, '#decode-tps'), /^\d+$/);
+  assert.match(await text(page, '#code-note'), /README's snippet plus stream_options.*maxRetries: 0/s);
   await shot(page, 'streamed');
 
   const sdk = await text(page, '#code');
@@ -87,6 +99,8 @@ test('a streamed completion shows text, time to first token and tokens/s; the co
   await waitStatus(page, /Done: finish_reason stop/);
   assert.equal(await text(page, '#output'), 'de');
   assert.doesNotMatch(await text(page, '#code'), /stream_options/);
+  assert.doesNotMatch(await text(page, '#code'), /top_p/, 'top_p at its default is not sent, as in the README');
+  assert.equal(await text(page, '#decode-tps'), '–', 'a non-streamed body cannot tell prefill from decode');
 });
 
 test('Stop aborts a long stream, and the engine is free for the next request at once', async () => {

@@ -29,7 +29,7 @@ before(async () => {
   const sw = join(app.dir, 'public', 'sw.js');
   const code = await readFile(sw, 'utf8');
   assert.ok(code.includes(expected.checksum), 'the copied SW carries the build checksum');
-  await writeFile(sw, code.replace(expected.checksum, STALE));
+  await writeFile(sw, code.replaceAll(expected.checksum, STALE));
   site = await startStaticSite(join(app.dir, 'public'));
 });
 

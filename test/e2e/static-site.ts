@@ -26,12 +26,13 @@ export interface StaticSite {
   /** Every `console.*` message of every page, as `type: text`. */
   consoleMessages: string[];
   /** A fresh context + page at `path`; adds `window.OpenAI` once `window.inpage.ready` resolved. */
-  openPage(path: string, options?: { waitReady?: boolean; initScript?: string }): Promise<{ context: BrowserContext; page: Page }>;
+  /** `beforeGoto` runs on the fresh context before the page loads (routes, say). */
+  openPage(path: string, options?: { waitReady?: boolean; initScript?: string; beforeGoto?: (context: BrowserContext) => Promise<void> }): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
 
-/** Serves `root` at `http://127.0.0.1:<port>/` (`/` is `index.html`) and launches Chromium. */
-export async function startStaticSite(root: string): Promise<StaticSite> {
+/** Serves `root` at `http://127.0.0.1:<port>/` (`/` is `index.html`) and launches Chromium (with `args` added to its flags). */
+export async function startStaticSite(root: string, { args = [] }: { args?: string[] } = {}): Promise<StaticSite> {
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
@@ -47,7 +48,7 @@ export async function startStaticSite(root: string): Promise<StaticSite> {
   });
   const port = await listen(server);
   const origin = `http://127.0.0.1:${port}`;
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...args] });
   const script = await openaiScript();
   const consoleMessages: string[] = [];
   const pageErrors: string[] = [];
@@ -55,11 +56,12 @@ export async function startStaticSite(root: string): Promise<StaticSite> {
     origin,
     browser,
     consoleMessages,
-    async openPage(path, { waitReady = true, initScript } = {}) {
+    async openPage(path, { waitReady = true, initScript, beforeGoto } = {}) {
       const context = await browser.newContext();
       // tsx (esbuild keepNames) wraps functions passed to page.evaluate in __name(...).
       await context.addInitScript('globalThis.__name = (fn) => fn;');
       if (initScript) await context.addInitScript(initScript);
+      await beforeGoto?.(context);
       const page = await context.newPage();
       page.on('console', (message: ConsoleMessage) => consoleMessages.push(`${message.type()}: ${message.text()}`));
       page.on('pageerror', (error) => pageErrors.push(error.stack ?? error.message));

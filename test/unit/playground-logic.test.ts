@@ -69,7 +69,7 @@ describe('describeLoadFailure / describeRequestFailure', () => {
 describe('the request body and its code', () => {
   it('sends stop and seed only when set; a stream asks for usage', () => {
     expect(toRequestBody('inpage-test', DEFAULT_PARAMS)).toEqual({
-      model: 'inpage-test', prompt: 'abc', max_tokens: 32, temperature: 0, top_p: 1, stream: true, stream_options: { include_usage: true },
+      model: 'inpage-test', prompt: 'abc', max_tokens: 32, temperature: 0, stream: true, stream_options: { include_usage: true },
     });
     const body = toRequestBody('m', { ...DEFAULT_PARAMS, stream: false, stop: 'fg\n\\n', seed: '7' });
     expect(body).toMatchObject({ stop: ['fg', '\n'], seed: 7, stream: false });
