@@ -47,7 +47,8 @@ export function ggufTensors(gguf: GgufFile): TensorLookup {
   };
 }
 
-function rmsNorm(x: Float64Array, weight: Float32Array, eps: number): Float64Array {
+/** RMSNorm of x times weight (llama.cpp LLM_NORM_RMS). */
+export function rmsNorm(x: Float64Array, weight: Float32Array, eps: number): Float64Array {
   let sumSq = 0;
   for (const v of x) sumSq += v * v;
   const scale = 1 / Math.sqrt(sumSq / x.length + eps);
@@ -55,7 +56,7 @@ function rmsNorm(x: Float64Array, weight: Float32Array, eps: number): Float64Arr
 }
 
 /** y = W x with W stored ggml-style as [nIn (ne0), nOut (ne1)]: row j holds nIn values. */
-function matVec(w: Float32Array, nIn: number, nOut: number, x: Float64Array): Float64Array {
+export function matVec(w: Float32Array, nIn: number, nOut: number, x: Float64Array): Float64Array {
   if (w.length !== nIn * nOut || x.length !== nIn) throw new RangeError('matVec shape mismatch');
   const y = new Float64Array(nOut);
   for (let j = 0; j < nOut; j++) {
@@ -80,7 +81,8 @@ function rope(x: Float64Array, nHeads: number, headDim: number, hp: LlamaHparams
   }
 }
 
-function addInPlace(x: Float64Array, y: Float64Array): void {
+/** x += y. */
+export function addInPlace(x: Float64Array, y: Float64Array): void {
   for (let i = 0; i < x.length; i++) x[i] = (x[i] ?? 0) + (y[i] ?? 0);
 }
 
