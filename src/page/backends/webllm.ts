@@ -1,0 +1,34 @@
+/** The page's side of the `webllm` backend: WebLLM catalogue ids and self-hosted WebLLM models. */
+import { OpenAIError } from '../../core/errors';
+import type { ModelSpec } from '../../core/model-spec';
+import { WEBGPU_ERROR_CODES, type WebLLMCacheBackend, type WebLLMVariant } from '../../core/webllm-source';
+import { llamacppBackend } from './llamacpp';
+import type { PageBackend, WebLLMModelOptions } from './page-backend';
+
+const features = (model: WebLLMModelOptions) => {
+  const required = [...(model.requiredFeatures ?? []), ...(model.f32 ? ['shader-f16'] : [])];
+  return required.length > 0 ? { requiredFeatures: [...new Set(required)] } : {};
+};
+
+/** A WebLLM catalogue id or self-hosted model as a `webllm` spec (URLs made absolute against `base`). */
+export function resolveWebLLM(model: string | WebLLMModelOptions, base: string, cache?: WebLLMCacheBackend): ModelSpec {
+  const abs = (url: string) => new URL(url, base).href;
+  const variants: WebLLMVariant[] =
+    typeof model === 'string'
+      ? [{ id: model }]
+      : [
+          { id: model.id, url: abs(model.url), modelLib: abs(model.modelLib), ...features(model) },
+          ...(model.f32 ? [{ id: `${model.id}-f32`, url: abs(model.f32.url), modelLib: abs(model.f32.modelLib) }] : []),
+        ];
+  return { id: typeof model === 'string' ? model : model.id, backend: 'webllm', source: { kind: 'webllm', variants, ...(cache ? { cache } : {}) } };
+}
+
+export const webllmBackend: PageBackend = {
+  name: 'webllm',
+  // Everything that is not a GGUF model names a WebLLM model (a catalogue id or a self-hosted one).
+  claims: (model) => !llamacppBackend.claims(model),
+  resolve: (model, base, options) => resolveWebLLM(model, base, options.cache),
+  // No WebGPU, no adapter, no shader-f16 build, limits too low, device lost: WebGPU cannot serve here.
+  fallsBackOn: (error) => error instanceof OpenAIError && error.code !== null && WEBGPU_ERROR_CODES.has(error.code),
+  offersCatalogue: true,
+};
