@@ -30,8 +30,9 @@ export class OpenAIError extends Error {
     readonly type: string,
     readonly param: string | null = null,
     readonly code: string | null = null,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 
   toBody(): OpenAIErrorBody {
@@ -79,23 +80,27 @@ export class NotFoundError extends OpenAIError {
 
 /** 503: no engine can serve the request (not loaded, loading failed, no page owns one). */
 export class ServiceUnavailableError extends OpenAIError {
-  constructor(message: string, code: string | null = 'engine_unavailable') {
-    super(503, message, 'server_error', null, code);
+  constructor(message: string, code: string | null = 'engine_unavailable', options?: ErrorOptions) {
+    super(503, message, 'server_error', null, code, options);
   }
 }
 
 /** 500: a bug or an engine failure with no better mapping. */
 export class InternalServerError extends OpenAIError {
-  constructor(message: string, code: string | null = 'internal_error') {
-    super(500, message, 'server_error', null, code);
+  constructor(message: string, code: string | null = 'internal_error', options?: ErrorOptions) {
+    super(500, message, 'server_error', null, code, options);
   }
 }
 
-/** Maps anything thrown to an `OpenAIError` (unknown errors become 500). */
+/**
+ * Maps anything thrown to an `OpenAIError`. An unknown error becomes a 500 that keeps it as its
+ * `cause`, and is logged once, here (it is a bug or an engine failure nobody mapped).
+ */
 export function toOpenAIError(error: unknown): OpenAIError {
   if (error instanceof OpenAIError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new InternalServerError(message || 'Internal error');
+  console.error('[inpage-llm] unexpected error:', error);
+  return new InternalServerError(message || 'Internal error', 'internal_error', { cause: error });
 }
 
 /** Type guard for a structured-cloned `WireError`. */

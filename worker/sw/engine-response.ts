@@ -81,21 +81,25 @@ export function sseResponse({ channel, first }: OpenGeneration, format: StreamFo
     {
       // One enqueue per pull carries every event that has arrived, so a reader that lags behind
       // the engine catches up in one read instead of one read per token.
+      // An event with no frames (a `generation.prompt` the endpoint does not show) reads on:
+      // a pull that enqueues nothing is not called again.
       async pull(controller) {
-        const head = pending ?? (await channel.next());
-        pending = undefined;
         const out: Uint8Array[] = [];
-        for (const event of [head, ...channel.drain()]) {
-          const { bytes, final } = framesOf(event, format);
-          out.push(...bytes);
-          if (final) {
-            channel.close();
-            controller.enqueue(concatBytes(out));
-            controller.close();
-            return;
+        while (out.length === 0) {
+          const head = pending ?? (await channel.next());
+          pending = undefined;
+          for (const event of [head, ...channel.drain()]) {
+            const { bytes, final } = framesOf(event, format);
+            out.push(...bytes);
+            if (final) {
+              channel.close();
+              controller.enqueue(concatBytes(out));
+              controller.close();
+              return;
+            }
           }
         }
-        if (out.length > 0) controller.enqueue(concatBytes(out));
+        controller.enqueue(concatBytes(out));
       },
       cancel() {
         channel.cancel('client aborted');

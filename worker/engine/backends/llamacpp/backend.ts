@@ -41,7 +41,7 @@ export class LlamaCppBackend implements Backend {
       await wllama.exit().catch(() => undefined);
       if (error instanceof ServiceUnavailableError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ServiceUnavailableError(`Loading '${spec.id}' on the llamacpp backend failed: ${reason}`, 'model_load_failed');
+      throw new ServiceUnavailableError(`Loading '${spec.id}' on the llamacpp backend failed: ${reason}`, 'model_load_failed', { cause: error });
     }
   }
 

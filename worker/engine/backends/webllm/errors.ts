@@ -48,7 +48,7 @@ export function mapLoadError(error: unknown, context: LoadContext): OpenAIError 
       'model_library_failed',
     );
   }
-  return new ServiceUnavailableError(`Loading '${context.model}' on the webllm backend failed: ${reason}`, 'model_load_failed');
+  return new ServiceUnavailableError(`Loading '${context.model}' on the webllm backend failed: ${reason}`, 'model_load_failed', { cause: error });
 }
 
 /** A failure during generation (device lost -> 503; anything else as it is). */
