@@ -15,6 +15,8 @@ export interface CatalogueEntry {
   requires: 'cpu' | 'webgpu';
   /** Whether its weights are already in this browser's cache (built-in models always are). */
   isCached(): Promise<boolean>;
+  /** A generated test model (not a language model): listed, never chosen by default. */
+  test?: boolean;
   /** Shown under the prompt while this model runs: what to expect from it. */
   promptNote?: string;
 }
@@ -45,6 +47,18 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     downloadBytes: 290 * 1024 ** 2,
     requires: 'webgpu',
     isCached: () => webllmManifestCached(['Qwen2.5-0.5B-Instruct-q4f16_1-MLC', 'Qwen2.5-0.5B-Instruct-q4f32_1-MLC']),
+  },
+  {
+    id: 'inpage-test-qwen3',
+    source: '/models/inpage-test-qwen3.gguf',
+    label: 'inpage-test-qwen3: test model with Qwen3\'s real tokenizer',
+    backend: 'llamacpp',
+    downloadBytes: 25_407_104,
+    requires: 'cpu',
+    test: true,
+    isCached: () => Promise.resolve(false),
+    promptNote:
+      'inpage-test-qwen3 has Qwen3\'s real 151,936-token vocabulary and chat template, but is not a language model: after any prompt it writes "Hello, world! 你好 😀 𝔸 café." and stops, so every output can be checked.',
   },
 ];
 

@@ -20,7 +20,7 @@ export interface DefaultChoice {
  */
 export function chooseDefaultModel(catalogue: readonly CatalogueEntry[], env: Environment, cached: ReadonlySet<string>): DefaultChoice | null {
   const builtin = catalogue.find((entry) => entry.downloadBytes === 0);
-  const real = catalogue.filter((entry) => entry.downloadBytes > 0);
+  const real = catalogue.filter((entry) => entry.downloadBytes > 0 && !entry.test);
   const runnable = real.filter((entry) => entry.requires !== 'webgpu' || env.webgpu);
   const reachable = runnable.find((entry) => env.online || cached.has(entry.id));
   if (reachable) return { entry: reachable, reason: null };

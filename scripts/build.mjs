@@ -5,6 +5,8 @@
 // 4. dist/lib/inpage-llm.js (ES library), dist/inpage-llm.js (drop-in), dist/cli/ (init CLI)
 // 5. dist/types/           declarations for the library (tsc)
 // 6. dist/sw.js, dist/init/sw-dropin.js   the template with Workbox precache lists injected
+// 7. dist/models/inpage-test-qwen3.gguf   the Qwen3-tokenizer test model (not precached; the
+//    playground and the tests load it by URL from the page's own origin)
 import { execFileSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { build } from 'vite';
@@ -22,6 +24,7 @@ await build({ configFile: 'vite.config.ts', logLevel: 'warn', define });
 await buildPageBundles(stamp, Object.keys(pkg.dependencies ?? {}));
 execFileSync('npx', ['tsc', '-p', 'tsconfig.lib.json'], { stdio: 'inherit' });
 const precached = await precacheShells();
+execFileSync('npx', ['tsx', 'scripts/write-test-qwen3-model.ts', 'dist/models/inpage-test-qwen3.gguf'], { stdio: 'ignore' });
 const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;
 console.log(
   `built dist/ (sw ${stamp.version} ${stamp.checksum}; playground precache ${precached.playground.count} files, ` +
