@@ -15,6 +15,7 @@ import { loadWithFallback } from './load-with-fallback';
 import { backendsOf, resolveModels, type BackendChoice, type ResolvedModels, type WebLLMModelOptions } from './resolve-backend';
 import { INPAGE_TEST_MODEL } from './resolve-model';
 import { bridgeServiceWorker } from './sw-bridge';
+import { warnIfNotIsolated } from './warn-not-isolated';
 
 export type { Inpage, InpageOptions } from './inpage-options';
 
@@ -73,6 +74,7 @@ class InpageRuntime extends EventTarget implements Inpage {
       ...(options.webllmCache ? { cache: options.webllmCache } : {}),
     });
     this.serving = models.primary;
+    warnIfNotIsolated(models.fallback ?? models.primary);
     this.options = options;
     const { worker, engine } = createEngine();
     this.worker = worker;
