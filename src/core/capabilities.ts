@@ -11,7 +11,8 @@ import { isActive, PARAMETERS } from './parameters';
 export interface ModelCapabilities {
   /**
    * Table parameters, and the features `token_ids` (token-id prompts), `prompt_logprobs` (echo
-   * with logprobs), `suffix`, `chat` (conversation prompts: the model has a chat template).
+   * with logprobs), `suffix`, `chat` (conversation prompts: the model has a chat template),
+   * `embeddings` (`/v1/embeddings`, checked by `checkEmbeddingCapabilities` in `embedding.ts`).
    */
   unsupported: string[];
   context_length: number;

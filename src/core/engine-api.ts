@@ -4,6 +4,7 @@
  */
 import type { BackendName, ModelCard } from './model-card';
 import type { LoadProgress, ModelSpec } from './model-spec';
+import type { EmbeddingRequest } from './embedding';
 import type { GenerationRequest } from './generation';
 
 /** How one request ended, as the engine saw it. */
@@ -25,6 +26,8 @@ export interface EngineApi {
   models(): ModelCard[] | Promise<ModelCard[]>;
   /** Queues `request`; its events go to `port`, and a cancel on `port` stops only this request. */
   generate(request: GenerationRequest, port: MessagePort): void;
+  /** Queues `request` on its model's queue; one `embedding.result` (or `generation.error`) goes to `port`. */
+  embed(request: EmbeddingRequest, port: MessagePort): void;
   /** The last requests' outcomes, newest last. */
   recent(): RequestRecord[] | Promise<RequestRecord[]>;
   /** Unloads every model. */

@@ -5,6 +5,7 @@
  * (`generation.*`): no endpoint's shape crosses this boundary.
  */
 import type { BuildStamp } from './build-stamp';
+import type { EmbeddingRequest } from './embedding';
 import type { WireError } from './errors';
 import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from './generation';
 import type { ModelCard } from './model-card';
@@ -21,6 +22,8 @@ export interface SwToPage {
   'engine.query': { catalogue: boolean };
   /** Run a generation; the port then carries `EngineToSw` and `SwToEngine`. */
   'generation.start': { request: GenerationRequest };
+  /** Compute embeddings; the port then carries `EngineToSwEmbedding` and `SwToEngine`. */
+  'embedding.start': { request: EmbeddingRequest };
 }
 
 /** Page -> SW (via `ServiceWorker.postMessage`; `sw.version.query` with a reply port). */
@@ -54,7 +57,14 @@ export interface EngineToSw {
   'generation.error': { error: WireError };
 }
 
-/** SW -> engine worker on a generation's port. */
+/** Engine worker -> SW on an embedding request's port: exactly one of these. */
+export interface EngineToSwEmbedding {
+  /** One vector per input, in order; the inputs' token count. */
+  'embedding.result': { vectors: number[][]; prompt_tokens: number };
+  'generation.error': { error: WireError };
+}
+
+/** SW -> engine worker on a generation's (or an embedding request's) port. */
 export interface SwToEngine {
   'generation.cancel': { reason: string };
   /** The SW still reads this request (sent every KEEPALIVE_INTERVAL_MS while it runs). */
@@ -77,9 +87,10 @@ export function typeGuard<M, K extends keyof M & string>(type: K) {
   return (data: unknown): data is { type: K } & M[K] => guard(data);
 }
 
-export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'generation.start']);
+export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'generation.start', 'embedding.start']);
 export const isPageToSw = messageGuard<PageToSw>(['client.claim', 'client.hello', 'client.goodbye', 'sw.version.query']);
 export const isEngineToSw = messageGuard<EngineToSw>(['generation.prompt', 'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error']);
+export const isEngineToSwEmbedding = messageGuard<EngineToSwEmbedding>(['embedding.result', 'generation.error']);
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 
 /** Builds a typed message (keeps call sites short and checked). */

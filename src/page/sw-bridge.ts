@@ -4,8 +4,8 @@ import type { EngineApi } from '../core/engine-api';
 
 /**
  * The page's side of the SW protocol: answers `engine.query` with this page's models and
- * hands each `generation.start` port straight to the engine worker, so tokens flow
- * worker -> SW without passing through this thread.
+ * hands each `generation.start` (and `embedding.start`) port straight to the engine worker,
+ * so tokens flow worker -> SW without passing through this thread.
  */
 export function bridgeServiceWorker(engine: Remote<EngineApi>, apiKey: string | null): () => void {
   const container = navigator.serviceWorker;
@@ -20,10 +20,12 @@ export function bridgeServiceWorker(engine: Remote<EngineApi>, apiKey: string | 
         (list) => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: list, apiKey })),
         () => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: [], apiKey })),
       );
-    } else if (open) {
+    } else if (!open) {
+      port.close();
+    } else if (data.type === 'generation.start') {
       void engine.generate(data.request, transfer(port, [port]));
     } else {
-      port.close();
+      void engine.embed(data.request, transfer(port, [port]));
     }
   };
   container.addEventListener('message', onMessage);

@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { isEngineToSw, isPageToSw, isSwToEngine, isSwToPage, message, typeGuard } from '../../src/core/protocol';
+import { isEngineToSw, isEngineToSwEmbedding, isPageToSw, isSwToEngine, isSwToPage, message, typeGuard } from '../../src/core/protocol';
 import type { EngineToSw, Reply, SwToEngine, SwToPage } from '../../src/core/protocol';
 
 const allTypes = [
   'engine.query', 'generation.start', 'client.claim', 'client.hello', 'client.goodbye', 'sw.version.query', 'engine.info', 'sw.version',
   'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.cancel', 'generation.keepalive',
+  'embedding.start', 'embedding.result',
 ];
 
 const guards: Array<[string, (data: unknown) => boolean, string[]]> = [
-  ['isSwToPage', isSwToPage, ['engine.query', 'generation.start']],
+  ['isSwToPage', isSwToPage, ['engine.query', 'generation.start', 'embedding.start']],
   ['isPageToSw', isPageToSw, ['client.claim', 'client.hello', 'client.goodbye', 'sw.version.query']],
   ['typeGuard(engine.info)', typeGuard<Reply, 'engine.info'>('engine.info'), ['engine.info']],
   ['typeGuard(sw.version)', typeGuard<Reply, 'sw.version'>('sw.version'), ['sw.version']],
   ['isEngineToSw', isEngineToSw, ['generation.piece', 'generation.choice-end', 'generation.done', 'generation.error']],
+  ['isEngineToSwEmbedding', isEngineToSwEmbedding, ['embedding.result', 'generation.error']],
   ['isSwToEngine', isSwToEngine, ['generation.cancel', 'generation.keepalive']],
 ];
 

@@ -10,6 +10,7 @@ import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import type { ModelCapabilities } from '../../src/core/capabilities';
 import type { ChatTemplate } from './chat/render-prompt';
 import type { Candidate, FinishReason, PromptInput, SamplingParams } from '../../src/core/generation';
+import type { EmbeddingResult } from '../../src/core/embedding';
 
 /** One candidate token with its log-probability (the core's neutral `Candidate`). */
 export type TokenCandidate = Candidate;
@@ -71,6 +72,8 @@ export interface LoadedModel {
    * `logprobs`); the first token has none (`logprob: null`, `top: null`).
    */
   scorePrompt(prompt: PromptInput, top: number, signal: AbortSignal): Promise<PromptToken[]>;
+  /** One pooled vector per input (models that can embed; the others list `embeddings` as unsupported). */
+  embed?(inputs: PromptInput[], signal: AbortSignal): Promise<EmbeddingResult>;
   unload(): Promise<void>;
 }
 

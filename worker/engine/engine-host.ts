@@ -4,12 +4,14 @@ import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import { KeepaliveWatch } from '../../src/core/keepalive';
 import type { EngineApi, RequestRecord } from '../../src/core/engine-api';
 import type { GenerationRequest } from '../../src/core/generation';
+import type { EmbeddingRequest } from '../../src/core/embedding';
 import { isSwToEngine } from '../../src/core/protocol';
 import { DISTINCT_LOAD_CODES } from '../../src/core/webllm-source';
 import type { Backend, LoadedModel } from './backend';
 import { ModelQueue } from './model-queue';
 import { RequestLog } from './request-log';
 import { postToSw, runGeneration } from './run-generation';
+import { serveEmbedding } from './serve-embedding';
 
 interface ModelEntry {
   card: ModelCard;
@@ -130,6 +132,11 @@ export class EngineHost implements EngineApi {
         port.close();
       }
     });
+  }
+
+  /** Queues `request` on its model's queue; one `embedding.result` (or `generation.error`) goes to `port`. */
+  embed(request: EmbeddingRequest, port: MessagePort): void {
+    serveEmbedding(this.entries.get(request.model), request, port, this.log);
   }
 
   /** Whether `spec`'s files are all cached (false where its backend does not cache). */

@@ -3,33 +3,44 @@
  * as OpenAI), validate the body, find the page that serves its model, and check the neutral
  * request against the model's capabilities (400s for what it cannot honour, over-long prompts).
  */
-import { checkCapabilities } from '../../src/core/capabilities';
+import { checkCapabilities, type ModelCapabilities } from '../../src/core/capabilities';
 import { NotFoundError } from '../../src/core/errors';
 import type { GenerationRequest } from '../../src/core/generation';
 import { checkApiKey, engineClients, pickEngineClient, type EngineClient } from './engine-clients';
 import type { RouteEvent } from './route';
 
 /** A validated request, its neutral form, and the page whose engine will run it. */
-export interface Routed<B> {
+export interface Routed<B, R = GenerationRequest> {
   body: B;
-  generation: GenerationRequest;
+  generation: R;
   client: Client;
 }
 
 /** Validates with `validate`, maps with `toGeneration`, and routes the request to a page's engine. */
-export async function engineFor<B extends { model: string }>(
+export function engineFor<B extends { model: string }>(
   clients: Clients,
   event: RouteEvent,
   validate: () => Promise<B>,
   toGeneration: (body: B) => GenerationRequest,
 ): Promise<Routed<B>> {
+  return routeToEngine(clients, event, validate, toGeneration, checkCapabilities);
+}
+
+/** `engineFor` for any neutral request, checked against the model's capabilities by `check`. */
+export async function routeToEngine<B extends { model: string }, R>(
+  clients: Clients,
+  event: RouteEvent,
+  validate: () => Promise<B>,
+  toRequest: (body: B) => R,
+  check: (capabilities: ModelCapabilities, request: R) => void,
+): Promise<Routed<B, R>> {
   const engines = await engineClients(clients, event.clientId);
   checkApiKey(event.request, engines[0]?.apiKey ?? null);
   const body = await validate();
-  const generation = toGeneration(body);
+  const generation = toRequest(body);
   const { engine, card } = await pickOrExplain(clients, event.clientId, engines, body.model);
   checkApiKey(event.request, engine.apiKey);
-  if (card.capabilities) checkCapabilities(card.capabilities, generation);
+  if (card.capabilities) check(card.capabilities, generation);
   return { body, generation, client: engine.client };
 }
 

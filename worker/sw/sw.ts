@@ -14,6 +14,7 @@ import { precacheShell } from './precache-shell';
 import { findRoute, type Route } from './route';
 import { chatRoute } from './routes/chat/route';
 import { completionsRoute } from './routes/completions/route';
+import { embeddingsRoute } from './routes/embeddings/route';
 import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
 import { responsesRoute } from './routes/responses/route';
@@ -26,6 +27,7 @@ const routes: Route[] = [
   completionsRoute(self.clients, prefix),
   chatRoute(self.clients, prefix),
   responsesRoute(self.clients, prefix),
+  embeddingsRoute(self.clients, prefix),
   modelsRoute(self.clients, prefix),
   modelRoute(self.clients, prefix),
   lazyChunkRoute,

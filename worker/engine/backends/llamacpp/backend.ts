@@ -8,11 +8,28 @@ import { vocabularyFromMetadata } from '../../../../src/gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '../../../../src/test-model/inpage-test-model';
 import type { Backend, LoadedModel } from '../../backend';
 import { checkGgufUrl } from './check-gguf-url';
+import { EMBEDDING_BATCH, LlamaCppEmbedder, poolingOf } from './embedder';
 import { LlamaCppModel } from './model';
 
 const DEFAULT_CONTEXT = 4096;
 
 const quietLogger = { debug: () => {}, log: () => {}, warn: console.warn, error: console.error };
+
+const newWllama = () => new Wllama({ default: new URL(wasmUrl, self.location.href).href }, { suppressNativeLog: true, logger: quietLogger });
+
+/** A second instance of the model's blobs, for embeddings only (llama-server completes nothing on it). */
+async function startEmbeddingContext(blobs: Blob[], contextLength: number, pooling: 'mean' | 'unspecified'): Promise<Wllama> {
+  const wllama = newWllama();
+  const batch = Math.min(contextLength, EMBEDDING_BATCH);
+  try {
+    await wllama.loadModel(blobs, { n_gpu_layers: 0, n_ctx: batch, n_batch: batch, n_ubatch: batch, n_threads: llamaCppThreads(), n_parallel: 1, embeddings: true, pooling_type: pooling });
+    return wllama;
+  } catch (error) {
+    await wllama.exit().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ServiceUnavailableError(`Loading the embedding context on the llamacpp backend failed: ${reason}`, 'model_load_failed');
+  }
+}
 
 /** Threads: several only when the page is cross-origin isolated (SharedArrayBuffer). */
 export function llamaCppThreads(): number {
@@ -25,7 +42,7 @@ export class LlamaCppBackend implements Backend {
   readonly name = 'llamacpp' as const;
 
   async load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<LoadedModel> {
-    const wllama = new Wllama({ default: new URL(wasmUrl, self.location.href).href }, { suppressNativeLog: true, logger: quietLogger });
+    const wllama = newWllama();
     const contextLength = spec.contextLength ?? (spec.source.kind === 'builtin' ? inpageTestSpec.contextLength : DEFAULT_CONTEXT);
     const params = { n_gpu_layers: 0, n_ctx: contextLength, n_threads: llamaCppThreads(), n_parallel: 1 };
     try {
@@ -36,7 +53,8 @@ export class LlamaCppBackend implements Backend {
       const metadata = await readGgufMetadata(first);
       const vocab = vocabularyFromMetadata(metadata);
       await wllama.loadModel(blobs, params);
-      return new LlamaCppModel(wllama, vocab, contextLength, chatTemplateFromMetadata(metadata, vocab));
+      const embedder = new LlamaCppEmbedder(() => startEmbeddingContext(blobs, contextLength, poolingOf(metadata)));
+      return new LlamaCppModel(wllama, vocab, contextLength, chatTemplateFromMetadata(metadata, vocab), embedder);
     } catch (error) {
       await wllama.exit().catch(() => undefined);
       if (error instanceof ServiceUnavailableError) throw error;

@@ -7,7 +7,9 @@ import type { PromptInput } from '../../../../src/core/generation';
 import type { ChatTemplate } from '../../../../src/gguf/chat-template';
 import type { Vocabulary } from '../../../../src/gguf/vocabulary';
 import type { ChoiceRequest, GenerationEvent, LoadedModel, PromptToken } from '../../backend';
+import type { EmbeddingResult } from '../../../../src/core/embedding';
 import { chunkEvents } from './chunk';
+import type { LlamaCppEmbedder } from './embedder';
 import { startCompletion, toServerParams } from './params';
 import { mapServerError } from './map-server-error';
 
@@ -22,6 +24,7 @@ export class LlamaCppModel implements LoadedModel {
     private readonly vocab: Vocabulary,
     contextLength: number,
     readonly chatTemplate: ChatTemplate | null,
+    private readonly embedder: LlamaCppEmbedder,
   ) {
     // wllama takes text prompts only: token ids convert exactly just for byte-level vocabularies
     // (and so does prompt scoring, which needs the prompt's tokens).
@@ -94,8 +97,13 @@ export class LlamaCppModel implements LoadedModel {
     return tokens;
   }
 
-  unload(): Promise<void> {
-    return this.wllama.exit();
+  /** Pooled vectors from the model's second, embeddings-only instance (started on first use). */
+  embed(inputs: PromptInput[], signal: AbortSignal): Promise<EmbeddingResult> {
+    return this.embedder.embed(inputs, signal);
+  }
+
+  async unload(): Promise<void> {
+    await Promise.all([this.wllama.exit(), this.embedder.unload()]);
   }
 
   /**

@@ -6,10 +6,11 @@ import type { ChoiceRequest } from '../../backend';
  * What the `webllm` backend cannot honour (a 400 naming it): the parameter table's rows marked
  * for webllm (its sampler is temperature + top-p only, its logprobs carry no token ids, it has
  * no minimum length), plus token-id prompts (its completions take one string), prompt scoring
- * fill-in-the-middle, and conversations (WebLLM's chat API, with its own conversation
- * templates, is not wired to the engine's neutral request yet).
+ * fill-in-the-middle, conversations (WebLLM's chat API, with its own conversation
+ * templates, is not wired to the engine's neutral request yet), and embeddings (WebLLM embeds
+ * only with its embedding-model builds, which this backend does not load).
  */
-export const WEBLLM_UNSUPPORTED: readonly string[] = [...unsupportedOn('webllm'), 'token_ids', 'prompt_logprobs', 'suffix', 'chat'];
+export const WEBLLM_UNSUPPORTED: readonly string[] = [...unsupportedOn('webllm'), 'token_ids', 'prompt_logprobs', 'suffix', 'chat', 'embeddings'];
 
 /**
  * WebLLM does not expose its tokenizer's longest token; real BPE vocabularies stay well under
