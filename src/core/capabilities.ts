@@ -12,7 +12,8 @@ export interface ModelCapabilities {
   /**
    * Table parameters, and the features `token_ids` (token-id prompts), `prompt_logprobs` (echo
    * with logprobs), `suffix`, `chat` (conversation prompts: the model has a chat template),
-   * `embeddings` (`/v1/embeddings`, checked by `checkEmbeddingCapabilities` in `embedding.ts`).
+   * `embeddings` (`/v1/embeddings`, checked by `checkEmbeddingCapabilities` in `embedding.ts`),
+   * `grammar` (constrained output).
    */
   unsupported: string[];
   context_length: number;
@@ -36,6 +37,7 @@ function used(request: GenerationRequest): string[] {
   if (request.prompts.some(isChatPrompt)) params.push('chat');
   if (request.echo && request.logprobs !== null) params.push('prompt_logprobs');
   if (request.suffix !== null) params.push('suffix');
+  if (request.grammar !== null) params.push('grammar');
   return params;
 }
 
@@ -53,8 +55,15 @@ export function minPromptTokens(prompt: RequestPrompt, capabilities: ModelCapabi
  * token ids outside the vocabulary, and prompts that cannot fit the context.
  */
 export function checkCapabilities(capabilities: ModelCapabilities, request: GenerationRequest): void {
+  if (request.grammar !== null && request.min_tokens > 0) {
+    // A generation with min_tokens runs in two parts, and a grammar's state cannot cross them.
+    throw new InvalidRequestError(`'min_tokens' cannot be combined with an output constraint ('${request.grammar.param}').`, 'min_tokens', 'unsupported_parameter');
+  }
   for (const name of used(request)) {
     if (!capabilities.unsupported.includes(name)) continue;
+    if (name === 'grammar' && request.grammar) {
+      throw new InvalidRequestError(`'${request.grammar.param}' (constrained output) is not supported by this model's backend.`, request.grammar.param, 'unsupported_parameter');
+    }
     const [param, message] = FEATURE_MESSAGES[name] ?? [name, `'${name}' is not supported by this model's backend.`];
     throw new InvalidRequestError(message, param, 'unsupported_parameter');
   }

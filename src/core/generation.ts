@@ -47,9 +47,19 @@ export interface GenerationRequest extends SamplingParams {
   echo: boolean;
   /** Fill-in-the-middle: the text after the completion. */
   suffix: string | null;
+  /** The whole output must match this grammar (from `response_format`, `json_schema`, `regex`, ...). */
+  grammar: OutputGrammar | null;
   cache_prompt: boolean;
   /** Running token counts with every piece (vLLM's continuous usage stats). */
   continuous_usage: boolean;
+}
+
+/** An output constraint as the engine takes it: a GBNF grammar, and the request field it came from. */
+export interface OutputGrammar {
+  /** GBNF with a `root` rule (what llama.cpp's grammar sampler reads). */
+  gbnf: string;
+  /** The request field that asked for it, named by errors (`response_format`, `guided_regex`, ...). */
+  param: string;
 }
 
 /** One candidate token with its log-probability. */

@@ -113,7 +113,7 @@ describe('choiceRequest', () => {
       repetition_penalty: 1.2, logit_bias: { '3': 4 }, seed: 10, logprobs: 2,
     });
     expect(choiceRequest(r, [1, 2], 0)).toStrictEqual({
-      prompt: [1, 2], max_tokens: 9, min_tokens: 2, suffix: null, ignore_eos: true, token_info: 2, cache_prompt: false,
+      prompt: [1, 2], max_tokens: 9, min_tokens: 2, suffix: null, ignore_eos: true, token_info: 2, cache_prompt: false, grammar: null,
       temperature: 0.5, top_p: 0.9, top_k: 7, min_p: 0.1, typical_p: 0.8, mirostat: 2, mirostat_tau: 3, mirostat_eta: 0.2,
       presence_penalty: 1, frequency_penalty: -1, repetition_penalty: 1.2, logit_bias: { '3': 4 }, seed: 10,
     });

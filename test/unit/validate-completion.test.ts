@@ -28,7 +28,7 @@ const defaults: CompletionRequest = {
   temperature: 1, top_p: 1, top_k: 0, min_p: 0, typical_p: 1,
   mirostat: 0, mirostat_tau: 5, mirostat_eta: 0.1,
   presence_penalty: 0, frequency_penalty: 0, repetition_penalty: 1, logit_bias: {}, seed: null,
-  n: 1, best_of: 1, logprobs: null, echo: false, suffix: null,
+  n: 1, best_of: 1, logprobs: null, echo: false, suffix: null, grammar: null,
   stream: false, include_usage: false, continuous_usage: false, cache_prompt: true,
 };
 
@@ -57,7 +57,7 @@ describe('validateCompletion: defaults', () => {
       temperature: 0, top_p: 0.5, top_k: 40, min_p: 0.05, typical_p: 0.9, mirostat: 2, mirostat_tau: 4, mirostat_eta: 0.2,
       presence_penalty: -1.5, frequency_penalty: 2, repetition_penalty: 1.3, logit_bias: { '5': -100, '6': 2.5 }, seed: -7,
       n: 2, best_of: 2, logprobs: 0, echo: false, suffix: 'end',
-      stream: true, include_usage: true, continuous_usage: true, cache_prompt: false,
+      stream: true, include_usage: true, continuous_usage: true, cache_prompt: false, grammar: null,
     });
   });
 

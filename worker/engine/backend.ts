@@ -42,6 +42,8 @@ export interface ChoiceRequest extends SamplingParams {
   /** Per-token info wanted (`tokens` on every chunk), with this many alternatives (0..5). */
   token_info: number | null;
   cache_prompt: boolean;
+  /** GBNF the whole output must match, or null. */
+  grammar: string | null;
 }
 
 /** What a generation yields: text pieces (with their tokens when asked), then exactly one `end`. */

@@ -25,6 +25,7 @@ export function choiceRequest(request: GenerationRequest, prompt: PromptInput, c
     ignore_eos: request.ignore_eos,
     token_info: needsTokens(request) ? (request.logprobs ?? 0) : null,
     cache_prompt: request.cache_prompt,
+    grammar: request.grammar?.gbnf ?? null,
     ...pickSampling(request),
     seed: request.seed === null ? null : request.seed + choice,
   };

@@ -9,13 +9,14 @@ import { PARAMETER_ALIASES, resolveAliases } from './resolve-aliases';
 import { completionSchema } from './completion-schema';
 import { normalizePrompt } from './prompt-input';
 import { readParameters } from './read-parameters';
+import { CONSTRAINT_KEYS, readGrammar } from './read-grammar';
 import type { CompletionBody } from './completion-schema';
 import type { CompletionRequest } from './types';
 
 /** OpenAI's default `max_tokens` for the legacy completions endpoint. */
 export const DEFAULT_MAX_TOKENS = 16;
 
-const knownKeys = new Set([...Object.keys(completionSchema.entries), ...PARAMETER_ALIASES]);
+const knownKeys = new Set([...Object.keys(completionSchema.entries), ...PARAMETER_ALIASES, ...CONSTRAINT_KEYS]);
 
 /**
  * Validates a parsed JSON body for `POST /v1/completions` and applies defaults.
@@ -46,10 +47,10 @@ export function validateCompletion(body: unknown): CompletionRequest {
     const issue = parsed.issues[0];
     throw new InvalidRequestError(issue.message, paramOf(v.getDotPath(issue)));
   }
-  return toRequest(parsed.output);
+  return { ...toRequest(parsed.output), grammar: readGrammar(Object.fromEntries(Object.entries(body))) };
 }
 
-function toRequest(input: CompletionBody): CompletionRequest {
+function toRequest(input: CompletionBody): Omit<CompletionRequest, 'grammar'> {
   const stream = input.stream ?? false;
   const n = input.n ?? 1;
   const bestOf = input.best_of ?? n;

@@ -165,5 +165,5 @@ export class LlamaCppModel implements LoadedModel {
 
 /** A greedy one-token request with every sampler off (prompt scoring and counting). */
 function scoring(top: number, bias: Record<string, number>): ChoiceRequest {
-  return { ...GREEDY, prompt: '', max_tokens: 1, min_tokens: 0, suffix: null, ignore_eos: false, token_info: top, cache_prompt: true, logit_bias: bias, seed: 0 };
+  return { ...GREEDY, prompt: '', max_tokens: 1, min_tokens: 0, suffix: null, ignore_eos: false, token_info: top, cache_prompt: true, grammar: null, logit_bias: bias, seed: 0 };
 }

@@ -21,6 +21,7 @@ export interface ServerParams {
   ignore_eos: boolean;
   n_probs: number;
   cache_prompt: boolean;
+  grammar?: string;
   return_progress: boolean;
   stream: true;
   stream_options: { include_usage: boolean };
@@ -53,6 +54,7 @@ export function toServerParams(request: ChoiceRequest, prompt: string, signal: A
     ignore_eos: request.ignore_eos,
     n_probs: request.token_info === null ? 0 : Math.max(1, request.token_info),
     cache_prompt: request.cache_prompt,
+    ...(request.grammar === null ? {} : { grammar: request.grammar }),
     return_progress: true,
     stream: true,
     stream_options: { include_usage: true },

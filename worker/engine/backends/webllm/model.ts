@@ -104,7 +104,7 @@ export class WebLLMModel implements LoadedModel {
     await this.settling;
     const known = typeof prompt === 'string' ? this.promptSizes.get(prompt) : undefined;
     if (known !== undefined) return known;
-    const probe: ChoiceRequest = { ...GREEDY, prompt, max_tokens: 1, min_tokens: 0, suffix: null, ignore_eos: false, token_info: null, cache_prompt: true };
+    const probe: ChoiceRequest = { ...GREEDY, prompt, max_tokens: 1, min_tokens: 0, suffix: null, ignore_eos: false, token_info: null, cache_prompt: true, grammar: null };
     for await (const event of this.generate(probe, signal)) if (event.type === 'end') return event.promptTokens;
     return 0;
   }

@@ -22,6 +22,7 @@ export function chatGenerationRequest(chat: ChatRequest): GenerationRequest {
     logprobs: chat.logprobs ? chat.top_logprobs : null,
     echo: false,
     suffix: null,
+    grammar: chat.grammar,
     cache_prompt: chat.cache_prompt,
     continuous_usage: chat.continuous_usage,
     temperature: chat.temperature,

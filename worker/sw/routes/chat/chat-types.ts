@@ -3,6 +3,7 @@
  * flattened to text, function tools, and every sampler resolved to a value.
  */
 import type { ChatMessage, FunctionTool, ReasoningEffort } from '../../../../src/core/chat-prompt';
+import type { OutputGrammar } from '../../../../src/core/generation';
 
 export type { ChatMessage, FunctionTool, ReasoningEffort, ToolCall } from '../../../../src/core/chat-prompt';
 
@@ -23,6 +24,8 @@ export interface ChatRequest {
   tool_choice: ToolChoice;
   parallel_tool_calls: boolean;
   response_format: ResponseFormat;
+  /** The output constraint (from `response_format` or llama.cpp/vLLM/SGLang's fields), as the engine takes it. */
+  grammar: OutputGrammar | null;
   chat_template_kwargs: Record<string, unknown>;
   reasoning_effort: ReasoningEffort | null;
   stream: boolean;

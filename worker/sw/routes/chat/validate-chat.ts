@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { InvalidRequestError } from '../../../../src/core/errors';
+import { readGrammar, CONSTRAINT_KEYS } from '../../../../src/core/openai/read-grammar';
 import { readParameters } from '../../../../src/core/openai/read-parameters';
 import { PARAMETER_ALIASES, resolveAliases } from '../../../../src/core/openai/resolve-aliases';
 import { isRecord, rejectUnknownKeys, requireKey } from '../../format/parse-field';
@@ -13,7 +14,7 @@ import { validateChatTools, validateToolChoice } from './validate-chat-tools';
 import { validateResponseFormat } from './validate-response-format';
 import type { ChatRequest } from './chat-types';
 
-const knownKeys: ReadonlySet<string> = new Set([...Object.keys(chatSchema.entries), ...PARAMETER_ALIASES]);
+const knownKeys: ReadonlySet<string> = new Set([...Object.keys(chatSchema.entries), ...PARAMETER_ALIASES, ...CONSTRAINT_KEYS]);
 
 export function validateChat(body: unknown): ChatRequest {
   if (!isRecord(body)) throw new InvalidRequestError('The request body must be a JSON object.', null, 'invalid_json');
@@ -35,7 +36,8 @@ export function validateChat(body: unknown): ChatRequest {
   const messages = validateChatMessages(body.messages);
   const tools = validateChatTools(body.tools);
   const toolChoice = validateToolChoice(body.tool_choice, tools.map((t) => t.function.name));
-  return toRequest(parsed.output, { messages, tools, tool_choice: toolChoice, response_format: validateResponseFormat(body.response_format) });
+  const shaped = { messages, tools, tool_choice: toolChoice, response_format: validateResponseFormat(body.response_format) };
+  return { ...toRequest(parsed.output, shaped), grammar: readGrammar(body) };
 }
 
 function alias<T>(a: T | null | undefined, b: T | null | undefined, names: [string, string]): T | undefined {
@@ -47,7 +49,7 @@ function alias<T>(a: T | null | undefined, b: T | null | undefined, names: [stri
 
 type Shaped = Pick<ChatRequest, 'messages' | 'tools' | 'tool_choice' | 'response_format'>;
 
-function toRequest(input: ChatBody, shaped: Shaped): ChatRequest {
+function toRequest(input: ChatBody, shaped: Shaped): Omit<ChatRequest, 'grammar'> {
   const stream = input.stream ?? false;
   if (input.stream_options != null && !stream) {
     throw new InvalidRequestError("'stream_options' is only allowed when 'stream' is true.", 'stream_options');

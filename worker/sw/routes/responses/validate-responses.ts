@@ -3,6 +3,7 @@
  * (so rendering, generation and parsing are shared with chat). `previous_response_id` and
  * `conversation` are 400s; `store` is accepted but nothing is stored (responses say `store: false`).
  */
+import { readGrammar } from '../../../../src/core/openai/read-grammar';
 import { InvalidRequestError } from '../../../../src/core/errors';
 import { isRecord, rejectUnknownKeys, requireKey, parseField } from '../../format/parse-field';
 import { booleanField, integerField } from '../../../../src/core/openai/fields';
@@ -55,7 +56,8 @@ export function validateResponses(body: unknown): ResponsesRequest {
     parallel_tool_calls: body.parallel_tool_calls,
     reasoning_effort: reasoningEffort(body.reasoning),
   });
-  return { chat: { ...chat, tools, tool_choice: toolChoice, response_format: textFormat(body.text) }, instructions, max_output_tokens: maxOutput, metadata: metadata(body.metadata) };
+  const grammar = readGrammar({ text: body.text });
+  return { chat: { ...chat, tools, tool_choice: toolChoice, response_format: textFormat(body.text), grammar }, instructions, max_output_tokens: maxOutput, metadata: metadata(body.metadata) };
 }
 
 function functionTools(tools: unknown): ChatRequest['tools'] {
