@@ -15,6 +15,22 @@ export interface WireError {
 }
 
 /**
+ * The most of an error's message and param that goes out: both may echo user input (a model
+ * name, an unknown key), and a 5 MB model name must not make a 5 MB 404.
+ */
+export const MAX_MESSAGE_LENGTH = 1024;
+export const MAX_PARAM_LENGTH = 256;
+
+/** `text` cut to `max` characters, saying how long it was (the one place user input is bounded). */
+function bounded(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = `... (${text.length} characters in all)`;
+  const head = text.slice(0, Math.max(0, max - note.length));
+  // Never end on half a surrogate pair.
+  return head.replace(/[\uD800-\uDBFF]$/, '') + note;
+}
+
+/**
  * The one error type of the project: it carries its HTTP status and OpenAI error fields,
  * and turns itself into a response (`toResponse()`) or a wire value (`toWire()`).
  *
@@ -24,14 +40,17 @@ export interface WireError {
 export class OpenAIError extends Error {
   override name = 'OpenAIError';
 
+  readonly param: string | null;
+
   constructor(
     readonly status: number,
     message: string,
     readonly type: string,
-    readonly param: string | null = null,
+    param: string | null = null,
     readonly code: string | null = null,
   ) {
-    super(message);
+    super(bounded(message, MAX_MESSAGE_LENGTH));
+    this.param = param === null ? null : bounded(param, MAX_PARAM_LENGTH);
   }
 
   toBody(): OpenAIErrorBody {
