@@ -96,6 +96,34 @@ export class NotFoundError extends OpenAIError {
   }
 }
 
+/** 403: the caller may not use the endpoint (a page of another origin, a cross-site navigation). */
+export class PermissionDeniedError extends OpenAIError {
+  constructor(message: string, code: string | null = 'cross_origin_request') {
+    super(403, message, 'invalid_request_error', null, code);
+  }
+}
+
+/** 405: a known path asked with a method it does not take (`toResponse` adds the `Allow` header). */
+export class MethodNotAllowedError extends OpenAIError {
+  constructor(
+    message: string,
+    readonly allow: readonly string[],
+  ) {
+    super(405, message, 'invalid_request_error', null, 'method_not_allowed');
+  }
+
+  override toResponse(headers: Record<string, string> = {}): Response {
+    return super.toResponse({ allow: this.allow.join(', '), ...headers });
+  }
+}
+
+/** 415: a body that is not `application/json` where only JSON can be trusted (a form post). */
+export class UnsupportedMediaTypeError extends OpenAIError {
+  constructor(message: string) {
+    super(415, message, 'invalid_request_error', null, 'unsupported_media_type');
+  }
+}
+
 /** 503: no engine can serve the request (not loaded, loading failed, no page owns one). */
 export class ServiceUnavailableError extends OpenAIError {
   constructor(message: string, code: string | null = 'engine_unavailable') {
