@@ -10,6 +10,7 @@ import { SSE_HEADERS, sseFrame } from './sse';
 import { EngineChannel, raise, type EngineEvent } from './engine-channel';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const encoder = new TextEncoder();
 
 /** An event that is not an error (formatters never see errors: this module answers them). */
 export type EngineOutput = Exclude<EngineEvent, { type: 'generation.error' }>;
@@ -46,19 +47,59 @@ export async function openGeneration(client: Client, request: GenerationRequest,
   return { channel, first };
 }
 
-/** Collects the generation into one JSON body. */
-export async function jsonResponse({ channel, first }: OpenGeneration, format: JsonFormatter): Promise<Response> {
-  for (let event: EngineEvent = first; ; event = await channel.next()) {
+/** How a non-streamed generation ended: the status and JSON body of its answer. */
+interface Ending {
+  status: number;
+  body: unknown;
+}
+
+/** Feeds `events` to `format`; the ending if one of them ends the generation. */
+function feed(channel: EngineChannel, events: EngineEvent[], format: JsonFormatter): Ending | null {
+  for (const event of events) {
     if (event.type === 'generation.error') {
       channel.close();
-      raise(event);
+      const error = OpenAIError.fromWire(event.error);
+      return { status: error.status, body: error.toBody() };
     }
     if (event.type === 'generation.done') {
       channel.close();
-      return new Response(JSON.stringify(format.body(event.counts)), { headers: JSON_HEADERS });
+      return { status: 200, body: format.body(event.counts) };
     }
     format.add(event);
   }
+  return null;
+}
+
+/**
+ * Collects the generation into one JSON body. One that already ended is answered at once,
+ * with its own status. One still running is answered with a body stream that carries the JSON
+ * when it ends: a client's abort cancels that stream, and the cancel stops the engine within
+ * milliseconds (Chromium never aborts `event.request.signal` in the SW, so a response held back
+ * until the end would let an aborted generation run to its last token). The price: an engine
+ * error after the first token comes as OpenAI error JSON under status 200.
+ */
+export async function jsonResponse({ channel, first }: OpenGeneration, format: JsonFormatter): Promise<Response> {
+  const ended = feed(channel, [first, ...channel.drain()], format);
+  if (ended) return new Response(JSON.stringify(ended.body), { status: ended.status, headers: JSON_HEADERS });
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let ending: Ending | null = null;
+        while (ending === null) ending = feed(channel, [await channel.next(), ...channel.drain()], format);
+        try {
+          controller.enqueue(encoder.encode(JSON.stringify(ending.body)));
+          controller.close();
+        } catch {
+          // The client went away meanwhile (the stream was cancelled).
+        }
+      },
+      cancel() {
+        channel.cancel('client aborted');
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { headers: JSON_HEADERS });
 }
 
 /** The frames of one event; `final` when the stream ends with it. */
