@@ -50,12 +50,14 @@ export interface EngineToSw {
   /** Every choice ended; the request's token counts. */
   'generation.done': { counts: TokenCounts };
   'generation.error': { error: WireError };
+  /** The engine still holds this request (queued or running): its answer to each `generation.keepalive`. */
+  'generation.alive': Record<string, never>;
 }
 
 /** SW -> engine worker on a generation's port. */
 export interface SwToEngine {
   'generation.cancel': { reason: string };
-  /** The SW still reads this request (sent every KEEPALIVE_INTERVAL_MS while it runs). */
+  /** The SW still reads this request (sent every KEEPALIVE_INTERVAL_MS while it runs); the engine answers `generation.alive`. */
   'generation.keepalive': Record<string, never>;
 }
 
@@ -77,7 +79,7 @@ export function typeGuard<M, K extends keyof M & string>(type: K) {
 
 export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'generation.start']);
 export const isPageToSw = messageGuard<PageToSw>(['client.claim', 'client.hello', 'client.goodbye', 'sw.version.query']);
-export const isEngineToSw = messageGuard<EngineToSw>(['generation.piece', 'generation.choice-end', 'generation.done', 'generation.error']);
+export const isEngineToSw = messageGuard<EngineToSw>(['generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.alive']);
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 
 /** Builds a typed message (keeps call sites short and checked). */

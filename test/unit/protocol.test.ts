@@ -4,7 +4,7 @@ import type { EngineToSw, Reply, SwToEngine, SwToPage } from '../../src/core/pro
 
 const allTypes = [
   'engine.query', 'generation.start', 'client.claim', 'client.hello', 'client.goodbye', 'sw.version.query', 'engine.info', 'sw.version',
-  'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.cancel', 'generation.keepalive',
+  'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.cancel', 'generation.keepalive', 'generation.alive',
 ];
 
 const guards: Array<[string, (data: unknown) => boolean, string[]]> = [
@@ -12,7 +12,7 @@ const guards: Array<[string, (data: unknown) => boolean, string[]]> = [
   ['isPageToSw', isPageToSw, ['client.claim', 'client.hello', 'client.goodbye', 'sw.version.query']],
   ['typeGuard(engine.info)', typeGuard<Reply, 'engine.info'>('engine.info'), ['engine.info']],
   ['typeGuard(sw.version)', typeGuard<Reply, 'sw.version'>('sw.version'), ['sw.version']],
-  ['isEngineToSw', isEngineToSw, ['generation.piece', 'generation.choice-end', 'generation.done', 'generation.error']],
+  ['isEngineToSw', isEngineToSw, ['generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.alive']],
   ['isSwToEngine', isSwToEngine, ['generation.cancel', 'generation.keepalive']],
 ];
 
