@@ -71,21 +71,48 @@ function feed(channel: EngineChannel, events: EngineEvent[], format: JsonFormatt
 }
 
 /**
- * Collects the generation into one JSON body. One that already ended is answered at once,
- * with its own status. One still running is answered with a body stream that carries the JSON
- * when it ends: a client's abort cancels that stream, and the cancel stops the engine within
- * milliseconds (Chromium never aborts `event.request.signal` in the SW, so a response held back
- * until the end would let an aborted generation run to its last token). The price: an engine
- * error after the first token comes as OpenAI error JSON under status 200.
+ * How long a non-streamed answer is held back for the generation to end. One that ends (or
+ * fails) by then is answered with its own status; one still running is answered with a body
+ * stream that carries the JSON when it ends, whose cancel (the client aborted) stops the engine:
+ * Chromium does not abort `event.request.signal` in the SW, so a response held until the end
+ * lets an aborted generation run to its last token. The price: an engine error after this
+ * hold comes as OpenAI error JSON under status 200.
  */
+export const JSON_HOLD_MS = 1000;
+
+/** The next event, or null once `ms` passed (the pending read stays usable). */
+async function within(read: Promise<EngineEvent>, ms: number): Promise<EngineEvent | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  try {
+    return await Promise.race([read, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Collects the generation into one JSON body (see `JSON_HOLD_MS`). */
 export async function jsonResponse({ channel, first }: OpenGeneration, format: JsonFormatter): Promise<Response> {
-  const ended = feed(channel, [first, ...channel.drain()], format);
+  const deadline = Date.now() + JSON_HOLD_MS;
+  let pending: Promise<EngineEvent> | null = null;
+  let ended = feed(channel, [first, ...channel.drain()], format);
+  while (ended === null && Date.now() < deadline) {
+    pending ??= channel.next();
+    const event = await within(pending, deadline - Date.now());
+    if (event === null) break;
+    pending = null;
+    ended = feed(channel, [event, ...channel.drain()], format);
+  }
   if (ended) return new Response(JSON.stringify(ended.body), { status: ended.status, headers: JSON_HEADERS });
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         let ending: Ending | null = null;
-        while (ending === null) ending = feed(channel, [await channel.next(), ...channel.drain()], format);
+        while (ending === null) {
+          const event = await (pending ?? channel.next());
+          pending = null;
+          ending = feed(channel, [event, ...channel.drain()], format);
+        }
         try {
           controller.enqueue(encoder.encode(JSON.stringify(ending.body)));
           controller.close();
