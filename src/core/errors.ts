@@ -15,6 +15,22 @@ export interface WireError {
 }
 
 /**
+ * The most of an error's message and param that goes out: both may echo user input (a model
+ * name, an unknown key), and a 5 MB model name must not make a 5 MB 404.
+ */
+export const MAX_MESSAGE_LENGTH = 1024;
+export const MAX_PARAM_LENGTH = 256;
+
+/** `text` cut to `max` characters, saying how long it was (the one place user input is bounded). */
+function bounded(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = `... (${text.length} characters in all)`;
+  const head = text.slice(0, Math.max(0, max - note.length));
+  // Never end on half a surrogate pair.
+  return head.replace(/[\uD800-\uDBFF]$/, '') + note;
+}
+
+/**
  * The one error type of the project: it carries its HTTP status and OpenAI error fields,
  * and turns itself into a response (`toResponse()`) or a wire value (`toWire()`).
  *
@@ -24,15 +40,18 @@ export interface WireError {
 export class OpenAIError extends Error {
   override name = 'OpenAIError';
 
+  readonly param: string | null;
+
   constructor(
     readonly status: number,
     message: string,
     readonly type: string,
-    readonly param: string | null = null,
+    param: string | null = null,
     readonly code: string | null = null,
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super(bounded(message, MAX_MESSAGE_LENGTH), options);
+    this.param = param === null ? null : bounded(param, MAX_PARAM_LENGTH);
   }
 
   toBody(): OpenAIErrorBody {
@@ -75,6 +94,34 @@ export class AuthenticationError extends OpenAIError {
 export class NotFoundError extends OpenAIError {
   constructor(message: string, param: string | null = null, code: string | null = 'model_not_found') {
     super(404, message, 'invalid_request_error', param, code);
+  }
+}
+
+/** 403: the caller may not use the endpoint (a page of another origin, a cross-site navigation). */
+export class PermissionDeniedError extends OpenAIError {
+  constructor(message: string, code: string | null = 'cross_origin_request') {
+    super(403, message, 'invalid_request_error', null, code);
+  }
+}
+
+/** 405: a known path asked with a method it does not take (`toResponse` adds the `Allow` header). */
+export class MethodNotAllowedError extends OpenAIError {
+  constructor(
+    message: string,
+    readonly allow: readonly string[],
+  ) {
+    super(405, message, 'invalid_request_error', null, 'method_not_allowed');
+  }
+
+  override toResponse(headers: Record<string, string> = {}): Response {
+    return super.toResponse({ allow: this.allow.join(', '), ...headers });
+  }
+}
+
+/** 415: a body that is not `application/json` where only JSON can be trusted (a form post). */
+export class UnsupportedMediaTypeError extends OpenAIError {
+  constructor(message: string) {
+    super(415, message, 'invalid_request_error', null, 'unsupported_media_type');
   }
 }
 

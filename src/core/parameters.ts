@@ -58,7 +58,8 @@ export const SAMPLING = {
   mirostat_eta: row({ kind: 'number', min: 0, max: 1 }, 0.1),
   presence_penalty: row({ kind: 'number', min: -2, max: 2 }, 0),
   frequency_penalty: row({ kind: 'number', min: -2, max: 2 }, 0),
-  repetition_penalty: row({ kind: 'number', min: 0, max: 10, minExclusive: true }, 1, [], { aliases: ['repeat_penalty'] }),
+  /** At least 0.01: llama.cpp reads it as a float, where 1e-40 is 0 (and a 500). */
+  repetition_penalty: row({ kind: 'number', min: 0.01, max: 10 }, 1, [], { aliases: ['repeat_penalty'] }),
   /** Token id (a string key) -> bias in [-100, 100]. */
   logit_bias: row<Record<string, number>, { kind: 'logit_bias' }>({ kind: 'logit_bias' }, {}),
   seed: row<number | null, { kind: 'integer'; min: number }>({ kind: 'integer', min: Number.MIN_SAFE_INTEGER }, null),

@@ -55,6 +55,8 @@ export interface EngineToSw {
   /** Every choice ended; the request's token counts. */
   'generation.done': { counts: TokenCounts };
   'generation.error': { error: WireError };
+  /** The engine still holds this request (queued or running): its answer to each `generation.keepalive`. */
+  'generation.alive': Record<string, never>;
 }
 
 /** Engine worker -> SW on an embedding request's port: exactly one of these. */
@@ -67,7 +69,7 @@ export interface EngineToSwEmbedding {
 /** SW -> engine worker on a generation's (or an embedding request's) port. */
 export interface SwToEngine {
   'generation.cancel': { reason: string };
-  /** The SW still reads this request (sent every KEEPALIVE_INTERVAL_MS while it runs). */
+  /** The SW still reads this request (sent every KEEPALIVE_INTERVAL_MS while it runs); the engine answers `generation.alive`. */
   'generation.keepalive': Record<string, never>;
 }
 
@@ -89,7 +91,7 @@ export function typeGuard<M, K extends keyof M & string>(type: K) {
 
 export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'generation.start', 'embedding.start']);
 export const isPageToSw = messageGuard<PageToSw>(['client.claim', 'client.hello', 'client.goodbye', 'sw.version.query']);
-export const isEngineToSw = messageGuard<EngineToSw>(['generation.prompt', 'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error']);
+export const isEngineToSw = messageGuard<EngineToSw>(['generation.prompt', 'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.alive']);
 export const isEngineToSwEmbedding = messageGuard<EngineToSwEmbedding>(['embedding.result', 'generation.error']);
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 

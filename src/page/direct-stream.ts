@@ -6,7 +6,7 @@ import { isEngineToSw, message, type EngineToSw, type MessageOf, type SwToEngine
 import type { EngineApi } from '../core/engine-api';
 
 /** An engine event as the direct API yields it (neutral pieces and choice ends, then one `generation.done`). */
-export type DirectEvent = Exclude<MessageOf<EngineToSw>, { type: 'generation.error' }>;
+export type DirectEvent = Exclude<MessageOf<EngineToSw>, { type: 'generation.error' | 'generation.alive' }>;
 
 /**
  * Runs a completion on the engine without HTTP or the Service Worker (same validation, same
@@ -16,9 +16,10 @@ export type DirectEvent = Exclude<MessageOf<EngineToSw>, { type: 'generation.err
 export async function* directStream(engine: Remote<EngineApi>, body: unknown): AsyncGenerator<DirectEvent> {
   const request = validateCompletion(body);
   const channel = new MessageChannel();
-  const events = new AsyncQueue<MessageOf<EngineToSw>>();
+  const events = new AsyncQueue<Exclude<MessageOf<EngineToSw>, { type: 'generation.alive' }>>();
   channel.port1.onmessage = (event: MessageEvent<unknown>) => {
-    if (isEngineToSw(event.data)) events.push(event.data);
+    // No keepalives are sent here, so no `generation.alive` answers come back.
+    if (isEngineToSw(event.data) && event.data.type !== 'generation.alive') events.push(event.data);
   };
   await engine.generate(request, transfer(channel.port2, [channel.port2]));
   let finished = false;

@@ -44,6 +44,32 @@ test('aborting a stream after its first chunk frees the engine for the next requ
   assert.ok(result.nextMs < result.fullMs / 4, `next request took ${result.nextMs} ms; the full generation ${result.fullMs} ms`);
 });
 
+test('aborting a non-streamed request frees the engine within the JSON hold (1 s), not at its last token', async () => {
+  const result = await fixture.page.evaluate(async () => {
+    const before = (await window.inpage.recentRequests()).length;
+    const controller = new AbortController();
+    const body = { model: 'inpage-test', prompt: 'hi ', max_tokens: 1200, temperature: 0 };
+    const sent = fetch('/v1/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: controller.signal }).then((response) => response.json());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    controller.abort();
+    const abortedAt = performance.now();
+    const error = await sent.then(() => 'resolved', (reason: Error) => reason.name);
+    // How long after the abort the engine recorded the request as ended.
+    for (;;) {
+      const records = await window.inpage.recentRequests();
+      if (records.length > before) return { error, record: records.at(-1), stopMs: performance.now() - abortedAt };
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  });
+  console.log(JSON.stringify(result));
+  assert.equal(result.error, 'AbortError');
+  assert.equal(result.record?.outcome, 'aborted');
+  assert.equal(result.record?.reason, 'client aborted');
+  assert.ok((result.record?.completionTokens ?? Infinity) < 1200, `stopped after ${result.record?.completionTokens} tokens`);
+  // Held for JSON_HOLD_MS (1 s) from the start for an exact status, then cancellable within ms.
+  assert.ok(result.stopMs < 3000, `the engine stopped ${result.stopMs} ms after the abort`);
+});
+
 test('a request queued behind another waits its turn, and both complete', async () => {
   const texts = await fixture.page.evaluate(async () => {
     const post = (prompt: string) =>

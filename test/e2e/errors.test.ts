@@ -69,15 +69,18 @@ describe('bad input gets OpenAI error JSON and the engine keeps answering', () =
     assert.deepEqual(result, { status: 404, code: 'model_not_found', param: 'model', name: 'NotFoundError' });
   });
 
-  test('requests outside the /v1 routes are not answered by the endpoint', async () => {
+  test('requests outside the /v1 prefix are not answered by the endpoint; inside it, unknown paths are OpenAI 404s', async () => {
     const response = await fixture.page.evaluate(async () => {
-      const other = await fetch('/v1/not-a-route', { method: 'POST', body: '{}' });
+      const outside = await fetch('/not-v1/completions', { method: 'POST', body: '{}' });
+      const inside = await fetch('/v1/not-a-route', { method: 'POST', body: '{}' });
       const home = await fetch('/');
-      return { other: other.status, otherBody: await other.text(), home: (await home.text()).includes('<inpage-playground>') };
+      return { outside: outside.status, outsideBody: await outside.text(), inside: inside.status, insideBody: await inside.text(), home: (await home.text()).includes('<inpage-playground>') };
     });
     // The preview server's own 404, not an OpenAI error from the SW.
-    assert.equal(response.other, 404);
-    assert.ok(!response.otherBody.includes('"error"'), response.otherBody);
+    assert.equal(response.outside, 404);
+    assert.ok(!response.outsideBody.includes('"error"'), response.outsideBody);
+    assert.equal(response.inside, 404);
+    assert.equal(JSON.parse(response.insideBody).error.code, 'unknown_url');
     assert.equal(response.home, true);
   });
 });

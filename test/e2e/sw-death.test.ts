@@ -29,22 +29,27 @@ test('when the Service Worker dies mid-stream, the engine stops that generation 
   assert.equal(started, true);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('ServiceWorker.enable');
+  const stoppedAt = await page.evaluate(() => performance.now());
   await cdp.send('ServiceWorker.stopAllWorkers');
   const orphan = await page.evaluate(() => (window as unknown as { orphan: Promise<string> }).orphan);
   assert.notEqual(orphan, 'ended', 'the stream broke when its SW stopped');
 
   // The engine notices the silence and aborts the orphaned generation long before its end.
   const record = await page.evaluate(async () => {
-    for (let i = 0; i < 600; i++) {
+    for (let i = 0; i < 3000; i++) {
       const found = (await window.inpage.recentRequests()).find((entry) => entry.reason?.includes('silent'));
-      if (found) return found;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (found) return { ...found, at: performance.now() };
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return null;
   });
   assert.ok(record, 'the engine recorded an abort for silence');
   assert.equal(record.outcome, 'aborted');
   assert.ok(record.completionTokens < MAX_TOKENS, `stopped after ${record.completionTokens} tokens`);
+  // The keepalive timeout (1.5 s) bounds it, with room for a loaded machine.
+  const stopMs = record.at - stoppedAt;
+  console.log(JSON.stringify({ stopMs, completionTokens: record.completionTokens }));
+  assert.ok(stopMs < 2500, `the engine stopped ${stopMs} ms after the SW`);
   const next = await page.evaluate(async () => {
     let text = '';
     for await (const event of window.inpage.stream({ prompt: 'abc', max_tokens: 3, temperature: 0 })) if (event.type === 'generation.piece') text += event.text;

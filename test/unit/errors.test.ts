@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   InternalServerError, InvalidRequestError, NotFoundError, OpenAIError, ServiceUnavailableError,
-  isWireError, toOpenAIError,
+  MAX_MESSAGE_LENGTH, MAX_PARAM_LENGTH, isWireError, toOpenAIError,
 } from '../../src/core/errors';
 
 describe('OpenAIError subclasses', () => {
@@ -126,5 +126,23 @@ describe('isWireError', () => {
     { status: 500, body: {} },
   ])('rejects %j', (value) => {
     expect(isWireError(value)).toBe(false);
+  });
+});
+
+describe('bounded echo of user input', () => {
+  it('cuts a long message and param, saying how long they were', () => {
+    const name = 'm'.repeat(5_000_000);
+    const error = new NotFoundError(`The model '${name}' does not exist.`, name);
+    expect(error.message.length).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
+    expect(error.message).toMatch(/^The model 'mmm/);
+    expect(error.message).toContain('5000028 characters in all');
+    expect(error.param?.length).toBeLessThanOrEqual(MAX_PARAM_LENGTH);
+    expect(JSON.stringify(error.toBody()).length).toBeLessThan(2000);
+  });
+
+  it('keeps short messages as they are and never ends on half a surrogate pair', () => {
+    expect(new InvalidRequestError('short', 'p').message).toBe('short');
+    const emoji = new InvalidRequestError('😀'.repeat(2000)).message;
+    expect(emoji).not.toMatch(/[\uD800-\uDBFF]\.\.\./);
   });
 });

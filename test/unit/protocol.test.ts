@@ -4,7 +4,7 @@ import type { EngineToSw, Reply, SwToEngine, SwToPage } from '../../src/core/pro
 
 const allTypes = [
   'engine.query', 'generation.start', 'client.claim', 'client.hello', 'client.goodbye', 'sw.version.query', 'engine.info', 'sw.version',
-  'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.cancel', 'generation.keepalive',
+  'generation.prompt', 'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.cancel', 'generation.keepalive', 'generation.alive',
   'embedding.start', 'embedding.result',
 ];
 
@@ -13,7 +13,7 @@ const guards: Array<[string, (data: unknown) => boolean, string[]]> = [
   ['isPageToSw', isPageToSw, ['client.claim', 'client.hello', 'client.goodbye', 'sw.version.query']],
   ['typeGuard(engine.info)', typeGuard<Reply, 'engine.info'>('engine.info'), ['engine.info']],
   ['typeGuard(sw.version)', typeGuard<Reply, 'sw.version'>('sw.version'), ['sw.version']],
-  ['isEngineToSw', isEngineToSw, ['generation.piece', 'generation.choice-end', 'generation.done', 'generation.error']],
+  ['isEngineToSw', isEngineToSw, ['generation.prompt', 'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.alive']],
   ['isEngineToSwEmbedding', isEngineToSwEmbedding, ['embedding.result', 'generation.error']],
   ['isSwToEngine', isSwToEngine, ['generation.cancel', 'generation.keepalive']],
 ];

@@ -107,3 +107,12 @@ describe('StopText.take', () => {
     expect(text.take(text.length)).toBe('');
   });
 });
+
+describe('StopText with very many stops', () => {
+  it('builds with 200,000 stops (no argument spread to overflow the stack)', () => {
+    const stops = Array.from({ length: 200_000 }, (_, i) => `<${i}>`);
+    const text = new StopText(stops, false);
+    text.append('abc <199999> def');
+    expect(text.match(0)).toStrictEqual({ stop: '<199999>', end: 4 });
+  });
+});

@@ -124,6 +124,8 @@ describe('validateCompletion: invalid fields', () => {
     ['frequency_penalty', 2.5], ['frequency_penalty', -2.5], ['frequency_penalty', '0'],
     ['repetition_penalty', 0], ['repetition_penalty', 10.5], ['repetition_penalty', '1'],
     ['repeat_penalty', 0], ['repeat_penalty', 11], ['repeat_penalty', '1'],
+    // Underflow to 0 as llama.cpp's float (it then fails with a 500): a 400 here.
+    ['repetition_penalty', 1e-40], ['repeat_penalty', 5e-324], ['repetition_penalty', 0.001],
     ['logit_bias', { x: 1 }], ['logit_bias', { '1': 101 }], ['logit_bias', { '1': -101 }], ['logit_bias', { '1': 'a' }],
     ['logit_bias', { '-1': 1 }], ['logit_bias', 'x'], ['logit_bias', 5], ['logit_bias', [5, -3]],
     ['seed', 1.5], ['seed', '1'], ['seed', 2 ** 60],
@@ -236,5 +238,22 @@ describe('validateCompletion: suffix', () => {
   it('keeps a suffix; refuses it with echo (400 naming suffix)', () => {
     expect(validateCompletion({ model: 'm', prompt: 'a', suffix: 'z' }).suffix).toBe('z');
     expect(() => validateCompletion({ model: 'm', prompt: 'a', suffix: 'z', echo: true })).toThrow(expect.objectContaining({ status: 400, param: 'suffix' }));
+  });
+});
+
+describe('validateCompletion: logit_bias keys that valibot drops', () => {
+  it.each(['__proto__', 'constructor', 'prototype'])('%s -> 400 naming logit_bias (never silently ignored)', (key) => {
+    // JSON.parse makes `__proto__` an own key, as a request body does.
+    const logit_bias: unknown = JSON.parse(`{"${key}": 5, "3": 1}`);
+    const error = rejection({ ...base, logit_bias });
+    expect(error.param).toBe('logit_bias');
+    expect(error.message).toContain(key);
+  });
+});
+
+describe('validateCompletion: many stop strings', () => {
+  it('takes 100,000 stops', () => {
+    const stop = Array.from({ length: 100_000 }, (_, i) => `s${i}`);
+    expect(validateCompletion({ ...base, stop }).stop).toHaveLength(100_000);
   });
 });

@@ -99,7 +99,12 @@ export class EngineHost implements EngineApi {
     port.onmessage = (event: MessageEvent<unknown>) => {
       if (!isSwToEngine(event.data)) return;
       if (event.data.type === 'generation.cancel') controller.abort(event.data.reason);
-      else watch.beat();
+      else {
+        watch.beat();
+        // Liveness the other way: Chromium has no MessagePort 'close' event, so the SW learns
+        // that this engine (its page) went away only when these answers stop.
+        postToSw(port, 'generation.alive', {});
+      }
     };
     // Where MessagePort 'close' events exist (not in Chromium 156): the SW side vanished.
     port.addEventListener('close', () => controller.abort('channel closed'));

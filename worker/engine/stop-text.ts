@@ -15,7 +15,8 @@ export class StopText {
     private readonly stops: readonly string[],
     private readonly includeStop: boolean,
   ) {
-    this.holdBack = Math.max(0, ...stops.map((stop) => stop.length - 1));
+    // A loop, not Math.max(...spread): a spread of ~100,000+ stops overflows the call stack.
+    this.holdBack = stops.reduce((most, stop) => Math.max(most, stop.length - 1), 0);
   }
 
   get length(): number {

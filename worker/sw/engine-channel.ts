@@ -1,13 +1,16 @@
 import { AsyncQueue } from '../../src/core/async-queue';
-import { KEEPALIVE_INTERVAL_MS } from '../../src/core/keepalive';
-import { InternalServerError, OpenAIError } from '../../src/core/errors';
+import { KEEPALIVE_INTERVAL_MS, KeepaliveWatch } from '../../src/core/keepalive';
+import { OpenAIError, ServiceUnavailableError } from '../../src/core/errors';
 import { isEngineToSw, message, type EngineToSw, type MessageOf, type SwToEngine, type SwToPage } from '../../src/core/protocol';
 import type { GenerationRequest } from '../../src/core/generation';
 
-export type EngineEvent = MessageOf<EngineToSw>;
+/** An engine event as a reader sees it (the `generation.alive` answers stay inside the channel). */
+export type EngineEvent = Exclude<MessageOf<EngineToSw>, { type: 'generation.alive' }>;
 
-const gone = () =>
-  new InternalServerError('The page running the engine went away during the request.', 'engine_gone').toWire();
+/** How long the page may take to hand the request to its engine before the first `generation.alive`. */
+export const FIRST_ALIVE_TIMEOUT_MS = 5000;
+
+const gone = () => new ServiceUnavailableError('The page running the engine went away during the request.', 'engine_gone').toWire();
 
 /**
  * One request's MessageChannel to the engine (relayed by the page that owns it): engine
@@ -19,12 +22,16 @@ export class EngineChannel {
   private readonly events = new AsyncQueue<EngineEvent>();
   private open = true;
   private readonly keepalive: ReturnType<typeof setInterval>;
+  /** Silence from the engine (its page closed: its worker died) ends the request with `engine_gone`. */
+  private readonly watch = new KeepaliveWatch(() => this.push({ type: 'generation.error', error: gone() }));
 
   constructor(client: Client, request: GenerationRequest) {
     const channel = new MessageChannel();
     this.port = channel.port1;
     this.port.onmessage = (event: MessageEvent<unknown>) => {
-      if (isEngineToSw(event.data)) this.push(event.data);
+      if (!isEngineToSw(event.data)) return;
+      if (event.data.type === 'generation.alive') this.watch.beat();
+      else this.push(event.data);
     };
     // Where MessagePort 'close' events exist (not in Chromium 156): the page went away mid-request.
     this.port.addEventListener('close', () => this.push({ type: 'generation.error', error: gone() }));
@@ -32,6 +39,7 @@ export class EngineChannel {
     const keepalive = () => this.port.postMessage(message<SwToEngine, 'generation.keepalive'>('generation.keepalive', {}));
     keepalive();
     this.keepalive = setInterval(keepalive, KEEPALIVE_INTERVAL_MS);
+    this.watch.beat(FIRST_ALIVE_TIMEOUT_MS);
   }
 
   /** The next engine event; a channel that ended without a terminal event reads as an error. */
@@ -55,6 +63,7 @@ export class EngineChannel {
   close(): void {
     this.open = false;
     clearInterval(this.keepalive);
+    this.watch.stop();
     this.events.end();
     this.port.close();
   }
@@ -62,7 +71,10 @@ export class EngineChannel {
   private push(event: EngineEvent): void {
     this.events.push(event);
     // Nothing counts after the first terminal event (a 'close' may follow the 'done').
-    if (event.type === 'generation.done' || event.type === 'generation.error') this.events.end();
+    if (event.type === 'generation.done' || event.type === 'generation.error') {
+      this.watch.stop();
+      this.events.end();
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import { SSE_HEADERS, sseFrame } from './sse';
 import { EngineChannel, raise, type EngineEvent } from './engine-channel';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const encoder = new TextEncoder();
 
 /** An event that is not an error (formatters never see errors: this module answers them). */
 export type EngineOutput = Exclude<EngineEvent, { type: 'generation.error' }>;
@@ -46,19 +47,86 @@ export async function openGeneration(client: Client, request: GenerationRequest,
   return { channel, first };
 }
 
-/** Collects the generation into one JSON body. */
-export async function jsonResponse({ channel, first }: OpenGeneration, format: JsonFormatter): Promise<Response> {
-  for (let event: EngineEvent = first; ; event = await channel.next()) {
+/** How a non-streamed generation ended: the status and JSON body of its answer. */
+interface Ending {
+  status: number;
+  body: unknown;
+}
+
+/** Feeds `events` to `format`; the ending if one of them ends the generation. */
+function feed(channel: EngineChannel, events: EngineEvent[], format: JsonFormatter): Ending | null {
+  for (const event of events) {
     if (event.type === 'generation.error') {
       channel.close();
-      raise(event);
+      const error = OpenAIError.fromWire(event.error);
+      return { status: error.status, body: error.toBody() };
     }
     if (event.type === 'generation.done') {
       channel.close();
-      return new Response(JSON.stringify(format.body(event.counts)), { headers: JSON_HEADERS });
+      return { status: 200, body: format.body(event.counts) };
     }
     format.add(event);
   }
+  return null;
+}
+
+/**
+ * How long a non-streamed answer is held back for the generation to end. One that ends (or
+ * fails) by then is answered with its own status; one still running is answered with a body
+ * stream that carries the JSON when it ends, whose cancel (the client aborted) stops the engine:
+ * Chromium does not abort `event.request.signal` in the SW, so a response held until the end
+ * lets an aborted generation run to its last token. The price: an engine error after this
+ * hold comes as OpenAI error JSON under status 200.
+ */
+export const JSON_HOLD_MS = 1000;
+
+/** The next event, or null once `ms` passed (the pending read stays usable). */
+async function within(read: Promise<EngineEvent>, ms: number): Promise<EngineEvent | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  try {
+    return await Promise.race([read, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Collects the generation into one JSON body (see `JSON_HOLD_MS`). */
+export async function jsonResponse({ channel, first }: OpenGeneration, format: JsonFormatter): Promise<Response> {
+  const deadline = Date.now() + JSON_HOLD_MS;
+  let pending: Promise<EngineEvent> | null = null;
+  let ended = feed(channel, [first, ...channel.drain()], format);
+  while (ended === null && Date.now() < deadline) {
+    pending ??= channel.next();
+    const event = await within(pending, deadline - Date.now());
+    if (event === null) break;
+    pending = null;
+    ended = feed(channel, [event, ...channel.drain()], format);
+  }
+  if (ended) return new Response(JSON.stringify(ended.body), { status: ended.status, headers: JSON_HEADERS });
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let ending: Ending | null = null;
+        while (ending === null) {
+          const event = await (pending ?? channel.next());
+          pending = null;
+          ending = feed(channel, [event, ...channel.drain()], format);
+        }
+        try {
+          controller.enqueue(encoder.encode(JSON.stringify(ending.body)));
+          controller.close();
+        } catch {
+          // The client went away meanwhile (the stream was cancelled).
+        }
+      },
+      cancel() {
+        channel.cancel('client aborted');
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { headers: JSON_HEADERS });
 }
 
 /** The frames of one event; `final` when the stream ends with it. */

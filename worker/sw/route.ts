@@ -25,6 +25,11 @@ export function findRoute(routes: readonly Route[], request: Request, origin: st
   return routes.find((route) => route.method === request.method && matchesPath(route.path, url.pathname));
 }
 
+/** The methods the routes take at `pathname` (empty: no route has that path). */
+export function allowedMethods(routes: readonly Route[], pathname: string): Array<Route['method']> {
+  return [...new Set(routes.filter((route) => matchesPath(route.path, pathname)).map((route) => route.method))];
+}
+
 function matchesPath(pattern: Route['path'], pathname: string): boolean {
   if (typeof pattern === 'function') return pattern(pathname);
   if (!pattern.endsWith('/*')) return pattern === pathname;

@@ -11,7 +11,8 @@ import { routePrefixOf } from '../../src/core/route-prefix';
 import { engineHints } from './engine-clients';
 import { lazyChunkRoute } from './lazy-chunk-cache';
 import { precacheShell } from './precache-shell';
-import { findRoute, type Route } from './route';
+import { dispatch } from './dispatch';
+import type { Route } from './route';
 import { chatRoute } from './routes/chat/route';
 import { completionsRoute } from './routes/completions/route';
 import { embeddingsRoute } from './routes/embeddings/route';
@@ -63,8 +64,8 @@ self.addEventListener('message', (event) => {
 });
 
 self.addEventListener('fetch', (event) => {
-  const route = findRoute(routes, event.request, self.location.origin);
-  if (!route) return;
+  const handle = dispatch(routes, event.request, self.location.origin, prefix);
+  if (!handle) return;
   // No waitUntil over the generation: Chromium kills a SW whose waitUntil outlives ~5 minutes.
-  event.respondWith(route.handle(event).catch((error: unknown) => toOpenAIError(error).toResponse()));
+  event.respondWith(handle(event).catch((error: unknown) => toOpenAIError(error).toResponse()));
 });

@@ -49,11 +49,19 @@ export const tokenIdsField = (param: string) => {
   return v.array(v.pipe(v.number(message), v.integer(message), v.minValue(0, message)), message);
 };
 
+const TOKEN_ID = /^\d+$/;
+
+/** The first own key of an object that is not a token id (valibot's record() silently drops `__proto__`, `constructor`, `prototype`). */
+const badKeyOf = (input: unknown): string | undefined =>
+  typeof input === 'object' && input !== null ? Object.keys(input).find((key) => !TOKEN_ID.test(key)) : undefined;
+
 /** `logit_bias`: an object from token id (a string of digits) to a bias in [-100, 100]. */
 export const logitBiasField = (param: string) =>
   v.pipe(
+    v.unknown(),
+    v.check((input) => badKeyOf(input) === undefined, (issue) => `Invalid key in '${param}': '${String(badKeyOf(issue.input))}' is not a token id.`),
     v.record(
-      v.pipe(v.string(), v.regex(/^\d+$/, (issue) => `Invalid key in '${param}': '${String(issue.input)}' is not a token id.`)),
+      v.pipe(v.string(), v.regex(TOKEN_ID, (issue) => `Invalid key in '${param}': '${String(issue.input)}' is not a token id.`)),
       numberField(param, -100, 100),
       typeMessage(param, 'an object mapping token ids to biases'),
     ),

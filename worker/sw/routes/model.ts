@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../../src/core/errors';
+import { InvalidRequestError, NotFoundError } from '../../../src/core/errors';
 import { checkApiKey, engineClients, modelCards } from '../engine-clients';
 import type { Route } from '../route';
 
@@ -11,7 +11,7 @@ export function modelRoute(clients: Clients, prefix: string): Route {
     method: 'GET',
     path: `${prefix}/models/*`,
     async handle(event) {
-      const id = decodeURIComponent(new URL(event.request.url).pathname.split('/').pop() ?? '');
+      const id = modelIdOf(event.request.url);
       const engines = await engineClients(clients, event.clientId, true);
       checkApiKey(event.request, engines[0]?.apiKey ?? null);
       const card = modelCards(engines).find((candidate) => candidate.id === id);
@@ -19,4 +19,14 @@ export function modelRoute(clients: Clients, prefix: string): Route {
       return new Response(JSON.stringify(card), { headers: { 'content-type': 'application/json' } });
     },
   };
+}
+
+/** The model id of the path's last segment; malformed percent-encoding (`%`, `%zz`, `%FF`) is a 400. */
+function modelIdOf(url: string): string {
+  const segment = new URL(url).pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new InvalidRequestError(`The model id in the path is not valid percent-encoded UTF-8: '${segment}'.`, 'model', 'invalid_model_id');
+  }
 }

@@ -3,8 +3,8 @@ import type { EngineToSw, MessageOf } from '../../../../src/core/protocol';
 
 export type { Candidate, FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from '../../../../src/core/generation';
 
-/** Engine -> SW events, in order, per request. */
-export type GenerationEvent = MessageOf<EngineToSw>;
+/** Engine -> SW events, in order, per request (the channel keeps its liveness answers to itself). */
+export type GenerationEvent = Exclude<MessageOf<EngineToSw>, { type: 'generation.alive' }>;
 export type GenerationPiece = Extract<GenerationEvent, { type: 'generation.piece' }>;
 export type GenerationChoiceEnd = Extract<GenerationEvent, { type: 'generation.choice-end' }>;
 export type GenerationDone = Extract<GenerationEvent, { type: 'generation.done' }>;

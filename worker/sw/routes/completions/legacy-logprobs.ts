@@ -41,8 +41,13 @@ export function toLegacyLogprobs(tokens: readonly LogprobEntry[], count: number)
 
 /** Appends `more` to `into` (non-stream responses accumulate a choice's pieces). */
 export function appendLogprobs(into: LegacyLogprobs, more: LegacyLogprobs): void {
-  into.tokens.push(...more.tokens);
-  into.token_logprobs.push(...more.token_logprobs);
-  into.top_logprobs.push(...more.top_logprobs);
-  into.text_offset.push(...more.text_offset);
+  appendAll(into.tokens, more.tokens);
+  appendAll(into.token_logprobs, more.token_logprobs);
+  appendAll(into.top_logprobs, more.top_logprobs);
+  appendAll(into.text_offset, more.text_offset);
+}
+
+/** One push per item, not `push(...more)`: an echoed long prompt would overflow the call stack. */
+function appendAll<T>(into: T[], more: readonly T[]): void {
+  for (const item of more) into.push(item);
 }
