@@ -4,7 +4,7 @@ import type { generateText, jsonSchema, streamText, tool } from 'ai';
 import type { createOpenAI } from '@ai-sdk/openai';
 import type { ChatOpenAI } from '@langchain/openai';
 import type { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import type { OpenAI as LlamaIndexOpenAI } from '@llamaindex/openai';
+import type { OpenAI as LlamaIndexOpenAI, OpenAIResponses as LlamaIndexOpenAIResponses } from '@llamaindex/openai';
 import type { Inpage, LoadProgress } from '../../src/index';
 
 /** One request a client SDK made, as `recordV1Fetches` logs it. */
@@ -33,7 +33,7 @@ declare global {
       ToolMessage: typeof ToolMessage;
     };
     /** Only on pages that loaded the 'llamaindex' script. */
-    LlamaIndex: { OpenAI: typeof LlamaIndexOpenAI };
+    LlamaIndex: { OpenAI: typeof LlamaIndexOpenAI; OpenAIResponses: typeof LlamaIndexOpenAIResponses };
     /** Every fetch to `/v1/...` the page made since `recordV1Fetches` (method, path, status, JSON body). */
     v1Fetches: V1Fetch[];
   }

@@ -4,7 +4,7 @@
  * - `openai`: the official SDK and `eventsource-parser` (`window.OpenAI`, `window.createParser`);
  * - `ai-sdk`: the Vercel AI SDK with its OpenAI provider (`window.AISDK`);
  * - `langchain`: `@langchain/openai`'s `ChatOpenAI` and `@langchain/core`'s messages (`window.LangChain`);
- * - `llamaindex`: `@llamaindex/openai`'s `OpenAI` (`window.LlamaIndex`).
+ * - `llamaindex`: `@llamaindex/openai`'s `OpenAI` and `OpenAIResponses` (`window.LlamaIndex`).
  */
 import { build } from 'esbuild';
 import type { Page } from 'playwright';
@@ -17,7 +17,7 @@ const ENTRIES = {
   langchain: `import { ChatOpenAI } from '@langchain/openai';
     import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
     globalThis.LangChain = { ChatOpenAI, AIMessage, HumanMessage, SystemMessage, ToolMessage };`,
-  llamaindex: `import { OpenAI } from '@llamaindex/openai'; globalThis.LlamaIndex = { OpenAI };`,
+  llamaindex: `import { OpenAI, OpenAIResponses } from '@llamaindex/openai'; globalThis.LlamaIndex = { OpenAI, OpenAIResponses };`,
 } as const;
 
 export type SdkName = keyof typeof ENTRIES;
