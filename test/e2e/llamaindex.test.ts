@@ -13,9 +13,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { ToolCallLLM } from '@llamaindex/core/llms';
+import type { OpenAIResponses } from '@llamaindex/openai';
 import { usePage } from './page-fixture';
 import { recordV1Fetches, takeV1Fetches } from './page-helpers';
 import { loadSdk } from './sdk-scripts';
+
+/** Its type omits `temperature`, which it does not send (see above); the server reads it here. */
+type OpenAIResponsesChatOptions = NonNullable<OpenAIResponses['additionalChatOptions']>;
 
 const fixture = usePage(undefined, async (page) => {
   await loadSdk(page, 'llamaindex');
@@ -30,7 +35,9 @@ for (const api of ['chat', 'responses'] as const) {
       const result = await fixture.page.evaluate(async (api) => {
         const { OpenAI, OpenAIResponses } = window.LlamaIndex;
         const options = { model: 'inpage-test', baseURL: location.origin + '/v1', apiKey: 'x', temperature: 0, additionalSessionOptions: { dangerouslyAllowBrowser: true } };
-        const llm = api === 'chat' ? new OpenAI({ ...options, maxTokens: 5 }) : new OpenAIResponses({ ...options, maxOutputTokens: 5, additionalChatOptions: { temperature: 0 } });
+        const llm: ToolCallLLM = api === 'chat'
+          ? new OpenAI({ ...options, maxTokens: 5 })
+          : new OpenAIResponses({ ...options, maxOutputTokens: 5, additionalChatOptions: { temperature: 0 } as OpenAIResponsesChatOptions });
         const answer = await llm.chat({ messages: [{ role: 'user', content: 'abc' }] });
         return { role: answer.message.role, content: answer.message.content };
       }, api);
@@ -44,7 +51,9 @@ for (const api of ['chat', 'responses'] as const) {
       const result = await fixture.page.evaluate(async (api) => {
         const { OpenAI, OpenAIResponses } = window.LlamaIndex;
         const options = { model: 'inpage-test', baseURL: location.origin + '/v1', apiKey: 'x', temperature: 0, additionalSessionOptions: { dangerouslyAllowBrowser: true } };
-        const llm = api === 'chat' ? new OpenAI({ ...options, maxTokens: 5 }) : new OpenAIResponses({ ...options, maxOutputTokens: 5, additionalChatOptions: { temperature: 0 } });
+        const llm: ToolCallLLM = api === 'chat'
+          ? new OpenAI({ ...options, maxTokens: 5 })
+          : new OpenAIResponses({ ...options, maxOutputTokens: 5, additionalChatOptions: { temperature: 0 } as OpenAIResponsesChatOptions });
         const deltas: string[] = [];
         for await (const chunk of await llm.chat({ messages: [{ role: 'user', content: 'abc' }], stream: true })) {
           const raw = chunk.raw as { type?: string; object?: string };
@@ -60,7 +69,9 @@ for (const api of ['chat', 'responses'] as const) {
       const result = await fixture.page.evaluate(async (api) => {
         const { OpenAI, OpenAIResponses } = window.LlamaIndex;
         const options = { model: 'inpage-test', baseURL: location.origin + '/v1', apiKey: 'x', temperature: 0, additionalSessionOptions: { dangerouslyAllowBrowser: true } };
-        const llm = api === 'chat' ? new OpenAI({ ...options, maxTokens: 5 }) : new OpenAIResponses({ ...options, maxOutputTokens: 5, additionalChatOptions: { temperature: 0 } });
+        const llm: ToolCallLLM = api === 'chat'
+          ? new OpenAI({ ...options, maxTokens: 5 })
+          : new OpenAIResponses({ ...options, maxOutputTokens: 5, additionalChatOptions: { temperature: 0 } as OpenAIResponsesChatOptions });
         const lookup = {
           metadata: { name: 'lookup', description: 'Looks a word up.', parameters: { type: 'object' as const, properties: { word: { type: 'string' as const } }, required: ['word'] } },
           call: ({ word }: { word: string }) => word,
