@@ -5,7 +5,7 @@
  * `/v1/responses`; `.chat(id)` calls `/v1/chat/completions`.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import { usePage } from './page-fixture';
 import { recordV1Fetches, takeV1Fetches } from './page-helpers';
 import { loadSdk } from './sdk-scripts';
@@ -19,6 +19,9 @@ for (const api of ['responses', 'chat'] as const) {
   const path = api === 'responses' ? '/v1/responses' : '/v1/chat/completions';
 
   describe(`AI SDK, ${api === 'responses' ? 'createOpenAI(...)(id): Responses API' : '.chat(id): chat completions'}`, () => {
+    // A test that failed before reading its requests leaves them in the log.
+    beforeEach(() => takeV1Fetches(fixture.page));
+
     test('generateText: prompt abc answers defgh, 3 in / 5 out', async () => {
       const result = await fixture.page.evaluate(async (api) => {
         const { generateText, createOpenAI } = window.AISDK;
@@ -47,6 +50,29 @@ for (const api of ['responses', 'chat'] as const) {
       assert.equal(result.finishReason, 'length');
       assert.equal(result.output, 5);
       assert.deepEqual((await takeV1Fetches(fixture.page)).calls, [{ method: 'POST', path, status: 200 }]);
+    });
+
+    test('provider options that cannot change the answer (store, metadata, user, service tier, cache key, safety id, verbosity) are accepted', async () => {
+      const result = await fixture.page.evaluate(async (api) => {
+        const { generateText, createOpenAI } = window.AISDK;
+        const openai = createOpenAI({ baseURL: location.origin + '/v1', apiKey: 'x' });
+        const model = api === 'responses' ? openai('inpage-test') : openai.chat('inpage-test');
+        const openaiOptions = {
+          store: false, metadata: { run: 'e2e' }, user: 'u-1', serviceTier: 'auto', promptCacheKey: 'k-1', safetyIdentifier: 's-1',
+          parallelToolCalls: false, textVerbosity: 'low',
+        };
+        const answer = await generateText({ model, prompt: 'abc', maxOutputTokens: 5, temperature: 0, providerOptions: { openai: openaiOptions } });
+        return answer.text;
+      }, api);
+      assert.equal(result, 'defgh');
+      const { calls, bodies } = await takeV1Fetches(fixture.page);
+      assert.deepEqual(calls, [{ method: 'POST', path, status: 200 }]);
+      const body = bodies[0] ?? {};
+      assert.deepEqual(
+        [body.store, body.metadata, body.user, body.service_tier, body.prompt_cache_key, body.safety_identifier],
+        [false, { run: 'e2e' }, 'u-1', 'auto', 'k-1', 's-1'],
+      );
+      assert.equal(api === 'responses' ? (body.text as { verbosity?: string }).verbosity : body.verbosity, 'low');
     });
 
     test('tools: a declared tool, a past tool call and its result round-trip; the answer is exact text', async () => {
