@@ -1,11 +1,12 @@
 /**
  * End-to-end fixture: serves the built `dist/` with `vite preview` (COOP/COEP), launches
  * Debian's Chromium through playwright, opens the demo on a model and waits for
- * `window.inpage.ready`. The official `openai` SDK is bundled for the page with esbuild.
+ * `window.inpage.ready`. The official `openai` SDK is bundled for the page with esbuild
+ * (`sdk-scripts.ts`, which also bundles the other client SDKs for the specs that load them).
  */
-import { build } from 'esbuild';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { preview, type PreviewServer } from 'vite';
+import { sdkScript } from './sdk-scripts';
 
 export const CHROMIUM_ARGS = [
   '--headless=new',
@@ -25,23 +26,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-let openaiBundle: Promise<string> | undefined;
-
 /** The `openai` SDK and `eventsource-parser` as one browser script (`window.OpenAI`, `window.createParser`). */
 export function openaiScript(): Promise<string> {
-  openaiBundle ??= build({
-    stdin: {
-      contents: "import OpenAI from 'openai'; import { createParser } from 'eventsource-parser'; globalThis.OpenAI = OpenAI; globalThis.createParser = createParser;",
-      resolveDir: process.cwd(),
-      loader: 'js',
-    },
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    write: false,
-    logLevel: 'silent',
-  }).then((result) => result.outputFiles[0]?.text ?? '');
-  return openaiBundle;
+  return sdkScript('openai');
 }
 
 /** `args`: extra Chromium flags (e.g. `--enable-unsafe-webgpu` for the WebGPU specs). */

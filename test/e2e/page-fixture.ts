@@ -8,13 +8,17 @@ export interface PageFixture {
   readonly page: Page;
 }
 
-/** Registers `before`/`after` hooks that open `path` once the runtime is ready, and close it all. */
-export function usePage(path = '/?model=inpage-test'): PageFixture {
+/**
+ * Registers `before`/`after` hooks that open `path` once the runtime is ready, and close it all.
+ * `setup` runs on the page before any test (e.g. to load a client SDK's script).
+ */
+export function usePage(path = '/?model=inpage-test', setup?: (page: Page) => Promise<void>): PageFixture {
   let harness: Harness | undefined;
   let page: Page | undefined;
   before(async () => {
     harness = await startHarness();
     ({ page } = await harness.openPage(path));
+    await setup?.(page);
   });
   after(() => harness?.close());
   return {

@@ -67,3 +67,40 @@ export function streamFromPage(page: Page, body: unknown, headers: Record<string
     { body, headers },
   );
 }
+
+/**
+ * Wraps the page's `fetch` so that every call to `/v1/...` is logged in `window.v1Fetches`
+ * (method, path, status, and the JSON body it sent): the client SDKs' own requests become visible
+ * to the spec. Install it
+ * before creating a client: some SDKs keep the `fetch` they found at construction.
+ */
+export function recordV1Fetches(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    window.v1Fetches = [];
+    const original = window.fetch.bind(window);
+    window.fetch = async (input, init) => {
+      const request = input instanceof Request ? input : null;
+      const url = new URL(request?.url ?? String(input), location.href);
+      const response = await original(input, init);
+      if (url.pathname.startsWith('/v1/')) {
+        let body: unknown = null;
+        try {
+          if (typeof init?.body === 'string') body = JSON.parse(init.body);
+        } catch {
+          body = init?.body;
+        }
+        window.v1Fetches.push({ method: init?.method ?? request?.method ?? 'GET', path: url.pathname, status: response.status, body });
+      }
+      return response;
+    };
+  });
+}
+
+/** The `/v1` requests logged since the last call (see `recordV1Fetches`), and clears the log. */
+export async function takeV1Fetches(page: Page) {
+  const fetches = await page.evaluate(() => window.v1Fetches.splice(0));
+  return {
+    calls: fetches.map(({ method, path, status }) => ({ method, path, status })),
+    bodies: fetches.map((fetched) => fetched.body as Record<string, unknown>),
+  };
+}

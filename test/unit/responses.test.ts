@@ -43,6 +43,13 @@ describe('validateResponses', () => {
     expect(r.chat.response_format).toStrictEqual({ type: 'json_schema', json_schema: { name: 'o', schema: { type: 'object' } } });
   });
 
+  it('accepts what clients send that cannot change the text (the AI SDK\'s provider options), type-checked', () => {
+    const advisory = { store: false, service_tier: 'auto', prompt_cache_key: 'k', prompt_cache_retention: '24h', safety_identifier: 's', text: { verbosity: 'low' } };
+    expect(validateResponses({ ...base, ...advisory }).chat).toStrictEqual(validateResponses(base).chat);
+    expect(rejection({ ...base, service_tier: 1 }).param).toBe('service_tier');
+    expect(rejection({ ...base, safety_identifier: {} }).param).toBe('safety_identifier');
+  });
+
   it('is stateless: previous_response_id and item_reference are 400s', () => {
     expect(rejection({ ...base, previous_response_id: 'resp_1' }).code).toBe('stateless_endpoint');
     expect(rejection({ ...base, input: [{ type: 'item_reference', id: 'msg_1' }] }).code).toBe('stateless_endpoint');

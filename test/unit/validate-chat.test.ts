@@ -67,6 +67,19 @@ describe('validateChat: errors', () => {
     expect(error.code).toBe('unknown_parameter');
   });
 
+  it('accepts what clients send that cannot change the text (the AI SDK\'s provider options), type-checked', () => {
+    const advisory = {
+      store: false, metadata: { run: 'e2e' }, service_tier: 'auto', prompt_cache_key: 'k', prompt_cache_retention: '24h', safety_identifier: 's',
+      verbosity: 'low', prediction: { type: 'content', content: 'defgh' },
+    };
+    expect(validateChat({ ...base, ...advisory })).toStrictEqual(validateChat(base));
+    expect(rejection({ ...base, store: 'no' }).param).toBe('store');
+    expect(rejection({ ...base, metadata: { n: 1 } }).param).toBe('metadata');
+    expect(rejection({ ...base, service_tier: 1 }).param).toBe('service_tier');
+    expect(rejection({ ...base, verbosity: 'loud' }).param).toBe('verbosity');
+    expect(rejection({ ...base, prediction: { type: 'text' } }).param).toBe('prediction');
+  });
+
   it('requires model and messages', () => {
     expect(rejection({ messages: base.messages }).param).toBe('model');
     expect(rejection({ model: 'm' }).message).toBe("Missing required parameter: 'messages'.");

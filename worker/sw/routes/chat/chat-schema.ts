@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { completionSchema } from '../../../../src/core/openai/completion-schema';
 import { booleanField, integerField } from '../../../../src/core/openai/fields';
+import { ADVISORY_FIELDS } from '../../format/advisory-fields';
 
 /** Fields a chat body accepts exactly as `/v1/completions` does (same names, ranges, messages; aliases via `resolveAliases`). */
 export const CHAT_SHARED_FIELDS = [
@@ -20,6 +21,8 @@ export const CHAT_SHARED_FIELDS = [
 export const MAX_TOP_LOGPROBS = 20;
 
 export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high'] as const;
+
+export const VERBOSITIES = ['low', 'medium', 'high'] as const;
 
 const nullish = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);
 
@@ -41,6 +44,19 @@ export const chatSchema = v.object({
     v.picklist(
       REASONING_EFFORTS,
       (issue) => `Invalid value for 'reasoning_effort': expected one of ${REASONING_EFFORTS.map((e) => `'${e}'`).join(', ')}, but got ${JSON.stringify(issue.input)}.`,
+    ),
+  ),
+  // Accepted and ignored: they cannot change the text (see advisory-fields.ts). `verbosity` is a
+  // length hint for OpenAI's reasoning models (Responses takes it as `text.verbosity`);
+  // `prediction` (Predicted Outputs) only speeds OpenAI up.
+  ...ADVISORY_FIELDS,
+  verbosity: nullish(
+    v.picklist(VERBOSITIES, (issue) => `Invalid value for 'verbosity': expected one of 'low', 'medium', 'high', but got ${JSON.stringify(issue.input)}.`),
+  ),
+  prediction: nullish(
+    v.object(
+      { type: v.literal('content', "Invalid value for 'prediction.type': expected 'content'."), content: v.union([v.string(), v.array(v.unknown())], "Invalid type for 'prediction.content': expected a string or an array of content parts.") },
+      "Invalid type for 'prediction': expected an object.",
     ),
   ),
 });

@@ -1,12 +1,14 @@
 /**
  * Validates the stateless subset of a `/v1/responses` body and maps it onto a `ChatRequest`
  * (so rendering, generation and parsing are shared with chat). `previous_response_id` and
- * `conversation` are 400s; `store` is accepted but nothing is stored (responses say `store: false`).
+ * `conversation` are 400s; `store` is accepted but nothing is stored (responses say `store: false`),
+ * and so are the other fields that cannot change the text (`advisory-fields.ts`).
  */
 import { readGrammar } from '../../../../src/core/openai/read-grammar';
 import { InvalidRequestError } from '../../../../src/core/errors';
 import { isRecord, rejectUnknownKeys, requireKey, parseField } from '../../format/parse-field';
-import { booleanField, integerField } from '../../../../src/core/openai/fields';
+import { integerField } from '../../../../src/core/openai/fields';
+import { ADVISORY_FIELDS } from '../../format/advisory-fields';
 import { validateChat } from '../chat/validate-chat';
 import { validateFunction, validateToolChoice, typeError } from '../chat/validate-chat-tools';
 import { validateJsonSchemaSpec } from '../chat/validate-response-format';
@@ -22,7 +24,9 @@ export interface ResponsesRequest {
 
 const KEYS = new Set([
   'model', 'input', 'instructions', 'max_output_tokens', 'temperature', 'top_p', 'text', 'tools', 'tool_choice', 'stream',
-  'store', 'metadata', 'user', 'parallel_tool_calls', 'previous_response_id', 'conversation', 'reasoning', 'include', 'truncation',
+  'user', 'parallel_tool_calls', 'previous_response_id', 'conversation', 'reasoning', 'include', 'truncation',
+  // store, metadata, service_tier, prompt_cache_key...: accepted, cannot change the text
+  ...Object.keys(ADVISORY_FIELDS),
 ]);
 
 export function validateResponses(body: unknown): ResponsesRequest {
@@ -35,7 +39,7 @@ export function validateResponses(body: unknown): ResponsesRequest {
   }
   requireKey(body, 'model');
   const input = requireKey(body, 'input');
-  if (body.store != null) parseField(booleanField('store'), body.store, 'store');
+  for (const [key, schema] of Object.entries(ADVISORY_FIELDS)) parseField(schema, body[key], key);
   if (body.include != null && !Array.isArray(body.include)) throw typeError('include', 'an array', body.include);
   if (body.truncation != null && body.truncation !== 'disabled' && body.truncation !== 'auto') {
     throw new InvalidRequestError("Invalid value for 'truncation': expected 'auto' or 'disabled'.", 'truncation');

@@ -1,0 +1,118 @@
+/**
+ * The Vercel AI SDK (`ai` + `@ai-sdk/openai`) against the Service Worker, bundled into the test
+ * page, on `inpage-test` (its chat template concatenates the messages' contents; greedy decoding
+ * continues the alphabet, so 'abc' answers 'defgh' in 5 tokens). `createOpenAI(...)(id)` calls
+ * `/v1/responses`; `.chat(id)` calls `/v1/chat/completions`.
+ */
+import assert from 'node:assert/strict';
+import { beforeEach, describe, test } from 'node:test';
+import { usePage } from './page-fixture';
+import { recordV1Fetches, takeV1Fetches } from './page-helpers';
+import { loadSdk } from './sdk-scripts';
+
+const fixture = usePage(undefined, async (page) => {
+  await loadSdk(page, 'ai-sdk');
+  await recordV1Fetches(page);
+});
+
+for (const api of ['responses', 'chat'] as const) {
+  const path = api === 'responses' ? '/v1/responses' : '/v1/chat/completions';
+
+  describe(`AI SDK, ${api === 'responses' ? 'createOpenAI(...)(id): Responses API' : '.chat(id): chat completions'}`, () => {
+    // A test that failed before reading its requests leaves them in the log.
+    beforeEach(() => takeV1Fetches(fixture.page));
+
+    test('generateText: prompt abc answers defgh, 3 in / 5 out', async () => {
+      const result = await fixture.page.evaluate(async (api) => {
+        const { generateText, createOpenAI } = window.AISDK;
+        const openai = createOpenAI({ baseURL: location.origin + '/v1', apiKey: 'x' });
+        const model = api === 'responses' ? openai('inpage-test') : openai.chat('inpage-test');
+        const answer = await generateText({ model, prompt: 'abc', maxOutputTokens: 5, temperature: 0 });
+        return { text: answer.text, finishReason: answer.finishReason, input: answer.usage.inputTokens, output: answer.usage.outputTokens };
+      }, api);
+      assert.deepEqual(result, { text: 'defgh', finishReason: 'length', input: 3, output: 5 });
+      assert.deepEqual((await takeV1Fetches(fixture.page)).calls, [{ method: 'POST', path, status: 200 }]);
+    });
+
+    test('streamText: the text deltas join to defgh', async () => {
+      const result = await fixture.page.evaluate(async (api) => {
+        const { streamText, createOpenAI } = window.AISDK;
+        const openai = createOpenAI({ baseURL: location.origin + '/v1', apiKey: 'x' });
+        const model = api === 'responses' ? openai('inpage-test') : openai.chat('inpage-test');
+        const errors: string[] = [];
+        const stream = streamText({ model, prompt: 'abc', maxOutputTokens: 5, temperature: 0, onError: ({ error }) => void errors.push(String(error)) });
+        const deltas: string[] = [];
+        for await (const delta of stream.textStream) deltas.push(delta);
+        return { deltas, errors, finishReason: await stream.finishReason, output: (await stream.usage).outputTokens };
+      }, api);
+      assert.deepEqual(result.errors, []);
+      assert.equal(result.deltas.join(''), 'defgh');
+      assert.equal(result.finishReason, 'length');
+      assert.equal(result.output, 5);
+      assert.deepEqual((await takeV1Fetches(fixture.page)).calls, [{ method: 'POST', path, status: 200 }]);
+    });
+
+    test('provider options that cannot change the answer (store, metadata, user, service tier, cache key, safety id, verbosity) are accepted', async () => {
+      const result = await fixture.page.evaluate(async (api) => {
+        const { generateText, createOpenAI } = window.AISDK;
+        const openai = createOpenAI({ baseURL: location.origin + '/v1', apiKey: 'x' });
+        const model = api === 'responses' ? openai('inpage-test') : openai.chat('inpage-test');
+        const openaiOptions = {
+          store: false, metadata: { run: 'e2e' }, user: 'u-1', serviceTier: 'auto', promptCacheKey: 'k-1', safetyIdentifier: 's-1',
+          parallelToolCalls: false, textVerbosity: 'low',
+        };
+        const answer = await generateText({ model, prompt: 'abc', maxOutputTokens: 5, temperature: 0, providerOptions: { openai: openaiOptions } });
+        return answer.text;
+      }, api);
+      assert.equal(result, 'defgh');
+      const { calls, bodies } = await takeV1Fetches(fixture.page);
+      assert.deepEqual(calls, [{ method: 'POST', path, status: 200 }]);
+      const body = bodies[0] ?? {};
+      assert.deepEqual(
+        [body.store, body.metadata, body.user, body.service_tier, body.prompt_cache_key, body.safety_identifier],
+        [false, { run: 'e2e' }, 'u-1', 'auto', 'k-1', 's-1'],
+      );
+      assert.equal(api === 'responses' ? (body.text as { verbosity?: string }).verbosity : body.verbosity, 'low');
+    });
+
+    test('tools: a declared tool, a past tool call and its result round-trip; the answer is exact text', async () => {
+      const result = await fixture.page.evaluate(async (api) => {
+        const { generateText, createOpenAI, jsonSchema, tool } = window.AISDK;
+        const openai = createOpenAI({ baseURL: location.origin + '/v1', apiKey: 'x' });
+        const model = api === 'responses' ? openai('inpage-test') : openai.chat('inpage-test');
+        const lookup = tool({
+          description: 'Looks a word up.',
+          inputSchema: jsonSchema<{ word: string }>({ type: 'object', properties: { word: { type: 'string' } }, required: ['word'], additionalProperties: false }),
+          execute: async ({ word }) => word,
+        });
+        // [user 'a', assistant: a call of lookup, tool: 'bc'] renders as 'abc' with this template.
+        const answer = await generateText({
+          model,
+          tools: { lookup },
+          maxOutputTokens: 5,
+          temperature: 0,
+          messages: [
+            { role: 'user', content: 'a' },
+            { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'lookup', input: { word: 'b' } }] },
+            { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'lookup', output: { type: 'text', value: 'bc' } }] },
+          ],
+        });
+        return { text: answer.text, toolCalls: answer.toolCalls.length, input: answer.usage.inputTokens, output: answer.usage.outputTokens };
+      }, api);
+      assert.deepEqual(result, { text: 'defgh', toolCalls: 0, input: 3, output: 5 });
+      const { calls, bodies } = await takeV1Fetches(fixture.page);
+      assert.deepEqual(calls, [{ method: 'POST', path, status: 200 }]);
+      // What the SDK sent: the tool, the past call and its output, each in this API's own shape.
+      const body = bodies[0] ?? {};
+      if (api === 'responses') {
+        assert.deepEqual((body.tools as Array<{ name: string }>).map((t) => t.name), ['lookup']);
+        assert.deepEqual((body.input as Array<{ type?: string; role?: string }>).map((item) => item.type ?? item.role), ['user', 'function_call', 'function_call_output']);
+      } else {
+        assert.deepEqual((body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name), ['lookup']);
+        assert.deepEqual((body.messages as Array<{ role: string }>).map((m) => m.role), ['user', 'assistant', 'tool']);
+      }
+    });
+  });
+}
+
+// `embed` is not tested: this branch has no /v1/embeddings route.
