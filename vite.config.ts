@@ -31,7 +31,9 @@ export const config = defineConfig({
   worker: {
     format: 'es',
     rollupOptions: {
-      output: { chunkFileNames: (chunk) => `assets/${isWebLLMChunk(chunk.moduleIds) ? WEBLLM_CHUNK : '[name]'}-[hash].js` },
+      output: {
+        chunkFileNames: (chunk) => `assets/${isWebLLMChunk(chunk.moduleIds) ? WEBLLM_CHUNK : '[name]'}-[hash].js`,
+      },
     },
   },
   server: { headers: isolationHeaders },

@@ -18,7 +18,12 @@ export interface CopiedFile {
 /** What happened to `sw.js`: a new copy, the same build again, or an upgrade from an older one. */
 export interface CopyResult {
   files: CopiedFile[];
-  sw: 'new' | 'current' | 'same version, another precache list (re-run `inpage-llm precache` if you used it)' | `upgraded from ${string}` | 'forced over a foreign sw.js';
+  sw:
+    | 'new'
+    | 'current'
+    | 'same version, another precache list (re-run `inpage-llm precache` if you used it)'
+    | `upgraded from ${string}`
+    | 'forced over a foreign sw.js';
 }
 
 /** The engine files the drop-in needs beside it, and why. */
@@ -33,12 +38,21 @@ const ENGINE_NOTES: Record<string, string> = {
  * from the package's `dist/`. An existing `sw.js` of ours (any version) is replaced; one that is
  * not ours is left alone unless `force`.
  */
-export async function copyWorkerFiles(distDir: string, publicDir: string, options: { dropin: boolean; force: boolean }): Promise<CopyResult> {
+export async function copyWorkerFiles(
+  distDir: string,
+  publicDir: string,
+  options: { dropin: boolean; force: boolean },
+): Promise<CopyResult> {
   await mkdir(publicDir, { recursive: true });
   const target = join(publicDir, 'sw.js');
   // The drop-in build precaches the drop-in files (offline); the plain one precaches nothing.
   const source = join(distDir, 'init', options.dropin ? 'sw-dropin.js' : 'sw.js');
-  const sw = await compare(await readFile(target, 'utf8').catch(() => null), await readFile(source, 'utf8'), options.force, target);
+  const sw = await compare(
+    await readFile(target, 'utf8').catch(() => null),
+    await readFile(source, 'utf8'),
+    options.force,
+    target,
+  );
   const files = [await copy(source, target)];
   if (options.dropin) {
     files.push(await copy(join(distDir, 'inpage-llm.js'), join(publicDir, 'inpage-llm.js')));
@@ -50,22 +64,36 @@ export async function copyWorkerFiles(distDir: string, publicDir: string, option
       files.push({ ...(await sizeOf(join(engineDir, name))), ...(note ? { note } : {}) });
     }
     for (const name of Object.keys(ENGINE_NOTES)) {
-      if (!files.some((file) => file.path === join(engineDir, name))) throw new Error(`the package's dist/inpage-llm/ lacks ${name}: reinstall inpage-llm`);
+      if (!files.some((file) => file.path === join(engineDir, name)))
+        throw new Error(`the package's dist/inpage-llm/ lacks ${name}: reinstall inpage-llm`);
     }
   }
   return { files, sw };
 }
 
-async function compare(existing: string | null, incoming: string, force: boolean, target: string): Promise<CopyResult['sw']> {
+async function compare(
+  existing: string | null,
+  incoming: string,
+  force: boolean,
+  target: string,
+): Promise<CopyResult['sw']> {
   if (existing === null) return 'new';
   const before = readSwIdentity(existing);
   if (before.kind === 'foreign') {
-    if (!force) throw new Error(`${target} exists and is not the inpage-llm Service Worker; move it away or pass --force to overwrite it.`);
+    if (!force)
+      throw new Error(
+        `${target} exists and is not the inpage-llm Service Worker; move it away or pass --force to overwrite it.`,
+      );
     return 'forced over a foreign sw.js';
   }
   const after = readSwIdentity(incoming);
   if (existing === incoming) return 'current';
-  if (before.kind === 'stamped' && after.kind === 'stamped' && before.checksum === after.checksum && before.version === after.version) {
+  if (
+    before.kind === 'stamped' &&
+    after.kind === 'stamped' &&
+    before.checksum === after.checksum &&
+    before.version === after.version
+  ) {
     return 'same version, another precache list (re-run `inpage-llm precache` if you used it)';
   }
   return `upgraded from ${describeSwIdentity(before)}`;

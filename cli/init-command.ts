@@ -21,17 +21,25 @@ export const INIT_USAGE = `inpage-llm init [publicDir] [--dropin] [--no-save] [-
 export const INIT_FLAGS = ['--dropin', '--no-save', '--force'];
 
 /** Runs `init`; resolves with the exit code. */
-export async function runInit(distDir: string, version: string, publicDir: string | undefined, flags: ReadonlySet<string>): Promise<number> {
+export async function runInit(
+  distDir: string,
+  version: string,
+  publicDir: string | undefined,
+  flags: ReadonlySet<string>,
+): Promise<number> {
   const appDir = process.cwd();
   const pkg = await readPackageJson(appDir);
   const force = flags.has('--force');
   if (publicDir === undefined) {
     const record = readRecord(pkg);
     if (record.workerDirectory.length === 0) {
-      console.error(`inpage-llm: no folder given and none recorded in ${resolve(appDir, 'package.json')}.\n\nUsage: ${INIT_USAGE}`);
+      console.error(
+        `inpage-llm: no folder given and none recorded in ${resolve(appDir, 'package.json')}.\n\nUsage: ${INIT_USAGE}`,
+      );
       return 1;
     }
-    for (const folder of record.workerDirectory) await copyInto(distDir, version, resolve(appDir, folder), record.dropinDirectory.includes(folder), force);
+    for (const folder of record.workerDirectory)
+      await copyInto(distDir, version, resolve(appDir, folder), record.dropinDirectory.includes(folder), force);
     return 0;
   }
   const dropin = flags.has('--dropin');
@@ -42,12 +50,21 @@ export async function runInit(distDir: string, version: string, publicDir: strin
     return 0;
   }
   await saveRecord(appDir, pkg, publicDir, dropin);
-  console.log(`Recorded ${publicDir} in package.json ("inpage-llm"): \`npx inpage-llm init\` re-copies after an upgrade.`);
+  console.log(
+    `Recorded ${publicDir} in package.json ("inpage-llm"): \`npx inpage-llm init\` re-copies after an upgrade.`,
+  );
   return 0;
 }
 
-async function copyInto(distDir: string, version: string, folder: string, dropin: boolean, force: boolean): Promise<void> {
+async function copyInto(
+  distDir: string,
+  version: string,
+  folder: string,
+  dropin: boolean,
+  force: boolean,
+): Promise<void> {
   const { files, sw } = await copyWorkerFiles(distDir, folder, { dropin, force });
   console.log(`inpage-llm ${version}: copied into ${folder} (sw.js: ${sw})`);
-  for (const file of files) console.log(`  ${file.path} (${Math.ceil(file.bytes / 1024)} KB)${file.note ? `: ${file.note}` : ''}`);
+  for (const file of files)
+    console.log(`  ${file.path} (${Math.ceil(file.bytes / 1024)} KB)${file.note ? `: ${file.note}` : ''}`);
 }

@@ -40,7 +40,9 @@ async function main(args: string[]): Promise<number> {
   const unknown = [...flags].filter((flag) => !known.includes(flag));
   if (command === 'init' && options.size > 0) unknown.push(...options.keys());
   if ((command !== 'init' && command !== 'precache') || unknown.length > 0 || extra.length > 0) {
-    console.error(`inpage-llm: unknown ${command !== 'init' && command !== 'precache' ? `command '${command}'` : `argument ${[...unknown, ...extra].join(' ')}`}\n\n${USAGE}`);
+    console.error(
+      `inpage-llm: unknown ${command !== 'init' && command !== 'precache' ? `command '${command}'` : `argument ${[...unknown, ...extra].join(' ')}`}\n\n${USAGE}`,
+    );
     return 1;
   }
   return command === 'init' ? runInit(distDir, packageVersion(), folder, flags) : runPrecache(distDir, folder, options);

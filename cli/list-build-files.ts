@@ -8,7 +8,22 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
 /** Extensions precached by default. */
-export const PRECACHE_EXTENSIONS = ['html', 'js', 'mjs', 'css', 'wasm', 'json', 'webmanifest', 'png', 'svg', 'ico', 'webp', 'jpg', 'woff2', 'txt'];
+export const PRECACHE_EXTENSIONS = [
+  'html',
+  'js',
+  'mjs',
+  'css',
+  'wasm',
+  'json',
+  'webmanifest',
+  'png',
+  'svg',
+  'ico',
+  'webp',
+  'jpg',
+  'woff2',
+  'txt',
+];
 
 /** The engine wasm is ~10 MB; Workbox's own default (2 MB) would leave it out. */
 export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
@@ -30,7 +45,10 @@ export interface BuildFiles {
 const isWebLLMChunk = (path: string) => /(?:^|\/)webllm(?:-[\w-]+)?\.js$/.test(path);
 
 /** Walks `root` and sorts its files into precached and skipped; `swPaths` are the Service Worker's own files. */
-export async function listBuildFiles(root: string, options: { swPaths: string[]; maxBytes?: number; extensions?: string[] }): Promise<BuildFiles> {
+export async function listBuildFiles(
+  root: string,
+  options: { swPaths: string[]; maxBytes?: number; extensions?: string[] },
+): Promise<BuildFiles> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const extensions = new Set(options.extensions ?? PRECACHE_EXTENSIONS);
   const result: BuildFiles = { included: [], skipped: [] };
@@ -39,8 +57,10 @@ export async function listBuildFiles(root: string, options: { swPaths: string[];
     const extension = path.includes('.') ? path.slice(path.lastIndexOf('.') + 1).toLowerCase() : '';
     if (!extensions.has(extension) || options.swPaths.includes(path)) continue;
     const entry = { path, file, bytes: (await stat(file)).size };
-    if (isWebLLMChunk(path)) result.skipped.push({ ...entry, reason: 'WebLLM chunk, cached at run time when a WebLLM model loads' });
-    else if (entry.bytes > maxBytes) result.skipped.push({ ...entry, reason: `over ${Math.round(maxBytes / 1024 / 1024)} MB (--max-size)` });
+    if (isWebLLMChunk(path))
+      result.skipped.push({ ...entry, reason: 'WebLLM chunk, cached at run time when a WebLLM model loads' });
+    else if (entry.bytes > maxBytes)
+      result.skipped.push({ ...entry, reason: `over ${Math.round(maxBytes / 1024 / 1024)} MB (--max-size)` });
     else result.included.push(entry);
   }
   return result;
@@ -52,7 +72,11 @@ async function walk(dir: string): Promise<string[]> {
     entries
       .filter((entry) => !entry.name.startsWith('.') && entry.name !== 'node_modules')
       .sort((a, b) => (a.name < b.name ? -1 : 1))
-      .map((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : Promise.resolve(entry.isFile() ? [join(dir, entry.name)] : []))),
+      .map((entry) =>
+        entry.isDirectory()
+          ? walk(join(dir, entry.name))
+          : Promise.resolve(entry.isFile() ? [join(dir, entry.name)] : []),
+      ),
   );
   return nested.flat();
 }

@@ -12,7 +12,8 @@ export async function readPackageJson(dir: string): Promise<Record<string, unkno
   const text = await readFile(resolve(dir, 'package.json'), 'utf8').catch(() => null);
   if (text === null) return null;
   const json: unknown = JSON.parse(text);
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error(`${resolve(dir, 'package.json')} is not a JSON object`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new Error(`${resolve(dir, 'package.json')} is not a JSON object`);
   return { ...json };
 }
 
@@ -28,7 +29,12 @@ export function readRecord(pkg: Record<string, unknown> | null): InitRecord {
 }
 
 /** Adds `publicDir` (relative to the app, with `/`) to the record and writes package.json back. */
-export async function saveRecord(appDir: string, pkg: Record<string, unknown>, publicDir: string, dropin: boolean): Promise<InitRecord> {
+export async function saveRecord(
+  appDir: string,
+  pkg: Record<string, unknown>,
+  publicDir: string,
+  dropin: boolean,
+): Promise<InitRecord> {
   const record = readRecord(pkg);
   const folder = toRecordPath(appDir, publicDir);
   const add = (list: string[]) => (list.includes(folder) ? list : [...list, folder]);

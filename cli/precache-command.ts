@@ -20,17 +20,27 @@ export const PRECACHE_OPTIONS = ['--sw-dest', '--max-size'];
 const kb = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString('en-US')} KB`;
 
 /** Runs `precache`; resolves with the exit code. */
-export async function runPrecache(distDir: string, buildDir: string | undefined, options: ReadonlyMap<string, string>): Promise<number> {
+export async function runPrecache(
+  distDir: string,
+  buildDir: string | undefined,
+  options: ReadonlyMap<string, string>,
+): Promise<number> {
   if (buildDir === undefined) {
     console.error(`inpage-llm: precache needs your build output folder.\n\nUsage: ${PRECACHE_USAGE}`);
     return 1;
   }
   const maxSize = options.get('--max-size');
   const maxBytes = maxSize === undefined ? undefined : Number(maxSize) * 1024 * 1024;
-  if (maxBytes !== undefined && !(maxBytes > 0)) throw new Error(`--max-size ${maxSize} is not a positive number of MB`);
+  if (maxBytes !== undefined && !(maxBytes > 0))
+    throw new Error(`--max-size ${maxSize} is not a positive number of MB`);
   const swDest = options.get('--sw-dest');
-  const result = await injectPrecache(join(distDir, 'init', 'sw.js'), buildDir, { ...(swDest ? { swDest } : {}), ...(maxBytes ? { maxBytes } : {}) });
-  console.log(`inpage-llm precache: wrote ${result.swFile}, precaching ${result.included.length} files, ${kb(result.totalBytes)}:`);
+  const result = await injectPrecache(join(distDir, 'init', 'sw.js'), buildDir, {
+    ...(swDest ? { swDest } : {}),
+    ...(maxBytes ? { maxBytes } : {}),
+  });
+  console.log(
+    `inpage-llm precache: wrote ${result.swFile}, precaching ${result.included.length} files, ${kb(result.totalBytes)}:`,
+  );
   for (const file of result.included) console.log(`  ${file.path} (${kb(file.bytes)})`);
   for (const file of result.skipped) console.log(`  left out: ${file.path} (${kb(file.bytes)}): ${file.reason}`);
   return 0;

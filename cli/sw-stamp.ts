@@ -6,7 +6,8 @@
  */
 
 /** What an existing `sw.js` is: ours with its stamp, ours from before stamps, or not ours. */
-export type SwIdentity = { kind: 'stamped'; version: string; checksum: string } | { kind: 'unstamped' } | { kind: 'foreign' };
+export type SwIdentity =
+  { kind: 'stamped'; version: string; checksum: string } | { kind: 'unstamped' } | { kind: 'foreign' };
 
 export const SW_BANNER_PREFIX = '// inpage-llm service worker ';
 
@@ -24,7 +25,8 @@ export function readSwIdentity(code: string): SwIdentity {
     try {
       const stamp: unknown = JSON.parse(firstLine.slice(SW_BANNER_PREFIX.length));
       const version: unknown = typeof stamp === 'object' && stamp !== null ? Reflect.get(stamp, 'version') : undefined;
-      const checksum: unknown = typeof stamp === 'object' && stamp !== null ? Reflect.get(stamp, 'checksum') : undefined;
+      const checksum: unknown =
+        typeof stamp === 'object' && stamp !== null ? Reflect.get(stamp, 'checksum') : undefined;
       if (typeof version === 'string' && typeof checksum === 'string') return { kind: 'stamped', version, checksum };
     } catch {
       // A damaged banner: fall through to the fingerprint.

@@ -51,7 +51,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   {
     id: 'inpage-test-qwen3',
     source: '/models/inpage-test-qwen3.gguf',
-    label: 'inpage-test-qwen3: test model with Qwen3\'s real tokenizer',
+    label: "inpage-test-qwen3: test model with Qwen3's real tokenizer",
     backend: 'llamacpp',
     downloadBytes: 25_407_104,
     requires: 'cpu',

@@ -18,7 +18,11 @@ export interface DefaultChoice {
  * WebGPU present when it needs it, and the network there unless it is cached — otherwise the
  * built-in test model, with the reason.
  */
-export function chooseDefaultModel(catalogue: readonly CatalogueEntry[], env: Environment, cached: ReadonlySet<string>): DefaultChoice | null {
+export function chooseDefaultModel(
+  catalogue: readonly CatalogueEntry[],
+  env: Environment,
+  cached: ReadonlySet<string>,
+): DefaultChoice | null {
   const builtin = catalogue.find((entry) => entry.downloadBytes === 0);
   const real = catalogue.filter((entry) => entry.downloadBytes > 0 && !entry.test);
   const runnable = real.filter((entry) => entry.requires !== 'webgpu' || env.webgpu);
@@ -27,8 +31,13 @@ export function chooseDefaultModel(catalogue: readonly CatalogueEntry[], env: En
   const fallback = builtin ?? catalogue[0];
   if (!fallback) return null;
   let reason: string;
-  if (real.length === 0) reason = 'No downloadable model is in this build\'s catalogue yet, so the playground runs the built-in test model.';
-  else if (runnable.length === 0) reason = 'No WebGPU in this browser, and every catalogue model needs it: running the built-in test model on the CPU backend.';
-  else reason = 'You appear to be offline and no catalogue model is cached: running the built-in test model, which needs no download.';
+  if (real.length === 0)
+    reason = "No downloadable model is in this build's catalogue yet, so the playground runs the built-in test model.";
+  else if (runnable.length === 0)
+    reason =
+      'No WebGPU in this browser, and every catalogue model needs it: running the built-in test model on the CPU backend.';
+  else
+    reason =
+      'You appear to be offline and no catalogue model is cached: running the built-in test model, which needs no download.';
   return { entry: fallback, reason };
 }

@@ -23,10 +23,20 @@ export function describeLoadFailure(error: unknown, model: string, online: boole
   const text = errorText(error);
   const name = error instanceof Error || error instanceof DOMException ? error.name : '';
   if (name === 'QuotaExceededError' || /quota/i.test(text)) {
-    return { kind: 'quota', title: 'Not enough storage for this model', detail: `The browser refused to store '${model}' (quota exceeded). Free some site storage or pick a smaller model. ${text}`, offerTestModel: true };
+    return {
+      kind: 'quota',
+      title: 'Not enough storage for this model',
+      detail: `The browser refused to store '${model}' (quota exceeded). Free some site storage or pick a smaller model. ${text}`,
+      offerTestModel: true,
+    };
   }
   if (!online) {
-    return { kind: 'offline', title: 'Model download failed: you appear to be offline', detail: `'${model}' is not cached in this browser and the network is off. The built-in test model needs no download. ${text}`, offerTestModel: true };
+    return {
+      kind: 'offline',
+      title: 'Model download failed: you appear to be offline',
+      detail: `'${model}' is not cached in this browser and the network is off. The built-in test model needs no download. ${text}`,
+      offerTestModel: true,
+    };
   }
   if (errorCode(error) === 'startup_timeout') {
     return { kind: 'error', title: 'The Service Worker did not start', detail: text, offerTestModel: false };
@@ -47,7 +57,8 @@ export function describeRequestFailure(error: unknown): Notice {
 export const BUSY_NOTICE: Notice = {
   kind: 'busy',
   title: 'Engine busy',
-  detail: 'No token yet after a second: the engine is generating for another request (from this page or another tab) and yours is queued behind it, or it is still reading a long prompt. Stop cancels yours.',
+  detail:
+    'No token yet after a second: the engine is generating for another request (from this page or another tab) and yours is queued behind it, or it is still reading a long prompt. Stop cancels yours.',
   offerTestModel: false,
 };
 
@@ -55,6 +66,7 @@ export const BUSY_NOTICE: Notice = {
 export const NO_WEBGPU_NOTICE: Notice = {
   kind: 'no-webgpu',
   title: 'No WebGPU in this browser',
-  detail: 'Models run on the CPU backend (llama.cpp compiled to wasm); models that need WebGPU are disabled in the picker.',
+  detail:
+    'Models run on the CPU backend (llama.cpp compiled to wasm); models that need WebGPU are disabled in the picker.',
   offerTestModel: false,
 };

@@ -1,7 +1,13 @@
 import { css, html, LitElement, nothing } from 'lit';
 import type { Inpage, LoadProgress, ModelCard } from '../src/index';
 import { CATALOGUE } from './catalogue';
-import { BUSY_NOTICE, describeLoadFailure, describeRequestFailure, NO_WEBGPU_NOTICE, type Notice } from './describe-failure';
+import {
+  BUSY_NOTICE,
+  describeLoadFailure,
+  describeRequestFailure,
+  NO_WEBGPU_NOTICE,
+  type Notice,
+} from './describe-failure';
 import { detectWebGpu } from './detect-webgpu';
 import { DEFAULT_PARAMS, toRequestBody, type SamplingParams } from './request-body';
 import { runRequest, type RunStats } from './run-request';
@@ -36,13 +42,33 @@ export class InpagePlayground extends LitElement {
   static override styles = [
     controls,
     css`
-      :host { display: block; max-width: 72rem; margin: 0 auto; padding: 1rem; }
-      header p { margin-top: 0; }
-      h1 { margin-bottom: 0.25rem; color: var(--accent); }
-      section.panel { margin: 0.75rem 0; }
-      .columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: 0.75rem; }
-      .columns section.panel { margin: 0; }
-      load-progress { margin-bottom: 0.75rem; }
+      :host {
+        display: block;
+        max-width: 72rem;
+        margin: 0 auto;
+        padding: 1rem;
+      }
+      header p {
+        margin-top: 0;
+      }
+      h1 {
+        margin-bottom: 0.25rem;
+        color: var(--accent);
+      }
+      section.panel {
+        margin: 0.75rem 0;
+      }
+      .columns {
+        display: grid;
+        grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr));
+        gap: 0.75rem;
+      }
+      .columns section.panel {
+        margin: 0;
+      }
+      load-progress {
+        margin-bottom: 0.75rem;
+      }
     `,
   ];
 
@@ -79,7 +105,9 @@ export class InpagePlayground extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void detectWebGpu().then((webgpu) => (this.webgpu = webgpu));
-    void Promise.all(CATALOGUE.map(async (entry) => ((await entry.isCached()) ? [entry.id] : []))).then((ids) => (this.cached = new Set(ids.flat())));
+    void Promise.all(CATALOGUE.map(async (entry) => ((await entry.isCached()) ? [entry.id] : []))).then(
+      (ids) => (this.cached = new Set(ids.flat())),
+    );
   }
 
   override updated(changed: Map<string, unknown>): void {
@@ -101,26 +129,57 @@ export class InpagePlayground extends LitElement {
   }
 
   override render() {
-    const notices = [this.webgpu ? undefined : NO_WEBGPU_NOTICE, this.startNotice, this.requestNotice].filter((notice) => notice !== undefined);
+    const notices = [this.webgpu ? undefined : NO_WEBGPU_NOTICE, this.startNotice, this.requestNotice].filter(
+      (notice) => notice !== undefined,
+    );
     return html`<header>
         <h1>inpage-llm playground</h1>
-        <p class="muted">An OpenAI-compatible endpoint inside this page: <code>POST /v1/completions</code> is answered by a Service Worker and a model running in a Web Worker.</p>
+        <p class="muted">
+          An OpenAI-compatible endpoint inside this page: <code>POST /v1/completions</code> is answered by a Service
+          Worker and a model running in a Web Worker.
+        </p>
       </header>
-      <div @use-test-model=${() => this.loadModel('inpage-test')}>${notices.map((notice) => html`<notice-banner .notice=${notice}></notice-banner>`)}</div>
+      <div @use-test-model=${() => this.loadModel('inpage-test')}>
+        ${notices.map((notice) => html`<notice-banner .notice=${notice}></notice-banner>`)}
+      </div>
       <section class="panel" aria-label="Model">
         ${this.model ? html`<load-progress .progress=${this.progress} state=${this.state} model=${this.model}></load-progress>` : nothing}
-        <model-picker .entries=${CATALOGUE} .cached=${this.cached} .served=${this.served} current=${this.model} ?webgpu=${this.webgpu} @load-model=${(event: CustomEvent<string>) => this.loadModel(event.detail)}></model-picker>
+        <model-picker
+          .entries=${CATALOGUE}
+          .cached=${this.cached}
+          .served=${this.served}
+          current=${this.model}
+          ?webgpu=${this.webgpu}
+          @load-model=${(event: CustomEvent<string>) => this.loadModel(event.detail)}
+        ></model-picker>
       </section>
       <div class="columns">
         <section class="panel" aria-label="Request">
-          <request-form .params=${this.params} ?ready=${this.state === 'ready'} ?busy=${this.busy} note=${CATALOGUE.find((entry) => entry.id === this.model)?.promptNote ?? ''}
-            @params-change=${(event: CustomEvent<SamplingParams>) => (this.params = event.detail)} @generate=${this.generate} @stop=${this.stop}></request-form>
+          <request-form
+            .params=${this.params}
+            ?ready=${this.state === 'ready'}
+            ?busy=${this.busy}
+            note=${CATALOGUE.find((entry) => entry.id === this.model)?.promptNote ?? ''}
+            @params-change=${(event: CustomEvent<SamplingParams>) => (this.params = event.detail)}
+            @generate=${this.generate}
+            @stop=${this.stop}
+          ></request-form>
         </section>
         <section class="panel" aria-label="Response">
-          <completion-output .text=${this.output} .stats=${this.stats} status=${this.status} ?streaming=${this.busy}></completion-output>
+          <completion-output
+            .text=${this.output}
+            .stats=${this.stats}
+            status=${this.status}
+            ?streaming=${this.busy}
+          ></completion-output>
         </section>
       </div>
-      <section class="panel" aria-label="Code"><code-panel .body=${toRequestBody(this.model || 'inpage-test', this.params)} .apiKey=${this.runtime?.apiKey ?? null}></code-panel></section>`;
+      <section class="panel" aria-label="Code">
+        <code-panel
+          .body=${toRequestBody(this.model || 'inpage-test', this.params)}
+          .apiKey=${this.runtime?.apiKey ?? null}
+        ></code-panel>
+      </section>`;
   }
 
   private async generate(): Promise<void> {
@@ -162,7 +221,8 @@ export class InpagePlayground extends LitElement {
     const url = new URL(location.href);
     url.searchParams.set('model', source);
     // A WebLLM catalogue model runs with `auto`: without WebGPU it falls back to inpage-test.
-    if (CATALOGUE.find((entry) => entry.source === source)?.backend === 'webllm') url.searchParams.set('backend', 'auto');
+    if (CATALOGUE.find((entry) => entry.source === source)?.backend === 'webllm')
+      url.searchParams.set('backend', 'auto');
     else url.searchParams.delete('backend');
     location.assign(url.href);
   }

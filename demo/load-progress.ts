@@ -10,9 +10,20 @@ export class LoadProgressBar extends LitElement {
   static override styles = [
     controls,
     css`
-      :host { display: block; }
-      progress { width: 100%; height: 0.9rem; accent-color: var(--accent); }
-      .line { display: flex; justify-content: space-between; gap: 1rem; font-size: 0.9rem; }
+      :host {
+        display: block;
+      }
+      progress {
+        width: 100%;
+        height: 0.9rem;
+        accent-color: var(--accent);
+      }
+      .line {
+        display: flex;
+        justify-content: space-between;
+        gap: 1rem;
+        font-size: 0.9rem;
+      }
     `,
   ];
 
@@ -23,11 +34,17 @@ export class LoadProgressBar extends LitElement {
   override render() {
     const progress = this.progress;
     const fraction = this.state === 'ready' ? 1 : (progress?.fraction ?? 0);
-    const phase = this.state === 'failed' ? 'failed' : this.state === 'ready' ? 'ready' : (progress?.phase ?? 'starting');
-    const bytes = progress?.totalBytes ? `${formatBytes(progress.loadedBytes ?? 0)} of ${formatBytes(progress.totalBytes)}` : '';
+    const phase =
+      this.state === 'failed' ? 'failed' : this.state === 'ready' ? 'ready' : (progress?.phase ?? 'starting');
+    const bytes = progress?.totalBytes
+      ? `${formatBytes(progress.loadedBytes ?? 0)} of ${formatBytes(progress.totalBytes)}`
+      : '';
     const text = `${phase}${this.state === 'loading' ? ` ${Math.round(fraction * 100)}%` : ''}${bytes ? ` · ${bytes}` : ''}`;
     const verb = this.state === 'ready' ? 'Running' : this.state === 'failed' ? 'Could not start' : 'Loading';
-    return html`<div class="line"><span id="label">${verb} <strong>${this.model}</strong></span><span class="muted" id="phase">${text}</span></div>
+    return html`<div class="line">
+        <span id="label">${verb} <strong>${this.model}</strong></span
+        ><span class="muted" id="phase">${text}</span>
+      </div>
       <progress aria-labelledby="label" aria-valuetext=${text} max="1" .value=${fraction}></progress>`;
   }
 }

@@ -21,7 +21,13 @@ function start(model: string, notice: Notice | undefined, backend?: BackendChoic
   playground.startNotice = notice;
   try {
     // `?model=<folder>&model_lib=<wasm>` is a self-hosted WebLLM model; `?backend=`, `?fallback=`, `?cache=` as in webllm-params.
-    const runtime = startInpage({ model: webllmModel(params) ?? model, timeoutMs: 60_000, ...(backend ? { backend } : {}), ...backendOptions(params), ...(apiKey ? { apiKey } : {}) });
+    const runtime = startInpage({
+      model: webllmModel(params) ?? model,
+      timeoutMs: 60_000,
+      ...(backend ? { backend } : {}),
+      ...backendOptions(params),
+      ...(apiKey ? { apiKey } : {}),
+    });
     exposeOnWindow(runtime);
     playground.runtime = runtime;
   } catch (error) {
@@ -33,10 +39,14 @@ function start(model: string, notice: Notice | undefined, backend?: BackendChoic
 
 async function startDefault(): Promise<void> {
   const env = { webgpu: await detectWebGpu(), online: navigator.onLine };
-  const cached = new Set((await Promise.all(CATALOGUE.map(async (entry) => ((await entry.isCached()) ? [entry.id] : [])))).flat());
+  const cached = new Set(
+    (await Promise.all(CATALOGUE.map(async (entry) => ((await entry.isCached()) ? [entry.id] : [])))).flat(),
+  );
   const choice = chooseDefaultModel(CATALOGUE, env, cached);
   if (!choice) return;
-  const notice: Notice | undefined = choice.reason ? { kind: 'info', title: `Running ${choice.entry.id}`, detail: choice.reason, offerTestModel: false } : undefined;
+  const notice: Notice | undefined = choice.reason
+    ? { kind: 'info', title: `Running ${choice.entry.id}`, detail: choice.reason, offerTestModel: false }
+    : undefined;
   start(choice.entry.source, notice, choice.entry.backend === 'webllm' ? 'auto' : undefined);
 }
 

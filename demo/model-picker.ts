@@ -21,12 +21,40 @@ export class ModelPicker extends LitElement {
   static override styles = [
     controls,
     css`
-      :host { display: block; }
-      .row { display: flex; gap: 0.5rem; align-items: end; flex-wrap: wrap; }
-      .field { display: flex; flex-direction: column; gap: 0.25rem; flex: 1; min-width: 16rem; }
-      table { border-collapse: collapse; width: 100%; font-size: 0.85rem; margin-top: 0.5rem; }
-      th, td { text-align: left; border-bottom: 1px solid #e5e7eb; padding: 0.25rem 0.4rem; }
-      caption { text-align: left; font-weight: 600; font-size: 0.85rem; padding: 0.25rem 0; }
+      :host {
+        display: block;
+      }
+      .row {
+        display: flex;
+        gap: 0.5rem;
+        align-items: end;
+        flex-wrap: wrap;
+      }
+      .field {
+        display: flex;
+        flex-direction: column;
+        gap: 0.25rem;
+        flex: 1;
+        min-width: 16rem;
+      }
+      table {
+        border-collapse: collapse;
+        width: 100%;
+        font-size: 0.85rem;
+        margin-top: 0.5rem;
+      }
+      th,
+      td {
+        text-align: left;
+        border-bottom: 1px solid #e5e7eb;
+        padding: 0.25rem 0.4rem;
+      }
+      caption {
+        text-align: left;
+        font-weight: 600;
+        font-size: 0.85rem;
+        padding: 0.25rem 0;
+      }
     `,
   ];
 
@@ -60,21 +88,54 @@ export class ModelPicker extends LitElement {
           <label for="model">Load another model</label>
           <select id="model" @change=${this.onChange}>
             ${this.entries.map(
-              (entry) => html`<option value=${entry.source} ?selected=${entry.source === choice} ?disabled=${entry.requires === 'webgpu' && !this.webgpu}>
-                ${describeEntry(entry, this.cached.has(entry.id), this.webgpu)}${entry === running ? ' (running)' : ''}
-              </option>`,
+              (entry) =>
+                html`<option
+                  value=${entry.source}
+                  ?selected=${entry.source === choice}
+                  ?disabled=${entry.requires === 'webgpu' && !this.webgpu}
+                >
+                  ${describeEntry(entry, this.cached.has(entry.id), this.webgpu)}${entry === running ? ' (running)' : ''}
+                </option>`,
             )}
           </select>
         </div>
-        <button id="load" ?disabled=${isRunning} title=${isRunning ? 'This model is running; pick another one to load it' : ''} @click=${this.load}>${isRunning ? 'Running' : 'Load'}</button>
+        <button
+          id="load"
+          ?disabled=${isRunning}
+          title=${isRunning ? 'This model is running; pick another one to load it' : ''}
+          @click=${this.load}
+        >
+          ${isRunning ? 'Running' : 'Load'}
+        </button>
       </div>
-      ${this.served.length > 0
-        ? html`<table>
-            <caption>GET /v1/models</caption>
-            <thead><tr><th scope="col">id</th><th scope="col">backend</th><th scope="col">status</th><th scope="col">context</th></tr></thead>
-            <tbody>${this.served.map((card) => html`<tr><td>${card.id}</td><td>${card.backend}</td><td>${card.status}</td><td>${card.context_length ?? ''}</td></tr>`)}</tbody>
-          </table>`
-        : nothing}`;
+      ${
+        this.served.length > 0
+          ? html`<table>
+              <caption>
+                GET /v1/models
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">id</th>
+                  <th scope="col">backend</th>
+                  <th scope="col">status</th>
+                  <th scope="col">context</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${this.served.map(
+                  (card) =>
+                    html`<tr>
+                      <td>${card.id}</td>
+                      <td>${card.backend}</td>
+                      <td>${card.status}</td>
+                      <td>${card.context_length ?? ''}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+          : nothing
+      }`;
   }
 
   private onChange(event: Event): void {
@@ -83,7 +144,8 @@ export class ModelPicker extends LitElement {
 
   private load(): void {
     const select = this.renderRoot.querySelector('select');
-    if (select) this.dispatchEvent(new CustomEvent('load-model', { detail: select.value, bubbles: true, composed: true }));
+    if (select)
+      this.dispatchEvent(new CustomEvent('load-model', { detail: select.value, bubbles: true, composed: true }));
   }
 }
 

@@ -9,12 +9,37 @@ export class NoticeBanner extends LitElement {
   static override styles = [
     controls,
     css`
-      :host { display: block; }
-      .banner { border-left: 6px solid #b45309; background: #fffbeb; padding: 0.75rem 1rem; border-radius: 6px; margin: 0.5rem 0; }
-      .banner.error, .banner.download-failed, .banner.offline, .banner.quota, .banner.no-engine { border-color: #b91c1c; background: #fef2f2; }
-      .banner.info, .banner.no-webgpu { border-color: #1d4ed8; background: #eff6ff; }
-      h2 { font-size: 1rem; margin: 0 0 0.25rem; }
-      p { margin: 0 0 0.5rem; overflow-wrap: anywhere; }
+      :host {
+        display: block;
+      }
+      .banner {
+        border-left: 6px solid #b45309;
+        background: #fffbeb;
+        padding: 0.75rem 1rem;
+        border-radius: 6px;
+        margin: 0.5rem 0;
+      }
+      .banner.error,
+      .banner.download-failed,
+      .banner.offline,
+      .banner.quota,
+      .banner.no-engine {
+        border-color: #b91c1c;
+        background: #fef2f2;
+      }
+      .banner.info,
+      .banner.no-webgpu {
+        border-color: #1d4ed8;
+        background: #eff6ff;
+      }
+      h2 {
+        font-size: 1rem;
+        margin: 0 0 0.25rem;
+      }
+      p {
+        margin: 0 0 0.5rem;
+        overflow-wrap: anywhere;
+      }
     `,
   ];
 

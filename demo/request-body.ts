@@ -13,14 +13,24 @@ export interface SamplingParams {
   stream: boolean;
 }
 
-export const DEFAULT_PARAMS: SamplingParams = { prompt: 'abc', maxTokens: 32, temperature: 0, topP: 1, stop: '', seed: '', stream: true };
+export const DEFAULT_PARAMS: SamplingParams = {
+  prompt: 'abc',
+  maxTokens: 32,
+  temperature: 0,
+  topP: 1,
+  stop: '',
+  seed: '',
+  stream: true,
+};
 
 /** Stop strings from the form: one per line, escapes decoded, empty lines dropped. */
 export function parseStop(text: string): string[] {
   return text
     .split('\n')
     .filter((line) => line.length > 0)
-    .map((line) => line.replace(/\\([nt\\])/g, (_match, escape: string) => (escape === 'n' ? '\n' : escape === 't' ? '\t' : '\\')));
+    .map((line) =>
+      line.replace(/\\([nt\\])/g, (_match, escape: string) => (escape === 'n' ? '\n' : escape === 't' ? '\t' : '\\')),
+    );
 }
 
 /**

@@ -17,8 +17,17 @@ export const QUEUED_AFTER_MS = 1000;
  * Runs `body` with the official `openai` SDK against this page's own endpoint, exactly as the
  * code panel shows it. Resolves with the finish reason, or null when stopped.
  */
-export async function runRequest(body: CompletionBody, signal: AbortSignal, callbacks: RunCallbacks): Promise<string | null> {
-  const openai = new OpenAI({ baseURL: location.origin + '/v1', apiKey: window.inpage?.apiKey ?? 'unused', dangerouslyAllowBrowser: true, maxRetries: 0 });
+export async function runRequest(
+  body: CompletionBody,
+  signal: AbortSignal,
+  callbacks: RunCallbacks,
+): Promise<string | null> {
+  const openai = new OpenAI({
+    baseURL: location.origin + '/v1',
+    apiKey: window.inpage?.apiKey ?? 'unused',
+    dangerouslyAllowBrowser: true,
+    maxRetries: 0,
+  });
   const started = performance.now();
   let first: number | null = null;
   let last = started;

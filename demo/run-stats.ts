@@ -32,8 +32,16 @@ export interface RunTimes {
 /** The figures for `times`; a rate is null where it cannot be measured. */
 export function runStats(times: RunTimes): RunStats {
   const ttftMs = times.first === null ? null : times.first - times.started;
-  const prefill = ttftMs !== null && ttftMs > 0 && times.promptTokens !== null ? (times.promptTokens * 1000) / ttftMs : null;
+  const prefill =
+    ttftMs !== null && ttftMs > 0 && times.promptTokens !== null ? (times.promptTokens * 1000) / ttftMs : null;
   const decodeMs = times.first === null ? 0 : times.last - times.first;
   const decode = times.tokens > 1 && decodeMs > 0 ? ((times.tokens - 1) * 1000) / decodeMs : null;
-  return { ttftMs, promptTokens: times.promptTokens, tokens: times.tokens, prefillTokensPerSecond: prefill, decodeTokensPerSecond: decode, exact: times.exact };
+  return {
+    ttftMs,
+    promptTokens: times.promptTokens,
+    tokens: times.tokens,
+    prefillTokensPerSecond: prefill,
+    decodeTokensPerSecond: decode,
+    exact: times.exact,
+  };
 }

@@ -9,5 +9,10 @@ export async function fetchServedModels(): Promise<ModelCard[]> {
 }
 
 function isModelCard(value: unknown): value is ModelCard {
-  return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'id') === 'string' && typeof Reflect.get(value, 'status') === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof Reflect.get(value, 'id') === 'string' &&
+    typeof Reflect.get(value, 'status') === 'string'
+  );
 }

@@ -6,5 +6,7 @@
 export async function webllmManifestCached(modelIds: readonly string[]): Promise<boolean> {
   if (typeof caches === 'undefined' || !(await caches.has('webllm/model'))) return false;
   const keys = await (await caches.open('webllm/model')).keys();
-  return keys.some((request) => modelIds.some((id) => request.url.includes(`/${id}/`) && request.url.endsWith('tensor-cache.json')));
+  return keys.some((request) =>
+    modelIds.some((id) => request.url.includes(`/${id}/`) && request.url.endsWith('tensor-cache.json')),
+  );
 }

@@ -6,11 +6,17 @@ const CACHES: readonly WebLLMCacheBackend[] = ['cache', 'indexeddb', 'opfs'];
 /**
  * `?backend=webllm|auto|llamacpp`, `?fallback=<gguf url or inpage-test>`, `?cache=cache|indexeddb|opfs`.
  */
-export function backendOptions(params: URLSearchParams): Pick<InpageOptions, 'backend' | 'fallbackModel' | 'webllmCache'> {
+export function backendOptions(
+  params: URLSearchParams,
+): Pick<InpageOptions, 'backend' | 'fallbackModel' | 'webllmCache'> {
   const backend = BACKENDS.find((name) => name === params.get('backend'));
   const cache = CACHES.find((name) => name === params.get('cache'));
   const fallback = params.get('fallback');
-  return { ...(backend ? { backend } : {}), ...(cache ? { webllmCache: cache } : {}), ...(fallback ? { fallbackModel: fallback } : {}) };
+  return {
+    ...(backend ? { backend } : {}),
+    ...(cache ? { webllmCache: cache } : {}),
+    ...(fallback ? { fallbackModel: fallback } : {}),
+  };
 }
 
 /**

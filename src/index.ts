@@ -6,7 +6,14 @@ export { INPAGE_TEST_MODEL, resolveModel } from './page/resolve-model';
 export { resolveModels, resolveWebLLM } from './page/resolve-backend';
 export type { BackendChoice, WebLLMModelOptions, ResolvedModels } from './page/resolve-backend';
 export type { WebLLMCacheBackend, WebLLMSource, WebLLMVariant } from './core/webllm-source';
-export { OpenAIError, AuthenticationError, InvalidRequestError, NotFoundError, ServiceUnavailableError, InternalServerError } from './core/errors';
+export {
+  OpenAIError,
+  AuthenticationError,
+  InvalidRequestError,
+  NotFoundError,
+  ServiceUnavailableError,
+  InternalServerError,
+} from './core/errors';
 export type { OpenAIErrorBody } from './core/errors';
 export type { ModelCard, BackendName, ModelStatus } from './core/model-card';
 export type { ModelSpec, ModelSource, LoadProgress } from './core/model-spec';

@@ -26,7 +26,10 @@ const FEATURE_MESSAGES: Record<string, [string, string]> = {
   token_ids: ['prompt', "Token-id prompts are not supported by this model's backend."],
   prompt_logprobs: ['echo', "'echo' with 'logprobs' is not supported by this model's backend."],
   suffix: ['suffix', "'suffix' (fill-in-the-middle) is not supported by this model."],
-  chat: ['model', "This model has no chat template (tokenizer.chat_template), so it cannot answer conversations; use /v1/completions with a prompt."],
+  chat: [
+    'model',
+    'This model has no chat template (tokenizer.chat_template), so it cannot answer conversations; use /v1/completions with a prompt.',
+  ],
 };
 
 /** The features and table parameters a request uses (beyond their "off" values). */
@@ -57,12 +60,20 @@ export function minPromptTokens(prompt: RequestPrompt, capabilities: ModelCapabi
 export function checkCapabilities(capabilities: ModelCapabilities, request: GenerationRequest): void {
   if (request.grammar !== null && request.min_tokens > 0) {
     // A generation with min_tokens runs in two parts, and a grammar's state cannot cross them.
-    throw new InvalidRequestError(`'min_tokens' cannot be combined with an output constraint ('${request.grammar.param}').`, 'min_tokens', 'unsupported_parameter');
+    throw new InvalidRequestError(
+      `'min_tokens' cannot be combined with an output constraint ('${request.grammar.param}').`,
+      'min_tokens',
+      'unsupported_parameter',
+    );
   }
   for (const name of used(request)) {
     if (!capabilities.unsupported.includes(name)) continue;
     if (name === 'grammar' && request.grammar) {
-      throw new InvalidRequestError(`'${request.grammar.param}' (constrained output) is not supported by this model's backend.`, request.grammar.param, 'unsupported_parameter');
+      throw new InvalidRequestError(
+        `'${request.grammar.param}' (constrained output) is not supported by this model's backend.`,
+        request.grammar.param,
+        'unsupported_parameter',
+      );
     }
     const [param, message] = FEATURE_MESSAGES[name] ?? [name, `'${name}' is not supported by this model's backend.`];
     throw new InvalidRequestError(message, param, 'unsupported_parameter');
@@ -75,7 +86,11 @@ export function checkCapabilities(capabilities: ModelCapabilities, request: Gene
   for (const [param, ids] of idsByParam) {
     const outside = ids.find((id) => id >= capabilities.vocab_size);
     if (outside !== undefined) {
-      throw new InvalidRequestError(`Token id ${outside} in '${param}' is outside the vocabulary (size ${capabilities.vocab_size}).`, param, 'invalid_token_id');
+      throw new InvalidRequestError(
+        `Token id ${outside} in '${param}' is outside the vocabulary (size ${capabilities.vocab_size}).`,
+        param,
+        'invalid_token_id',
+      );
     }
   }
   for (const prompt of request.prompts) {

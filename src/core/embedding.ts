@@ -22,12 +22,20 @@ export interface EmbeddingResult {
 /** Refuses what this model cannot embed, before the engine is woken. */
 export function checkEmbeddingCapabilities(capabilities: ModelCapabilities, request: EmbeddingRequest): void {
   if (capabilities.unsupported.includes('embeddings')) {
-    throw new InvalidRequestError(`The model '${request.model}' cannot compute embeddings on its backend.`, 'model', 'unsupported_parameter');
+    throw new InvalidRequestError(
+      `The model '${request.model}' cannot compute embeddings on its backend.`,
+      'model',
+      'unsupported_parameter',
+    );
   }
   for (const input of request.inputs) {
     const outside = Array.isArray(input) ? input.find((id) => id >= capabilities.vocab_size) : undefined;
     if (outside !== undefined) {
-      throw new InvalidRequestError(`Token id ${outside} in 'input' is outside the vocabulary (size ${capabilities.vocab_size}).`, 'input', 'invalid_token_id');
+      throw new InvalidRequestError(
+        `Token id ${outside} in 'input' is outside the vocabulary (size ${capabilities.vocab_size}).`,
+        'input',
+        'invalid_token_id',
+      );
     }
     const least = minPromptTokens(input, capabilities);
     if (least > capabilities.context_length) {

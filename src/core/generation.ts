@@ -20,7 +20,8 @@ export interface ChatPromptInput {
 export type RequestPrompt = PromptInput | ChatPromptInput;
 
 /** Whether a prompt is a conversation to render. */
-export const isChatPrompt = (prompt: RequestPrompt): prompt is ChatPromptInput => typeof prompt === 'object' && !Array.isArray(prompt);
+export const isChatPrompt = (prompt: RequestPrompt): prompt is ChatPromptInput =>
+  typeof prompt === 'object' && !Array.isArray(prompt);
 
 /** Why a choice ended. */
 export type FinishReason = 'stop' | 'length';

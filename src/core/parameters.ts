@@ -36,7 +36,12 @@ export interface ParameterRow<T, R extends ParameterRange = ParameterRange> {
   readonly unsupportedOn: readonly BackendName[];
 }
 
-const row = <T, R extends ParameterRange>(range: R, value: T, unsupportedOn: readonly BackendName[] = [], more: Partial<ParameterRow<T, R>> = {}): ParameterRow<T, R> => ({
+const row = <T, R extends ParameterRange>(
+  range: R,
+  value: T,
+  unsupportedOn: readonly BackendName[] = [],
+  more: Partial<ParameterRow<T, R>> = {},
+): ParameterRow<T, R> => ({
   range,
   default: value,
   off: value,
@@ -53,7 +58,12 @@ export const SAMPLING = {
   min_p: row({ kind: 'number', min: 0, max: 1 }, 0, ['webllm']),
   typical_p: row({ kind: 'number', min: 0, max: 1, minExclusive: true }, 1, ['webllm']),
   /** 0 = off, 1 = Mirostat, 2 = Mirostat 2.0. */
-  mirostat: row<0 | 1 | 2, { kind: 'integer'; min: number; max: number }>({ kind: 'integer', min: 0, max: 2 }, 0, ['webllm'], { aliases: ['mirostat_mode'] }),
+  mirostat: row<0 | 1 | 2, { kind: 'integer'; min: number; max: number }>(
+    { kind: 'integer', min: 0, max: 2 },
+    0,
+    ['webllm'],
+    { aliases: ['mirostat_mode'] },
+  ),
   mirostat_tau: row({ kind: 'number', min: 0, max: 100 }, 5),
   mirostat_eta: row({ kind: 'number', min: 0, max: 1 }, 0.1),
   presence_penalty: row({ kind: 'number', min: -2, max: 2 }, 0),
@@ -89,8 +99,13 @@ export const GREEDY: SamplingParams = valuesOf(SAMPLING, 'off');
 export const SAMPLING_DEFAULTS: SamplingParams = valuesOf(SAMPLING, 'default');
 
 /** One column of the table as an object (the one typed seam: `fromEntries` loses the keys). */
-function valuesOf<T extends Record<string, ParameterRow<unknown, ParameterRange>>>(rows: T, column: 'off' | 'default'): { -readonly [K in keyof T]: ValueOf<T[K]> } {
-  return Object.fromEntries(Object.entries(rows).map(([name, r]) => [name, r[column]])) as { -readonly [K in keyof T]: ValueOf<T[K]> };
+function valuesOf<T extends Record<string, ParameterRow<unknown, ParameterRange>>>(
+  rows: T,
+  column: 'off' | 'default',
+): { -readonly [K in keyof T]: ValueOf<T[K]> } {
+  return Object.fromEntries(Object.entries(rows).map(([name, r]) => [name, r[column]])) as {
+    -readonly [K in keyof T]: ValueOf<T[K]>;
+  };
 }
 
 /** The sampling parameters of a larger object (a request), and nothing else. */

@@ -51,7 +51,12 @@ export interface EngineToSw {
   /** More text of choice `index`, with its tokens when logprobs (or stops) were asked; running counts when asked. */
   'generation.piece': { index: number; text: string; tokens: TokenLogprob[] | null; counts?: TokenCounts };
   /** Choice `index` ended (exactly once per choice). */
-  'generation.choice-end': { index: number; finish_reason: FinishReason; matched_stop: string | number | null; counts?: TokenCounts };
+  'generation.choice-end': {
+    index: number;
+    finish_reason: FinishReason;
+    matched_stop: string | number | null;
+    counts?: TokenCounts;
+  };
   /** Every choice ended; the request's token counts. */
   'generation.done': { counts: TokenCounts };
   'generation.error': { error: WireError };
@@ -90,8 +95,20 @@ export function typeGuard<M, K extends keyof M & string>(type: K) {
 }
 
 export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'generation.start', 'embedding.start']);
-export const isPageToSw = messageGuard<PageToSw>(['client.claim', 'client.hello', 'client.goodbye', 'sw.version.query']);
-export const isEngineToSw = messageGuard<EngineToSw>(['generation.prompt', 'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.alive']);
+export const isPageToSw = messageGuard<PageToSw>([
+  'client.claim',
+  'client.hello',
+  'client.goodbye',
+  'sw.version.query',
+]);
+export const isEngineToSw = messageGuard<EngineToSw>([
+  'generation.prompt',
+  'generation.piece',
+  'generation.choice-end',
+  'generation.done',
+  'generation.error',
+  'generation.alive',
+]);
 export const isEngineToSwEmbedding = messageGuard<EngineToSwEmbedding>(['embedding.result', 'generation.error']);
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 

@@ -10,7 +10,10 @@ export const DEFAULT_ROUTE_PREFIX = '/v1';
 export function normalizeRoutePrefix(value: string): string {
   const path = `/${value.trim().replace(/^\/+|\/+$/g, '')}`;
   if (path === '/' || !/^(\/[A-Za-z0-9._~-]+)+$/.test(path)) {
-    throw new InvalidRequestError(`'${value}' is not a route prefix: use a path such as /v1 or /api/v1.`, 'routePrefix');
+    throw new InvalidRequestError(
+      `'${value}' is not a route prefix: use a path such as /v1 or /api/v1.`,
+      'routePrefix',
+    );
   }
   return path;
 }

@@ -35,4 +35,8 @@ export const WEBGPU_ERROR_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** Load failures whose own code a model's 503s carry (others answer `model_load_failed`). */
-export const DISTINCT_LOAD_CODES: ReadonlySet<string> = new Set([...WEBGPU_ERROR_CODES, 'model_library_failed', 'storage_quota_exceeded']);
+export const DISTINCT_LOAD_CODES: ReadonlySet<string> = new Set([
+  ...WEBGPU_ERROR_CODES,
+  'model_library_failed',
+  'storage_quota_exceeded',
+]);

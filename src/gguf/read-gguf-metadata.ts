@@ -92,17 +92,28 @@ class BlobReader {
     this.pos += SCALAR_SIZE[type] ?? 0;
     const v = this.view;
     switch (type) {
-      case 0: return v.getUint8(at);
-      case 1: return v.getInt8(at);
-      case 2: return v.getUint16(at, true);
-      case 3: return v.getInt16(at, true);
-      case 4: return v.getUint32(at, true);
-      case 5: return v.getInt32(at, true);
-      case 6: return v.getFloat32(at, true);
-      case 7: return v.getUint8(at) !== 0;
-      case 10: return Number(v.getBigUint64(at, true));
-      case 11: return Number(v.getBigInt64(at, true));
-      default: return v.getFloat64(at, true);
+      case 0:
+        return v.getUint8(at);
+      case 1:
+        return v.getInt8(at);
+      case 2:
+        return v.getUint16(at, true);
+      case 3:
+        return v.getInt16(at, true);
+      case 4:
+        return v.getUint32(at, true);
+      case 5:
+        return v.getInt32(at, true);
+      case 6:
+        return v.getFloat32(at, true);
+      case 7:
+        return v.getUint8(at) !== 0;
+      case 10:
+        return Number(v.getBigUint64(at, true));
+      case 11:
+        return Number(v.getBigInt64(at, true));
+      default:
+        return v.getFloat64(at, true);
     }
   }
 }

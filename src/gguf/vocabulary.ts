@@ -52,10 +52,21 @@ export function vocabularyFromMetadata(metadata: Map<string, GgufValue>): Vocabu
     return Array.from(encoder.encode(text.replaceAll('\u2581', ' ')));
   };
   const byteLevel =
-    gpt2 && (!Array.isArray(merges) || merges.length === 0) && texts.length >= 256 && texts.slice(0, 256).every((_, b) => bytes(b).length === 1 && bytes(b)[0] === b);
+    gpt2 &&
+    (!Array.isArray(merges) || merges.length === 0) &&
+    texts.length >= 256 &&
+    texts.slice(0, 256).every((_, b) => bytes(b).length === 1 && bytes(b)[0] === b);
   let maxTokenBytes = 1;
-  for (const [id, text] of texts.entries()) maxTokenBytes = Math.max(maxTokenBytes, bytes(id).length, typeOf(id) === 3 ? encoder.encode(text).length : 0);
-  return { size: texts.length, bytes, text: (id) => texts[id] ?? '', byteLevel, maxTokenBytes, fim: fimTokens(metadata, texts) };
+  for (const [id, text] of texts.entries())
+    maxTokenBytes = Math.max(maxTokenBytes, bytes(id).length, typeOf(id) === 3 ? encoder.encode(text).length : 0);
+  return {
+    size: texts.length,
+    bytes,
+    text: (id) => texts[id] ?? '',
+    byteLevel,
+    maxTokenBytes,
+    fim: fimTokens(metadata, texts),
+  };
 }
 
 /** FIM token texts of common code models, for GGUFs that do not declare their FIM ids. */
@@ -68,7 +79,8 @@ const FIM_TEXTS: ReadonlyArray<readonly [string, string, string]> = [
 
 /** The model's FIM token ids: declared (`tokenizer.ggml.fim_*_token_id`, or the older names), else found by text. */
 function fimTokens(metadata: Map<string, GgufValue>, texts: readonly string[]): Vocabulary['fim'] {
-  const id = (...keys: string[]) => keys.map((key) => metadata.get(key)).find((value): value is number => typeof value === 'number');
+  const id = (...keys: string[]) =>
+    keys.map((key) => metadata.get(key)).find((value): value is number => typeof value === 'number');
   const pre = id('tokenizer.ggml.fim_pre_token_id', 'tokenizer.ggml.prefix_token_id');
   const suf = id('tokenizer.ggml.fim_suf_token_id', 'tokenizer.ggml.suffix_token_id');
   const mid = id('tokenizer.ggml.fim_mid_token_id', 'tokenizer.ggml.middle_token_id');

@@ -4,12 +4,17 @@ import type { PageToSw } from '../core/protocol';
 
 /** What the version check found. */
 export type SwVersionCheck =
-  | { state: 'current'; stamp: BuildStamp }
-  | { state: 'stale'; stamp: BuildStamp | null; expected: BuildStamp };
+  { state: 'current'; stamp: BuildStamp } | { state: 'stale'; stamp: BuildStamp | null; expected: BuildStamp };
 
 /** Asks a Service Worker for its build stamp; null if it does not answer (an older script). */
 export async function askSwVersion(worker: ServiceWorker, timeoutMs: number): Promise<BuildStamp | null> {
-  const reply = await ask<PageToSw, 'sw.version.query', 'sw.version'>(worker, 'sw.version.query', {}, 'sw.version', timeoutMs);
+  const reply = await ask<PageToSw, 'sw.version.query', 'sw.version'>(
+    worker,
+    'sw.version.query',
+    {},
+    'sw.version',
+    timeoutMs,
+  );
   return reply ? { version: reply.version, checksum: reply.checksum } : null;
 }
 
@@ -18,11 +23,17 @@ export async function askSwVersion(worker: ServiceWorker, timeoutMs: number): Pr
  * mismatch (an old `sw.js` left in the app's public folder, or a browser still running the
  * previous script) it warns and asks the registration to update.
  */
-export async function checkSwVersion(registration: ServiceWorkerRegistration, expected = BUILD_STAMP, timeoutMs = 3000): Promise<SwVersionCheck> {
+export async function checkSwVersion(
+  registration: ServiceWorkerRegistration,
+  expected = BUILD_STAMP,
+  timeoutMs = 3000,
+): Promise<SwVersionCheck> {
   const active = registration.active;
   const stamp = active ? await askSwVersion(active, timeoutMs) : null;
   if (stamp && stamp.checksum === expected.checksum) return { state: 'current', stamp };
-  const found = stamp ? `version ${stamp.version} (checksum ${stamp.checksum})` : 'an unknown version (it did not answer)';
+  const found = stamp
+    ? `version ${stamp.version} (checksum ${stamp.checksum})`
+    : 'an unknown version (it did not answer)';
   console.warn(
     `[inpage-llm] The Service Worker at ${active?.scriptURL ?? '(none)'} is ${found}, but this page runtime expects ` +
       `version ${expected.version} (checksum ${expected.checksum}). Re-run \`npx inpage-llm init\` to copy the current ` +

@@ -14,7 +14,11 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise
  * control go to the network, so nothing may claim readiness earlier. After a hard reload the
  * page stays uncontrolled and `activate` does not run again: then we ask the SW to claim us.
  */
-export async function controlPage(scriptUrl: string, scope: string, timeoutMs: number): Promise<ServiceWorkerRegistration> {
+export async function controlPage(
+  scriptUrl: string,
+  scope: string,
+  timeoutMs: number,
+): Promise<ServiceWorkerRegistration> {
   const container = navigator.serviceWorker;
   const controlled = new Promise<void>((resolve) => {
     if (container.controller) resolve();

@@ -33,7 +33,10 @@ export async function* directStream(engine: Remote<EngineApi>, body: unknown): A
       }
     }
   } finally {
-    if (!finished) channel.port1.postMessage(message<SwToEngine, 'generation.cancel'>('generation.cancel', { reason: 'consumer stopped' }));
+    if (!finished)
+      channel.port1.postMessage(
+        message<SwToEngine, 'generation.cancel'>('generation.cancel', { reason: 'consumer stopped' }),
+      );
     channel.port1.close();
   }
 }

@@ -74,4 +74,3 @@ export interface Inpage extends EventTarget {
   /** Stops the engine and detaches from the Service Worker (which stays for other tabs). */
   dispose(): Promise<void>;
 }
-

@@ -9,7 +9,11 @@ import type { LoadProgress, ModelSpec } from '../core/model-spec';
 import { PAGE_BACKENDS } from './backends/registry';
 import type { ResolvedModels } from './resolve-backend';
 
-export async function loadWithFallback(engine: Remote<EngineApi>, models: ResolvedModels, report: (progress: LoadProgress) => void): Promise<ModelSpec> {
+export async function loadWithFallback(
+  engine: Remote<EngineApi>,
+  models: ResolvedModels,
+  report: (progress: LoadProgress) => void,
+): Promise<ModelSpec> {
   try {
     await engine.load(models.primary, report);
     return models.primary;

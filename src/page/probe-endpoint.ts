@@ -11,8 +11,12 @@ export async function probeEndpoint(prefix: string, model: string, apiKey: strin
     body: JSON.stringify({ model, prompt: ' ', max_tokens: 1, temperature: 0 }),
   });
   const body: unknown = await response.json().catch(() => null);
-  if (response.ok && typeof body === 'object' && body !== null && Reflect.get(body, 'object') === 'text_completion') return;
+  if (response.ok && typeof body === 'object' && body !== null && Reflect.get(body, 'object') === 'text_completion')
+    return;
   const wire = { status: response.status, body };
   if (isWireError(wire)) throw OpenAIError.fromWire(wire);
-  throw new ServiceUnavailableError(`The endpoint probe got HTTP ${response.status} without an OpenAI answer: is the Service Worker script served?`, 'endpoint_unreachable');
+  throw new ServiceUnavailableError(
+    `The endpoint probe got HTTP ${response.status} without an OpenAI answer: is the Service Worker script served?`,
+    'endpoint_unreachable',
+  );
 }

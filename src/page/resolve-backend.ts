@@ -37,9 +37,18 @@ export function resolveModels(
   if (typeof model !== 'string' && 'source' in model) return { primary: model, fallback: null };
   const { llamacpp, webllm } = PAGE_BACKENDS;
   if (backend === 'llamacpp' || llamacpp.claims(model)) {
-    if (backend === 'webllm' && typeof model === 'string') throw new InvalidRequestError(`'${model}' is a GGUF model: use backend 'llamacpp' or 'auto'.`, 'model', 'model_not_found');
+    if (backend === 'webllm' && typeof model === 'string')
+      throw new InvalidRequestError(
+        `'${model}' is a GGUF model: use backend 'llamacpp' or 'auto'.`,
+        'model',
+        'model_not_found',
+      );
     return { primary: llamacpp.resolve(model, base, options), fallback: null };
   }
   const primary = webllm.resolve(model, base, options);
-  return { primary, fallback: backend === 'auto' ? llamacpp.resolve(options.fallbackModel ?? INPAGE_TEST_MODEL_ID, base, options) : null };
+  return {
+    primary,
+    fallback:
+      backend === 'auto' ? llamacpp.resolve(options.fallbackModel ?? INPAGE_TEST_MODEL_ID, base, options) : null,
+  };
 }

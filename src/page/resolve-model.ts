@@ -3,7 +3,11 @@ import type { ModelSpec } from '../core/model-spec';
 import { INPAGE_TEST_MODEL_ID } from '../test-model/inpage-test-spec';
 
 /** The built-in generated test model: no download, works offline. */
-export const INPAGE_TEST_MODEL: ModelSpec = { id: INPAGE_TEST_MODEL_ID, backend: 'llamacpp', source: { kind: 'builtin' } };
+export const INPAGE_TEST_MODEL: ModelSpec = {
+  id: INPAGE_TEST_MODEL_ID,
+  backend: 'llamacpp',
+  source: { kind: 'builtin' },
+};
 
 /**
  * Turns what a user names (`'inpage-test'`, a GGUF URL, relative or absolute, or a full spec)
@@ -14,10 +18,18 @@ export function resolveModel(model: string | ModelSpec, base: string): ModelSpec
   if (model === INPAGE_TEST_MODEL_ID) return INPAGE_TEST_MODEL;
   const url = parseUrl(model, base);
   if (!url?.pathname.endsWith('.gguf')) {
-    throw new InvalidRequestError(`Unknown model '${model}': use '${INPAGE_TEST_MODEL_ID}' or the URL of a .gguf file.`, 'model', 'model_not_found');
+    throw new InvalidRequestError(
+      `Unknown model '${model}': use '${INPAGE_TEST_MODEL_ID}' or the URL of a .gguf file.`,
+      'model',
+      'model_not_found',
+    );
   }
   const file = url.pathname.split('/').pop() ?? model;
-  return { id: decodeURIComponent(file).replace(/\.gguf$/, ''), backend: 'llamacpp', source: { kind: 'url', url: url.href } };
+  return {
+    id: decodeURIComponent(file).replace(/\.gguf$/, ''),
+    backend: 'llamacpp',
+    source: { kind: 'url', url: url.href },
+  };
 }
 
 function parseUrl(value: string, base: string): URL | null {

@@ -5,5 +5,8 @@
  * and its wasm; without a bundler the browser resolves it natively.
  */
 export function spawnEngineWorker(): Worker {
-  return new Worker(new URL('../inpage-llm/engine-worker.js', import.meta.url), { type: 'module', name: 'inpage-engine' });
+  return new Worker(new URL('../inpage-llm/engine-worker.js', import.meta.url), {
+    type: 'module',
+    name: 'inpage-engine',
+  });
 }

@@ -5,5 +5,8 @@
  * `inpage-llm/engine-worker.js` instead (see scripts/build/page-bundles.mjs).
  */
 export function spawnEngineWorker(): Worker {
-  return new Worker(new URL('../../worker/engine/engine-worker.ts', import.meta.url), { type: 'module', name: 'inpage-engine' });
+  return new Worker(new URL('../../worker/engine/engine-worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'inpage-engine',
+  });
 }

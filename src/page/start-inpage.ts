@@ -12,7 +12,13 @@ import { createEngine } from './create-engine';
 import { probeEndpoint } from './probe-endpoint';
 import type { BackendName, ModelCard } from '../core/model-card';
 import { loadWithFallback } from './load-with-fallback';
-import { backendsOf, resolveModels, type BackendChoice, type ResolvedModels, type WebLLMModelOptions } from './resolve-backend';
+import {
+  backendsOf,
+  resolveModels,
+  type BackendChoice,
+  type ResolvedModels,
+  type WebLLMModelOptions,
+} from './resolve-backend';
 import { INPAGE_TEST_MODEL } from './resolve-model';
 import { bridgeServiceWorker } from './sw-bridge';
 import { warnIfNotIsolated } from './warn-not-isolated';
@@ -64,7 +70,12 @@ class InpageRuntime extends EventTarget implements Inpage {
 
   /** A model named after start, resolved with this runtime's WebLLM cache choice. */
   private resolveOne(model: string | WebLLMModelOptions, backend: BackendChoice): ModelSpec {
-    return resolveModels(model, backend, document.baseURI, this.options.webllmCache ? { cache: this.options.webllmCache } : {}).primary;
+    return resolveModels(
+      model,
+      backend,
+      document.baseURI,
+      this.options.webllmCache ? { cache: this.options.webllmCache } : {},
+    ).primary;
   }
 
   constructor(options: InpageOptions) {
@@ -100,11 +111,13 @@ class InpageRuntime extends EventTarget implements Inpage {
   }
 
   async load(model: string | WebLLMModelOptions): Promise<ModelCard> {
-    const backend = this.options.backend === 'llamacpp' || this.options.backend === undefined ? 'auto' : this.options.backend;
+    const backend =
+      this.options.backend === 'llamacpp' || this.options.backend === undefined ? 'auto' : this.options.backend;
     return this.engine.load(this.resolveOne(model, backend), proxy(this.report));
   }
 
-  private readonly report = (progress: LoadProgress) => this.dispatchEvent(new CustomEvent('progress', { detail: progress }));
+  private readonly report = (progress: LoadProgress) =>
+    this.dispatchEvent(new CustomEvent('progress', { detail: progress }));
 
   stream(body: Record<string, unknown>): AsyncIterable<DirectEvent> {
     return directStream(this.engine, { model: this.model, ...body });
@@ -122,20 +135,26 @@ class InpageRuntime extends EventTarget implements Inpage {
     const report = proxy(this.report);
     const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
     const firstVisit = !navigator.serviceWorker.controller;
-    const controlled = controlPage(withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href), scope, timeoutMs);
+    const controlled = controlPage(
+      withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href),
+      scope,
+      timeoutMs,
+    );
     // On a first visit the SW's install downloads its precache (the ~10 MB wasm among it):
     // loading after it lets the engine's fetch revalidate that copy instead of downloading the
     // same bytes again at the same time.
     const after = firstVisit ? controlled.then(() => undefined) : Promise.resolve();
     // A failed load settles `ready` only once the SW controls the page, so /v1 then answers
     // with the OpenAI error (503 model_load_failed) instead of reaching the network.
-    const loaded = after.then(() => loadWithFallback(this.engine, models, report)).then(
-      (spec) => (this.serving = spec),
-      async (error: unknown) => {
-        await controlled.catch(() => undefined);
-        throw error;
-      },
-    );
+    const loaded = after
+      .then(() => loadWithFallback(this.engine, models, report))
+      .then(
+        (spec) => (this.serving = spec),
+        async (error: unknown) => {
+          await controlled.catch(() => undefined);
+          throw error;
+        },
+      );
     const [registration] = await Promise.all([controlled, loaded]);
     // In the background: a stale Service Worker still answers; the check warns and updates it.
     if (options.checkServiceWorker !== false && BUILD_STAMP.checksum !== 'dev') void checkSwVersion(registration);

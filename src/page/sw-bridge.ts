@@ -15,7 +15,11 @@ export function bridgeServiceWorker(engine: Remote<EngineApi>, apiKey: string | 
     const port = event.ports[0];
     if (!isSwToPage(data) || !port) return;
     if (data.type === 'engine.query') {
-      const models = !open ? Promise.resolve([]) : data.catalogue ? Promise.all([engine.models(), engine.catalogue()]).then(([served, more]) => [...served, ...more]) : engine.models();
+      const models = !open
+        ? Promise.resolve([])
+        : data.catalogue
+          ? Promise.all([engine.models(), engine.catalogue()]).then(([served, more]) => [...served, ...more])
+          : engine.models();
       void models.then(
         (list) => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: list, apiKey })),
         () => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: [], apiKey })),

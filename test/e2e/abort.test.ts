@@ -8,7 +8,11 @@ const LONG = 1000;
 
 test('aborting a stream after its first chunk frees the engine for the next request', async () => {
   const result = await fixture.page.evaluate(async (long) => {
-    const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+    const client = new window.OpenAI({
+      baseURL: location.origin + '/v1',
+      apiKey: 'unused',
+      dangerouslyAllowBrowser: true,
+    });
     const body = { model: 'inpage-test', prompt: 'hi ', max_tokens: long, temperature: 0 };
 
     // Baseline: how long the whole long generation takes on this machine, now.
@@ -26,11 +30,23 @@ test('aborting a stream after its first chunk frees the engine for the next requ
       controller.abort();
     }
     start = performance.now();
-    const next = await client.completions.create({ model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 });
+    const next = await client.completions.create({
+      model: 'inpage-test',
+      prompt: 'abc',
+      max_tokens: 5,
+      temperature: 0,
+    });
     const nextMs = performance.now() - start;
     const records = await window.inpage.recentRequests();
     const aborted = records.at(-2);
-    return { fullTokens: full.usage?.completion_tokens, fullMs, firstText, nextText: next.choices[0]?.text, nextMs, aborted };
+    return {
+      fullTokens: full.usage?.completion_tokens,
+      fullMs,
+      firstText,
+      nextText: next.choices[0]?.text,
+      nextMs,
+      aborted,
+    };
   }, LONG);
   assert.equal(result.fullTokens, LONG);
   assert.equal(result.firstText, ' ');
@@ -39,9 +55,15 @@ test('aborting a stream after its first chunk frees the engine for the next requ
   // The engine's own record of the aborted request: cancelled by the client, early.
   assert.equal(result.aborted?.outcome, 'aborted');
   assert.equal(result.aborted?.reason, 'client aborted');
-  assert.ok((result.aborted?.completionTokens ?? Infinity) < LONG / 2, `stopped after ${result.aborted?.completionTokens} tokens`);
+  assert.ok(
+    (result.aborted?.completionTokens ?? Infinity) < LONG / 2,
+    `stopped after ${result.aborted?.completionTokens} tokens`,
+  );
   // Had the aborted generation run on, the next request would have waited for most of it.
-  assert.ok(result.nextMs < result.fullMs / 4, `next request took ${result.nextMs} ms; the full generation ${result.fullMs} ms`);
+  assert.ok(
+    result.nextMs < result.fullMs / 4,
+    `next request took ${result.nextMs} ms; the full generation ${result.fullMs} ms`,
+  );
 });
 
 test('aborting a non-streamed request frees the engine within the JSON hold (1 s), not at its last token', async () => {
@@ -49,11 +71,19 @@ test('aborting a non-streamed request frees the engine within the JSON hold (1 s
     const before = (await window.inpage.recentRequests()).length;
     const controller = new AbortController();
     const body = { model: 'inpage-test', prompt: 'hi ', max_tokens: 1200, temperature: 0 };
-    const sent = fetch('/v1/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: controller.signal }).then((response) => response.json());
+    const sent = fetch('/v1/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    }).then((response) => response.json());
     await new Promise((resolve) => setTimeout(resolve, 300));
     controller.abort();
     const abortedAt = performance.now();
-    const error = await sent.then(() => 'resolved', (reason: Error) => reason.name);
+    const error = await sent.then(
+      () => 'resolved',
+      (reason: Error) => reason.name,
+    );
     // How long after the abort the engine recorded the request as ended.
     for (;;) {
       const records = await window.inpage.recentRequests();
@@ -65,7 +95,10 @@ test('aborting a non-streamed request frees the engine within the JSON hold (1 s
   assert.equal(result.error, 'AbortError');
   assert.equal(result.record?.outcome, 'aborted');
   assert.equal(result.record?.reason, 'client aborted');
-  assert.ok((result.record?.completionTokens ?? Infinity) < 1200, `stopped after ${result.record?.completionTokens} tokens`);
+  assert.ok(
+    (result.record?.completionTokens ?? Infinity) < 1200,
+    `stopped after ${result.record?.completionTokens} tokens`,
+  );
   // Held for JSON_HOLD_MS (1 s) from the start for an exact status, then cancellable within ms.
   assert.ok(result.stopMs < 3000, `the engine stopped ${result.stopMs} ms after the abort`);
 });

@@ -28,7 +28,12 @@ for (const api of ['responses', 'chat'] as const) {
         const openai = createOpenAI({ baseURL: location.origin + '/v1', apiKey: 'x' });
         const model = api === 'responses' ? openai('inpage-test') : openai.chat('inpage-test');
         const answer = await generateText({ model, prompt: 'abc', maxOutputTokens: 5, temperature: 0 });
-        return { text: answer.text, finishReason: answer.finishReason, input: answer.usage.inputTokens, output: answer.usage.outputTokens };
+        return {
+          text: answer.text,
+          finishReason: answer.finishReason,
+          input: answer.usage.inputTokens,
+          output: answer.usage.outputTokens,
+        };
       }, api);
       assert.deepEqual(result, { text: 'defgh', finishReason: 'length', input: 3, output: 5 });
       assert.deepEqual((await takeV1Fetches(fixture.page)).calls, [{ method: 'POST', path, status: 200 }]);
@@ -40,7 +45,13 @@ for (const api of ['responses', 'chat'] as const) {
         const openai = createOpenAI({ baseURL: location.origin + '/v1', apiKey: 'x' });
         const model = api === 'responses' ? openai('inpage-test') : openai.chat('inpage-test');
         const errors: string[] = [];
-        const stream = streamText({ model, prompt: 'abc', maxOutputTokens: 5, temperature: 0, onError: ({ error }) => void errors.push(String(error)) });
+        const stream = streamText({
+          model,
+          prompt: 'abc',
+          maxOutputTokens: 5,
+          temperature: 0,
+          onError: ({ error }) => void errors.push(String(error)),
+        });
         const deltas: string[] = [];
         for await (const delta of stream.textStream) deltas.push(delta);
         return { deltas, errors, finishReason: await stream.finishReason, output: (await stream.usage).outputTokens };
@@ -58,10 +69,22 @@ for (const api of ['responses', 'chat'] as const) {
         const openai = createOpenAI({ baseURL: location.origin + '/v1', apiKey: 'x' });
         const model = api === 'responses' ? openai('inpage-test') : openai.chat('inpage-test');
         const openaiOptions = {
-          store: false, metadata: { run: 'e2e' }, user: 'u-1', serviceTier: 'auto', promptCacheKey: 'k-1', safetyIdentifier: 's-1',
-          parallelToolCalls: false, textVerbosity: 'low',
+          store: false,
+          metadata: { run: 'e2e' },
+          user: 'u-1',
+          serviceTier: 'auto',
+          promptCacheKey: 'k-1',
+          safetyIdentifier: 's-1',
+          parallelToolCalls: false,
+          textVerbosity: 'low',
         };
-        const answer = await generateText({ model, prompt: 'abc', maxOutputTokens: 5, temperature: 0, providerOptions: { openai: openaiOptions } });
+        const answer = await generateText({
+          model,
+          prompt: 'abc',
+          maxOutputTokens: 5,
+          temperature: 0,
+          providerOptions: { openai: openaiOptions },
+        });
         return answer.text;
       }, api);
       assert.equal(result, 'defgh');
@@ -82,7 +105,12 @@ for (const api of ['responses', 'chat'] as const) {
         const model = api === 'responses' ? openai('inpage-test') : openai.chat('inpage-test');
         const lookup = tool({
           description: 'Looks a word up.',
-          inputSchema: jsonSchema<{ word: string }>({ type: 'object', properties: { word: { type: 'string' } }, required: ['word'], additionalProperties: false }),
+          inputSchema: jsonSchema<{ word: string }>({
+            type: 'object',
+            properties: { word: { type: 'string' } },
+            required: ['word'],
+            additionalProperties: false,
+          }),
           execute: async ({ word }) => word,
         });
         // [user 'a', assistant: a call of lookup, tool: 'bc'] renders as 'abc' with this template.
@@ -93,11 +121,29 @@ for (const api of ['responses', 'chat'] as const) {
           temperature: 0,
           messages: [
             { role: 'user', content: 'a' },
-            { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'lookup', input: { word: 'b' } }] },
-            { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'lookup', output: { type: 'text', value: 'bc' } }] },
+            {
+              role: 'assistant',
+              content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'lookup', input: { word: 'b' } }],
+            },
+            {
+              role: 'tool',
+              content: [
+                {
+                  type: 'tool-result',
+                  toolCallId: 'call_1',
+                  toolName: 'lookup',
+                  output: { type: 'text', value: 'bc' },
+                },
+              ],
+            },
           ],
         });
-        return { text: answer.text, toolCalls: answer.toolCalls.length, input: answer.usage.inputTokens, output: answer.usage.outputTokens };
+        return {
+          text: answer.text,
+          toolCalls: answer.toolCalls.length,
+          input: answer.usage.inputTokens,
+          output: answer.usage.outputTokens,
+        };
       }, api);
       assert.deepEqual(result, { text: 'defgh', toolCalls: 0, input: 3, output: 5 });
       const { calls, bodies } = await takeV1Fetches(fixture.page);
@@ -105,14 +151,45 @@ for (const api of ['responses', 'chat'] as const) {
       // What the SDK sent: the tool, the past call and its output, each in this API's own shape.
       const body = bodies[0] ?? {};
       if (api === 'responses') {
-        assert.deepEqual((body.tools as Array<{ name: string }>).map((t) => t.name), ['lookup']);
-        assert.deepEqual((body.input as Array<{ type?: string; role?: string }>).map((item) => item.type ?? item.role), ['user', 'function_call', 'function_call_output']);
+        assert.deepEqual(
+          (body.tools as Array<{ name: string }>).map((t) => t.name),
+          ['lookup'],
+        );
+        assert.deepEqual(
+          (body.input as Array<{ type?: string; role?: string }>).map((item) => item.type ?? item.role),
+          ['user', 'function_call', 'function_call_output'],
+        );
       } else {
-        assert.deepEqual((body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name), ['lookup']);
-        assert.deepEqual((body.messages as Array<{ role: string }>).map((m) => m.role), ['user', 'assistant', 'tool']);
+        assert.deepEqual(
+          (body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name),
+          ['lookup'],
+        );
+        assert.deepEqual(
+          (body.messages as Array<{ role: string }>).map((m) => m.role),
+          ['user', 'assistant', 'tool'],
+        );
       }
     });
   });
 }
 
-// `embed` is not tested: this branch has no /v1/embeddings route.
+describe('AI SDK, embed: /v1/embeddings', () => {
+  beforeEach(() => takeV1Fetches(fixture.page));
+
+  test('embed("ab") is the unit vector with 1/sqrt(2) at 97 and 98 (inpage-test\'s one-hot hidden states)', async () => {
+    const result = await fixture.page.evaluate(async () => {
+      const { embed, createOpenAI } = window.AISDK;
+      const openai = createOpenAI({ baseURL: location.origin + '/v1', apiKey: 'x' });
+      const answer = await embed({ model: openai.embedding('inpage-test'), value: 'ab' });
+      return { embedding: answer.embedding, tokens: answer.usage.tokens };
+    });
+    assert.equal(result.embedding.length, 320);
+    result.embedding.forEach((value, index) =>
+      assert.ok(Math.abs(value - (index === 97 || index === 98 ? Math.SQRT1_2 : 0)) < 1e-5, `index ${index}: ${value}`),
+    );
+    assert.equal(result.tokens, 2);
+    assert.deepEqual((await takeV1Fetches(fixture.page)).calls, [
+      { method: 'POST', path: '/v1/embeddings', status: 200 },
+    ]);
+  });
+});

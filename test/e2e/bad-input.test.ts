@@ -7,7 +7,10 @@ import { postFromPage, type RawResponse } from './page-helpers';
 // and the error echoes only a bounded prefix of the input.
 const fixture = usePage();
 
-function assertError(response: RawResponse, status: number): { message: string; param: string | null; code: string | null } {
+function assertError(
+  response: RawResponse,
+  status: number,
+): { message: string; param: string | null; code: string | null } {
   assert.equal(response.status, status, JSON.stringify(response.body).slice(0, 300));
   assert.match(response.contentType ?? '', /application\/json/);
   const body = response.body as { error: { message: string; param: string | null; code: string | null } };
@@ -19,7 +22,10 @@ function assertError(response: RawResponse, status: number): { message: string; 
 function request(method: string, path: string): Promise<RawResponse & { allow: string | null }> {
   return fixture.page.evaluate(
     async ({ method, path }) => {
-      const response = await fetch(path, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+      const response = await fetch(path, {
+        method,
+        ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
+      });
       const text = await response.text();
       let body: unknown = text;
       try {
@@ -27,13 +33,25 @@ function request(method: string, path: string): Promise<RawResponse & { allow: s
       } catch {
         // not JSON
       }
-      return { status: response.status, contentType: response.headers.get('content-type'), body, allow: response.headers.get('allow') };
+      return {
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        body,
+        allow: response.headers.get('allow'),
+      };
     },
     { method, path },
   );
 }
 
-const completion = (extra: Record<string, unknown>) => postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0, ...extra });
+const completion = (extra: Record<string, unknown>) =>
+  postFromPage(fixture.page, '/v1/completions', {
+    model: 'inpage-test',
+    prompt: 'abc',
+    max_tokens: 5,
+    temperature: 0,
+    ...extra,
+  });
 
 describe('bad input is a 4xx from the SW', () => {
   for (const id of ['%', '%zz', '%E0%A4%A', 'x%', '%FF']) {
@@ -50,7 +68,10 @@ describe('bad input is a 4xx from the SW', () => {
     assert.equal((response.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
   });
 
-  for (const [param, value] of [['repetition_penalty', 1e-40], ['repeat_penalty', 5e-324]] as const) {
+  for (const [param, value] of [
+    ['repetition_penalty', 1e-40],
+    ['repeat_penalty', 5e-324],
+  ] as const) {
     test(`${param} ${value} -> 400 naming it`, async () => {
       assert.equal(assertError(await completion({ [param]: value }), 400).param, param);
     });
@@ -72,7 +93,11 @@ describe('bad input is a 4xx from the SW', () => {
 });
 
 describe('wrong methods and unknown paths under /v1 get OpenAI JSON', () => {
-  for (const [method, path, allow] of [['GET', '/v1/completions', 'POST'], ['POST', '/v1/models', 'GET'], ['DELETE', '/v1/models/inpage-test', 'GET']] as const) {
+  for (const [method, path, allow] of [
+    ['GET', '/v1/completions', 'POST'],
+    ['POST', '/v1/models', 'GET'],
+    ['DELETE', '/v1/models/inpage-test', 'GET'],
+  ] as const) {
     test(`${method} ${path} -> 405, Allow: ${allow}`, async () => {
       const response = await request(method, path);
       assert.equal(assertError(response, 405).code, 'method_not_allowed');

@@ -15,7 +15,11 @@ interface StreamResult {
 /** Runs a request through the official `openai` SDK inside the page. */
 function sdkCreate(params: Record<string, unknown>) {
   return fixture.page.evaluate(async (params) => {
-    const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+    const client = new window.OpenAI({
+      baseURL: location.origin + '/v1',
+      apiKey: 'unused',
+      dangerouslyAllowBrowser: true,
+    });
     const completion = await client.completions.create({ model: 'inpage-test', prompt: '', ...params, stream: false });
     return JSON.parse(JSON.stringify(completion));
   }, params);
@@ -23,9 +27,19 @@ function sdkCreate(params: Record<string, unknown>) {
 
 function sdkStream(params: Record<string, unknown>): Promise<StreamResult> {
   return fixture.page.evaluate(async (params) => {
-    const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+    const client = new window.OpenAI({
+      baseURL: location.origin + '/v1',
+      apiKey: 'unused',
+      dangerouslyAllowBrowser: true,
+    });
     const stream = await client.completions.create({ model: 'inpage-test', prompt: '', ...params, stream: true });
-    const result = { texts: [] as string[], finishes: [] as Array<string | null>, ids: [] as string[], objects: [] as string[], usage: null as unknown };
+    const result = {
+      texts: [] as string[],
+      finishes: [] as Array<string | null>,
+      ids: [] as string[],
+      objects: [] as string[],
+      usage: null as unknown,
+    };
     for await (const chunk of stream) {
       result.ids.push(chunk.id);
       result.objects.push(chunk.object);
@@ -53,7 +67,10 @@ describe('POST /v1/completions through the Service Worker with the openai SDK', 
   test('the same request streamed yields chunks joining to "defgh", finish_reason once, in the last chunk', async () => {
     const result = await sdkStream({ prompt: 'abc', max_tokens: 5, temperature: 0 });
     assert.equal(result.texts.join(''), 'defgh');
-    assert.deepEqual(result.finishes.filter((reason) => reason !== null), ['length']);
+    assert.deepEqual(
+      result.finishes.filter((reason) => reason !== null),
+      ['length'],
+    );
     assert.equal(result.finishes.at(-1), 'length');
     assert.equal(new Set(result.ids).size, 1, 'one id for all chunks');
     assert.ok(result.objects.every((object) => object === 'text_completion'));
@@ -68,7 +85,12 @@ describe('POST /v1/completions through the Service Worker with the openai SDK', 
   });
 
   test('stream_options.include_usage adds a final chunk with choices [] and usage', async () => {
-    const result = await sdkStream({ prompt: 'abc', max_tokens: 4, temperature: 0, stream_options: { include_usage: true } });
+    const result = await sdkStream({
+      prompt: 'abc',
+      max_tokens: 4,
+      temperature: 0,
+      stream_options: { include_usage: true },
+    });
     assert.equal(result.texts.join(''), 'defg');
     const usage = result.usage as { prompt_tokens: number; completion_tokens: number; total_tokens: number };
     assert.deepEqual([usage.prompt_tokens, usage.completion_tokens, usage.total_tokens], [3, 4, 7]);
@@ -105,11 +127,19 @@ describe('POST /v1/completions through the Service Worker with the openai SDK', 
 
   test('the SDK retrieves one model (GET /v1/models/{id}); an unknown id is a NotFoundError', async () => {
     const result = await fixture.page.evaluate(async () => {
-      const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+      const client = new window.OpenAI({
+        baseURL: location.origin + '/v1',
+        apiKey: 'unused',
+        dangerouslyAllowBrowser: true,
+      });
       const model = await client.models.retrieve('inpage-test');
       const missing = await client.models.retrieve('nope').then(
         () => null,
-        (error: { status: number; code: string; constructor: { name: string } }) => ({ status: error.status, code: error.code, name: error.constructor.name }),
+        (error: { status: number; code: string; constructor: { name: string } }) => ({
+          status: error.status,
+          code: error.code,
+          name: error.constructor.name,
+        }),
       );
       const list = await client.models.list();
       return { model: JSON.parse(JSON.stringify(model)), missing, ids: list.data.map((entry) => entry.id) };

@@ -70,36 +70,66 @@ describe('conformance: errors', () => {
       [{ suffix: 'xyz' }, 'suffix'],
     ];
     for (const [fields, param] of cases) {
-      const response = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'a', ...fields });
+      const response = await postFromPage(fixture.page, '/v1/completions', {
+        model: 'inpage-test',
+        prompt: 'a',
+        ...fields,
+      });
       assert.equal(response.status, 400, JSON.stringify(fields));
       assert.equal((response.body as { error: { param: string } }).error.param, param, JSON.stringify(fields));
     }
   });
 
   test('a prompt longer than the context is a 400', async () => {
-    const response = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'a'.repeat(5000), max_tokens: 1 });
+    const response = await postFromPage(fixture.page, '/v1/completions', {
+      model: 'inpage-test',
+      prompt: 'a'.repeat(5000),
+      max_tokens: 1,
+    });
     assert.equal(response.status, 400, JSON.stringify(response.body));
     assert.equal((response.body as { error: { code: string; param: string } }).error.param, 'prompt');
   });
 
   test('an error after streaming began is a data: {"error":...} frame, then the stream ends (no [DONE])', async () => {
-    const result = await streamFromPage(fixture.page, { model: 'inpage-test', prompt: ['abc', 'a'.repeat(5000)], max_tokens: 3, temperature: 0, stream: true });
+    const result = await streamFromPage(fixture.page, {
+      model: 'inpage-test',
+      prompt: ['abc', 'a'.repeat(5000)],
+      max_tokens: 3,
+      temperature: 0,
+      stream: true,
+    });
     assert.equal(result.status, 200);
-    const texts = result.events.flatMap((event) => ((event.choices as Array<{ text: string }> | undefined) ?? []).map((choice) => choice.text));
+    const texts = result.events.flatMap((event) =>
+      ((event.choices as Array<{ text: string }> | undefined) ?? []).map((choice) => choice.text),
+    );
     assert.equal(texts.join(''), 'def');
     const last = result.events.at(-1) as { error?: { param: string; type: string } };
     assert.equal(last.error?.param, 'prompt');
     assert.equal(result.done, false);
-    const whole = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: ['abc', 'a'.repeat(5000)], max_tokens: 3 });
+    const whole = await postFromPage(fixture.page, '/v1/completions', {
+      model: 'inpage-test',
+      prompt: ['abc', 'a'.repeat(5000)],
+      max_tokens: 3,
+    });
     assert.equal(whole.status, 400);
   });
 
   test('output the wasm backend cannot encode (invalid UTF-8) is a clear 500, and the engine keeps answering', async () => {
     // After the bytes of "é" the model repeats the lone continuation byte 0xA9.
-    const response = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'é', max_tokens: 3, temperature: 0 });
+    const response = await postFromPage(fixture.page, '/v1/completions', {
+      model: 'inpage-test',
+      prompt: 'é',
+      max_tokens: 3,
+      temperature: 0,
+    });
     assert.equal(response.status, 500);
     assert.equal((response.body as { error: { code: string } }).error.code, 'invalid_utf8_output');
-    const ok = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 2, temperature: 0 });
+    const ok = await postFromPage(fixture.page, '/v1/completions', {
+      model: 'inpage-test',
+      prompt: 'abc',
+      max_tokens: 2,
+      temperature: 0,
+    });
     assert.equal((ok.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'de');
   });
 
@@ -113,7 +143,12 @@ describe('conformance: errors', () => {
     const body = response.body as { error: Record<string, unknown> };
     assert.deepEqual(Object.keys(body), ['error']);
     assert.deepEqual(Object.keys(body.error).sort(), ['code', 'message', 'param', 'type']);
-    const ok = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 2, temperature: 0 });
+    const ok = await postFromPage(fixture.page, '/v1/completions', {
+      model: 'inpage-test',
+      prompt: 'abc',
+      max_tokens: 2,
+      temperature: 0,
+    });
     assert.equal(ok.status, 200);
   });
 });
@@ -128,7 +163,11 @@ describe('conformance: API key', () => {
     const wrong = await streamFromPage(keyed, { ...body, stream: true }, { authorization: 'Bearer nope' });
     assert.equal(wrong.status, 401);
     const right = await keyed.evaluate(async (body) => {
-      const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'sk-test-123', dangerouslyAllowBrowser: true });
+      const client = new window.OpenAI({
+        baseURL: location.origin + '/v1',
+        apiKey: 'sk-test-123',
+        dangerouslyAllowBrowser: true,
+      });
       return (await client.completions.create(body)).choices[0]?.text;
     }, body);
     assert.equal(right, 'de');

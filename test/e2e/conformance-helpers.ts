@@ -11,27 +11,54 @@ export interface Choice {
   index: number;
   finish_reason: string | null;
   matched_stop?: string | number | null;
-  logprobs: { tokens: string[]; token_logprobs: Array<number | null>; top_logprobs: Array<Record<string, number> | null>; text_offset: number[] } | null;
+  logprobs: {
+    tokens: string[];
+    token_logprobs: Array<number | null>;
+    top_logprobs: Array<Record<string, number> | null>;
+    text_offset: number[];
+  } | null;
 }
 
 export interface CompletionResult {
   choices: Choice[];
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    prompt_tokens_details?: { cached_tokens: number };
+  };
 }
 
 /** `openai.completions.create` (non-stream) inside the page; extra fields pass through. */
 export function create(page: Page, params: Record<string, unknown>): Promise<CompletionResult> {
   return page.evaluate(async (params) => {
-    const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+    const client = new window.OpenAI({
+      baseURL: location.origin + '/v1',
+      apiKey: 'unused',
+      dangerouslyAllowBrowser: true,
+    });
     const completion = await client.completions.create({ model: 'inpage-test', prompt: '', ...params, stream: false });
     return JSON.parse(JSON.stringify(completion));
   }, params);
 }
 
 /** The same request streamed through the SDK, reassembled per choice index. */
-export function createStreamed(page: Page, params: Record<string, unknown>): Promise<{ choices: Choice[]; chunks: number; finishes: Record<number, number>; lastFinishIsLast: boolean; usage: unknown }> {
+export function createStreamed(
+  page: Page,
+  params: Record<string, unknown>,
+): Promise<{
+  choices: Choice[];
+  chunks: number;
+  finishes: Record<number, number>;
+  lastFinishIsLast: boolean;
+  usage: unknown;
+}> {
   return page.evaluate(async (params) => {
-    const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+    const client = new window.OpenAI({
+      baseURL: location.origin + '/v1',
+      apiKey: 'unused',
+      dangerouslyAllowBrowser: true,
+    });
     const stream = await client.completions.create({ model: 'inpage-test', prompt: '', ...params, stream: true });
     const choices = new Map<number, Choice>();
     const finishes: Record<number, number> = {};
@@ -60,7 +87,13 @@ export function createStreamed(page: Page, params: Record<string, unknown>): Pro
         choices.set(part.index, choice);
       }
     }
-    return { choices: [...choices.values()].sort((a, b) => a.index - b.index), chunks, finishes, lastFinishIsLast, usage };
+    return {
+      choices: [...choices.values()].sort((a, b) => a.index - b.index),
+      chunks,
+      finishes,
+      lastFinishIsLast,
+      usage,
+    };
   }, params);
 }
 

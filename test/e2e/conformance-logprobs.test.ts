@@ -15,7 +15,10 @@ describe('conformance: logprobs against the known distribution', () => {
     assert.ok(close(logprobs.token_logprobs[0], -0.4076), String(logprobs.token_logprobs[0]));
     const top = logprobs.top_logprobs[0] ?? {};
     assert.deepEqual(Object.keys(top).sort(), ['b', 'c', 'd']);
-    assert.ok(close(top.b, LOGPROB.first) && close(top.c, LOGPROB.second) && close(top.d, LOGPROB.third), JSON.stringify(top));
+    assert.ok(
+      close(top.b, LOGPROB.first) && close(top.c, LOGPROB.second) && close(top.d, LOGPROB.third),
+      JSON.stringify(top),
+    );
     assert.deepEqual(logprobs.text_offset, [0]);
   });
 
@@ -58,7 +61,10 @@ describe('conformance: logprobs against the known distribution', () => {
 
   test('echo + logprobs of an unlikely prompt token reports its real (low) logprob', async () => {
     const result = await create(fixture.page, { prompt: 'ac', max_tokens: 0, logprobs: 1, echo: true });
-    assert.ok(close(result.choices[0]?.logprobs?.token_logprobs[1], LOGPROB.second), JSON.stringify(result.choices[0]?.logprobs));
+    assert.ok(
+      close(result.choices[0]?.logprobs?.token_logprobs[1], LOGPROB.second),
+      JSON.stringify(result.choices[0]?.logprobs),
+    );
   });
 
   test('logprobs 6 is a 400 naming logprobs, and the endpoint keeps working', async () => {

@@ -19,9 +19,13 @@ describe('conformance: sampling', () => {
     const b = await create(fixture.page, { prompt: 'a', max_tokens: 30, seed: 42 });
     assert.equal(a.choices[0]?.text, b.choices[0]?.text);
     const others = new Set<string>();
-    for (const seed of [1, 2, 3, 4]) others.add((await create(fixture.page, { prompt: 'a', max_tokens: 30, seed })).choices[0]?.text ?? '');
+    for (const seed of [1, 2, 3, 4])
+      others.add((await create(fixture.page, { prompt: 'a', max_tokens: 30, seed })).choices[0]?.text ?? '');
     assert.ok(others.size > 1);
-    assert.ok([...steps('a', a.choices[0]?.text ?? '')].some((step) => step !== 1), 'temperature 1 leaves the top token sometimes');
+    assert.ok(
+      [...steps('a', a.choices[0]?.text ?? '')].some((step) => step !== 1),
+      'temperature 1 leaves the top token sometimes',
+    );
   });
 
   test('top_k 1 and temperature 0 equal greedy', async () => {
@@ -36,14 +40,27 @@ describe('conformance: sampling', () => {
     assert.ok(steps('a', topP.choices[0]?.text ?? '').every((step) => step === 1));
     const minP = await create(fixture.page, { prompt: 'a', max_tokens: 80, min_p: 0.3, seed: 5 });
     const seen = new Set(steps('a', minP.choices[0]?.text ?? ''));
-    assert.ok([...seen].every((step) => step === 1 || step === 2), JSON.stringify([...seen]));
+    assert.ok(
+      [...seen].every((step) => step === 1 || step === 2),
+      JSON.stringify([...seen]),
+    );
     assert.ok(seen.has(2), 'the second token is still possible');
   });
 
   test('logit_bias -100 bans a token, +100 forces one', async () => {
-    const banned = await create(fixture.page, { prompt: 'abc', max_tokens: 5, temperature: 0, logit_bias: { '100': -100 } });
+    const banned = await create(fixture.page, {
+      prompt: 'abc',
+      max_tokens: 5,
+      temperature: 0,
+      logit_bias: { '100': -100 },
+    });
     assert.equal(banned.choices[0]?.text, 'efghi');
-    const forced = await create(fixture.page, { prompt: 'abc', max_tokens: 5, temperature: 0, logit_bias: { '120': 100 } });
+    const forced = await create(fixture.page, {
+      prompt: 'abc',
+      max_tokens: 5,
+      temperature: 0,
+      logit_bias: { '120': 100 },
+    });
     assert.equal(forced.choices[0]?.text, 'xxxxx');
   });
 
@@ -52,13 +69,28 @@ describe('conformance: sampling', () => {
     const plain = await create(fixture.page, { prompt: 'ababa', max_tokens: 1, temperature: 0 });
     assert.equal(plain.choices[0]?.text, 'b');
     // frequency: b 2 - 2*2 = -2 < c 1.
-    const frequency = await create(fixture.page, { prompt: 'ababa', max_tokens: 1, temperature: 0, frequency_penalty: 2 });
+    const frequency = await create(fixture.page, {
+      prompt: 'ababa',
+      max_tokens: 1,
+      temperature: 0,
+      frequency_penalty: 2,
+    });
     assert.equal(frequency.choices[0]?.text, 'c');
     // presence: b 2 - 1.5 = 0.5 < c 1.
-    const presence = await create(fixture.page, { prompt: 'ababa', max_tokens: 1, temperature: 0, presence_penalty: 1.5 });
+    const presence = await create(fixture.page, {
+      prompt: 'ababa',
+      max_tokens: 1,
+      temperature: 0,
+      presence_penalty: 1.5,
+    });
     assert.equal(presence.choices[0]?.text, 'c');
     // repetition: b 2 / 3 = 0.67 < c 1; and 1.5 leaves b (1.33) on top.
-    const strong = await create(fixture.page, { prompt: 'ababa', max_tokens: 1, temperature: 0, repetition_penalty: 3 });
+    const strong = await create(fixture.page, {
+      prompt: 'ababa',
+      max_tokens: 1,
+      temperature: 0,
+      repetition_penalty: 3,
+    });
     assert.equal(strong.choices[0]?.text, 'c');
     const mild = await create(fixture.page, { prompt: 'ababa', max_tokens: 1, temperature: 0, repeat_penalty: 1.5 });
     assert.equal(mild.choices[0]?.text, 'b');
@@ -69,10 +101,20 @@ describe('conformance: sampling', () => {
     // closest to it and its mass alone exceeds 0.5, so typical sampling keeps just it. Mirostat
     // 2 with tau 0.1 truncates everything above a surprise of 0.2 bits, which leaves the top one.
     const free = await create(fixture.page, { prompt: 'a', max_tokens: 60, seed: 5 });
-    assert.ok(steps('a', free.choices[0]?.text ?? '').some((step) => step !== 1), 'without them the seed leaves the top token');
-    for (const params of [{ typical_p: 0.5 }, { mirostat: 2, mirostat_tau: 0.1 }, { mirostat_mode: 2, mirostat_tau: 0.1 }]) {
+    assert.ok(
+      steps('a', free.choices[0]?.text ?? '').some((step) => step !== 1),
+      'without them the seed leaves the top token',
+    );
+    for (const params of [
+      { typical_p: 0.5 },
+      { mirostat: 2, mirostat_tau: 0.1 },
+      { mirostat_mode: 2, mirostat_tau: 0.1 },
+    ]) {
       const result = await create(fixture.page, { prompt: 'a', max_tokens: 60, seed: 5, ...params });
-      assert.ok(steps('a', result.choices[0]?.text ?? '').every((step) => step === 1), `${JSON.stringify(params)}: ${result.choices[0]?.text}`);
+      assert.ok(
+        steps('a', result.choices[0]?.text ?? '').every((step) => step === 1),
+        `${JSON.stringify(params)}: ${result.choices[0]?.text}`,
+      );
     }
   });
 });

@@ -13,7 +13,8 @@ const fixture = usePage();
 type Completion = { choices: Array<{ text: string; finish_reason: string }> };
 type ErrorBody = { error: { param: string | null; code: string | null; message: string } };
 
-const complete = (body: Record<string, unknown>) => postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', max_tokens: 20, temperature: 0, ...body });
+const complete = (body: Record<string, unknown>) =>
+  postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', max_tokens: 20, temperature: 0, ...body });
 
 const SCHEMA = {
   type: 'object',
@@ -46,9 +47,20 @@ describe('constrained output on inpage-test', () => {
     const response = await complete({ prompt: 'a', guided_choice: ['cat', 'bcd', 'dog'] });
     assert.equal((response.body as Completion).choices[0]?.text, 'bcd');
     const streamed = await fixture.page.evaluate(async () => {
-      const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+      const client = new window.OpenAI({
+        baseURL: location.origin + '/v1',
+        apiKey: 'unused',
+        dangerouslyAllowBrowser: true,
+      });
       // llama.cpp's `grammar` is not in the SDK's types; the SDK sends extra body fields as given.
-      const params = { model: 'inpage-test', prompt: 'a', max_tokens: 20, temperature: 0, stream: true as const, grammar: 'root ::= "xyz" [a-z] [a-z] [a-z]' };
+      const params = {
+        model: 'inpage-test',
+        prompt: 'a',
+        max_tokens: 20,
+        temperature: 0,
+        stream: true as const,
+        grammar: 'root ::= "xyz" [a-z] [a-z] [a-z]',
+      };
       const stream = await client.completions.create(params);
       let text = '';
       for await (const chunk of stream) for (const choice of chunk.choices) text += choice.text;
@@ -68,10 +80,26 @@ describe('constrained output on inpage-test', () => {
 
   test('chat response_format through the openai SDK: json_schema output validates, json_object output is an object', async () => {
     const answers = await fixture.page.evaluate(async (schema) => {
-      const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+      const client = new window.OpenAI({
+        baseURL: location.origin + '/v1',
+        apiKey: 'unused',
+        dangerouslyAllowBrowser: true,
+      });
       const messages = [{ role: 'user' as const, content: 'a' }];
-      const strict = await client.chat.completions.create({ model: 'inpage-test', messages, max_tokens: 1500, temperature: 0, response_format: { type: 'json_schema', json_schema: { name: 'thing', schema, strict: true } } });
-      const object = await client.chat.completions.create({ model: 'inpage-test', messages, max_tokens: 600, temperature: 0, response_format: { type: 'json_object' } });
+      const strict = await client.chat.completions.create({
+        model: 'inpage-test',
+        messages,
+        max_tokens: 1500,
+        temperature: 0,
+        response_format: { type: 'json_schema', json_schema: { name: 'thing', schema, strict: true } },
+      });
+      const object = await client.chat.completions.create({
+        model: 'inpage-test',
+        messages,
+        max_tokens: 600,
+        temperature: 0,
+        response_format: { type: 'json_object' },
+      });
       return [strict.choices[0]?.message.content ?? '', object.choices[0]?.message.content ?? ''];
     }, SCHEMA);
     const validate = new Ajv().compile(SCHEMA);
@@ -93,7 +121,11 @@ describe('constrained output on inpage-test', () => {
     for (const [fields, param] of cases) {
       const response = await complete({ prompt: 'a', ...fields });
       assert.equal(response.status, 400, JSON.stringify(fields));
-      assert.match(String((response.body as ErrorBody).error.param), new RegExp(`^${param}`), JSON.stringify(response.body));
+      assert.match(
+        String((response.body as ErrorBody).error.param),
+        new RegExp(`^${param}`),
+        JSON.stringify(response.body),
+      );
     }
     const after = await complete({ prompt: 'abc', max_tokens: 3 });
     assert.equal((after.body as Completion).choices[0]?.text, 'def', 'the engine still answers');

@@ -15,7 +15,10 @@ let harness: Harness;
 
 before(async () => {
   await mkdir(DIR, { recursive: true });
-  await writeFile(`${DIR}/form.html`, '<!doctype html><title>form</title><form method="post" enctype="text/plain"><input type="hidden"></form>');
+  await writeFile(
+    `${DIR}/form.html`,
+    '<!doctype html><title>form</title><form method="post" enctype="text/plain"><input type="hidden"></form>',
+  );
   harness = await startHarness();
 });
 
@@ -25,7 +28,10 @@ after(async () => {
 });
 
 /** Opens form.html at `pageOrigin`, posts the JSON-looking form to the endpoint, returns what the navigation got. */
-async function postForm(page: Page, pageOrigin: string): Promise<{ status: number; body: { error?: { message: string; code: string } } }> {
+async function postForm(
+  page: Page,
+  pageOrigin: string,
+): Promise<{ status: number; body: { error?: { message: string; code: string } } }> {
   await page.goto(`${pageOrigin}/test-cross/form.html`);
   const [response] = await Promise.all([
     page.waitForNavigation({ url: '**/v1/completions' }),
@@ -60,15 +66,35 @@ test('a cross-origin text/plain form post to /v1/completions is a 403 and never 
   console.log(JSON.stringify(sameOrigin));
   assert.equal(sameOrigin.status, 415);
 
-  assert.equal((await engineTab.evaluate(() => window.inpage.recentRequests())).length, before, 'the engine ran no request');
+  assert.equal(
+    (await engineTab.evaluate(() => window.inpage.recentRequests())).length,
+    before,
+    'the engine ran no request',
+  );
   // Real clients still work: the SDK (application/json) and a plain fetch with a string body.
   const sdk = await engineTab.evaluate(async () => {
-    const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
-    return (await client.completions.create({ model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 })).choices[0]?.text;
+    const client = new window.OpenAI({
+      baseURL: location.origin + '/v1',
+      apiKey: 'unused',
+      dangerouslyAllowBrowser: true,
+    });
+    return (await client.completions.create({ model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 }))
+      .choices[0]?.text;
   });
   assert.equal(sdk, 'defgh');
-  const plain = await engineTab.evaluate(async () => (await fetch('/v1/completions', { method: 'POST', body: JSON.stringify({ model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 }) })).status);
+  const plain = await engineTab.evaluate(
+    async () =>
+      (
+        await fetch('/v1/completions', {
+          method: 'POST',
+          body: JSON.stringify({ model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 }),
+        })
+      ).status,
+  );
   assert.equal(plain, 200);
-  assert.equal((await postFromPage(engineTab, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 1 })).status, 200);
+  assert.equal(
+    (await postFromPage(engineTab, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 1 })).status,
+    200,
+  );
   await context.close();
 });

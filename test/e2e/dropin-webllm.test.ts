@@ -20,7 +20,10 @@ before(async () => {
   await writeWebLLMFixture('webllm');
   app = await makeTempApp();
   await app.sh('npx inpage-llm init public --dropin');
-  await writeFile(join(app.dir, 'public', 'index.html'), `<!doctype html><script src="/inpage-llm.js" data-model="${CATALOGUE_ID}" data-backend="webllm"></script>\n`);
+  await writeFile(
+    join(app.dir, 'public', 'index.html'),
+    `<!doctype html><script src="/inpage-llm.js" data-model="${CATALOGUE_ID}" data-backend="webllm"></script>\n`,
+  );
   site = await startStaticSite(join(app.dir, 'public'), { args: ['--enable-unsafe-webgpu'] });
 });
 
@@ -36,9 +39,13 @@ async function routeCatalogue(context: BrowserContext, requested: string[]): Pro
   await context.route(/^https:\/\/(huggingface\.co|raw\.githubusercontent\.com)\//, async (route) => {
     const url = route.request().url();
     requested.push(url);
-    const file = url.endsWith('.wasm') ? `${WEBLLM_DIR}/tiny-q4f32_1.wasm` : `${WEBLLM_DIR}/tiny-q4f32_1-MLC/${url.slice(url.lastIndexOf('/') + 1)}`;
+    const file = url.endsWith('.wasm')
+      ? `${WEBLLM_DIR}/tiny-q4f32_1.wasm`
+      : `${WEBLLM_DIR}/tiny-q4f32_1-MLC/${url.slice(url.lastIndexOf('/') + 1)}`;
     const body = await readFile(file).catch(() => null);
-    await route.fulfill(body ? { status: 200, headers: cors, body } : { status: 404, headers: cors, body: 'not found' });
+    await route.fulfill(
+      body ? { status: 200, headers: cors, body } : { status: 404, headers: cors, body: 'not found' },
+    );
   });
 }
 
@@ -53,14 +60,27 @@ test('a catalogue id with data-backend="webllm" loads WebLLM from the drop-in fo
     },
   });
   await page.waitForFunction(() => 'inpage' in window);
-  const failure = await page.evaluate(() => window.inpage.ready.then(() => null, (error: { code?: string; message: string }) => ({ code: error.code ?? null, message: error.message })));
+  const failure = await page.evaluate(() =>
+    window.inpage.ready.then(
+      () => null,
+      (error: { code?: string; message: string }) => ({ code: error.code ?? null, message: error.message }),
+    ),
+  );
   console.log('# drop-in webllm failure:', failure?.message);
   assert.equal(await page.evaluate(() => window.inpage.backend), 'webllm');
   assert.equal(failure?.code, 'model_library_failed', JSON.stringify({ failure, requested }));
   assert.match(failure?.message ?? '', /Qwen2-0\.5B-Instruct-q4f32_1_cs1k-webgpu\.wasm/);
-  assert.ok(requested.some((url) => url.includes('Qwen2.5-0.5B-Instruct-q4f32_1-MLC/resolve/main/mlc-chat-config.json')), requested.join('\n'));
-  assert.ok(chunk.some((url) => url === `${site.origin}/inpage-llm/webllm.js`), `WebLLM's chunk came from the drop-in folder: ${chunk.join(', ')}`);
-  const errors = site.consoleMessages.filter((message) => message.startsWith('error: [inpage-llm] The endpoint did not start'));
+  assert.ok(
+    requested.some((url) => url.includes('Qwen2.5-0.5B-Instruct-q4f32_1-MLC/resolve/main/mlc-chat-config.json')),
+    requested.join('\n'),
+  );
+  assert.ok(
+    chunk.some((url) => url === `${site.origin}/inpage-llm/webllm.js`),
+    `WebLLM's chunk came from the drop-in folder: ${chunk.join(', ')}`,
+  );
+  const errors = site.consoleMessages.filter((message) =>
+    message.startsWith('error: [inpage-llm] The endpoint did not start'),
+  );
   assert.equal(errors.length, 1, 'the drop-in says in the console why it did not start');
   await context.close();
 });

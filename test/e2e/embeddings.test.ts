@@ -27,17 +27,31 @@ function assertClose(actual: ArrayLike<number>, wanted: number[], label: string)
 describe('embeddings with the openai SDK', () => {
   test('float, base64 (little-endian float32), two inputs and token ids: exact vectors and usage', async () => {
     const result = await fixture.page.evaluate(async () => {
-      const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+      const client = new window.OpenAI({
+        baseURL: location.origin + '/v1',
+        apiKey: 'unused',
+        dangerouslyAllowBrowser: true,
+      });
       const float = await client.embeddings.create({ model: 'inpage-test', input: 'ab', encoding_format: 'float' });
       const base64 = await client.embeddings.create({ model: 'inpage-test', input: 'ab', encoding_format: 'base64' });
-      const pair = await client.embeddings.create({ model: 'inpage-test', input: ['ab', 'c'], encoding_format: 'float' });
-      const ids = await client.embeddings.create({ model: 'inpage-test', input: [[97, 98], [99]], encoding_format: 'float' });
+      const pair = await client.embeddings.create({
+        model: 'inpage-test',
+        input: ['ab', 'c'],
+        encoding_format: 'float',
+      });
+      const ids = await client.embeddings.create({
+        model: 'inpage-test',
+        input: [[97, 98], [99]],
+        encoding_format: 'float',
+      });
       const sdkDefault = await client.embeddings.create({ model: 'inpage-test', input: 'ab' });
       const text = String(base64.data[0]?.embedding);
       const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
       const view = new DataView(bytes.buffer);
       const decoded = Array.from({ length: bytes.length / 4 }, (_, i) => view.getFloat32(i * 4, true));
-      return JSON.parse(JSON.stringify({ float, base64Type: typeof base64.data[0]?.embedding, decoded, pair, ids, sdkDefault }));
+      return JSON.parse(
+        JSON.stringify({ float, base64Type: typeof base64.data[0]?.embedding, decoded, pair, ids, sdkDefault }),
+      );
     });
     assert.equal(result.float.object, 'list');
     assert.equal(result.float.model, 'inpage-test');
@@ -48,7 +62,10 @@ describe('embeddings with the openai SDK', () => {
     assert.equal(result.base64Type, 'string');
     assertClose(result.decoded, expected([97, 98]), 'base64');
     assertClose(result.sdkDefault.data[0].embedding, expected([97, 98]), 'SDK default (base64 decoded by the SDK)');
-    assert.deepEqual(result.pair.data.map((d: { index: number }) => d.index), [0, 1]);
+    assert.deepEqual(
+      result.pair.data.map((d: { index: number }) => d.index),
+      [0, 1],
+    );
     assertClose(result.pair.data[0].embedding, expected([97, 98]), 'pair[0]');
     assertClose(result.pair.data[1].embedding, expected([99]), 'pair[1]');
     assert.deepEqual(result.pair.usage, { prompt_tokens: 3, total_tokens: 3 });
@@ -59,14 +76,17 @@ describe('embeddings with the openai SDK', () => {
 
   test('dimensions, an empty input and an out-of-vocabulary id are 400s naming the parameter; completions still work after', async () => {
     const result = await fixture.page.evaluate(async () => {
-      const post = (path: string, body: unknown) => fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = (path: string, body: unknown) =>
+        fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const answers = await Promise.all([
         post('/v1/embeddings', { model: 'inpage-test', input: 'ab', dimensions: 8 }),
         post('/v1/embeddings', { model: 'inpage-test', input: '' }),
         post('/v1/embeddings', { model: 'inpage-test', input: [9999] }),
       ]);
       const errors = await Promise.all(answers.map(async (r) => ({ status: r.status, body: await r.json() })));
-      const completion = await (await post('/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 3, temperature: 0 })).json();
+      const completion = await (
+        await post('/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 3, temperature: 0 })
+      ).json();
       return { errors, text: completion.choices?.[0]?.text };
     });
     for (const answer of result.errors) assert.equal(answer.status, 400);

@@ -17,7 +17,12 @@ function assertOpenAIError(response: RawResponse, status: number, param: string 
 }
 
 async function assertStillAnswers(): Promise<void> {
-  const response = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 });
+  const response = await postFromPage(fixture.page, '/v1/completions', {
+    model: 'inpage-test',
+    prompt: 'abc',
+    max_tokens: 5,
+    temperature: 0,
+  });
   assert.equal(response.status, 200);
   assert.equal((response.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
 }
@@ -37,7 +42,11 @@ describe('bad input gets OpenAI error JSON and the engine keeps answering', () =
   });
 
   test('max_tokens "x" -> 400 param max_tokens', async () => {
-    const response = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'a', max_tokens: 'x' });
+    const response = await postFromPage(fixture.page, '/v1/completions', {
+      model: 'inpage-test',
+      prompt: 'a',
+      max_tokens: 'x',
+    });
     assertOpenAIError(response, 400, 'max_tokens');
     await assertStillAnswers();
   });
@@ -50,14 +59,22 @@ describe('bad input gets OpenAI error JSON and the engine keeps answering', () =
   });
 
   test('a parameter the model cannot honour -> 400 naming it, never ignored', async () => {
-    const response = await postFromPage(fixture.page, '/v1/completions', { model: 'inpage-test', prompt: 'a', suffix: 'z' });
+    const response = await postFromPage(fixture.page, '/v1/completions', {
+      model: 'inpage-test',
+      prompt: 'a',
+      suffix: 'z',
+    });
     assertOpenAIError(response, 400, 'suffix');
     await assertStillAnswers();
   });
 
   test('the openai SDK surfaces the 404 as NotFoundError with the body', async () => {
     const result = await fixture.page.evaluate(async () => {
-      const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
+      const client = new window.OpenAI({
+        baseURL: location.origin + '/v1',
+        apiKey: 'unused',
+        dangerouslyAllowBrowser: true,
+      });
       try {
         await client.completions.create({ model: 'missing', prompt: 'a' });
         return null;
@@ -74,7 +91,13 @@ describe('bad input gets OpenAI error JSON and the engine keeps answering', () =
       const outside = await fetch('/not-v1/completions', { method: 'POST', body: '{}' });
       const inside = await fetch('/v1/not-a-route', { method: 'POST', body: '{}' });
       const home = await fetch('/');
-      return { outside: outside.status, outsideBody: await outside.text(), inside: inside.status, insideBody: await inside.text(), home: (await home.text()).includes('<inpage-playground>') };
+      return {
+        outside: outside.status,
+        outsideBody: await outside.text(),
+        inside: inside.status,
+        insideBody: await inside.text(),
+        home: (await home.text()).includes('<inpage-playground>'),
+      };
     });
     // The preview server's own 404, not an OpenAI error from the SW.
     assert.equal(response.outside, 404);

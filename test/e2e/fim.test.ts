@@ -28,7 +28,7 @@ after(async () => {
 
 const body = { model: 'inpage-test-fim', prompt: 'ab', suffix: 'yz', max_tokens: 3, temperature: 0 };
 
-test('suffix builds prefix-suffix-middle with the model\'s FIM tokens; stream and non-stream agree', async () => {
+test("suffix builds prefix-suffix-middle with the model's FIM tokens; stream and non-stream agree", async () => {
   const whole = await create(page, body);
   assert.equal(whole.choices[0]?.text, 'mno');
   // 2 prompt bytes + 2 suffix bytes + the 3 FIM tokens, each one token (parsed as special).

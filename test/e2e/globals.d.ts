@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { createParser } from 'eventsource-parser';
-import type { generateText, jsonSchema, streamText, tool } from 'ai';
+import type { embed, generateText, jsonSchema, streamText, tool } from 'ai';
 import type { createOpenAI } from '@ai-sdk/openai';
 import type { ChatOpenAI } from '@langchain/openai';
 import type { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
@@ -23,7 +23,14 @@ declare global {
     OpenAI: typeof OpenAI;
     createParser: typeof createParser;
     /** Only on pages that loaded `sdk-scripts.ts`'s 'ai-sdk' script. */
-    AISDK: { generateText: typeof generateText; streamText: typeof streamText; jsonSchema: typeof jsonSchema; tool: typeof tool; createOpenAI: typeof createOpenAI };
+    AISDK: {
+      embed: typeof embed;
+      generateText: typeof generateText;
+      streamText: typeof streamText;
+      jsonSchema: typeof jsonSchema;
+      tool: typeof tool;
+      createOpenAI: typeof createOpenAI;
+    };
     /** Only on pages that loaded the 'langchain' script. */
     LangChain: {
       ChatOpenAI: typeof ChatOpenAI;

@@ -31,7 +31,11 @@ async function exec(command: string): Promise<{ code: number; output: string }> 
 test('the built sw.js is stamped with the package version and checksum', async () => {
   const stamp = JSON.parse(await readFile('dist/init/stamp.json', 'utf8')) as { version: string; checksum: string };
   assert.deepEqual(readSwIdentity(shipped), { kind: 'stamped', ...stamp });
-  assert.deepEqual(readSwIdentity(await readFile('dist/init/sw-dropin.js', 'utf8')), { kind: 'stamped', ...stamp }, 'injectManifest keeps the stamp');
+  assert.deepEqual(
+    readSwIdentity(await readFile('dist/init/sw-dropin.js', 'utf8')),
+    { kind: 'stamped', ...stamp },
+    'injectManifest keeps the stamp',
+  );
 });
 
 test('init twice, with the folder and then without: both succeed, the second finds its copy current', async () => {
@@ -47,7 +51,10 @@ test('init twice, with the folder and then without: both succeed, the second fin
 
 test('an older stamped sw.js, and one from before stamps, are upgraded', async () => {
   const body = shipped.slice(shipped.indexOf('\n') + 1);
-  await writeFile(join(app.dir, 'public', 'sw.js'), `// inpage-llm service worker {"version":"0.0.9","checksum":"0123456789abcdef"}\n${body.replace(/[0-9a-f]{16}/, '0123456789abcdef')}`);
+  await writeFile(
+    join(app.dir, 'public', 'sw.js'),
+    `// inpage-llm service worker {"version":"0.0.9","checksum":"0123456789abcdef"}\n${body.replace(/[0-9a-f]{16}/, '0123456789abcdef')}`,
+  );
   const upgraded = await exec('npx inpage-llm init');
   assert.equal(upgraded.code, 0, upgraded.output);
   assert.match(upgraded.output, /sw\.js: upgraded from 0\.0\.9 \(01234567\)/);
@@ -62,7 +69,10 @@ test('a foreign sw.js is refused (exit 1, nothing written) unless --force', asyn
   await writeFile(join(app.dir, 'public', 'sw.js'), foreign);
   const refused = await exec('npx inpage-llm init');
   assert.equal(refused.code, 1);
-  assert.match(refused.output, /public\/sw\.js exists and is not the inpage-llm Service Worker; move it away or pass --force/);
+  assert.match(
+    refused.output,
+    /public\/sw\.js exists and is not the inpage-llm Service Worker; move it away or pass --force/,
+  );
   assert.equal(await sw(), foreign);
   const forced = await exec('npx inpage-llm init public --force');
   assert.equal(forced.code, 0, forced.output);
@@ -74,8 +84,16 @@ test('a no-build drop-in folder: precache lists the pages and the drop-in files,
   await app.sh('npx inpage-llm init site --dropin --no-save && echo "<!doctype html>" > site/index.html');
   const output = (await exec('npx inpage-llm precache site')).output;
   const listed = [...output.matchAll(/^ {2}(\S+) \(/gm)].map((match) => match[1]);
-  assert.deepEqual(listed, ['index.html', 'inpage-llm/engine-worker.js', 'inpage-llm/wllama.wasm', 'inpage-llm.js'], output);
+  assert.deepEqual(
+    listed,
+    ['index.html', 'inpage-llm/engine-worker.js', 'inpage-llm/wllama.wasm', 'inpage-llm.js'],
+    output,
+  );
   assert.match(output, /left out: inpage-llm\/webllm\.js .*WebLLM chunk/);
   assert.equal(readSwIdentity(await readFile(join(app.dir, 'site', 'sw.js'), 'utf8')).kind, 'stamped');
-  assert.match((await exec('npx inpage-llm init site --dropin --no-save')).output, /sw\.js: same version, another precache list \(re-run `inpage-llm precache` if you used it\)/, 'init still knows the precached sw.js as its own');
+  assert.match(
+    (await exec('npx inpage-llm init site --dropin --no-save')).output,
+    /sw\.js: same version, another precache list \(re-run `inpage-llm precache` if you used it\)/,
+    'init still knows the precached sw.js as its own',
+  );
 });

@@ -21,9 +21,19 @@ describe('LangChain ChatOpenAI', () => {
   test('invoke: abc answers defgh, usage 3/5/8', async () => {
     const result = await fixture.page.evaluate(async () => {
       const { ChatOpenAI } = window.LangChain;
-      const model = new ChatOpenAI({ model: 'inpage-test', configuration: { baseURL: location.origin + '/v1' }, apiKey: 'x', temperature: 0, maxTokens: 5 });
+      const model = new ChatOpenAI({
+        model: 'inpage-test',
+        configuration: { baseURL: location.origin + '/v1' },
+        apiKey: 'x',
+        temperature: 0,
+        maxTokens: 5,
+      });
       const answer = await model.invoke('abc');
-      return { content: answer.content, usage: answer.usage_metadata, finish: answer.response_metadata.finish_reason as unknown };
+      return {
+        content: answer.content,
+        usage: answer.usage_metadata,
+        finish: answer.response_metadata.finish_reason as unknown,
+      };
     });
     assert.equal(result.content, 'defgh');
     assert.equal(result.finish, 'length');
@@ -34,7 +44,13 @@ describe('LangChain ChatOpenAI', () => {
   test('stream: the chunks join to defgh', async () => {
     const result = await fixture.page.evaluate(async () => {
       const { ChatOpenAI } = window.LangChain;
-      const model = new ChatOpenAI({ model: 'inpage-test', configuration: { baseURL: location.origin + '/v1' }, apiKey: 'x', temperature: 0, maxTokens: 5 });
+      const model = new ChatOpenAI({
+        model: 'inpage-test',
+        configuration: { baseURL: location.origin + '/v1' },
+        apiKey: 'x',
+        temperature: 0,
+        maxTokens: 5,
+      });
       const chunks: string[] = [];
       for await (const chunk of await model.stream('abc')) chunks.push(String(chunk.content));
       return chunks;
@@ -46,25 +62,50 @@ describe('LangChain ChatOpenAI', () => {
   test('bindTools: the tool is sent and accepted, the answer is exact text; a past tool call and its result round-trip', async () => {
     const result = await fixture.page.evaluate(async () => {
       const { ChatOpenAI, AIMessage, HumanMessage, ToolMessage } = window.LangChain;
-      const model = new ChatOpenAI({ model: 'inpage-test', configuration: { baseURL: location.origin + '/v1' }, apiKey: 'x', temperature: 0, maxTokens: 5 });
+      const model = new ChatOpenAI({
+        model: 'inpage-test',
+        configuration: { baseURL: location.origin + '/v1' },
+        apiKey: 'x',
+        temperature: 0,
+        maxTokens: 5,
+      });
       const lookup = {
         type: 'function' as const,
-        function: { name: 'lookup', description: 'Looks a word up.', parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } },
+        function: {
+          name: 'lookup',
+          description: 'Looks a word up.',
+          parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+        },
       };
       const withTools = model.bindTools([lookup]);
       const plain = await withTools.invoke('abc');
       // [user 'a', assistant: a call of lookup, tool: 'bc'] renders as 'abc' with this template.
       const followUp = await withTools.invoke([
         new HumanMessage('a'),
-        new AIMessage({ content: '', tool_calls: [{ id: 'call_1', name: 'lookup', args: { word: 'b' }, type: 'tool_call' }] }),
+        new AIMessage({
+          content: '',
+          tool_calls: [{ id: 'call_1', name: 'lookup', args: { word: 'b' }, type: 'tool_call' }],
+        }),
         new ToolMessage({ content: 'bc', tool_call_id: 'call_1' }),
       ]);
-      return { plain: plain.content, plainCalls: plain.tool_calls?.length, followUp: followUp.content, usage: followUp.usage_metadata?.input_tokens };
+      return {
+        plain: plain.content,
+        plainCalls: plain.tool_calls?.length,
+        followUp: followUp.content,
+        usage: followUp.usage_metadata?.input_tokens,
+      };
     });
     assert.deepEqual(result, { plain: 'defgh', plainCalls: 0, followUp: 'defgh', usage: 3 });
     const { calls, bodies } = await takeV1Fetches(fixture.page);
     assert.deepEqual(calls, [...CHAT, ...CHAT]);
-    for (const body of bodies) assert.deepEqual((body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name), ['lookup']);
-    assert.deepEqual((bodies[1]?.messages as Array<{ role: string }>).map((m) => m.role), ['user', 'assistant', 'tool']);
+    for (const body of bodies)
+      assert.deepEqual(
+        (body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name),
+        ['lookup'],
+      );
+    assert.deepEqual(
+      (bodies[1]?.messages as Array<{ role: string }>).map((m) => m.role),
+      ['user', 'assistant', 'tool'],
+    );
   });
 });

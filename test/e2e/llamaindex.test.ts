@@ -34,10 +34,21 @@ for (const api of ['chat', 'responses'] as const) {
     test('chat: [user abc] answers defgh', async () => {
       const result = await fixture.page.evaluate(async (api) => {
         const { OpenAI, OpenAIResponses } = window.LlamaIndex;
-        const options = { model: 'inpage-test', baseURL: location.origin + '/v1', apiKey: 'x', temperature: 0, additionalSessionOptions: { dangerouslyAllowBrowser: true } };
-        const llm: ToolCallLLM = api === 'chat'
-          ? new OpenAI({ ...options, maxTokens: 5 })
-          : new OpenAIResponses({ ...options, maxOutputTokens: 5, additionalChatOptions: { temperature: 0 } as OpenAIResponsesChatOptions });
+        const options = {
+          model: 'inpage-test',
+          baseURL: location.origin + '/v1',
+          apiKey: 'x',
+          temperature: 0,
+          additionalSessionOptions: { dangerouslyAllowBrowser: true },
+        };
+        const llm: ToolCallLLM =
+          api === 'chat'
+            ? new OpenAI({ ...options, maxTokens: 5 })
+            : new OpenAIResponses({
+                ...options,
+                maxOutputTokens: 5,
+                additionalChatOptions: { temperature: 0 } as OpenAIResponsesChatOptions,
+              });
         const answer = await llm.chat({ messages: [{ role: 'user', content: 'abc' }] });
         return { role: answer.message.role, content: answer.message.content };
       }, api);
@@ -50,14 +61,26 @@ for (const api of ['chat', 'responses'] as const) {
     test('chat stream: the deltas join to defgh', async () => {
       const result = await fixture.page.evaluate(async (api) => {
         const { OpenAI, OpenAIResponses } = window.LlamaIndex;
-        const options = { model: 'inpage-test', baseURL: location.origin + '/v1', apiKey: 'x', temperature: 0, additionalSessionOptions: { dangerouslyAllowBrowser: true } };
-        const llm: ToolCallLLM = api === 'chat'
-          ? new OpenAI({ ...options, maxTokens: 5 })
-          : new OpenAIResponses({ ...options, maxOutputTokens: 5, additionalChatOptions: { temperature: 0 } as OpenAIResponsesChatOptions });
+        const options = {
+          model: 'inpage-test',
+          baseURL: location.origin + '/v1',
+          apiKey: 'x',
+          temperature: 0,
+          additionalSessionOptions: { dangerouslyAllowBrowser: true },
+        };
+        const llm: ToolCallLLM =
+          api === 'chat'
+            ? new OpenAI({ ...options, maxTokens: 5 })
+            : new OpenAIResponses({
+                ...options,
+                maxOutputTokens: 5,
+                additionalChatOptions: { temperature: 0 } as OpenAIResponsesChatOptions,
+              });
         const deltas: string[] = [];
         for await (const chunk of await llm.chat({ messages: [{ role: 'user', content: 'abc' }], stream: true })) {
           const raw = chunk.raw as { type?: string; object?: string };
-          if (raw.type === 'response.output_text.delta' || raw.object === 'chat.completion.chunk') deltas.push(chunk.delta);
+          if (raw.type === 'response.output_text.delta' || raw.object === 'chat.completion.chunk')
+            deltas.push(chunk.delta);
         }
         return deltas;
       }, api);
@@ -68,12 +91,31 @@ for (const api of ['chat', 'responses'] as const) {
     test('tools: a declared tool, a past tool call and its result round-trip; the answer is exact text', async () => {
       const result = await fixture.page.evaluate(async (api) => {
         const { OpenAI, OpenAIResponses } = window.LlamaIndex;
-        const options = { model: 'inpage-test', baseURL: location.origin + '/v1', apiKey: 'x', temperature: 0, additionalSessionOptions: { dangerouslyAllowBrowser: true } };
-        const llm: ToolCallLLM = api === 'chat'
-          ? new OpenAI({ ...options, maxTokens: 5 })
-          : new OpenAIResponses({ ...options, maxOutputTokens: 5, additionalChatOptions: { temperature: 0 } as OpenAIResponsesChatOptions });
+        const options = {
+          model: 'inpage-test',
+          baseURL: location.origin + '/v1',
+          apiKey: 'x',
+          temperature: 0,
+          additionalSessionOptions: { dangerouslyAllowBrowser: true },
+        };
+        const llm: ToolCallLLM =
+          api === 'chat'
+            ? new OpenAI({ ...options, maxTokens: 5 })
+            : new OpenAIResponses({
+                ...options,
+                maxOutputTokens: 5,
+                additionalChatOptions: { temperature: 0 } as OpenAIResponsesChatOptions,
+              });
         const lookup = {
-          metadata: { name: 'lookup', description: 'Looks a word up.', parameters: { type: 'object' as const, properties: { word: { type: 'string' as const } }, required: ['word'] } },
+          metadata: {
+            name: 'lookup',
+            description: 'Looks a word up.',
+            parameters: {
+              type: 'object' as const,
+              properties: { word: { type: 'string' as const } },
+              required: ['word'],
+            },
+          },
           call: ({ word }: { word: string }) => word,
         };
         // [user 'a', assistant: a call of lookup, tool: 'bc'] renders as 'abc' with this template.
@@ -81,7 +123,11 @@ for (const api of ['chat', 'responses'] as const) {
           tools: [lookup],
           messages: [
             { role: 'user', content: 'a' },
-            { role: 'assistant', content: '', options: { toolCall: [{ id: 'call_1', name: 'lookup', input: { word: 'b' } }] } },
+            {
+              role: 'assistant',
+              content: '',
+              options: { toolCall: [{ id: 'call_1', name: 'lookup', input: { word: 'b' } }] },
+            },
             { role: 'user', content: 'bc', options: { toolResult: { id: 'call_1', result: 'bc', isError: false } } },
           ],
         });
@@ -93,11 +139,23 @@ for (const api of ['chat', 'responses'] as const) {
       assert.deepEqual(calls, [{ method: 'POST', path, status: 200 }]);
       const body = bodies[0] ?? {};
       if (api === 'chat') {
-        assert.deepEqual((body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name), ['lookup']);
-        assert.deepEqual((body.messages as Array<{ role: string }>).map((m) => m.role), ['user', 'assistant', 'tool']);
+        assert.deepEqual(
+          (body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name),
+          ['lookup'],
+        );
+        assert.deepEqual(
+          (body.messages as Array<{ role: string }>).map((m) => m.role),
+          ['user', 'assistant', 'tool'],
+        );
       } else {
-        assert.deepEqual((body.tools as Array<{ name: string }>).map((t) => t.name), ['lookup']);
-        assert.deepEqual((body.input as Array<{ type?: string; role?: string }>).map((item) => item.type ?? item.role), ['user', 'function_call', 'function_call_output']);
+        assert.deepEqual(
+          (body.tools as Array<{ name: string }>).map((t) => t.name),
+          ['lookup'],
+        );
+        assert.deepEqual(
+          (body.input as Array<{ type?: string; role?: string }>).map((item) => item.type ?? item.role),
+          ['user', 'function_call', 'function_call_output'],
+        );
       }
     });
   });

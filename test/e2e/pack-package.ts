@@ -18,7 +18,14 @@ export interface PackedPackage {
 
 /** Runs `npm pack` of this checkout into `destination`. */
 export async function packPackage(destination: string): Promise<PackedPackage> {
-  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination, resolve('.')]);
+  const { stdout } = await run('npm', [
+    'pack',
+    '--json',
+    '--ignore-scripts',
+    '--pack-destination',
+    destination,
+    resolve('.'),
+  ]);
   const [report] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   if (!report) throw new Error(`npm pack printed nothing: ${stdout}`);
   return { tarball: join(destination, report.filename), files: report.files.map((file) => file.path).sort() };

@@ -19,17 +19,31 @@ before(async () => {
 after(() => rm(dir, { recursive: true, force: true }));
 
 test("npm pack holds exactly the README's list of files", () => {
-  const promised = readmeSnippet('package-files').split('\n').map((line) => line.trim()).filter(Boolean);
+  const promised = readmeSnippet('package-files')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   const patterns = promised.filter((line) => line.includes('*'));
   assert.deepEqual(patterns, ['dist/types/**/*.d.ts'], 'the only pattern is the declarations folder');
   const declarations = packed.files.filter((file) => /^dist\/types\/.+\.d\.ts$/.test(file));
-  assert.ok(declarations.includes('dist/types/src/index.d.ts'), 'the exports map\'s types are packed');
+  assert.ok(declarations.includes('dist/types/src/index.d.ts'), "the exports map's types are packed");
   const exact = promised.filter((line) => !line.includes('*')).sort();
-  assert.deepEqual(packed.files.filter((file) => !declarations.includes(file)), exact);
+  assert.deepEqual(
+    packed.files.filter((file) => !declarations.includes(file)),
+    exact,
+  );
 });
 
 test('every path in the exports map and bin is in the package', async () => {
-  const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as { bin: Record<string, string>; exports: Record<string, string | Record<string, string>>; types: string };
-  const targets = [...Object.values(pkg.bin), pkg.types, ...Object.values(pkg.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry)))];
+  const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as {
+    bin: Record<string, string>;
+    exports: Record<string, string | Record<string, string>>;
+    types: string;
+  };
+  const targets = [
+    ...Object.values(pkg.bin),
+    pkg.types,
+    ...Object.values(pkg.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry))),
+  ];
   for (const target of targets) assert.ok(packed.files.includes(target.replace(/^\.\//, '')), `${target} is packed`);
 });

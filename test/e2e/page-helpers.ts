@@ -89,7 +89,12 @@ export function recordV1Fetches(page: Page): Promise<void> {
         } catch {
           body = init?.body;
         }
-        window.v1Fetches.push({ method: init?.method ?? request?.method ?? 'GET', path: url.pathname, status: response.status, body });
+        window.v1Fetches.push({
+          method: init?.method ?? request?.method ?? 'GET',
+          path: url.pathname,
+          status: response.status,
+          body,
+        });
       }
       return response;
     };

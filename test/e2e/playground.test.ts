@@ -57,7 +57,10 @@ function runPanelCode(page: Page, code: string): Promise<string> {
 test('ready: the picker shows the catalogue and GET /v1/models, the bar says ready', async () => {
   await page.locator('model-picker td', { hasText: 'ready' }).waitFor();
   const option = await text(page, '#model option:first-child');
-  assert.match(option, /^inpage-test: built-in test model · llamacpp · built in, no download, works offline \(running\)$/);
+  assert.match(
+    option,
+    /^inpage-test: built-in test model · llamacpp · built in, no download, works offline \(running\)$/,
+  );
   assert.match(await text(page, '#phase'), /^ready/);
   // One "Model" label, not two stacked: the bar names the running model, the picker offers others.
   assert.equal(await text(page, 'load-progress #label'), 'Running inpage-test');
@@ -67,7 +70,12 @@ test('ready: the picker shows the catalogue and GET /v1/models, the bar says rea
   assert.equal(await text(page, '#load'), 'Running');
   // Why abc becomes defgh.
   assert.match(await text(page, '#model-note'), /continues letters and digits in order \(abc → defgh/);
-  assert.deepEqual(await page.locator('model-picker tbody td').allTextContents(), ['inpage-test', 'llamacpp', 'ready', '4096']);
+  assert.deepEqual(await page.locator('model-picker tbody td').allTextContents(), [
+    'inpage-test',
+    'llamacpp',
+    'ready',
+    '4096',
+  ]);
   await shot(page, 'ready');
 });
 
@@ -124,7 +132,10 @@ test('Stop aborts a long stream, and the engine is free for the next request at 
     return null;
   });
   assert.equal(record?.reason, 'client aborted');
-  assert.ok((record?.completionTokens ?? Infinity) < 4000, `the engine stopped after ${record?.completionTokens} tokens`);
+  assert.ok(
+    (record?.completionTokens ?? Infinity) < 4000,
+    `the engine stopped after ${record?.completionTokens} tokens`,
+  );
   await generate(page, 'abc', 5);
   await waitStatus(page, /Done/);
   assert.equal(await text(page, '#output'), 'defgh');
@@ -135,8 +146,16 @@ test('engine busy: a request queued behind another shows the busy notice until i
   await page.evaluate(() => {
     const blocker = new AbortController();
     Reflect.set(window, 'blocker', blocker);
-    const body = JSON.stringify({ model: 'inpage-test', prompt: 'hi ', max_tokens: 4000, temperature: 0, stream: true });
-    void fetch('/v1/completions', { method: 'POST', body, signal: blocker.signal }).then((response) => response.body?.pipeTo(new WritableStream())).catch(() => undefined);
+    const body = JSON.stringify({
+      model: 'inpage-test',
+      prompt: 'hi ',
+      max_tokens: 4000,
+      temperature: 0,
+      stream: true,
+    });
+    void fetch('/v1/completions', { method: 'POST', body, signal: blocker.signal })
+      .then((response) => response.body?.pipeTo(new WritableStream()))
+      .catch(() => undefined);
   });
   await generate(page, 'abc', 5);
   await page.locator('notice-banner [data-kind="busy"]').waitFor({ timeout: 5000 });
@@ -184,7 +203,10 @@ test('keyboard: Ctrl+Enter in the prompt generates; axe finds no WCAG A/AA viola
   const violations = await page.evaluate(async () => {
     const axe = Reflect.get(window, 'axe');
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-    return result.violations.map((violation: { id: string; nodes: Array<{ target: unknown }> }) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
+    return result.violations.map(
+      (violation: { id: string; nodes: Array<{ target: unknown }> }) =>
+        `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+    );
   });
   assert.deepEqual(violations, []);
 });
@@ -195,7 +217,11 @@ test('with ?api_key= the playground sends the key, and its code panel shows it',
   await waitStatus(keyed, /Done/);
   assert.equal(await text(keyed, '#output'), 'defgh');
   assert.match(await text(keyed, '#code'), /apiKey: "sk-play"/);
-  const withoutKey = await keyed.evaluate(async () => (await fetch('/v1/completions', { method: 'POST', body: JSON.stringify({ model: 'inpage-test', prompt: 'a' }) })).status);
+  const withoutKey = await keyed.evaluate(
+    async () =>
+      (await fetch('/v1/completions', { method: 'POST', body: JSON.stringify({ model: 'inpage-test', prompt: 'a' }) }))
+        .status,
+  );
   assert.equal(withoutKey, 401);
   await keyed.context().close();
 });

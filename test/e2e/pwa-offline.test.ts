@@ -26,29 +26,64 @@ test('the web app manifest and its icons are served and precached', async () => 
         return { src: icon.src, ok: response.ok, type: response.headers.get('content-type') };
       }),
     );
-    const cached = (await Promise.all((await caches.keys()).map(async (name) => (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname)))).flat();
+    const cached = (
+      await Promise.all(
+        (await caches.keys()).map(async (name) =>
+          (await (await caches.open(name)).keys()).map((request) => new URL(request.url).pathname),
+        ),
+      )
+    ).flat();
     return { name: json.name, display: json.display, icons, cached };
   });
   assert.equal(manifest.name, 'inpage-llm playground');
   assert.equal(manifest.display, 'standalone');
-  assert.deepEqual(manifest.icons.map((icon) => icon.ok), [true, true, true]);
+  assert.deepEqual(
+    manifest.icons.map((icon) => icon.ok),
+    [true, true, true],
+  );
   assert.ok(manifest.icons.some((icon) => icon.src.endsWith('512.png') && icon.type === 'image/png'));
-  for (const path of ['/index.html', '/manifest.webmanifest', '/icons/icon-192.png']) assert.ok(manifest.cached.includes(path), `${path} precached`);
-  assert.ok(manifest.cached.some((path) => path.endsWith('.wasm')), 'the engine wasm is precached');
-  assert.ok(!manifest.cached.some((path) => /webllm/.test(path)), 'WebLLM\'s 6 MB chunk is not precached (cached at run time when used)');
+  for (const path of ['/index.html', '/manifest.webmanifest', '/icons/icon-192.png'])
+    assert.ok(manifest.cached.includes(path), `${path} precached`);
+  assert.ok(
+    manifest.cached.some((path) => path.endsWith('.wasm')),
+    'the engine wasm is precached',
+  );
+  assert.ok(
+    !manifest.cached.some((path) => /webllm/.test(path)),
+    "WebLLM's 6 MB chunk is not precached (cached at run time when used)",
+  );
   await context.close();
 });
 
 test('offline after one visit: a reload loads the playground and answers /v1/completions', async () => {
   const { page, context } = await harness.openPage('/?model=inpage-test');
   await context.setOffline(true);
-  assert.equal(await page.evaluate(() => fetch('/no-such-file.txt').then(() => 'reached', () => 'offline')), 'offline', 'the network is off');
+  assert.equal(
+    await page.evaluate(() =>
+      fetch('/no-such-file.txt').then(
+        () => 'reached',
+        () => 'offline',
+      ),
+    ),
+    'offline',
+    'the network is off',
+  );
   await page.reload();
   await page.evaluate(() => window.inpage.ready);
   await page.addScriptTag({ content: await openaiScript() });
   const text = await page.evaluate(async () => {
-    const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
-    const stream = await client.completions.create({ model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0, stream: true });
+    const client = new window.OpenAI({
+      baseURL: location.origin + '/v1',
+      apiKey: 'unused',
+      dangerouslyAllowBrowser: true,
+    });
+    const stream = await client.completions.create({
+      model: 'inpage-test',
+      prompt: 'abc',
+      max_tokens: 5,
+      temperature: 0,
+      stream: true,
+    });
     let joined = '';
     for await (const chunk of stream) joined += chunk.choices[0]?.text ?? '';
     return joined;

@@ -14,9 +14,24 @@ const fixture = usePage('/?model=/models/inpage-test-qwen3.gguf');
 describe('inpage-test-qwen3 through the endpoint', () => {
   test('completions: greedy writes the chain and stops, stream and not; the split character is never split across chunks', async () => {
     const result = await fixture.page.evaluate(async () => {
-      const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
-      const whole = await client.completions.create({ model: 'inpage-test-qwen3', prompt: 'x', max_tokens: 40, temperature: 0 });
-      const stream = await client.completions.create({ model: 'inpage-test-qwen3', prompt: 'x', max_tokens: 40, temperature: 0, stream: true });
+      const client = new window.OpenAI({
+        baseURL: location.origin + '/v1',
+        apiKey: 'unused',
+        dangerouslyAllowBrowser: true,
+      });
+      const whole = await client.completions.create({
+        model: 'inpage-test-qwen3',
+        prompt: 'x',
+        max_tokens: 40,
+        temperature: 0,
+      });
+      const stream = await client.completions.create({
+        model: 'inpage-test-qwen3',
+        prompt: 'x',
+        max_tokens: 40,
+        temperature: 0,
+        stream: true,
+      });
       const pieces: string[] = [];
       for await (const chunk of stream) for (const choice of chunk.choices) pieces.push(choice.text);
       return { whole: JSON.parse(JSON.stringify(whole)), pieces };
@@ -25,13 +40,28 @@ describe('inpage-test-qwen3 through the endpoint', () => {
     assert.equal(result.whole.choices[0].finish_reason, 'stop');
     assert.equal(result.whole.usage.completion_tokens, 13, '12 chain tokens and <|im_end|>');
     assert.equal(result.pieces.join(''), INPAGE_TEST_QWEN3_CHAIN_TEXT);
-    assert.ok(result.pieces.every((piece) => !piece.includes('\uFFFD')), 'no U+FFFD mid-stream');
+    assert.ok(
+      result.pieces.every((piece) => !piece.includes('\uFFFD')),
+      'no U+FFFD mid-stream',
+    );
   });
 
   test('chat: the real Qwen3 template renders [user abc] as 9 tokens, and the answer is the chain', async () => {
     const answer = await fixture.page.evaluate(async () => {
-      const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
-      return JSON.parse(JSON.stringify(await client.chat.completions.create({ model: 'inpage-test-qwen3', messages: [{ role: 'user', content: 'abc' }], temperature: 0 })));
+      const client = new window.OpenAI({
+        baseURL: location.origin + '/v1',
+        apiKey: 'unused',
+        dangerouslyAllowBrowser: true,
+      });
+      return JSON.parse(
+        JSON.stringify(
+          await client.chat.completions.create({
+            model: 'inpage-test-qwen3',
+            messages: [{ role: 'user', content: 'abc' }],
+            temperature: 0,
+          }),
+        ),
+      );
     });
     assert.equal(answer.choices[0].message.content, INPAGE_TEST_QWEN3_CHAIN_TEXT);
     assert.equal(answer.choices[0].finish_reason, 'stop');

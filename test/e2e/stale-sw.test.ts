@@ -43,10 +43,18 @@ test('a stale SW (checksum mismatch) still answers, and the page warns and calls
   await page.waitForFunction(() => Reflect.get(window, '__updates') > 0, undefined, { timeout: 10_000 });
   const warnings = site.consoleMessages.filter((message) => message.startsWith('warning: [inpage-llm]'));
   assert.equal(warnings.length, 1, warnings.join('\n'));
-  assert.match(warnings[0] ?? '', new RegExp(`version ${expected.version} \\(checksum ${STALE}\\).*expects version ${expected.version} \\(checksum ${expected.checksum}\\)`));
+  assert.match(
+    warnings[0] ?? '',
+    new RegExp(
+      `version ${expected.version} \\(checksum ${STALE}\\).*expects version ${expected.version} \\(checksum ${expected.checksum}\\)`,
+    ),
+  );
   assert.match(warnings[0] ?? '', /npx inpage-llm init/);
   const text = await page.evaluate(async () => {
-    const response = await fetch('/v1/completions', { method: 'POST', body: JSON.stringify({ model: 'inpage-test', prompt: 'abc', max_tokens: 3, temperature: 0 }) });
+    const response = await fetch('/v1/completions', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'inpage-test', prompt: 'abc', max_tokens: 3, temperature: 0 }),
+    });
     return (await response.json()).choices[0].text;
   });
   assert.equal(text, 'def');

@@ -27,7 +27,10 @@ export interface StaticSite {
   consoleMessages: string[];
   /** A fresh context + page at `path`; adds `window.OpenAI` once `window.inpage.ready` resolved. */
   /** `beforeGoto` runs on the fresh context before the page loads (routes, say). */
-  openPage(path: string, options?: { waitReady?: boolean; initScript?: string; beforeGoto?: (context: BrowserContext) => Promise<void> }): Promise<{ context: BrowserContext; page: Page }>;
+  openPage(
+    path: string,
+    options?: { waitReady?: boolean; initScript?: string; beforeGoto?: (context: BrowserContext) => Promise<void> },
+  ): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
 
@@ -36,19 +39,29 @@ export async function startStaticSite(root: string, { args = [] }: { args?: stri
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
-    const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cache-Control': 'no-cache' };
+    const headers = {
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+      'Cache-Control': 'no-cache',
+    };
     if (!file.startsWith(normalize(root))) {
       response.writeHead(403, headers).end();
       return;
     }
     readFile(file).then(
-      (body) => response.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      (body) =>
+        response
+          .writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' })
+          .end(body),
       () => response.writeHead(404, { ...headers, 'Content-Type': 'text/plain' }).end('not found'),
     );
   });
   const port = await listen(server);
   const origin = `http://127.0.0.1:${port}`;
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...args] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [...CHROMIUM_ARGS, ...args],
+  });
   const script = await openaiScript();
   const consoleMessages: string[] = [];
   const pageErrors: string[] = [];

@@ -52,7 +52,8 @@ test('when the Service Worker dies mid-stream, the engine stops that generation 
   assert.ok(stopMs < 2500, `the engine stopped ${stopMs} ms after the SW`);
   const next = await page.evaluate(async () => {
     let text = '';
-    for await (const event of window.inpage.stream({ prompt: 'abc', max_tokens: 3, temperature: 0 })) if (event.type === 'generation.piece') text += event.text;
+    for await (const event of window.inpage.stream({ prompt: 'abc', max_tokens: 3, temperature: 0 }))
+      if (event.type === 'generation.piece') text += event.text;
     return text;
   });
   assert.equal(next, 'def');

@@ -22,7 +22,10 @@ export interface TempApp {
 
 export async function makeTempApp(packages: string[] = [], { tarball = false } = {}): Promise<TempApp> {
   const dir = await mkdtemp(join(tmpdir(), 'inpage-app-'));
-  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'some-app', private: true, type: 'module' }, null, 2)}\n`);
+  await writeFile(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'some-app', private: true, type: 'module' }, null, 2)}\n`,
+  );
   if (tarball) {
     await mkdir(join(dir, 'pack'));
     await installTarball(dir, (await packPackage(join(dir, 'pack'))).tarball);
@@ -35,7 +38,10 @@ export async function makeTempApp(packages: string[] = [], { tarball = false } =
   return {
     dir,
     async sh(command) {
-      const { stdout } = await run('sh', ['-c', command], { cwd: dir, env: { ...process.env, npm_config_yes: 'false' } });
+      const { stdout } = await run('sh', ['-c', command], {
+        cwd: dir,
+        env: { ...process.env, npm_config_yes: 'false' },
+      });
       return stdout;
     },
     remove: () => rm(dir, { recursive: true, force: true }),

@@ -34,7 +34,12 @@ test('a GGUF given by URL downloads with progress, loads and answers under its f
   assert.equal(downloads.at(-1)?.totalBytes, buildInpageTestModel().length);
   assert.equal(progress.at(-1)?.phase, 'ready');
 
-  const response = await postFromPage(page, '/v1/completions', { model: 'served-model', prompt: 'abc', max_tokens: 5, temperature: 0 });
+  const response = await postFromPage(page, '/v1/completions', {
+    model: 'served-model',
+    prompt: 'abc',
+    max_tokens: 5,
+    temperature: 0,
+  });
   assert.equal(response.status, 200);
   assert.equal((response.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
 
@@ -46,17 +51,29 @@ test('inpage.load() adds a second model; both are listed and served, each under 
   const card = await page.evaluate(async () => window.inpage.load('inpage-test'));
   assert.equal(card.id, 'inpage-test');
   assert.equal(card.status, 'ready');
-  const ids = await page.evaluate(async () => ((await (await fetch('/v1/models')).json()).data as Array<{ id: string }>).map((entry) => entry.id));
+  const ids = await page.evaluate(async () =>
+    ((await (await fetch('/v1/models')).json()).data as Array<{ id: string }>).map((entry) => entry.id),
+  );
   assert.deepEqual(ids, ['served-model', 'inpage-test']);
   for (const model of ['served-model', 'inpage-test']) {
-    const response = await postFromPage(page, '/v1/completions', { model, prompt: 'xyz', max_tokens: 3, temperature: 0 });
+    const response = await postFromPage(page, '/v1/completions', {
+      model,
+      prompt: 'xyz',
+      max_tokens: 3,
+      temperature: 0,
+    });
     assert.equal((response.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'abc', model);
   }
 });
 
 test('a model that fails to load: ready rejects, and its requests get 503 model_load_failed', async () => {
   const { page: failing, context } = await harness.openPage('/?model=/test-models/missing.gguf', { waitReady: false });
-  const startError = await failing.evaluate(() => window.inpage.ready.then(() => null, (error: Error) => error.message));
+  const startError = await failing.evaluate(() =>
+    window.inpage.ready.then(
+      () => null,
+      (error: Error) => error.message,
+    ),
+  );
   assert.match(startError ?? '', /missing/);
   const response = await postFromPage(failing, '/v1/completions', { model: 'missing', prompt: 'abc' });
   assert.equal(response.status, 503);

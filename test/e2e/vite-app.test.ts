@@ -25,14 +25,26 @@ export const id: string = runtime.model;
 `;
 
 const TSCONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [] },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'ESNext',
+    moduleResolution: 'bundler',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+    types: [],
+  },
   include: ['main.ts', 'type-checks.ts'],
 };
 
 before(async () => {
   app = await makeTempApp(['openai', 'vite'], { tarball: true });
   await app.sh(readmeSnippet('init'));
-  await writeFile(join(app.dir, 'index.html'), '<!doctype html><title>app</title><script type="module" src="/main.ts"></script>\n');
+  await writeFile(
+    join(app.dir, 'index.html'),
+    '<!doctype html><title>app</title><script type="module" src="/main.ts"></script>\n',
+  );
   await writeFile(join(app.dir, 'main.ts'), readmeSnippet('library'));
   await writeFile(join(app.dir, 'type-checks.ts'), TYPE_CHECKS);
   await writeFile(join(app.dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
@@ -45,25 +57,48 @@ after(async () => {
 });
 
 test("the app type-checks against the package's declarations (exports map, types condition)", async () => {
-  await promisify(execFile)(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', join(app.dir, 'tsconfig.json')]);
+  await promisify(execFile)(process.execPath, [
+    resolve('node_modules/typescript/bin/tsc'),
+    '-p',
+    join(app.dir, 'tsconfig.json'),
+  ]);
 });
 
 test('the package came from the tarball, not a link to this checkout', async () => {
   assert.ok(!(await lstat(join(app.dir, 'node_modules', 'inpage-llm'))).isSymbolicLink());
-  assert.match(await readFile(join(app.dir, 'package.json'), 'utf8'), /"inpage-llm": "file:pack\/inpage-llm-[\d.]+\.tgz"/);
+  assert.match(
+    await readFile(join(app.dir, 'package.json'), 'utf8'),
+    /"inpage-llm": "file:pack\/inpage-llm-[\d.]+\.tgz"/,
+  );
 });
 
 test('vite builds the app and emits the library engine worker and its wasm', async () => {
-  await build({ root: app.dir, configFile: join(app.dir, 'vite.config.ts'), logLevel: 'warn', build: { outDir: 'dist' } });
+  await build({
+    root: app.dir,
+    configFile: join(app.dir, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: 'dist' },
+  });
   const assets = await readdir(join(app.dir, 'dist', 'assets'));
-  assert.ok(assets.some((name) => /^engine-worker-.*\.js$/.test(name)), assets.join(', '));
-  assert.ok(assets.some((name) => name.endsWith('.wasm')), assets.join(', '));
+  assert.ok(
+    assets.some((name) => /^engine-worker-.*\.js$/.test(name)),
+    assets.join(', '),
+  );
+  assert.ok(
+    assets.some((name) => name.endsWith('.wasm')),
+    assets.join(', '),
+  );
   const root = await readdir(join(app.dir, 'dist'));
   assert.ok(root.includes('sw.js'), 'public/sw.js from init is in the build');
 });
 
-test('the README\'s vite.config.ts serves `vite preview` cross-origin isolated', async () => {
-  const server = await preview({ root: app.dir, configFile: join(app.dir, 'vite.config.ts'), logLevel: 'warn', preview: { port: 0, host: '127.0.0.1' } });
+test("the README's vite.config.ts serves `vite preview` cross-origin isolated", async () => {
+  const server = await preview({
+    root: app.dir,
+    configFile: join(app.dir, 'vite.config.ts'),
+    logLevel: 'warn',
+    preview: { port: 0, host: '127.0.0.1' },
+  });
   try {
     const response = await fetch(server.resolvedUrls?.local[0] ?? '');
     assert.equal(response.headers.get('cross-origin-opener-policy'), 'same-origin');
@@ -79,10 +114,17 @@ test('`inpage-llm precache dist` lists the build, leaves WebLLM out, and prints 
   assert.match(output, /wrote .*dist\/sw\.js, precaching \d+ files, [\d,]+ KB:/);
   assert.match(output, /^  index\.html \(/m);
   assert.match(output, /^  assets\/[\w-]+\.wasm \(/m);
-  assert.doesNotMatch(output, /^  [^ ]*webllm[^ ]* \(/m, 'WebLLM\'s chunk is not precached');
-  assert.match(output, /^  left out: assets\/webllm-[\w-]+\.js \(.*\): WebLLM chunk/m, "worker.format 'es' keeps WebLLM in its own chunk");
+  assert.doesNotMatch(output, /^  [^ ]*webllm[^ ]* \(/m, "WebLLM's chunk is not precached");
+  assert.match(
+    output,
+    /^  left out: assets\/webllm-[\w-]+\.js \(.*\): WebLLM chunk/m,
+    "worker.format 'es' keeps WebLLM in its own chunk",
+  );
   const engine = /^  assets\/engine-worker-[\w-]+\.js \(([\d,]+) KB\)/m.exec(output);
-  assert.ok(engine && Number(engine[1]?.replaceAll(',', '')) < 1024, `the engine worker does not inline WebLLM: ${engine?.[0]}`);
+  assert.ok(
+    engine && Number(engine[1]?.replaceAll(',', '')) < 1024,
+    `the engine worker does not inline WebLLM: ${engine?.[0]}`,
+  );
   const sw = await readFile(join(app.dir, 'dist', 'sw.js'), 'utf8');
   assert.match(sw, /^\/\/ inpage-llm service worker /, 'the stamped SW from the package');
   assert.ok(!sw.includes('self.__WB_MANIFEST'), 'the list is injected');

@@ -24,7 +24,12 @@ after(async () => {
 
 test('webllm without WebGPU: ready rejects and requests get 503 webgpu_unavailable with what to do', async () => {
   const { page, context } = await harness.openPage(webllmPath, { waitReady: false });
-  const code = await page.evaluate(() => window.inpage.ready.then(() => null, (error: { code?: string }) => error.code ?? null));
+  const code = await page.evaluate(() =>
+    window.inpage.ready.then(
+      () => null,
+      (error: { code?: string }) => error.code ?? null,
+    ),
+  );
   assert.equal(code, 'webgpu_unavailable');
   assert.equal((await page.evaluate(() => window.inpageProgress)).length, 0, 'nothing was downloaded');
   const response = await postFromPage(page, '/v1/completions', { model: 'tiny', prompt: 'abc', max_tokens: 3 });
@@ -40,10 +45,17 @@ test("backend 'auto' without WebGPU: the llama.cpp fallback serves the request",
   const { page, context } = await harness.openPage(autoPath);
   assert.equal(await page.evaluate(() => window.inpage.model), 'inpage-test');
   assert.equal(await page.evaluate(() => window.inpage.backend), 'llamacpp');
-  const response = await postFromPage(page, '/v1/completions', { model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 });
+  const response = await postFromPage(page, '/v1/completions', {
+    model: 'inpage-test',
+    prompt: 'abc',
+    max_tokens: 5,
+    temperature: 0,
+  });
   assert.equal(response.status, 200);
   assert.equal((response.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
-  const cards = await page.evaluate(async () => (await (await fetch('/v1/models')).json()) as { data: Array<Record<string, unknown>> });
+  const cards = await page.evaluate(
+    async () => (await (await fetch('/v1/models')).json()) as { data: Array<Record<string, unknown>> },
+  );
   assert.deepEqual(cards.data.map((card) => [card.id, card.backend, card.status, card.error_code ?? null]).sort(), [
     ['inpage-test', 'llamacpp', 'ready', null],
     ['tiny', 'webllm', 'failed', 'webgpu_unavailable'],

@@ -27,12 +27,30 @@ after(async () => {
 
 test('a real WebLLM model answers /v1/completions through the openai SDK', { skip }, async () => {
   const result = await page.evaluate(async () => {
-    const openai = new window.OpenAI({ baseURL: `${location.origin}/v1`, apiKey: 'unused', dangerouslyAllowBrowser: true });
+    const openai = new window.OpenAI({
+      baseURL: `${location.origin}/v1`,
+      apiKey: 'unused',
+      dangerouslyAllowBrowser: true,
+    });
     const id = window.inpage.model;
-    const plain = await openai.completions.create({ model: id, prompt: 'The capital of France is', max_tokens: 8, temperature: 0, logprobs: 2 });
+    const plain = await openai.completions.create({
+      model: id,
+      prompt: 'The capital of France is',
+      max_tokens: 8,
+      temperature: 0,
+      logprobs: 2,
+    });
     let streamed = '';
-    const stream = await openai.completions.create({ model: id, prompt: ['One, two,', 'A, B,'], max_tokens: 6, temperature: 0, n: 2, stream: true });
-    for await (const chunk of stream) for (const choice of chunk.choices) if (choice.index === 0) streamed += choice.text;
+    const stream = await openai.completions.create({
+      model: id,
+      prompt: ['One, two,', 'A, B,'],
+      max_tokens: 6,
+      temperature: 0,
+      n: 2,
+      stream: true,
+    });
+    for await (const chunk of stream)
+      for (const choice of chunk.choices) if (choice.index === 0) streamed += choice.text;
     const models = await (await fetch('/v1/models')).json();
     return { plain, streamed, models };
   });
@@ -41,5 +59,12 @@ test('a real WebLLM model answers /v1/completions through the openai SDK', { ski
   assert.equal(choice.logprobs?.tokens?.length, choice.logprobs?.token_logprobs?.length);
   assert.ok((result.plain.usage?.prompt_tokens ?? 0) > 0);
   assert.ok(result.streamed.length > 0);
-  console.log('# answer:', JSON.stringify(choice.text), '| streamed:', JSON.stringify(result.streamed), '| card:', JSON.stringify(result.models.data[0]));
+  console.log(
+    '# answer:',
+    JSON.stringify(choice.text),
+    '| streamed:',
+    JSON.stringify(result.streamed),
+    '| card:',
+    JSON.stringify(result.models.data[0]),
+  );
 });

@@ -22,7 +22,8 @@ function run(pieces: string[], options: ParserOptions) {
 /** Every way of cutting `text` in two, and one character at a time, must agree with one piece. */
 function expectSplitInvariant(text: string, extra: Partial<ParserOptions> = {}) {
   const whole = run([text], opts(extra));
-  for (let i = 0; i <= text.length; i++) expect(run([text.slice(0, i), text.slice(i)], opts(extra))).toStrictEqual(whole);
+  for (let i = 0; i <= text.length; i++)
+    expect(run([text.slice(0, i), text.slice(i)], opts(extra))).toStrictEqual(whole);
   expect(run([...text], opts(extra))).toStrictEqual(whole);
   return whole;
 }
@@ -30,21 +31,32 @@ function expectSplitInvariant(text: string, extra: Partial<ParserOptions> = {}) 
 describe('ChatOutputParser: reasoning', () => {
   it('splits <think> at the start into reasoning, trimming the tag whitespace', () => {
     expect(expectSplitInvariant('<think>\nLet me think.\n</think>\n\nThe answer is 4.')).toStrictEqual({
-      reasoning: 'Let me think.', content: 'The answer is 4.', toolCalls: [],
+      reasoning: 'Let me think.',
+      content: 'The answer is 4.',
+      toolCalls: [],
     });
   });
 
   it('starts in reasoning when the prompt opened <think>', () => {
-    expect(expectSplitInvariant('\nhmm\n</think>\n\nok', { startInReasoning: true })).toMatchObject({ reasoning: 'hmm', content: 'ok' });
+    expect(expectSplitInvariant('\nhmm\n</think>\n\nok', { startInReasoning: true })).toMatchObject({
+      reasoning: 'hmm',
+      content: 'ok',
+    });
   });
 
   it('leaves <think> alone when it is not at the start, or when reasoning is off', () => {
     expect(expectSplitInvariant('a <think>b</think>')).toMatchObject({ reasoning: '', content: 'a <think>b</think>' });
-    expect(expectSplitInvariant('<think>b</think>c', { reasoning: false })).toMatchObject({ reasoning: '', content: '<think>b</think>c' });
+    expect(expectSplitInvariant('<think>b</think>c', { reasoning: false })).toMatchObject({
+      reasoning: '',
+      content: '<think>b</think>c',
+    });
   });
 
   it('keeps an unterminated reasoning (length cut) as reasoning', () => {
-    expect(expectSplitInvariant('<think>\nstill going </th')).toMatchObject({ reasoning: 'still going </th', content: '' });
+    expect(expectSplitInvariant('<think>\nstill going </th')).toMatchObject({
+      reasoning: 'still going </th',
+      content: '',
+    });
   });
 
   it('passes through text that only looks like a tag start', () => {
@@ -67,7 +79,9 @@ describe('ChatOutputParser: tool calls', () => {
 
   it('parses Hermes/Qwen blocks with any chunk boundary', () => {
     expect(expectSplitInvariant(call)).toStrictEqual({
-      reasoning: '', content: '', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+      reasoning: '',
+      content: '',
+      toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
     });
   });
 
@@ -81,12 +95,20 @@ describe('ChatOutputParser: tool calls', () => {
   });
 
   it('keeps string arguments as they are', () => {
-    expect(run(['<tool_call>{"name":"f","arguments":"{\\"a\\":1}"}</tool_call>'], opts()).toolCalls[0]?.arguments).toBe('{"a":1}');
+    expect(run(['<tool_call>{"name":"f","arguments":"{\\"a\\":1}"}</tool_call>'], opts()).toolCalls[0]?.arguments).toBe(
+      '{"a":1}',
+    );
   });
 
   it('returns an invalid or unterminated block as content', () => {
-    expect(expectSplitInvariant('<tool_call>{not json}</tool_call>')).toMatchObject({ content: '<tool_call>{not json}</tool_call>', toolCalls: [] });
-    expect(expectSplitInvariant('<tool_call>{"name":"f","argu')).toMatchObject({ content: '<tool_call>{"name":"f","argu', toolCalls: [] });
+    expect(expectSplitInvariant('<tool_call>{not json}</tool_call>')).toMatchObject({
+      content: '<tool_call>{not json}</tool_call>',
+      toolCalls: [],
+    });
+    expect(expectSplitInvariant('<tool_call>{"name":"f","argu')).toMatchObject({
+      content: '<tool_call>{"name":"f","argu',
+      toolCalls: [],
+    });
   });
 
   it('ignores tool tags when tools are off', () => {

@@ -20,7 +20,7 @@ function status(request: CallerRequest): number {
 }
 
 describe('checkCaller', () => {
-  it('lets this origin\'s fetches through, JSON or not (the SDK, a plain fetch with a string body)', () => {
+  it("lets this origin's fetches through, JSON or not (the SDK, a plain fetch with a string body)", () => {
     expect(status(caller('cors', 'POST', { 'content-type': 'application/json' }))).toBe(0);
     expect(status(caller('same-origin', 'POST', { 'content-type': 'text/plain;charset=UTF-8' }))).toBe(0);
     expect(status(caller('cors', 'POST', { origin: ORIGIN, 'sec-fetch-site': 'same-origin' }))).toBe(0);
@@ -35,17 +35,25 @@ describe('checkCaller', () => {
   });
 
   it('refuses a cross-origin form post (403), whatever its content type', () => {
-    expect(status(caller('navigate', 'POST', { 'content-type': 'text/plain' }, 'http://localhost:5173/evil.html'))).toBe(403);
-    expect(status(caller('navigate', 'POST', { 'content-type': 'application/json' }, 'https://evil.example/'))).toBe(403);
+    expect(
+      status(caller('navigate', 'POST', { 'content-type': 'text/plain' }, 'http://localhost:5173/evil.html')),
+    ).toBe(403);
+    expect(status(caller('navigate', 'POST', { 'content-type': 'application/json' }, 'https://evil.example/'))).toBe(
+      403,
+    );
     // No referrer (referrerpolicy=no-referrer): the initiator is unknown.
     expect(status(caller('navigate', 'POST', { 'content-type': 'text/plain' }))).toBe(403);
   });
 
   it('refuses a same-origin form post or no-cors post that is not JSON (415)', () => {
     expect(status(caller('navigate', 'POST', { 'content-type': 'text/plain' }, `${ORIGIN}/form.html`))).toBe(415);
-    expect(status(caller('navigate', 'POST', { 'content-type': 'application/x-www-form-urlencoded' }, `${ORIGIN}/`))).toBe(415);
+    expect(
+      status(caller('navigate', 'POST', { 'content-type': 'application/x-www-form-urlencoded' }, `${ORIGIN}/`)),
+    ).toBe(415);
     expect(status(caller('no-cors', 'POST', { 'content-type': 'text/plain' }, `${ORIGIN}/`))).toBe(415);
-    expect(status(caller('no-cors', 'POST', { 'content-type': 'application/json; charset=utf-8' }, `${ORIGIN}/`))).toBe(0);
+    expect(status(caller('no-cors', 'POST', { 'content-type': 'application/json; charset=utf-8' }, `${ORIGIN}/`))).toBe(
+      0,
+    );
   });
 
   it('lets a same-origin or typed-in GET navigation read (the address bar), not a cross-origin one', () => {

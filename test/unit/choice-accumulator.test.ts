@@ -3,8 +3,9 @@ import { ChoiceAccumulator } from '../../worker/sw/routes/completions/choice-acc
 import type { TokenLogprob } from '../../src/core/generation';
 
 /** One neutral token (logprob -1, itself its only alternative) at `offset`. */
-const lp = (token: string, offset: number): TokenLogprob[] =>
-  [{ id: 1, text: token, bytes: [], logprob: -1, top: [{ id: 1, text: token, bytes: [], logprob: -1 }], offset }];
+const lp = (token: string, offset: number): TokenLogprob[] => [
+  { id: 1, text: token, bytes: [], logprob: -1, top: [{ id: 1, text: token, bytes: [], logprob: -1 }], offset },
+];
 
 describe('ChoiceAccumulator', () => {
   it('starts empty', () => {
@@ -34,7 +35,10 @@ describe('ChoiceAccumulator', () => {
     acc.add(0, 'llo', lp('llo', 2));
     acc.end(0, 'length', null);
     expect(acc.list()[0]?.logprobs).toStrictEqual({
-      tokens: ['He', 'llo'], token_logprobs: [-1, -1], top_logprobs: [{ He: -1 }, { llo: -1 }], text_offset: [0, 2],
+      tokens: ['He', 'llo'],
+      token_logprobs: [-1, -1],
+      top_logprobs: [{ He: -1 }, { llo: -1 }],
+      text_offset: [0, 2],
     });
   });
 
@@ -74,6 +78,9 @@ describe('ChoiceAccumulator', () => {
     acc.add(0, 'x', null);
     acc.end(0, 'length', null);
     acc.add(1, 'y', null);
-    expect(acc.list().map((c) => [c.text, c.finish_reason])).toStrictEqual([['x', 'length'], ['y', null]]);
+    expect(acc.list().map((c) => [c.text, c.finish_reason])).toStrictEqual([
+      ['x', 'length'],
+      ['y', null],
+    ]);
   });
 });

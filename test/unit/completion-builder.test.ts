@@ -31,13 +31,20 @@ describe('completionMeta', () => {
 
 describe('completionObject / usageChunk', () => {
   const meta = { id: 'cmpl-abc', created: 123, model: 'inpage-test' };
-  const choice = (index: number, text: string, finish: FinishReason | null = null): CompletionChoice =>
-    ({ text, index, logprobs: null, finish_reason: finish });
+  const choice = (index: number, text: string, finish: FinishReason | null = null): CompletionChoice => ({
+    text,
+    index,
+    logprobs: null,
+    finish_reason: finish,
+  });
 
   it('has the exact shape without usage', () => {
     const object = completionObject(meta, [choice(0, 'Hi')]);
     expect(object).toStrictEqual({
-      id: 'cmpl-abc', object: 'text_completion', created: 123, model: 'inpage-test',
+      id: 'cmpl-abc',
+      object: 'text_completion',
+      created: 123,
+      model: 'inpage-test',
       choices: [{ text: 'Hi', index: 0, logprobs: null, finish_reason: null }],
     });
     expect('usage' in object).toBe(false);
@@ -51,7 +58,10 @@ describe('completionObject / usageChunk', () => {
       choice(1, '', 'length'),
     ];
     expect(completionObject(meta, choices, usage)).toStrictEqual({
-      id: 'cmpl-abc', object: 'text_completion', created: 123, model: 'inpage-test',
+      id: 'cmpl-abc',
+      object: 'text_completion',
+      created: 123,
+      model: 'inpage-test',
       choices: [
         { text: 'a', index: 0, logprobs, finish_reason: 'stop', matched_stop: '\n' },
         { text: '', index: 1, logprobs: null, finish_reason: 'length' },
@@ -66,7 +76,12 @@ describe('completionObject / usageChunk', () => {
 
   it('usageChunk has no choices, only usage', () => {
     expect(usageChunk(meta, usage)).toStrictEqual({
-      id: 'cmpl-abc', object: 'text_completion', created: 123, model: 'inpage-test', choices: [], usage,
+      id: 'cmpl-abc',
+      object: 'text_completion',
+      created: 123,
+      model: 'inpage-test',
+      choices: [],
+      usage,
     });
   });
 });

@@ -23,7 +23,10 @@ describe('checkEmbeddingCapabilities', () => {
   });
 
   it('refuses a model that cannot embed (every webllm model), naming model', () => {
-    expect(refusal({ ...capabilities, unsupported: [...WEBLLM_UNSUPPORTED] }, ['ab'])).toEqual({ param: 'model', code: 'unsupported_parameter' });
+    expect(refusal({ ...capabilities, unsupported: [...WEBLLM_UNSUPPORTED] }, ['ab'])).toEqual({
+      param: 'model',
+      code: 'unsupported_parameter',
+    });
   });
 
   it('refuses ids outside the vocabulary and inputs longer than the context, naming input', () => {

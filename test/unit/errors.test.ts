@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import {
-  InternalServerError, InvalidRequestError, NotFoundError, OpenAIError, ServiceUnavailableError,
-  MAX_MESSAGE_LENGTH, MAX_PARAM_LENGTH, isWireError, toOpenAIError,
+  InternalServerError,
+  InvalidRequestError,
+  NotFoundError,
+  OpenAIError,
+  ServiceUnavailableError,
+  MAX_MESSAGE_LENGTH,
+  MAX_PARAM_LENGTH,
+  isWireError,
+  toOpenAIError,
 } from '../../src/core/errors';
 
 describe('OpenAIError subclasses', () => {
   it.each([
-    ['InvalidRequestError', new InvalidRequestError('bad', 'prompt'), 400, 'invalid_request_error', 'prompt', 'invalid_value'],
+    [
+      'InvalidRequestError',
+      new InvalidRequestError('bad', 'prompt'),
+      400,
+      'invalid_request_error',
+      'prompt',
+      'invalid_value',
+    ],
     ['NotFoundError', new NotFoundError('no model', 'model'), 404, 'invalid_request_error', 'model', 'model_not_found'],
     ['ServiceUnavailableError', new ServiceUnavailableError('down'), 503, 'server_error', null, 'engine_unavailable'],
     ['InternalServerError', new InternalServerError('boom'), 500, 'server_error', null, 'internal_error'],
@@ -36,13 +50,17 @@ describe('OpenAIError subclasses', () => {
 describe('toBody / toResponse', () => {
   it('has exactly the OpenAI error shape', () => {
     const body = new InvalidRequestError("Invalid 'top_p'", 'top_p').toBody();
-    expect(body).toStrictEqual({ error: { message: "Invalid 'top_p'", type: 'invalid_request_error', param: 'top_p', code: 'invalid_value' } });
+    expect(body).toStrictEqual({
+      error: { message: "Invalid 'top_p'", type: 'invalid_request_error', param: 'top_p', code: 'invalid_value' },
+    });
     expect(Object.keys(body)).toEqual(['error']);
     expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'param', 'type']);
   });
 
   it('keeps null param and code as null keys', () => {
-    expect(new InternalServerError('x', null).toBody()).toStrictEqual({ error: { message: 'x', type: 'server_error', param: null, code: null } });
+    expect(new InternalServerError('x', null).toBody()).toStrictEqual({
+      error: { message: 'x', type: 'server_error', param: null, code: null },
+    });
   });
 
   it('builds a JSON response with the status', async () => {
@@ -58,7 +76,9 @@ describe('toBody / toResponse', () => {
     const response = new ServiceUnavailableError('down').toResponse();
     expect(response.status).toBe(503);
     expect(response.headers.get('content-type')).toBe('application/json');
-    expect(await response.text()).toBe(JSON.stringify({ error: { message: 'down', type: 'server_error', param: null, code: 'engine_unavailable' } }));
+    expect(await response.text()).toBe(
+      JSON.stringify({ error: { message: 'down', type: 'server_error', param: null, code: 'engine_unavailable' } }),
+    );
   });
 });
 
@@ -79,7 +99,8 @@ describe('toWire / fromWire', () => {
 
   it('has the { status, body } wire shape', () => {
     expect(new InternalServerError('x').toWire()).toStrictEqual({
-      status: 500, body: { error: { message: 'x', type: 'server_error', param: null, code: 'internal_error' } },
+      status: 500,
+      body: { error: { message: 'x', type: 'server_error', param: null, code: 'internal_error' } },
     });
   });
 });
@@ -115,7 +136,11 @@ describe('isWireError', () => {
   });
 
   it.each([
-    null, undefined, 'error', 42, [],
+    null,
+    undefined,
+    'error',
+    42,
+    [],
     { status: '500', body: { error: {} } },
     { body: { error: {} } },
     { status: 500, body: { error: {} } },

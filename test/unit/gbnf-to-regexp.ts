@@ -35,7 +35,8 @@ export function gbnfToRegExp(gbnf: string): RegExp {
     for (const t of tokens) {
       if (/^\s|^#/.test(t)) continue;
       if (t.startsWith('"')) out += `(?:${escapeRegExp(decodeLiteral(t.slice(1, -1)))})`;
-      else if (t.startsWith('[')) out += t.replace(/\\U([0-9a-fA-F]{8})/g, (_, h: string) => `\\u{${h.replace(/^0+/, '')}}`);
+      else if (t.startsWith('['))
+        out += t.replace(/\\U([0-9a-fA-F]{8})/g, (_, h: string) => `\\u{${h.replace(/^0+/, '')}}`);
       else if (/^[a-zA-Z0-9-]+$/.test(t)) out += `(?:${expand(t, depth + 1)})`;
       else if (t === '.') out += '[^]';
       else out += t;

@@ -53,10 +53,17 @@ export function parseGguf(bytes: Uint8Array): GgufFile {
     if (size === undefined) throw new Error(`unknown GGUF value type ${type}`);
     pos += size;
     const read: Record<number, () => GgufReadValue> = {
-      0: () => view.getUint8(at), 1: () => view.getInt8(at), 2: () => view.getUint16(at, true),
-      3: () => view.getInt16(at, true), 4: () => view.getUint32(at, true), 5: () => view.getInt32(at, true),
-      6: () => view.getFloat32(at, true), 7: () => view.getUint8(at) !== 0, 10: () => view.getBigUint64(at, true),
-      11: () => view.getBigInt64(at, true), 12: () => view.getFloat64(at, true),
+      0: () => view.getUint8(at),
+      1: () => view.getInt8(at),
+      2: () => view.getUint16(at, true),
+      3: () => view.getInt16(at, true),
+      4: () => view.getUint32(at, true),
+      5: () => view.getInt32(at, true),
+      6: () => view.getFloat32(at, true),
+      7: () => view.getUint8(at) !== 0,
+      10: () => view.getBigUint64(at, true),
+      11: () => view.getBigInt64(at, true),
+      12: () => view.getFloat64(at, true),
     };
     return (read[type] ?? (() => 0))();
   };

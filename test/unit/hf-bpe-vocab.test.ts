@@ -3,20 +3,37 @@ import { hfBpeVocab } from '../../src/test-model/hf-bpe-vocab';
 import { parseHfTokenizerFiles } from '../../src/test-model/parse-hf-tokenizer-files';
 
 const tokenizerJson = {
-  model: { type: 'BPE', vocab: { a: 0, b: 1, ab: 2, 'Ġ': 3 }, merges: [['a', 'b'], 'Ġ a'] },
+  model: { type: 'BPE', vocab: { a: 0, b: 1, ab: 2, Ġ: 3 }, merges: [['a', 'b'], 'Ġ a'] },
   added_tokens: [
     { id: 5, content: '<|end|>', special: true, normalized: false },
     { id: 6, content: '<|fim_x|>', special: false },
     { id: 7, content: '<think>', special: false },
   ],
 };
-const config = { eos_token: '<|end|>', pad_token: '<|fim_x|>', add_bos_token: false, chat_template: '{{ x }}', bos_token: null };
+const config = {
+  eos_token: '<|end|>',
+  pad_token: '<|fim_x|>',
+  add_bos_token: false,
+  chat_template: '{{ x }}',
+  bos_token: null,
+};
 
 describe('hfBpeVocab', () => {
   const vocab = hfBpeVocab(parseHfTokenizerFiles(tokenizerJson, config), 10);
 
-  it('pads missing ids with [PAD<id>] (unused) up to the model\'s vocabulary size', () => {
-    expect(vocab.tokens).toEqual(['a', 'b', 'ab', 'Ġ', '[PAD4]', '<|end|>', '<|fim_x|>', '<think>', '[PAD8]', '[PAD9]']);
+  it("pads missing ids with [PAD<id>] (unused) up to the model's vocabulary size", () => {
+    expect(vocab.tokens).toEqual([
+      'a',
+      'b',
+      'ab',
+      'Ġ',
+      '[PAD4]',
+      '<|end|>',
+      '<|fim_x|>',
+      '<think>',
+      '[PAD8]',
+      '[PAD9]',
+    ]);
     expect([...vocab.tokenTypes]).toEqual([1, 1, 1, 1, 5, 3, 3, 4, 5, 5]);
   });
 
@@ -50,7 +67,12 @@ describe('parseHfTokenizerFiles', () => {
   });
 
   it('treats a missing or null config entry as absent', () => {
-    expect(parseHfTokenizerFiles(tokenizerJson, {}).config).toEqual({ chat_template: undefined, eos_token: null, pad_token: null, add_bos_token: undefined });
+    expect(parseHfTokenizerFiles(tokenizerJson, {}).config).toEqual({
+      chat_template: undefined,
+      eos_token: null,
+      pad_token: null,
+      add_bos_token: undefined,
+    });
     expect(() => parseHfTokenizerFiles(tokenizerJson, [])).toThrow(TypeError);
   });
 });

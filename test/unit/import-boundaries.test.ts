@@ -35,7 +35,8 @@ export function relativeImports(file: string, source: string): string[] {
   return specs.map((spec) => relative(ROOT, resolve(ROOT, dirname(file), spec)));
 }
 
-const contextOf = (path: string): string | undefined => Object.keys(CONTEXTS).find((context) => path === context || path.startsWith(`${context}/`));
+const contextOf = (path: string): string | undefined =>
+  Object.keys(CONTEXTS).find((context) => path === context || path.startsWith(`${context}/`));
 
 /** What is wrong with one file's imports. */
 function checkFile(file: string, source: string): string[] {
@@ -50,7 +51,8 @@ function checkFile(file: string, source: string): string[] {
     .map((target) => `${file} imports ${target}`);
 }
 
-const violations = (): string[] => [...files('src'), ...files('worker')].flatMap((file) => checkFile(file, readFileSync(join(ROOT, file), 'utf8')));
+const violations = (): string[] =>
+  [...files('src'), ...files('worker')].flatMap((file) => checkFile(file, readFileSync(join(ROOT, file), 'utf8')));
 
 describe('import boundaries', () => {
   it('no file imports another context’s internals (only src/core and the shared libraries cross)', () => {
@@ -58,7 +60,11 @@ describe('import boundaries', () => {
   });
 
   it.each([
-    ['src/page/x.ts', "import type { EngineHost } from '../../worker/engine/engine-host';", 'worker/engine/engine-host'],
+    [
+      'src/page/x.ts',
+      "import type { EngineHost } from '../../worker/engine/engine-host';",
+      'worker/engine/engine-host',
+    ],
     ['worker/sw/x.ts', "export { runGeneration } from '../engine/run-generation';", 'worker/engine/run-generation'],
     ['src/core/x.ts', "const m = await import('../page/start-inpage');", 'src/page/start-inpage'],
     ['worker/engine/x.ts', "import { toUsage } from '../sw/usage';", 'worker/sw/usage'],
@@ -67,7 +73,12 @@ describe('import boundaries', () => {
   });
 
   it('allows the core and the shared libraries', () => {
-    expect(checkFile('worker/engine/x.ts', "import { GREEDY } from '../../src/core/parameters';\nimport { v } from '../../src/gguf/vocabulary';")).toStrictEqual([]);
+    expect(
+      checkFile(
+        'worker/engine/x.ts',
+        "import { GREEDY } from '../../src/core/parameters';\nimport { v } from '../../src/gguf/vocabulary';",
+      ),
+    ).toStrictEqual([]);
     expect(checkFile('src/page/x.ts', "import type { EngineApi } from '../core/engine-api';")).toStrictEqual([]);
   });
 });

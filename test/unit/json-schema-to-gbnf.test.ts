@@ -61,7 +61,11 @@ const SAMPLES: readonly [string, string, boolean][] = [
   ['anyOf', '"ab"', true],
   ['anyOf', '12', true],
   ['anyOf', '"abc"', false],
-  ['formats', '["123e4567-e89b-12d3-a456-426614174000", "2026-12-01", "10:20:30Z", "2026-12-01T10:20:30.123+01:00"]', true],
+  [
+    'formats',
+    '["123e4567-e89b-12d3-a456-426614174000", "2026-12-01", "10:20:30Z", "2026-12-01T10:20:30.123+01:00"]',
+    true,
+  ],
   ['definitions', '{"p": [1, 2.5]}', true],
   ['definitions', '{"p": [1]}', false],
   ['array of arrays', '[[1, 2], [], [3]]', true],
@@ -82,7 +86,10 @@ describe('jsonSchemaToGbnf', () => {
   });
 
   it('writes llama.cpp-shaped rules for an object', () => {
-    const gbnf = jsonSchemaToGbnf({ type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string' } }, required: ['n'] }, 'p');
+    const gbnf = jsonSchemaToGbnf(
+      { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string' } }, required: ['n'] },
+      'p',
+    );
     expect(gbnf.split('\n')[0]).toBe('root ::= "{" space n-kv ("," space s-kv)? "}" space');
     expect(gbnf).toContain('n-kv ::= "\\"n\\"" space ":" space integer\n');
     expect(gbnf).toContain('space ::= | " " | "\\n"{1,2} [ \\t]{0,20}\n');
@@ -100,11 +107,16 @@ describe('jsonSchemaToGbnf', () => {
 
   it.each([
     [{ type: 'integer', multipleOf: 3 }, '#', "'multipleOf'", 'unsupported_schema'],
-    [{ type: 'object', properties: { a: { not: { type: 'string' } } } }, '#/properties/a', "'not'", 'unsupported_schema'],
+    [
+      { type: 'object', properties: { a: { not: { type: 'string' } } } },
+      '#/properties/a',
+      "'not'",
+      'unsupported_schema',
+    ],
     [{ type: 'array', uniqueItems: true }, '#', "'uniqueItems'", 'unsupported_schema'],
     [{ type: 'string', format: 'email' }, '#', "format 'email'", 'unsupported_schema'],
-    [{ type: 'string', pattern: '(?=a)', }, '#/pattern', 'lookaround', 'unsupported_schema'],
-    [{ type: 'string', pattern: '[a-', }, '#/pattern', "missing ']'", 'invalid_schema'],
+    [{ type: 'string', pattern: '(?=a)' }, '#/pattern', 'lookaround', 'unsupported_schema'],
+    [{ type: 'string', pattern: '[a-' }, '#/pattern', "missing ']'", 'invalid_schema'],
     [{ type: 'string', pattern: 'a+', maxLength: 3 }, '#', "'pattern' combined", 'unsupported_schema'],
     [{ type: 'number', minimum: -1.5 }, '#', 'number bounds', 'unsupported_schema'],
     [{ allOf: [{ type: 'string' }, { maxLength: 2 }] }, '#', "'allOf'", 'unsupported_schema'],
@@ -115,7 +127,12 @@ describe('jsonSchemaToGbnf', () => {
     [{ type: 'object', required: 'a' }, '#', "'required' must be an array of strings", 'invalid_schema'],
     [{ enum: [] }, '#', "'enum' must be a non-empty array", 'invalid_schema'],
     [{ type: 'integer', minimum: 5, maximum: 4 }, '#', 'no integer lies between', 'invalid_schema'],
-    [{ type: 'array', items: { type: 'string', minLength: 3, maxLength: 1 } }, '#/items', "'maxLength' (1) is less than 'minLength' (3)", 'invalid_schema'],
+    [
+      { type: 'array', items: { type: 'string', minLength: 3, maxLength: 1 } },
+      '#/items',
+      "'maxLength' (1) is less than 'minLength' (3)",
+      'invalid_schema',
+    ],
     [false, '#', "'false' matches no value", 'unsupported_schema'],
     ['{}', '#', 'must be an object or a boolean', 'invalid_schema'],
   ])('refuses %j', (schema, path, what, code) => {

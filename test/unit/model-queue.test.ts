@@ -4,7 +4,9 @@ import { ModelQueue } from '../../worker/engine/model-queue';
 /** A promise resolved from outside. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve = (): void => undefined;
-  const promise = new Promise<void>((r) => { resolve = r; });
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
@@ -40,7 +42,9 @@ describe('ModelQueue', () => {
     const gate = deferred();
     let secondStarted = false;
     const first = queue.run(live(), () => gate.promise);
-    const second = queue.run(live(), async () => { secondStarted = true; });
+    const second = queue.run(live(), async () => {
+      secondStarted = true;
+    });
     await tick();
     expect(secondStarted).toBe(false);
     gate.resolve();
@@ -54,9 +58,16 @@ describe('ModelQueue', () => {
     const gate = deferred();
     const ran: string[] = [];
     const controller = new AbortController();
-    const first = queue.run(live(), async () => { await gate.promise; ran.push('first'); });
-    const skipped = queue.run(controller.signal, async () => { ran.push('skipped'); });
-    const third = queue.run(live(), async () => { ran.push('third'); });
+    const first = queue.run(live(), async () => {
+      await gate.promise;
+      ran.push('first');
+    });
+    const skipped = queue.run(controller.signal, async () => {
+      ran.push('skipped');
+    });
+    const third = queue.run(live(), async () => {
+      ran.push('third');
+    });
     controller.abort();
     gate.resolve();
     await expect(skipped).resolves.toBeUndefined();
@@ -68,20 +79,29 @@ describe('ModelQueue', () => {
   it('skips a job whose signal is already aborted', async () => {
     const queue = new ModelQueue();
     let ran = false;
-    await queue.run(AbortSignal.abort(), async () => { ran = true; });
+    await queue.run(AbortSignal.abort(), async () => {
+      ran = true;
+    });
     expect(ran).toBe(false);
   });
 
   it('a throwing job rejects its own promise but does not block later ones', async () => {
     const queue = new ModelQueue();
     const ran: string[] = [];
-    const failing = queue.run(live(), async () => { ran.push('fail'); throw new Error('boom'); });
-    const later = queue.run(live(), async () => { ran.push('later'); });
+    const failing = queue.run(live(), async () => {
+      ran.push('fail');
+      throw new Error('boom');
+    });
+    const later = queue.run(live(), async () => {
+      ran.push('later');
+    });
     await expect(failing).rejects.toThrow('boom');
     await later;
     expect(ran).toEqual(['fail', 'later']);
     expect(queue.size).toBe(0);
-    await queue.run(live(), async () => { ran.push('after'); });
+    await queue.run(live(), async () => {
+      ran.push('after');
+    });
     expect(ran).toEqual(['fail', 'later', 'after']);
   });
 

@@ -22,13 +22,20 @@ describe('the init record in package.json', () => {
     await saveRecord(dir, pkg, join(dir, 'static', 'www'), true);
     await saveRecord(dir, pkg, './public', true);
     pkg = await readPackageJson(dir);
-    expect(pkg?.['inpage-llm']).toEqual({ other: 1, workerDirectory: ['public', 'static/www'], dropinDirectory: ['static/www', 'public'] });
+    expect(pkg?.['inpage-llm']).toEqual({
+      other: 1,
+      workerDirectory: ['public', 'static/www'],
+      dropinDirectory: ['static/www', 'public'],
+    });
     expect(pkg?.name).toBe('app');
     expect(await readFile(join(dir, 'package.json'), 'utf8')).toMatch(/\n$/);
   });
 
   it("reads msw-style string values and ignores what isn't a folder list", () => {
-    expect(readRecord({ 'inpage-llm': { workerDirectory: 'public', dropinDirectory: [1, 'x'] } })).toEqual({ workerDirectory: ['public'], dropinDirectory: ['x'] });
+    expect(readRecord({ 'inpage-llm': { workerDirectory: 'public', dropinDirectory: [1, 'x'] } })).toEqual({
+      workerDirectory: ['public'],
+      dropinDirectory: ['x'],
+    });
     expect(readRecord(null)).toEqual({ workerDirectory: [], dropinDirectory: [] });
   });
 

@@ -7,12 +7,26 @@ import { runStats } from '../../demo/run-stats';
 describe('runStats', () => {
   it('measures prefill (prompt tokens ÷ time to first token) and decode (later tokens ÷ their time) apart', () => {
     const stats = runStats({ started: 1000, first: 1050, last: 1250, promptTokens: 100, tokens: 5, exact: true });
-    expect(stats).toEqual({ ttftMs: 50, promptTokens: 100, tokens: 5, prefillTokensPerSecond: 2000, decodeTokensPerSecond: 20, exact: true });
+    expect(stats).toEqual({
+      ttftMs: 50,
+      promptTokens: 100,
+      tokens: 5,
+      prefillTokensPerSecond: 2000,
+      decodeTokensPerSecond: 20,
+      exact: true,
+    });
   });
 
   it('says nothing it cannot measure: no usage yet, one token, a non-streamed body', () => {
-    expect(runStats({ started: 0, first: 10, last: 10, promptTokens: null, tokens: 1, exact: false })).toMatchObject({ prefillTokensPerSecond: null, decodeTokensPerSecond: null });
-    expect(runStats({ started: 0, first: null, last: 500, promptTokens: 3, tokens: 5, exact: true })).toMatchObject({ ttftMs: null, prefillTokensPerSecond: null, decodeTokensPerSecond: null });
+    expect(runStats({ started: 0, first: 10, last: 10, promptTokens: null, tokens: 1, exact: false })).toMatchObject({
+      prefillTokensPerSecond: null,
+      decodeTokensPerSecond: null,
+    });
+    expect(runStats({ started: 0, first: null, last: 500, promptTokens: 3, tokens: 5, exact: true })).toMatchObject({
+      ttftMs: null,
+      prefillTokensPerSecond: null,
+      decodeTokensPerSecond: null,
+    });
   });
 });
 

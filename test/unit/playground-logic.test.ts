@@ -18,8 +18,11 @@ const real = (id: string, requires: 'cpu' | 'webgpu'): CatalogueEntry => ({
 });
 
 describe('chooseDefaultModel', () => {
-  it("the shipped catalogue: its WebLLM model with WebGPU and network, else inpage-test with the reason", () => {
-    expect(chooseDefaultModel(CATALOGUE, { webgpu: true, online: true }, new Set())).toEqual({ entry: expect.objectContaining({ backend: 'webllm', requires: 'webgpu' }), reason: null });
+  it('the shipped catalogue: its WebLLM model with WebGPU and network, else inpage-test with the reason', () => {
+    expect(chooseDefaultModel(CATALOGUE, { webgpu: true, online: true }, new Set())).toEqual({
+      entry: expect.objectContaining({ backend: 'webllm', requires: 'webgpu' }),
+      reason: null,
+    });
     const noGpu = chooseDefaultModel(CATALOGUE, { webgpu: false, online: true }, new Set());
     expect(noGpu?.entry.id).toBe('inpage-test');
     expect(noGpu?.reason).toMatch(/No WebGPU/);
@@ -28,7 +31,9 @@ describe('chooseDefaultModel', () => {
   });
 
   it('with no downloadable model at all it says so', () => {
-    expect(chooseDefaultModel([builtin], { webgpu: true, online: true }, new Set())?.reason).toMatch(/No downloadable model/);
+    expect(chooseDefaultModel([builtin], { webgpu: true, online: true }, new Set())?.reason).toMatch(
+      /No downloadable model/,
+    );
   });
 
   it('picks a real WebGPU model when WebGPU and the network are there', () => {
@@ -37,8 +42,16 @@ describe('chooseDefaultModel', () => {
   });
 
   it('no WebGPU: inpage-test with the reason, unless a CPU model exists', () => {
-    expect(chooseDefaultModel([builtin, real('small', 'webgpu')], { webgpu: false, online: true }, new Set())?.reason).toMatch(/No WebGPU/);
-    expect(chooseDefaultModel([builtin, real('small', 'webgpu'), real('cpu', 'cpu')], { webgpu: false, online: true }, new Set())?.entry.id).toBe('cpu');
+    expect(
+      chooseDefaultModel([builtin, real('small', 'webgpu')], { webgpu: false, online: true }, new Set())?.reason,
+    ).toMatch(/No WebGPU/);
+    expect(
+      chooseDefaultModel(
+        [builtin, real('small', 'webgpu'), real('cpu', 'cpu')],
+        { webgpu: false, online: true },
+        new Set(),
+      )?.entry.id,
+    ).toBe('cpu');
   });
 
   it('offline: only a cached model, else inpage-test with the reason', () => {
@@ -51,12 +64,21 @@ describe('chooseDefaultModel', () => {
 describe('describeLoadFailure / describeRequestFailure', () => {
   it('quota exceeded, by name or message', () => {
     expect(describeLoadFailure(new DOMException('no room', 'QuotaExceededError'), 'm', true).kind).toBe('quota');
-    expect(describeLoadFailure(new Error('Storage quota has been exceeded'), 'm', true)).toMatchObject({ kind: 'quota', offerTestModel: true });
+    expect(describeLoadFailure(new Error('Storage quota has been exceeded'), 'm', true)).toMatchObject({
+      kind: 'quota',
+      offerTestModel: true,
+    });
   });
 
   it('offline download failure offers inpage-test; online it is a download failure', () => {
-    expect(describeLoadFailure(new Error('Failed to fetch'), 'm', false)).toMatchObject({ kind: 'offline', offerTestModel: true });
-    expect(describeLoadFailure(new Error('HTTP 404'), 'm', true)).toMatchObject({ kind: 'download-failed', title: "Model 'm' failed to load" });
+    expect(describeLoadFailure(new Error('Failed to fetch'), 'm', false)).toMatchObject({
+      kind: 'offline',
+      offerTestModel: true,
+    });
+    expect(describeLoadFailure(new Error('HTTP 404'), 'm', true)).toMatchObject({
+      kind: 'download-failed',
+      title: "Model 'm' failed to load",
+    });
   });
 
   it('a request to a page without an engine; any other error', () => {
@@ -69,7 +91,12 @@ describe('describeLoadFailure / describeRequestFailure', () => {
 describe('the request body and its code', () => {
   it('sends stop and seed only when set; a stream asks for usage', () => {
     expect(toRequestBody('inpage-test', DEFAULT_PARAMS)).toEqual({
-      model: 'inpage-test', prompt: 'abc', max_tokens: 32, temperature: 0, stream: true, stream_options: { include_usage: true },
+      model: 'inpage-test',
+      prompt: 'abc',
+      max_tokens: 32,
+      temperature: 0,
+      stream: true,
+      stream_options: { include_usage: true },
     });
     const body = toRequestBody('m', { ...DEFAULT_PARAMS, stream: false, stop: 'fg\n\\n', seed: '7' });
     expect(body).toMatchObject({ stop: ['fg', '\n'], seed: 7, stream: false });
@@ -89,7 +116,7 @@ describe('the request body and its code', () => {
     expect(fetchCode(body)).toMatch(/TextDecoderStream/);
   });
 
-  it('the code carries the runtime\'s API key when it has one', () => {
+  it("the code carries the runtime's API key when it has one", () => {
     const body = toRequestBody('inpage-test', DEFAULT_PARAMS);
     expect(sdkCode(body)).toContain(`apiKey: "unused"`);
     expect(sdkCode(body, 'sk-1')).toContain(`apiKey: "sk-1"`);
@@ -98,6 +125,11 @@ describe('the request body and its code', () => {
   });
 
   it('formatBytes', () => {
-    expect([formatBytes(0), formatBytes(2048), formatBytes(5.5 * 1024 ** 2), formatBytes(3 * 1024 ** 3)]).toEqual(['0 B', '2 KB', '5.5 MB', '3.00 GB']);
+    expect([formatBytes(0), formatBytes(2048), formatBytes(5.5 * 1024 ** 2), formatBytes(3 * 1024 ** 3)]).toEqual([
+      '0 B',
+      '2 KB',
+      '5.5 MB',
+      '3.00 GB',
+    ]);
   });
 });

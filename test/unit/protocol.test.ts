@@ -1,11 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { isEngineToSw, isEngineToSwEmbedding, isPageToSw, isSwToEngine, isSwToPage, message, typeGuard } from '../../src/core/protocol';
+import {
+  isEngineToSw,
+  isEngineToSwEmbedding,
+  isPageToSw,
+  isSwToEngine,
+  isSwToPage,
+  message,
+  typeGuard,
+} from '../../src/core/protocol';
 import type { EngineToSw, Reply, SwToEngine, SwToPage } from '../../src/core/protocol';
 
 const allTypes = [
-  'engine.query', 'generation.start', 'client.claim', 'client.hello', 'client.goodbye', 'sw.version.query', 'engine.info', 'sw.version',
-  'generation.prompt', 'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.cancel', 'generation.keepalive', 'generation.alive',
-  'embedding.start', 'embedding.result',
+  'engine.query',
+  'generation.start',
+  'client.claim',
+  'client.hello',
+  'client.goodbye',
+  'sw.version.query',
+  'engine.info',
+  'sw.version',
+  'generation.prompt',
+  'generation.piece',
+  'generation.choice-end',
+  'generation.done',
+  'generation.error',
+  'generation.cancel',
+  'generation.keepalive',
+  'generation.alive',
+  'embedding.start',
+  'embedding.result',
 ];
 
 const guards: Array<[string, (data: unknown) => boolean, string[]]> = [
@@ -13,7 +36,18 @@ const guards: Array<[string, (data: unknown) => boolean, string[]]> = [
   ['isPageToSw', isPageToSw, ['client.claim', 'client.hello', 'client.goodbye', 'sw.version.query']],
   ['typeGuard(engine.info)', typeGuard<Reply, 'engine.info'>('engine.info'), ['engine.info']],
   ['typeGuard(sw.version)', typeGuard<Reply, 'sw.version'>('sw.version'), ['sw.version']],
-  ['isEngineToSw', isEngineToSw, ['generation.prompt', 'generation.piece', 'generation.choice-end', 'generation.done', 'generation.error', 'generation.alive']],
+  [
+    'isEngineToSw',
+    isEngineToSw,
+    [
+      'generation.prompt',
+      'generation.piece',
+      'generation.choice-end',
+      'generation.done',
+      'generation.error',
+      'generation.alive',
+    ],
+  ],
   ['isEngineToSwEmbedding', isEngineToSwEmbedding, ['embedding.result', 'generation.error']],
   ['isSwToEngine', isSwToEngine, ['generation.cancel', 'generation.keepalive']],
 ];
@@ -24,13 +58,31 @@ describe.each(guards)('%s', (_name, guard, own) => {
   });
 
   it('rejects the other directions’ types and unknown types', () => {
-    for (const type of [...allTypes.filter((t) => !own.includes(t)), 'nope', '', 'GENERATION.PIECE', 'completion.delta']) {
+    for (const type of [
+      ...allTypes.filter((t) => !own.includes(t)),
+      'nope',
+      '',
+      'GENERATION.PIECE',
+      'completion.delta',
+    ]) {
       expect(guard({ type }), type).toBe(false);
     }
   });
 
   it('rejects non-objects, a missing type and a non-string type', () => {
-    for (const value of [null, undefined, 0, 'engine.query', own[0], true, [], {}, { kind: own[0] }, { type: 1 }, { type: null }]) {
+    for (const value of [
+      null,
+      undefined,
+      0,
+      'engine.query',
+      own[0],
+      true,
+      [],
+      {},
+      { kind: own[0] },
+      { type: 1 },
+      { type: null },
+    ]) {
       expect(guard(value), JSON.stringify(value)).toBe(false);
     }
   });
@@ -38,9 +90,13 @@ describe.each(guards)('%s', (_name, guard, own) => {
 
 describe('message', () => {
   it('builds { type, ...payload }', () => {
-    expect(message<EngineToSw, 'generation.piece'>('generation.piece', { index: 1, text: 'Hi', tokens: null }))
-      .toStrictEqual({ type: 'generation.piece', index: 1, text: 'Hi', tokens: null });
-    expect(message<SwToEngine, 'generation.cancel'>('generation.cancel', { reason: 'abort' })).toStrictEqual({ type: 'generation.cancel', reason: 'abort' });
+    expect(
+      message<EngineToSw, 'generation.piece'>('generation.piece', { index: 1, text: 'Hi', tokens: null }),
+    ).toStrictEqual({ type: 'generation.piece', index: 1, text: 'Hi', tokens: null });
+    expect(message<SwToEngine, 'generation.cancel'>('generation.cancel', { reason: 'abort' })).toStrictEqual({
+      type: 'generation.cancel',
+      reason: 'abort',
+    });
   });
 
   it('builds messages its own guard accepts', () => {
@@ -48,10 +104,16 @@ describe('message', () => {
     expect(query).toStrictEqual({ type: 'engine.query', catalogue: false });
     expect(isSwToPage(query)).toBe(true);
     expect(isEngineToSw(query)).toBe(false);
-    const done = message<EngineToSw, 'generation.done'>('generation.done', { counts: { prompt: 1, completion: 2, cached: 0 } });
+    const done = message<EngineToSw, 'generation.done'>('generation.done', {
+      counts: { prompt: 1, completion: 2, cached: 0 },
+    });
     expect(done).toStrictEqual({ type: 'generation.done', counts: { prompt: 1, completion: 2, cached: 0 } });
     expect(isEngineToSw(structuredClone(done))).toBe(true);
-    const end = message<EngineToSw, 'generation.choice-end'>('generation.choice-end', { index: 0, finish_reason: 'stop', matched_stop: 7 });
+    const end = message<EngineToSw, 'generation.choice-end'>('generation.choice-end', {
+      index: 0,
+      finish_reason: 'stop',
+      matched_stop: 7,
+    });
     expect(end).toStrictEqual({ type: 'generation.choice-end', index: 0, finish_reason: 'stop', matched_stop: 7 });
     expect(isEngineToSw(structuredClone(end))).toBe(true);
   });

@@ -22,9 +22,16 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
   });
 
   it('data-backend and data-fallback pass through; an unknown backend is an error, not silence', () => {
-    const auto = readScriptOptions({ model: 'Llama-3.2-1B-Instruct-q4f32_1-MLC', backend: 'auto', fallback: 'models/tiny.gguf' }, SCRIPT);
+    const auto = readScriptOptions(
+      { model: 'Llama-3.2-1B-Instruct-q4f32_1-MLC', backend: 'auto', fallback: 'models/tiny.gguf' },
+      SCRIPT,
+    );
     expect(auto.errors).toEqual([]);
-    expect(auto.options).toMatchObject({ model: 'Llama-3.2-1B-Instruct-q4f32_1-MLC', backend: 'auto', fallbackModel: 'https://app.example/static/models/tiny.gguf' });
+    expect(auto.options).toMatchObject({
+      model: 'Llama-3.2-1B-Instruct-q4f32_1-MLC',
+      backend: 'auto',
+      fallbackModel: 'https://app.example/static/models/tiny.gguf',
+    });
     const unknown = readScriptOptions({ backend: 'cuda' }, SCRIPT);
     expect(unknown.errors).toEqual([expect.stringContaining('data-backend="cuda" is not a backend')]);
     expect(unknown.options?.backend).toBeUndefined();

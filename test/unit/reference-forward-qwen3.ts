@@ -28,14 +28,26 @@ export function readQwen3Hparams(gguf: GgufFile): Qwen3Hparams {
   };
   const tokens = gguf.metadata.get('tokenizer.ggml.tokens')?.value;
   return {
-    nEmbd: num('embedding_length'), nLayer: num('block_count'), nHead: num('attention.head_count'),
-    nHeadKv: num('attention.head_count_kv'), headDim: num('attention.key_length'), nFf: num('feed_forward_length'),
-    nVocab: Array.isArray(tokens) ? tokens.length : 0, ropeBase: num('rope.freq_base'), eps: num('attention.layer_norm_rms_epsilon'),
+    nEmbd: num('embedding_length'),
+    nLayer: num('block_count'),
+    nHead: num('attention.head_count'),
+    nHeadKv: num('attention.head_count_kv'),
+    headDim: num('attention.key_length'),
+    nFf: num('feed_forward_length'),
+    nVocab: Array.isArray(tokens) ? tokens.length : 0,
+    ropeBase: num('rope.freq_base'),
+    eps: num('attention.layer_norm_rms_epsilon'),
   };
 }
 
 /** Per-head RMSNorm with a shared [headDim] weight, then NEOX RoPE (pairs i, i + headDim/2). */
-function normAndRope(x: Float64Array, nHeads: number, weight: Float32Array, hp: Qwen3Hparams, pos: number): Float64Array {
+function normAndRope(
+  x: Float64Array,
+  nHeads: number,
+  weight: Float32Array,
+  hp: Qwen3Hparams,
+  pos: number,
+): Float64Array {
   const d = hp.headDim;
   const out = new Float64Array(x.length);
   for (let h = 0; h < nHeads; h++) {
@@ -96,7 +108,15 @@ export function qwen3Forward(tensor: TensorLookup, hp: Qwen3Hparams, tokens: rea
       const xn = rmsNorm(x, w('ffn_norm'), hp.eps);
       const gate = matVec(w('ffn_gate'), nEmbd, nFf, xn);
       const up = matVec(w('ffn_up'), nEmbd, nFf, xn);
-      addInPlace(x, matVec(w('ffn_down'), nFf, nEmbd, gate.map((g, i) => (g / (1 + Math.exp(-g))) * (up[i] ?? 0))));
+      addInPlace(
+        x,
+        matVec(
+          w('ffn_down'),
+          nFf,
+          nEmbd,
+          gate.map((g, i) => (g / (1 + Math.exp(-g))) * (up[i] ?? 0)),
+        ),
+      );
     });
   }
   const last = hidden[hidden.length - 1];

@@ -27,7 +27,8 @@ export function readLlamaHparams(gguf: GgufFile): LlamaHparams {
   const nHead = num('llama.attention.head_count');
   const nEmbd = num('llama.embedding_length');
   return {
-    nEmbd, nHead,
+    nEmbd,
+    nHead,
     nLayer: num('llama.block_count'),
     nHeadKv: num('llama.attention.head_count_kv', nHead),
     nFf: num('llama.feed_forward_length'),
@@ -102,7 +103,8 @@ function attend(q: Float64Array, ks: Float64Array[], vs: Float64Array[], pos: nu
     const weights = scores.map((s) => Math.exp(s - max));
     const total = weights.reduce((a, b) => a + b, 0);
     weights.forEach((wgt, p) => {
-      for (let d = 0; d < headDim; d++) out[h * headDim + d] = (out[h * headDim + d] ?? 0) + (wgt / total) * (vs[p]?.[kvBase + d] ?? 0);
+      for (let d = 0; d < headDim; d++)
+        out[h * headDim + d] = (out[h * headDim + d] ?? 0) + (wgt / total) * (vs[p]?.[kvBase + d] ?? 0);
     });
   }
   return out;

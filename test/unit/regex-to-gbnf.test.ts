@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/core/errors';
 import { regexExpression, regexToGbnf } from '../../src/core/constraints/regex-to-gbnf';
 
-const gbnf = (pattern: string): string => regexToGbnf(pattern, 'regex').replace(/^root ::= /, '').trim();
+const gbnf = (pattern: string): string =>
+  regexToGbnf(pattern, 'regex')
+    .replace(/^root ::= /, '')
+    .trim();
 
 function errorOf(pattern: string): InvalidRequestError {
   try {
@@ -69,7 +72,9 @@ describe('regexToGbnf', () => {
 
 describe('regexExpression (JSON string mode)', () => {
   it('escapes quotes, backslashes and newlines as JSON does', () => {
-    expect(regexExpression('^[a-z"\\\\]+\\n?$', 'p', { json: true })).toBe('([a-z] | "\\\\\\"" | "\\\\\\\\")+ "\\\\n"?');
+    expect(regexExpression('^[a-z"\\\\]+\\n?$', 'p', { json: true })).toBe(
+      '([a-z] | "\\\\\\"" | "\\\\\\\\")+ "\\\\n"?',
+    );
   });
 
   it('lets unanchored ends match any JSON string text unless fullMatch', () => {

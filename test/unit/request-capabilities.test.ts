@@ -7,10 +7,16 @@ import type { CompletionRequest } from '../../src/core/openai/types';
 
 /** A model card's capabilities (byte vocabulary: one byte per token, special tokens up to 4 bytes). */
 function model(unsupported: string[] = [], suffix = false, vocabSize = 258, contextLength = 4096): ModelCapabilities {
-  return { unsupported: [...unsupported, ...(suffix ? [] : ['suffix'])], context_length: contextLength, vocab_size: vocabSize, max_token_bytes: 1 };
+  return {
+    unsupported: [...unsupported, ...(suffix ? [] : ['suffix'])],
+    context_length: contextLength,
+    vocab_size: vocabSize,
+    max_token_bytes: 1,
+  };
 }
 
-const request = (body: Record<string, unknown> = {}): CompletionRequest => validateCompletion({ model: 'm', prompt: 'Hi', ...body });
+const request = (body: Record<string, unknown> = {}): CompletionRequest =>
+  validateCompletion({ model: 'm', prompt: 'Hi', ...body });
 
 function rejection(m: ModelCapabilities, r: CompletionRequest): InvalidRequestError {
   try {
@@ -23,11 +29,17 @@ function rejection(m: ModelCapabilities, r: CompletionRequest): InvalidRequestEr
 }
 
 const active: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
-  ['top_k', { top_k: 40 }, { top_k: -1 }], ['min_p', { min_p: 0.1 }, { min_p: 0 }], ['typical_p', { typical_p: 0.9 }, { typical_p: 1 }],
-  ['mirostat', { mirostat_mode: 2 }, { mirostat: 0 }], ['presence_penalty', { presence_penalty: 0.5 }, { presence_penalty: 0 }],
-  ['frequency_penalty', { frequency_penalty: -1 }, { frequency_penalty: 0 }], ['repetition_penalty', { repeat_penalty: 1.1 }, { repetition_penalty: 1 }],
-  ['logit_bias', { logit_bias: { '1': 1 } }, { logit_bias: {} }], ['seed', { seed: 0 }, { seed: null }],
-  ['min_tokens', { min_tokens: 1 }, { min_tokens: 0 }], ['ignore_eos', { ignore_eos: true }, { ignore_eos: false }],
+  ['top_k', { top_k: 40 }, { top_k: -1 }],
+  ['min_p', { min_p: 0.1 }, { min_p: 0 }],
+  ['typical_p', { typical_p: 0.9 }, { typical_p: 1 }],
+  ['mirostat', { mirostat_mode: 2 }, { mirostat: 0 }],
+  ['presence_penalty', { presence_penalty: 0.5 }, { presence_penalty: 0 }],
+  ['frequency_penalty', { frequency_penalty: -1 }, { frequency_penalty: 0 }],
+  ['repetition_penalty', { repeat_penalty: 1.1 }, { repetition_penalty: 1 }],
+  ['logit_bias', { logit_bias: { '1': 1 } }, { logit_bias: {} }],
+  ['seed', { seed: 0 }, { seed: null }],
+  ['min_tokens', { min_tokens: 1 }, { min_tokens: 0 }],
+  ['ignore_eos', { ignore_eos: true }, { ignore_eos: false }],
   ['stop_token_ids', { stop_token_ids: [1] }, { stop_token_ids: [] }],
   ['include_stop_str_in_output', { no_stop_trim: true }, { include_stop_str_in_output: false }],
 ];
@@ -45,12 +57,17 @@ describe('checkCapabilities', () => {
   });
 
   it('accepts everything at once when nothing is unsupported', () => {
-    expect(() => checkCapabilities(model(), request(Object.fromEntries(active.flatMap(([, on]) => Object.entries(on)))))).not.toThrow();
+    expect(() =>
+      checkCapabilities(model(), request(Object.fromEntries(active.flatMap(([, on]) => Object.entries(on))))),
+    ).not.toThrow();
   });
 
   it('token-id prompts -> 400 param prompt where token ids are unsupported', () => {
     const m = model(['token_ids']);
-    for (const prompt of [[1, 2], ['a', [3]]]) {
+    for (const prompt of [
+      [1, 2],
+      ['a', [3]],
+    ]) {
       const error = rejection(m, request({ prompt }));
       expect(error.param).toBe('prompt');
       expect(error.code).toBe('unsupported_parameter');
@@ -70,7 +87,9 @@ describe('checkCapabilities', () => {
     const error = rejection(model([], false, 258, 8), request({ prompt: 'abcdefgh' }));
     expect([error.param, error.code]).toStrictEqual(['prompt', 'context_length_exceeded']);
     expect(() => checkCapabilities(model([], false, 258, 8), request({ prompt: 'abcdefg' }))).not.toThrow();
-    expect(rejection(model([], false, 258, 8), request({ prompt: ['a', [1, 2, 3, 4, 5, 6, 7, 8]] })).code).toBe('context_length_exceeded');
+    expect(rejection(model([], false, 258, 8), request({ prompt: ['a', [1, 2, 3, 4, 5, 6, 7, 8]] })).code).toBe(
+      'context_length_exceeded',
+    );
     const wide = { ...model([], false, 258, 8), max_token_bytes: 4 };
     expect(() => checkCapabilities(wide, request({ prompt: 'x'.repeat(28) }))).not.toThrow();
     expect(rejection(wide, request({ prompt: 'x'.repeat(29) })).code).toBe('context_length_exceeded');
@@ -98,8 +117,15 @@ describe('checkCapabilities', () => {
 
 describe('needsTokens', () => {
   it.each<[Record<string, unknown>, boolean]>([
-    [{}, false], [{ stop: '' }, false], [{ n: 2 }, false], [{ n: 2, best_of: 2 }, false], [{ echo: true }, false],
-    [{ logprobs: 0 }, true], [{ stop: '\n' }, true], [{ stop_token_ids: [1] }, true], [{ best_of: 2 }, true],
+    [{}, false],
+    [{ stop: '' }, false],
+    [{ n: 2 }, false],
+    [{ n: 2, best_of: 2 }, false],
+    [{ echo: true }, false],
+    [{ logprobs: 0 }, true],
+    [{ stop: '\n' }, true],
+    [{ stop_token_ids: [1] }, true],
+    [{ best_of: 2 }, true],
   ])('%j -> %s', (body, expected) => {
     expect(needsTokens(request(body))).toBe(expected);
   });
@@ -108,14 +134,47 @@ describe('needsTokens', () => {
 describe('choiceRequest', () => {
   it('copies the sampling parameters and the prompt', () => {
     const r = request({
-      max_tokens: 9, min_tokens: 2, ignore_eos: true, cache_prompt: false, temperature: 0.5, top_p: 0.9, top_k: 7, min_p: 0.1,
-      typical_p: 0.8, mirostat: 2, mirostat_tau: 3, mirostat_eta: 0.2, presence_penalty: 1, frequency_penalty: -1,
-      repetition_penalty: 1.2, logit_bias: { '3': 4 }, seed: 10, logprobs: 2,
+      max_tokens: 9,
+      min_tokens: 2,
+      ignore_eos: true,
+      cache_prompt: false,
+      temperature: 0.5,
+      top_p: 0.9,
+      top_k: 7,
+      min_p: 0.1,
+      typical_p: 0.8,
+      mirostat: 2,
+      mirostat_tau: 3,
+      mirostat_eta: 0.2,
+      presence_penalty: 1,
+      frequency_penalty: -1,
+      repetition_penalty: 1.2,
+      logit_bias: { '3': 4 },
+      seed: 10,
+      logprobs: 2,
     });
     expect(choiceRequest(r, [1, 2], 0)).toStrictEqual({
-      prompt: [1, 2], max_tokens: 9, min_tokens: 2, suffix: null, ignore_eos: true, token_info: 2, cache_prompt: false, grammar: null,
-      temperature: 0.5, top_p: 0.9, top_k: 7, min_p: 0.1, typical_p: 0.8, mirostat: 2, mirostat_tau: 3, mirostat_eta: 0.2,
-      presence_penalty: 1, frequency_penalty: -1, repetition_penalty: 1.2, logit_bias: { '3': 4 }, seed: 10,
+      prompt: [1, 2],
+      max_tokens: 9,
+      min_tokens: 2,
+      suffix: null,
+      ignore_eos: true,
+      token_info: 2,
+      cache_prompt: false,
+      grammar: null,
+      temperature: 0.5,
+      top_p: 0.9,
+      top_k: 7,
+      min_p: 0.1,
+      typical_p: 0.8,
+      mirostat: 2,
+      mirostat_tau: 3,
+      mirostat_eta: 0.2,
+      presence_penalty: 1,
+      frequency_penalty: -1,
+      repetition_penalty: 1.2,
+      logit_bias: { '3': 4 },
+      seed: 10,
     });
   });
 

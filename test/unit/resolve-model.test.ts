@@ -17,7 +17,11 @@ describe('resolveModel', () => {
     ['./qwen2.5-0.5b-q4_k_m.gguf', 'qwen2.5-0.5b-q4_k_m', 'https://app.example/demo/qwen2.5-0.5b-q4_k_m.gguf'],
     ['../m.gguf', 'm', 'https://app.example/m.gguf'],
     ['/static/a/b.gguf', 'b', 'https://app.example/static/a/b.gguf'],
-    ['https://cdn.example/x/Llama-3-00001-of-00002.gguf', 'Llama-3-00001-of-00002', 'https://cdn.example/x/Llama-3-00001-of-00002.gguf'],
+    [
+      'https://cdn.example/x/Llama-3-00001-of-00002.gguf',
+      'Llama-3-00001-of-00002',
+      'https://cdn.example/x/Llama-3-00001-of-00002.gguf',
+    ],
     ['https://cdn.example/y.gguf?download=1', 'y', 'https://cdn.example/y.gguf?download=1'],
   ])('resolves the GGUF URL %s against the base', (model, id, url) => {
     expect(resolveModel(model, BASE)).toStrictEqual({ id, backend: 'llamacpp', source: { kind: 'url', url } });
@@ -43,7 +47,10 @@ describe('resolveModel', () => {
 
   it('passes a full spec through unchanged', () => {
     const spec: ModelSpec = {
-      id: 'custom', backend: 'webllm', source: { kind: 'url', url: 'https://cdn.example/no-extension' }, contextLength: 2048,
+      id: 'custom',
+      backend: 'webllm',
+      source: { kind: 'url', url: 'https://cdn.example/no-extension' },
+      contextLength: 2048,
     };
     expect(resolveModel(spec, BASE)).toBe(spec);
   });

@@ -17,8 +17,19 @@ function rejection(body: unknown): InvalidRequestError {
 
 describe('validateResponses', () => {
   it('maps input, instructions and options onto a chat request', () => {
-    const r = validateResponses({ ...base, instructions: 'be brief', max_output_tokens: 9, temperature: 0.5, store: true, metadata: { a: 'b' }, reasoning: { effort: 'low' } });
-    expect(r.chat.messages).toStrictEqual([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'abc' }]);
+    const r = validateResponses({
+      ...base,
+      instructions: 'be brief',
+      max_output_tokens: 9,
+      temperature: 0.5,
+      store: true,
+      metadata: { a: 'b' },
+      reasoning: { effort: 'low' },
+    });
+    expect(r.chat.messages).toStrictEqual([
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'abc' },
+    ]);
     expect(r.chat).toMatchObject({ max_tokens: 9, temperature: 0.5, reasoning_effort: 'low' });
     expect(r).toMatchObject({ instructions: 'be brief', max_output_tokens: 9, metadata: { a: 'b' } });
   });
@@ -32,19 +43,41 @@ describe('validateResponses', () => {
       { type: 'reasoning', id: 'rs_1', summary: [] },
     ];
     const tools = [{ type: 'function', name: 'f', parameters: { type: 'object', properties: {} }, strict: true }];
-    const r = validateResponses({ ...base, input, tools, tool_choice: { type: 'function', name: 'f' }, text: { format: { type: 'json_schema', name: 'o', schema: { type: 'object' } } } });
+    const r = validateResponses({
+      ...base,
+      input,
+      tools,
+      tool_choice: { type: 'function', name: 'f' },
+      text: { format: { type: 'json_schema', name: 'o', schema: { type: 'object' } } },
+    });
     expect(r.chat.messages).toStrictEqual([
       { role: 'user', content: 'w?' },
-      { role: 'assistant', content: 'Let me check.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: 'Let me check.',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: '20C' },
     ]);
-    expect(r.chat.tools).toStrictEqual([{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} }, strict: true } }]);
+    expect(r.chat.tools).toStrictEqual([
+      { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} }, strict: true } },
+    ]);
     expect(r.chat.tool_choice).toStrictEqual({ type: 'function', function: { name: 'f' } });
-    expect(r.chat.response_format).toStrictEqual({ type: 'json_schema', json_schema: { name: 'o', schema: { type: 'object' } } });
+    expect(r.chat.response_format).toStrictEqual({
+      type: 'json_schema',
+      json_schema: { name: 'o', schema: { type: 'object' } },
+    });
   });
 
-  it('accepts what clients send that cannot change the text (the AI SDK\'s provider options), type-checked', () => {
-    const advisory = { store: false, service_tier: 'auto', prompt_cache_key: 'k', prompt_cache_retention: '24h', safety_identifier: 's', text: { verbosity: 'low' } };
+  it("accepts what clients send that cannot change the text (the AI SDK's provider options), type-checked", () => {
+    const advisory = {
+      store: false,
+      service_tier: 'auto',
+      prompt_cache_key: 'k',
+      prompt_cache_retention: '24h',
+      safety_identifier: 's',
+      text: { verbosity: 'low' },
+    };
     expect(validateResponses({ ...base, ...advisory }).chat).toStrictEqual(validateResponses(base).chat);
     expect(rejection({ ...base, service_tier: 1 }).param).toBe('service_tier');
     expect(rejection({ ...base, safety_identifier: {} }).param).toBe('safety_identifier');
@@ -56,7 +89,9 @@ describe('validateResponses', () => {
   });
 
   it('names bad fields', () => {
-    expect(rejection({ ...base, input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'x' }] }] }).param).toBe('input[0].content');
+    expect(
+      rejection({ ...base, input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'x' }] }] }).param,
+    ).toBe('input[0].content');
     expect(rejection({ ...base, tools: [{ type: 'web_search' }] }).param).toBe('tools[0]');
     expect(rejection({ ...base, tool_choice: { type: 'function', name: 'g' } }).param).toBe('tool_choice');
     expect(rejection({ ...base, max_output_tokens: 0 }).param).toBe('max_output_tokens');
@@ -71,36 +106,86 @@ const counts = { prompt: 4, completion: 2, cached: 0 };
 
 function run(events: GenerationEvent[], body: Record<string, unknown> = base) {
   const request = validateResponses(body);
-  const stream = new ResponseStream(responseMeta(request, 7000), { reasoning: true, startInReasoning: false, tools: request.chat.tools.length > 0, newId: () => 'call_x' });
+  const stream = new ResponseStream(responseMeta(request, 7000), {
+    reasoning: true,
+    startInReasoning: false,
+    tools: request.chat.tools.length > 0,
+    newId: () => 'call_x',
+  });
   const out: ResponseEvent[] = [...stream.start(), ...events.flatMap((e) => stream.accept(e))];
   return { out, final: stream.final() };
 }
 
 describe('ResponseStream', () => {
   it('emits the text event sequence with sequence numbers and a completed response', () => {
-    const { out, final } = run([piece('Hel'), piece('lo'), { type: 'generation.choice-end', index: 0, finish_reason: 'stop', matched_stop: null }, { type: 'generation.done', counts }]);
+    const { out, final } = run([
+      piece('Hel'),
+      piece('lo'),
+      { type: 'generation.choice-end', index: 0, finish_reason: 'stop', matched_stop: null },
+      { type: 'generation.done', counts },
+    ]);
     expect(out.map((e) => e.type)).toStrictEqual([
-      'response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added',
-      'response.output_text.delta', 'response.output_text.delta', 'response.output_text.done', 'response.content_part.done',
-      'response.output_item.done', 'response.completed',
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
     ]);
     expect(out.map((e) => e.sequence_number)).toStrictEqual([...out.keys()]);
-    expect(out[0]).toMatchObject({ response: { object: 'response', status: 'in_progress', output: [], created_at: 7 } });
+    expect(out[0]).toMatchObject({
+      response: { object: 'response', status: 'in_progress', output: [], created_at: 7 },
+    });
     expect(final).toMatchObject({
-      object: 'response', status: 'completed', store: false, model: 'm',
-      output: [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Hello', annotations: [] }] }],
-      usage: { input_tokens: 4, output_tokens: 2, total_tokens: 6, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+      object: 'response',
+      status: 'completed',
+      store: false,
+      model: 'm',
+      output: [
+        {
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Hello', annotations: [] }],
+        },
+      ],
+      usage: {
+        input_tokens: 4,
+        output_tokens: 2,
+        total_tokens: 6,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens_details: { reasoning_tokens: 0 },
+      },
     });
     expect(final?.id).toMatch(/^resp_/);
-    expect(responseSseFrame(out[4] as ResponseEvent)).toMatch(/^event: response.output_text.delta\ndata: \{"type":"response.output_text.delta","sequence_number":4,/);
+    expect(responseSseFrame(out[4] as ResponseEvent)).toMatch(
+      /^event: response.output_text.delta\ndata: \{"type":"response.output_text.delta","sequence_number":4,/,
+    );
   });
 
   it('emits reasoning and function_call items', () => {
     const body = { ...base, tools: [{ type: 'function', name: 'f' }] };
-    const { out, final } = run([piece('<think>hm</think><tool_call>{"name":"f","arguments":{"a":1}}</tool_call>'), { type: 'generation.choice-end', index: 0, finish_reason: 'stop', matched_stop: null }, { type: 'generation.done', counts }], body);
+    const { out, final } = run(
+      [
+        piece('<think>hm</think><tool_call>{"name":"f","arguments":{"a":1}}</tool_call>'),
+        { type: 'generation.choice-end', index: 0, finish_reason: 'stop', matched_stop: null },
+        { type: 'generation.done', counts },
+      ],
+      body,
+    );
     expect(out.map((e) => e.type).slice(2)).toStrictEqual([
-      'response.output_item.added', 'response.reasoning_text.delta', 'response.reasoning_text.done', 'response.output_item.done',
-      'response.output_item.added', 'response.function_call_arguments.delta', 'response.function_call_arguments.done', 'response.output_item.done',
+      'response.output_item.added',
+      'response.reasoning_text.delta',
+      'response.reasoning_text.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
       'response.completed',
     ]);
     expect(final?.output).toMatchObject([
@@ -110,8 +195,15 @@ describe('ResponseStream', () => {
   });
 
   it('reports length as incomplete, and an engine error as error + response.failed', () => {
-    const cut = run([piece('a'), { type: 'generation.choice-end', index: 0, finish_reason: 'length', matched_stop: null }, { type: 'generation.done', counts }]);
-    expect(cut.out.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
+    const cut = run([
+      piece('a'),
+      { type: 'generation.choice-end', index: 0, finish_reason: 'length', matched_stop: null },
+      { type: 'generation.done', counts },
+    ]);
+    expect(cut.out.at(-1)).toMatchObject({
+      type: 'response.incomplete',
+      response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } },
+    });
     const body = { error: { message: 'boom', type: 'server_error', param: null, code: 'engine_failed' } };
     const failed = run([piece('a'), { type: 'generation.error', error: { status: 500, body } }]);
     expect(failed.out.slice(-2)).toMatchObject([

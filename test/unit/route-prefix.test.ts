@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/core/errors';
-import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, routePrefixOf, withRoutePrefix } from '../../src/core/route-prefix';
+import {
+  DEFAULT_ROUTE_PREFIX,
+  normalizeRoutePrefix,
+  routePrefixOf,
+  withRoutePrefix,
+} from '../../src/core/route-prefix';
 
 describe('route prefix', () => {
   it('normalises to an absolute path without a trailing slash', () => {
@@ -10,7 +15,8 @@ describe('route prefix', () => {
   });
 
   it('refuses what is not a plain path', () => {
-    for (const bad of ['', '/', '/a b', '/a?b', '/a#b', '/ä']) expect(() => normalizeRoutePrefix(bad)).toThrow(InvalidRequestError);
+    for (const bad of ['', '/', '/a b', '/a?b', '/a#b', '/ä'])
+      expect(() => normalizeRoutePrefix(bad)).toThrow(InvalidRequestError);
   });
 
   it('travels in the Service Worker URL, and only when it is not the default', () => {

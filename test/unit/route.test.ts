@@ -32,12 +32,17 @@ describe('findRoute', () => {
     expect(findRoute(routes, request(method, `${ORIGIN}${path}`), ORIGIN)).toBeUndefined();
   });
 
-  it.each(['/v1/completions/x', '/v1/completions/', '/v1/chat/completions', '/v1', '/', '/V1/completions', '/app/v1/completions'])(
-    'rejects another path: %s',
-    (path) => {
-      expect(findRoute(routes, request('POST', `${ORIGIN}${path}`), ORIGIN)).toBeUndefined();
-    },
-  );
+  it.each([
+    '/v1/completions/x',
+    '/v1/completions/',
+    '/v1/chat/completions',
+    '/v1',
+    '/',
+    '/V1/completions',
+    '/app/v1/completions',
+  ])('rejects another path: %s', (path) => {
+    expect(findRoute(routes, request('POST', `${ORIGIN}${path}`), ORIGIN)).toBeUndefined();
+  });
 
   it.each(['https://other.example', 'http://app.example', 'https://app.example:8443', 'https://api.app.example'])(
     'rejects another origin: %s',

@@ -11,13 +11,38 @@ const bytesOf = (text: string): number[] => Array.from(enc.encode(text));
 /** A token with two alternatives: itself, and `text~` one nat less likely. */
 function tok(text: string, logprob = -1, id = 1, bytes = bytesOf(text)): TokenInfo {
   const alt = `${text}~`;
-  return { id, text, bytes, logprob, top: [{ id, text, bytes, logprob }, { id: id + 1000, text: alt, bytes: bytesOf(alt), logprob: logprob - 1 }] };
+  return {
+    id,
+    text,
+    bytes,
+    logprob,
+    top: [
+      { id, text, bytes, logprob },
+      { id: id + 1000, text: alt, bytes: bytesOf(alt), logprob: logprob - 1 },
+    ],
+  };
 }
-const text = (...tokens: TokenInfo[]): GenerationEvent => ({ type: 'text', text: tokens.map((t) => t.text).join(''), tokens });
-const end = (completionTokens: number, finishReason: FinishReason = 'length'): GenerationEvent =>
-  ({ type: 'end', finishReason, promptTokens: 3, completionTokens, cachedTokens: 0 });
+const text = (...tokens: TokenInfo[]): GenerationEvent => ({
+  type: 'text',
+  text: tokens.map((t) => t.text).join(''),
+  tokens,
+});
+const end = (completionTokens: number, finishReason: FinishReason = 'length'): GenerationEvent => ({
+  type: 'end',
+  finishReason,
+  promptTokens: 3,
+  completionTokens,
+  cachedTokens: 0,
+});
 
-const defaults: ShapeOptions = { stops: [], stopTokenIds: [], includeStop: false, minTokens: 0, logprobs: null, offset: 0 };
+const defaults: ShapeOptions = {
+  stops: [],
+  stopTokenIds: [],
+  includeStop: false,
+  minTokens: 0,
+  logprobs: null,
+  offset: 0,
+};
 
 async function shape(events: GenerationEvent[], options: Partial<ShapeOptions> = {}) {
   let halts = 0;
@@ -32,9 +57,14 @@ async function shape(events: GenerationEvent[], options: Partial<ShapeOptions> =
   for await (const out of shapeChoice(source(), { ...defaults, ...options }, () => (halts += 1))) outputs.push(out);
   // Seen as the legacy completions endpoint shows them.
   const count = options.logprobs ?? 0;
-  const deltas = outputs.flatMap((o) => (o.type === 'delta' ? [{ type: o.type, text: o.text, logprobs: o.tokens ? toLegacyLogprobs(o.tokens, count) : null }] : []));
+  const deltas = outputs.flatMap((o) =>
+    o.type === 'delta'
+      ? [{ type: o.type, text: o.text, logprobs: o.tokens ? toLegacyLogprobs(o.tokens, count) : null }]
+      : [],
+  );
   const last = outputs.at(-1);
-  if (last?.type !== 'end' || outputs.filter((o) => o.type === 'end').length !== 1) throw new Error('expected exactly one end, last');
+  if (last?.type !== 'end' || outputs.filter((o) => o.type === 'end').length !== 1)
+    throw new Error('expected exactly one end, last');
   let logprobs: LegacyLogprobs | null = null;
   for (const delta of deltas) if (delta.logprobs) appendLogprobs((logprobs ??= emptyLogprobs()), delta.logprobs);
   return { deltas, text: deltas.map((d) => d.text).join(''), end: last, logprobs, halts, pulled };
@@ -42,13 +72,27 @@ async function shape(events: GenerationEvent[], options: Partial<ShapeOptions> =
 
 describe('shapeChoice', () => {
   it('passes text through when the backend gives no tokens (prompt events skipped)', async () => {
-    const r = await shape([
-      { type: 'prompt', promptTokens: 3, cachedTokens: 0 },
-      { type: 'text', text: 'Hel', tokens: null }, { type: 'text', text: '', tokens: null }, { type: 'text', text: 'lo', tokens: null },
-      end(2),
-    ], { stops: ['l'] });
-    expect(r.deltas).toStrictEqual([{ type: 'delta', text: 'Hel', logprobs: null }, { type: 'delta', text: 'lo', logprobs: null }]);
-    expect(r.end).toStrictEqual({ type: 'end', finishReason: 'length', matchedStop: null, completionTokens: 2, cumulativeLogprob: 0 });
+    const r = await shape(
+      [
+        { type: 'prompt', promptTokens: 3, cachedTokens: 0 },
+        { type: 'text', text: 'Hel', tokens: null },
+        { type: 'text', text: '', tokens: null },
+        { type: 'text', text: 'lo', tokens: null },
+        end(2),
+      ],
+      { stops: ['l'] },
+    );
+    expect(r.deltas).toStrictEqual([
+      { type: 'delta', text: 'Hel', logprobs: null },
+      { type: 'delta', text: 'lo', logprobs: null },
+    ]);
+    expect(r.end).toStrictEqual({
+      type: 'end',
+      finishReason: 'length',
+      matchedStop: null,
+      completionTokens: 2,
+      cumulativeLogprob: 0,
+    });
     expect(r.halts).toBe(0);
   });
 
@@ -62,7 +106,10 @@ describe('shapeChoice', () => {
   });
 
   it('keeps the stop with includeStop', async () => {
-    const r = await shape([text(tok('Hello')), text(tok(' wo')), text(tok('rld')), end(3)], { stops: ['lo wor'], includeStop: true });
+    const r = await shape([text(tok('Hello')), text(tok(' wo')), text(tok('rld')), end(3)], {
+      stops: ['lo wor'],
+      includeStop: true,
+    });
     expect(r.text).toBe('Hello wor');
     expect(r.end).toMatchObject({ finishReason: 'stop', matchedStop: 'lo wor', completionTokens: 3 });
   });
@@ -84,7 +131,12 @@ describe('shapeChoice', () => {
     const without = await shape(events, { stopTokenIds: [9], logprobs: 0 });
     expect(without.text).toBe('ab');
     expect(without.logprobs?.tokens).toStrictEqual(['a', 'b']);
-    expect(without.end).toMatchObject({ finishReason: 'stop', matchedStop: 9, completionTokens: 3, cumulativeLogprob: -3 });
+    expect(without.end).toMatchObject({
+      finishReason: 'stop',
+      matchedStop: 9,
+      completionTokens: 3,
+      cumulativeLogprob: -3,
+    });
     expect(without.halts).toBe(1);
     const withStop = await shape(events, { stopTokenIds: [9], includeStop: true, logprobs: 0 });
     expect(withStop.text).toBe('ab<|eot|>');
@@ -93,11 +145,20 @@ describe('shapeChoice', () => {
   });
 
   it('ignores stops (strings and ids) until minTokens tokens were generated', async () => {
-    const events = [text(tok('.', -1, 5)), text(tok('<eot>', -1, 9)), text(tok('x.y', -1, 6)), text(tok('z', -1, 7)), end(4)];
+    const events = [
+      text(tok('.', -1, 5)),
+      text(tok('<eot>', -1, 9)),
+      text(tok('x.y', -1, 6)),
+      text(tok('z', -1, 7)),
+      end(4),
+    ];
     const r = await shape(events, { stops: ['.'], stopTokenIds: [9], minTokens: 2 });
     expect(r.text).toBe('.<eot>x');
     expect(r.end).toMatchObject({ matchedStop: '.', completionTokens: 3 });
-    const byId = await shape([text(tok('a')), text(tok('b')), text(tok('', -1, 9)), text(tok('c')), end(4)], { stopTokenIds: [9], minTokens: 2 });
+    const byId = await shape([text(tok('a')), text(tok('b')), text(tok('', -1, 9)), text(tok('c')), end(4)], {
+      stopTokenIds: [9],
+      minTokens: 2,
+    });
     expect(byId.text).toBe('ab');
     expect(byId.end).toMatchObject({ matchedStop: 9, completionTokens: 3 });
   });
@@ -105,22 +166,36 @@ describe('shapeChoice', () => {
   it('builds legacy logprobs with offsets in code points after `offset`, bytes split mid-character', async () => {
     const e1 = tok('Ã', -0.25, 0xc3, [0xc3]);
     const e2 = tok('©', -1, 0xa9, [0xa9]);
-    const events = [text(tok('a', -0.5, 97)), text(e1), text(e2, tok('😀', -2, 500)), text(tok('b', -0.125, 98)), end(5)];
+    const events = [
+      text(tok('a', -0.5, 97)),
+      text(e1),
+      text(e2, tok('😀', -2, 500)),
+      text(tok('b', -0.125, 98)),
+      end(5),
+    ];
     const r = await shape(events, { logprobs: 1, offset: 5 });
     expect(r.text).toBe('aé😀b');
     expect(r.logprobs).toStrictEqual({
       tokens: ['a', 'Ã', '©', '😀', 'b'],
       token_logprobs: [-0.5, -0.25, -1, -2, -0.125],
-      top_logprobs: [{ a: -0.5 }, { 'Ã': -0.25 }, { '©': -1 }, { '😀': -2 }, { b: -0.125 }],
+      top_logprobs: [{ a: -0.5 }, { Ã: -0.25 }, { '©': -1 }, { '😀': -2 }, { b: -0.125 }],
       text_offset: [5, 6, 6, 7, 8],
     });
-    expect(r.end).toStrictEqual({ type: 'end', finishReason: 'length', matchedStop: null, completionTokens: 5, cumulativeLogprob: -3.875 });
+    expect(r.end).toStrictEqual({
+      type: 'end',
+      finishReason: 'length',
+      matchedStop: null,
+      completionTokens: 5,
+      cumulativeLogprob: -3.875,
+    });
   });
 
   it('gives each held-back token its entry when its text is released', async () => {
     const r = await shape([text(tok('a')), text(tok('\n')), text(tok('b')), end(3)], { stops: ['\n\n'], logprobs: 2 });
     expect(r.deltas.map((d) => [d.text, d.logprobs?.tokens, d.logprobs?.text_offset])).toStrictEqual([
-      ['a', ['a'], [0]], ['\n', ['\n'], [1]], ['b', ['b'], [2]],
+      ['a', ['a'], [0]],
+      ['\n', ['\n'], [1]],
+      ['b', ['b'], [2]],
     ]);
     expect(r.logprobs?.top_logprobs[0]).toStrictEqual({ a: -1, 'a~': -2 });
   });
@@ -129,7 +204,9 @@ describe('shapeChoice', () => {
   // character (max_tokens cutting an emoji) decodes to '' and sits at start == text.length, so
   // release(text.length) never hands out its logprobs entry: 3 tokens generated, 1 reported.
   it('reports every generated token when the generation ends mid-character', async () => {
-    const r = await shape([text(tok('a')), text(tok('ð', -1, 0xf0, [0xf0]), tok('\u009f', -1, 0x9f, [0x9f])), end(3)], { logprobs: 0 });
+    const r = await shape([text(tok('a')), text(tok('ð', -1, 0xf0, [0xf0]), tok('\u009f', -1, 0x9f, [0x9f])), end(3)], {
+      logprobs: 0,
+    });
     expect(r.logprobs?.tokens).toHaveLength(3);
   });
 
@@ -139,8 +216,12 @@ describe('shapeChoice', () => {
     let seed = 7;
     const random = (k: number): number => ((seed = (seed * 48271) % 2147483647), seed % k);
     const cases: Array<[string[], boolean, string]> = [
-      [[], false, full], [['\n\n', 'END'], false, 'héllo 😀 wörld'], [['END', '\n\n'], true, 'héllo 😀 wörld\n\n'],
-      [['😀'], false, 'héllo '], [['ö'], true, 'héllo 😀 wö'], [['zzz'], false, full],
+      [[], false, full],
+      [['\n\n', 'END'], false, 'héllo 😀 wörld'],
+      [['END', '\n\n'], true, 'héllo 😀 wörld\n\n'],
+      [['😀'], false, 'héllo '],
+      [['ö'], true, 'héllo 😀 wö'],
+      [['zzz'], false, full],
     ];
     for (let trial = 0; trial < 40; trial++) {
       const tokens: TokenInfo[] = [];

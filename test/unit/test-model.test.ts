@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  INPAGE_TEST_MODEL_ID, buildInpageTestModel, inpageTestLogprobs, inpageTestSpec,
+  INPAGE_TEST_MODEL_ID,
+  buildInpageTestModel,
+  inpageTestLogprobs,
+  inpageTestSpec,
 } from '../../src/test-model/inpage-test-model';
 import { logSoftmax } from '../../src/test-model/inpage-test-logits';
 import { parseGguf } from './gguf-reader';
@@ -18,13 +21,16 @@ const meta = (key: string): unknown => gguf.metadata.get(key)?.value;
 const Z = Math.E ** 2 + Math.E + 1;
 
 /** Token ids sorted by descending logprob. */
-const ranking = (logprobs: Float64Array): number[] => [...logprobs.keys()].sort((a, b) => (logprobs[b] ?? 0) - (logprobs[a] ?? 0));
+const ranking = (logprobs: Float64Array): number[] =>
+  [...logprobs.keys()].sort((a, b) => (logprobs[b] ?? 0) - (logprobs[a] ?? 0));
 const argmax = (logprobs: Float64Array): number => ranking(logprobs)[0] ?? -1;
-const maxAbsDiff = (a: Float64Array, b: Float64Array): number => Math.max(...a.map((v, i) => Math.abs(v - (b[i] ?? Infinity))));
+const maxAbsDiff = (a: Float64Array, b: Float64Array): number =>
+  Math.max(...a.map((v, i) => Math.abs(v - (b[i] ?? Infinity))));
 
 function greedy(tensor: TensorLookup, prompt: number[], steps: number): number[] {
   const tokens = [...prompt];
-  for (let s = 0; s < steps && tokens.at(-1) !== EOS; s++) tokens.push(argmax(logSoftmax(llamaForward(tensor, hp, tokens))));
+  for (let s = 0; s < steps && tokens.at(-1) !== EOS; s++)
+    tokens.push(argmax(logSoftmax(llamaForward(tensor, hp, tokens))));
   return tokens.slice(prompt.length);
 }
 
@@ -41,7 +47,13 @@ describe('inpage-test GGUF file', () => {
     expect(meta('llama.block_count')).toBe(spec.nLayer);
     expect(meta('llama.rope.dimension_count')).toBe(spec.nEmbd / spec.nHead);
     expect(meta('llama.attention.layer_norm_rms_epsilon')).toBeCloseTo(1e-5, 10);
-    expect(hp).toMatchObject({ nEmbd: spec.nEmbd, nHead: spec.nHead, nHeadKv: spec.nHeadKv, nFf: spec.nFf, nVocab: 258 });
+    expect(hp).toMatchObject({
+      nEmbd: spec.nEmbd,
+      nHead: spec.nHead,
+      nHeadKv: spec.nHeadKv,
+      nFf: spec.nFf,
+      nVocab: 258,
+    });
   });
 
   it('has a GPT-2 byte-level vocabulary with <s>/</s> control tokens', () => {
@@ -50,8 +62,9 @@ describe('inpage-test GGUF file', () => {
     expect(meta('tokenizer.ggml.model')).toBe('gpt2');
     expect(meta('tokenizer.ggml.pre')).toBe('default');
     expect(Array.isArray(tokens) && tokens.length).toBe(258);
-    expect(Array.isArray(tokens) && [tokens[0x61], tokens[0x20], tokens[0x0a], tokens[0x00], tokens[0xad], tokens[0xff]])
-      .toEqual(['a', '\u0120', '\u010a', '\u0100', '\u0143', '\u00ff']);
+    expect(
+      Array.isArray(tokens) && [tokens[0x61], tokens[0x20], tokens[0x0a], tokens[0x00], tokens[0xad], tokens[0xff]],
+    ).toEqual(['a', '\u0120', '\u010a', '\u0100', '\u0143', '\u00ff']);
     expect(Array.isArray(tokens) && new Set(tokens).size).toBe(258);
     expect(Array.isArray(tokens) && tokens.slice(256)).toEqual(['<s>', '</s>']);
     expect(types?.itemType).toBe(5); // int32
@@ -63,12 +76,22 @@ describe('inpage-test GGUF file', () => {
 
   it('has llama.cpp tensor names and ggml shapes at aligned offsets', () => {
     const { nEmbd: e, nVocab: v, nFf: f } = spec;
-    const expected: Record<string, number[]> = { 'token_embd.weight': [e, v], 'output_norm.weight': [e], 'output.weight': [e, v] };
+    const expected: Record<string, number[]> = {
+      'token_embd.weight': [e, v],
+      'output_norm.weight': [e],
+      'output.weight': [e, v],
+    };
     for (let i = 0; i < spec.nLayer; i++) {
       Object.assign(expected, {
-        [`blk.${i}.attn_norm.weight`]: [e], [`blk.${i}.attn_q.weight`]: [e, e], [`blk.${i}.attn_k.weight`]: [e, e],
-        [`blk.${i}.attn_v.weight`]: [e, e], [`blk.${i}.attn_output.weight`]: [e, e], [`blk.${i}.ffn_norm.weight`]: [e],
-        [`blk.${i}.ffn_gate.weight`]: [e, f], [`blk.${i}.ffn_up.weight`]: [e, f], [`blk.${i}.ffn_down.weight`]: [f, e],
+        [`blk.${i}.attn_norm.weight`]: [e],
+        [`blk.${i}.attn_q.weight`]: [e, e],
+        [`blk.${i}.attn_k.weight`]: [e, e],
+        [`blk.${i}.attn_v.weight`]: [e, e],
+        [`blk.${i}.attn_output.weight`]: [e, e],
+        [`blk.${i}.ffn_norm.weight`]: [e],
+        [`blk.${i}.ffn_gate.weight`]: [e, f],
+        [`blk.${i}.ffn_up.weight`]: [e, f],
+        [`blk.${i}.ffn_down.weight`]: [f, e],
       });
     }
     expect(Object.fromEntries([...gguf.tensors].map(([name, t]) => [name, t.dims]))).toEqual(expected);
@@ -84,7 +107,8 @@ describe('inpage-test GGUF file', () => {
   it('zeroes attn_output and ffn_down but keeps every other block weight live', () => {
     const tensor = ggufTensors(gguf);
     for (let i = 0; i < spec.nLayer; i++) {
-      for (const zero of ['attn_output', 'ffn_down']) expect(tensor(`blk.${i}.${zero}.weight`).every((x) => x === 0)).toBe(true);
+      for (const zero of ['attn_output', 'ffn_down'])
+        expect(tensor(`blk.${i}.${zero}.weight`).every((x) => x === 0)).toBe(true);
       for (const live of ['attn_norm', 'attn_q', 'attn_k', 'attn_v', 'ffn_norm', 'ffn_gate', 'ffn_up']) {
         const data = tensor(`blk.${i}.${live}.weight`);
         expect(data.filter((x) => x !== 0).length, live).toBeGreaterThan(data.length * 0.99);
@@ -97,11 +121,14 @@ describe('inpage-test GGUF file', () => {
 describe('reference forward pass over the parsed tensors', () => {
   const tensor = ggufTensors(gguf);
 
-  it.each(['abc', 'x.', 'hi ', 'zZ9', 'a', '\u00e9'])('matches inpageTestLogprobs at the last position of %j', (prompt) => {
-    const tokens = tokenize(prompt);
-    const last = tokens.at(-1) ?? -1;
-    expect(maxAbsDiff(logSoftmax(llamaForward(tensor, hp, tokens)), inpageTestLogprobs(last))).toBeLessThan(1e-4);
-  });
+  it.each(['abc', 'x.', 'hi ', 'zZ9', 'a', '\u00e9'])(
+    'matches inpageTestLogprobs at the last position of %j',
+    (prompt) => {
+      const tokens = tokenize(prompt);
+      const last = tokens.at(-1) ?? -1;
+      expect(maxAbsDiff(logSoftmax(llamaForward(tensor, hp, tokens)), inpageTestLogprobs(last))).toBeLessThan(1e-4);
+    },
+  );
 
   it('greedy decoding follows the successor / EOS / echo rules', () => {
     expect(String.fromCharCode(...greedy(tensor, tokenize('abc'), 5))).toBe('defgh');
@@ -113,7 +140,9 @@ describe('reference forward pass over the parsed tensors', () => {
     const broken = new Float32Array(spec.nEmbd * spec.nEmbd).map((_, i) => 0.01 * Math.sin(i));
     const patched: TensorLookup = (name) => (name === 'blk.0.attn_output.weight' ? broken : tensor(name));
     const tokens = tokenize('abc');
-    expect(maxAbsDiff(logSoftmax(llamaForward(patched, hp, tokens)), inpageTestLogprobs(code('c')))).toBeGreaterThan(1e-3);
+    expect(maxAbsDiff(logSoftmax(llamaForward(patched, hp, tokens)), inpageTestLogprobs(code('c')))).toBeGreaterThan(
+      1e-3,
+    );
   });
 });
 
@@ -124,21 +153,28 @@ describe('inpageTestLogprobs distribution', () => {
     expect(lp[code('b')]).toBeCloseTo(-0.4076, 3);
     expect(Math.abs((lp[code('b')] ?? 0) - Math.log(Math.E ** 2 / Z))).toBeLessThan(1e-6);
     expect([lp[code('c')], lp[code('d')]].map((x) => Math.exp(x ?? -Infinity))).toEqual([
-      expect.closeTo(Math.E / Z, 6), expect.closeTo(1 / Z, 6),
+      expect.closeTo(Math.E / Z, 6),
+      expect.closeTo(1 / Z, 6),
     ]);
     expect(ranking(lp).slice(0, 5)).toEqual([code('b'), code('c'), code('d'), 0, 1]);
   });
 
-  it.each([['a', 'bcd'], ['z', 'abc'], ['Z', 'ABC'], ['M', 'NOP'], ['9', '012'], ['0', '123']])(
-    'cycles %j -> %j and leaves < 1e-4 to everything else', (prev, next) => {
-      const lp = inpageTestLogprobs(code(prev));
-      const top = ranking(lp);
-      expect(String.fromCharCode(...top.slice(0, 3))).toBe(next);
-      expect(top.slice(0, 5).every((t) => t < 0x80)).toBe(true);
-      const rest = top.slice(3).reduce((sum, t) => sum + Math.exp(lp[t] ?? 0), 0);
-      expect(rest).toBeLessThan(1e-4);
-      expect(Math.exp(lp[top[0] ?? -1] ?? -Infinity)).toBeCloseTo(0.665, 3);
-    });
+  it.each([
+    ['a', 'bcd'],
+    ['z', 'abc'],
+    ['Z', 'ABC'],
+    ['M', 'NOP'],
+    ['9', '012'],
+    ['0', '123'],
+  ])('cycles %j -> %j and leaves < 1e-4 to everything else', (prev, next) => {
+    const lp = inpageTestLogprobs(code(prev));
+    const top = ranking(lp);
+    expect(String.fromCharCode(...top.slice(0, 3))).toBe(next);
+    expect(top.slice(0, 5).every((t) => t < 0x80)).toBe(true);
+    const rest = top.slice(3).reduce((sum, t) => sum + Math.exp(lp[t] ?? 0), 0);
+    expect(rest).toBeLessThan(1e-4);
+    expect(Math.exp(lp[top[0] ?? -1] ?? -Infinity)).toBeCloseTo(0.665, 3);
+  });
 
   it('ends after "." with P(EOS) > 0.999', () => {
     expect(Math.exp(inpageTestLogprobs(code('.'))[EOS] ?? -Infinity)).toBeGreaterThan(0.999);

@@ -19,13 +19,19 @@ function errorOf(run: () => unknown): InvalidRequestError {
 describe('toConstraint', () => {
   it('no fields, nulls and text formats are no constraint', () => {
     expect(toConstraint({})).toBeNull();
-    expect(toConstraint({ grammar: null, response_format: { type: 'text' }, text: { format: { type: 'text' } } })).toBeNull();
+    expect(
+      toConstraint({ grammar: null, response_format: { type: 'text' }, text: { format: { type: 'text' } } }),
+    ).toBeNull();
   });
 
   it.each([
     [{ response_format: { type: 'json_object' } }, 'json', 'response_format'],
     [{ response_format: { type: 'json_object', schema } }, 'json_schema', 'response_format.schema'],
-    [{ response_format: { type: 'json_schema', json_schema: { name: 'x', schema, strict: true } } }, 'json_schema', 'response_format'],
+    [
+      { response_format: { type: 'json_schema', json_schema: { name: 'x', schema, strict: true } } },
+      'json_schema',
+      'response_format',
+    ],
     [{ text: { format: { type: 'json_schema', name: 'x', schema, strict: true } } }, 'json_schema', 'text.format'],
     [{ text: { format: { type: 'json_object' } } }, 'json', 'text.format'],
     [{ json_schema: schema }, 'json_schema', 'json_schema'],
@@ -48,7 +54,9 @@ describe('toConstraint', () => {
   });
 
   it('keeps the schema for backends that take JSON schema', () => {
-    expect(toConstraint({ response_format: { type: 'json_schema', json_schema: { name: 'x', schema } } })?.schema).toEqual(schema);
+    expect(
+      toConstraint({ response_format: { type: 'json_schema', json_schema: { name: 'x', schema } } })?.schema,
+    ).toEqual(schema);
     expect(toConstraint({ response_format: { type: 'json_object' } })?.schema).toEqual({ type: 'object' });
   });
 
@@ -58,7 +66,11 @@ describe('toConstraint', () => {
   });
 
   it.each([
-    [{ response_format: { type: 'json_object' }, grammar: 'root ::= "a"' }, 'grammar', "'grammar' cannot be combined with 'response_format'"],
+    [
+      { response_format: { type: 'json_object' }, grammar: 'root ::= "a"' },
+      'grammar',
+      "'grammar' cannot be combined with 'response_format'",
+    ],
     [{ regex: 'a', guided_choice: ['a'] }, 'guided_choice', "'guided_choice' cannot be combined with 'regex'"],
     [{ json_schema: schema, grammar: 'broken' }, 'grammar', "'grammar' cannot be combined with 'json_schema'"],
     [{ structured_outputs: { regex: 'a', choice: ['a'] } }, 'structured_outputs.choice', 'must hold one constraint'],
@@ -73,8 +85,21 @@ describe('toConstraint', () => {
     [{ response_format: { type: 'yaml' } }, 'response_format.type', 'invalid_value'],
     [{ response_format: 'json' }, 'response_format', 'invalid_type'],
     [{ response_format: { type: 'json_schema' } }, 'response_format.json_schema', 'missing_required_parameter'],
-    [{ response_format: { type: 'json_schema', json_schema: { name: 'bad name!', schema } } }, 'response_format.json_schema.name', 'invalid_value'],
-    [{ response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'integer', multipleOf: 2 } } } }, 'response_format', 'unsupported_schema'],
+    [
+      { response_format: { type: 'json_schema', json_schema: { name: 'bad name!', schema } } },
+      'response_format.json_schema.name',
+      'invalid_value',
+    ],
+    [
+      {
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'x', schema: { type: 'integer', multipleOf: 2 } },
+        },
+      },
+      'response_format',
+      'unsupported_schema',
+    ],
     [{ json_schema: '{"type":' }, 'json_schema', 'invalid_schema'],
     [{ grammar: 'root ::= x' }, 'grammar', 'invalid_grammar'],
     [{ grammar: 42 }, 'grammar', 'invalid_type'],
@@ -82,7 +107,11 @@ describe('toConstraint', () => {
     [{ guided_choice: [] }, 'guided_choice', 'invalid_choice'],
     [{ guided_choice: ['a', 1] }, 'guided_choice', 'invalid_choice'],
     [{ structured_outputs: { structural_tag: {} } }, 'structured_outputs.structural_tag', 'unsupported_parameter'],
-    [{ structured_outputs: { regex: 'a', whitespace_pattern: ' ' } }, 'structured_outputs.whitespace_pattern', 'unsupported_parameter'],
+    [
+      { structured_outputs: { regex: 'a', whitespace_pattern: ' ' } },
+      'structured_outputs.whitespace_pattern',
+      'unsupported_parameter',
+    ],
   ])('refuses %j', (request, param, code) => {
     const error = errorOf(() => toConstraint(request));
     expect(error.status).toBe(400);
@@ -91,7 +120,9 @@ describe('toConstraint', () => {
   });
 
   it("reports the JSON parser's message for a schema given as text", () => {
-    expect(errorOf(() => toConstraint({ guided_json: '{"type":' })).message).toMatch(/^Invalid JSON schema in 'guided_json' at #: not valid JSON: /);
+    expect(errorOf(() => toConstraint({ guided_json: '{"type":' })).message).toMatch(
+      /^Invalid JSON schema in 'guided_json' at #: not valid JSON: /,
+    );
   });
 });
 
@@ -108,7 +139,9 @@ describe('toolArgumentConstraints', () => {
   });
 
   it('names the tool in schema errors', () => {
-    const tools = [{ type: 'function', function: { name: 'f', parameters: { type: 'string', format: 'email' }, strict: true } }];
+    const tools = [
+      { type: 'function', function: { name: 'f', parameters: { type: 'string', format: 'email' }, strict: true } },
+    ];
     expect(errorOf(() => toolArgumentConstraints(tools)).param).toBe('tools[0].function.parameters');
   });
 });

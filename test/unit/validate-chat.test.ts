@@ -5,7 +5,14 @@ import { chatGenerationRequest } from '../../worker/sw/routes/chat/chat-generati
 import { CHAT_SHARED_FIELDS } from '../../worker/sw/routes/chat/chat-schema';
 
 const base = { model: 'inpage-test', messages: [{ role: 'user', content: 'abc' }] };
-const fnTool = { type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
+const fnTool = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    description: 'Weather',
+    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+  },
+};
 
 function rejection(body: unknown): InvalidRequestError {
   try {
@@ -21,15 +28,42 @@ describe('validateChat: defaults and mapping', () => {
   it('fills defaults for a minimal body', () => {
     const req = validateChat(base);
     expect(req).toMatchObject({
-      model: 'inpage-test', messages: [{ role: 'user', content: 'abc' }], tools: [], tool_choice: 'auto',
-      parallel_tool_calls: true, response_format: { type: 'text' }, chat_template_kwargs: {}, reasoning_effort: null,
-      stream: false, include_usage: false, n: 1, max_tokens: null, min_tokens: 0, stop: [], logprobs: false, top_logprobs: 0,
-      temperature: 1, top_p: 1, top_k: 0, seed: null, user: null, cache_prompt: true,
+      model: 'inpage-test',
+      messages: [{ role: 'user', content: 'abc' }],
+      tools: [],
+      tool_choice: 'auto',
+      parallel_tool_calls: true,
+      response_format: { type: 'text' },
+      chat_template_kwargs: {},
+      reasoning_effort: null,
+      stream: false,
+      include_usage: false,
+      n: 1,
+      max_tokens: null,
+      min_tokens: 0,
+      stop: [],
+      logprobs: false,
+      top_logprobs: 0,
+      temperature: 1,
+      top_p: 1,
+      top_k: 0,
+      seed: null,
+      user: null,
+      cache_prompt: true,
     });
   });
 
   it('treats null as absent for optional fields', () => {
-    const nulls = { max_tokens: null, temperature: null, tools: null, tool_choice: null, response_format: null, stop: null, logprobs: null, n: null };
+    const nulls = {
+      max_tokens: null,
+      temperature: null,
+      tools: null,
+      tool_choice: null,
+      response_format: null,
+      stop: null,
+      logprobs: null,
+      n: null,
+    };
     expect(validateChat({ ...base, ...nulls }).max_tokens).toBeNull();
   });
 
@@ -41,15 +75,39 @@ describe('validateChat: defaults and mapping', () => {
   });
 
   it('accepts stop as a string or array, and the llama.cpp/vLLM extras', () => {
-    const req = validateChat({ ...base, stop: 'x', top_k: 40, min_p: 0.1, repeat_penalty: 1.1, ignore_eos: true, stop_token_ids: [2] });
-    expect(req).toMatchObject({ stop: ['x'], top_k: 40, min_p: 0.1, repetition_penalty: 1.1, ignore_eos: true, stop_token_ids: [2] });
+    const req = validateChat({
+      ...base,
+      stop: 'x',
+      top_k: 40,
+      min_p: 0.1,
+      repeat_penalty: 1.1,
+      ignore_eos: true,
+      stop_token_ids: [2],
+    });
+    expect(req).toMatchObject({
+      stop: ['x'],
+      top_k: 40,
+      min_p: 0.1,
+      repetition_penalty: 1.1,
+      ignore_eos: true,
+      stop_token_ids: [2],
+    });
     expect(CHAT_SHARED_FIELDS).toContain('typical_p');
   });
 
   it('maps to a neutral GenerationRequest', () => {
     const req = validateChat({ ...base, logprobs: true, top_logprobs: 3, n: 2, seed: 5 });
-    expect(chatGenerationRequest(req)).toMatchObject({ logprobs: 3, n: 2, best_of: 2, echo: false, suffix: null, seed: 5 });
-    expect(chatGenerationRequest(req).prompts).toStrictEqual([{ chat: { messages: req.messages, tools: [], chat_template_kwargs: {}, reasoning_effort: null } }]);
+    expect(chatGenerationRequest(req)).toMatchObject({
+      logprobs: 3,
+      n: 2,
+      best_of: 2,
+      echo: false,
+      suffix: null,
+      seed: 5,
+    });
+    expect(chatGenerationRequest(req).prompts).toStrictEqual([
+      { chat: { messages: req.messages, tools: [], chat_template_kwargs: {}, reasoning_effort: null } },
+    ]);
     expect(chatGenerationRequest(validateChat(base)).logprobs).toBeNull();
   });
 
@@ -67,10 +125,16 @@ describe('validateChat: errors', () => {
     expect(error.code).toBe('unknown_parameter');
   });
 
-  it('accepts what clients send that cannot change the text (the AI SDK\'s provider options), type-checked', () => {
+  it("accepts what clients send that cannot change the text (the AI SDK's provider options), type-checked", () => {
     const advisory = {
-      store: false, metadata: { run: 'e2e' }, service_tier: 'auto', prompt_cache_key: 'k', prompt_cache_retention: '24h', safety_identifier: 's',
-      verbosity: 'low', prediction: { type: 'content', content: 'defgh' },
+      store: false,
+      metadata: { run: 'e2e' },
+      service_tier: 'auto',
+      prompt_cache_key: 'k',
+      prompt_cache_retention: '24h',
+      safety_identifier: 's',
+      verbosity: 'low',
+      prediction: { type: 'content', content: 'defgh' },
     };
     expect(validateChat({ ...base, ...advisory })).toStrictEqual(validateChat(base));
     expect(rejection({ ...base, store: 'no' }).param).toBe('store');
@@ -110,9 +174,19 @@ describe('validateChat: messages', () => {
   it('accepts every role and flattens text parts', () => {
     const messages = [
       { role: 'system', content: 's' },
-      { role: 'developer', content: [{ type: 'text', text: 'd1' }, { type: 'text', text: 'd2' }] },
+      {
+        role: 'developer',
+        content: [
+          { type: 'text', text: 'd1' },
+          { type: 'text', text: 'd2' },
+        ],
+      },
       { role: 'user', content: 'u', name: 'ann' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'r' },
       { role: 'assistant', content: 'a', reasoning_content: 'why' },
     ];
@@ -120,41 +194,61 @@ describe('validateChat: messages', () => {
       { role: 'system', content: 's' },
       { role: 'developer', content: 'd1\nd2' },
       { role: 'user', content: 'u', name: 'ann' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
       { role: 'tool', content: 'r', tool_call_id: 'call_1' },
       { role: 'assistant', content: 'a', reasoning_content: 'why' },
     ]);
   });
 
   it('rejects non-text parts naming messages[i].content', () => {
-    const error = rejection({ ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] });
+    const error = rejection({
+      ...base,
+      messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }],
+    });
     expect(error.param).toBe('messages[0].content');
     expect(error.message).toContain("'image_url'");
   });
 
   it('rejects bad roles, unknown message keys, missing tool_call_id, bad content types', () => {
     expect(rejection({ ...base, messages: [{ role: 'function', content: 'x' }] }).param).toBe('messages[0].role');
-    expect(rejection({ ...base, messages: [{ role: 'user', content: 'x', foo: 1 }] }).message).toBe('Unrecognized request argument supplied: messages[0].foo');
+    expect(rejection({ ...base, messages: [{ role: 'user', content: 'x', foo: 1 }] }).message).toBe(
+      'Unrecognized request argument supplied: messages[0].foo',
+    );
     expect(rejection({ ...base, messages: [{ role: 'tool', content: 'x' }] }).param).toBe('messages[0].tool_call_id');
     expect(rejection({ ...base, messages: [{ role: 'user', content: 5 }] }).param).toBe('messages[0].content');
     expect(rejection({ ...base, messages: [{ role: 'user' }] }).param).toBe('messages[0].content');
     expect(rejection({ ...base, messages: [{ role: 'assistant' }] }).param).toBe('messages[0].content');
     expect(rejection({ ...base, messages: ['hi'] }).param).toBe('messages[0]');
-    const badCall = { role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: {} } }] };
+    const badCall = {
+      role: 'assistant',
+      tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: {} } }],
+    };
     expect(rejection({ ...base, messages: [badCall] }).param).toBe('messages[0].tool_calls[0].function.arguments');
   });
 });
 
 describe('validateChat: tools, tool_choice, response_format', () => {
   it('accepts function tools and a named tool_choice', () => {
-    const req = validateChat({ ...base, tools: [{ ...fnTool, function: { ...fnTool.function, strict: true } }], tool_choice: { type: 'function', function: { name: 'get_weather' } } });
+    const req = validateChat({
+      ...base,
+      tools: [{ ...fnTool, function: { ...fnTool.function, strict: true } }],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+    });
     expect(req.tools[0]?.function).toMatchObject({ name: 'get_weather', strict: true });
     expect(req.tool_choice).toStrictEqual({ type: 'function', function: { name: 'get_weather' } });
-    expect(validateChat({ ...base, tools: [fnTool], tool_choice: 'required', parallel_tool_calls: false })).toMatchObject({ tool_choice: 'required', parallel_tool_calls: false });
+    expect(
+      validateChat({ ...base, tools: [fnTool], tool_choice: 'required', parallel_tool_calls: false }),
+    ).toMatchObject({ tool_choice: 'required', parallel_tool_calls: false });
   });
 
   it('rejects a named function not in tools, and required without tools', () => {
-    expect(rejection({ ...base, tools: [fnTool], tool_choice: { type: 'function', function: { name: 'nope' } } }).message).toContain("no function named 'nope'");
+    expect(
+      rejection({ ...base, tools: [fnTool], tool_choice: { type: 'function', function: { name: 'nope' } } }).message,
+    ).toContain("no function named 'nope'");
     expect(rejection({ ...base, tool_choice: 'required' }).param).toBe('tool_choice');
     expect(validateChat({ ...base, tool_choice: 'none' }).tool_choice).toBe('none');
     expect(rejection({ ...base, tools: [fnTool], tool_choice: 'sometimes' }).param).toBe('tool_choice');
@@ -162,15 +256,21 @@ describe('validateChat: tools, tool_choice, response_format', () => {
 
   it('rejects non-function tools and bad names/parameters', () => {
     expect(rejection({ ...base, tools: [{ type: 'custom', custom: {} }] }).param).toBe('tools[0].type');
-    expect(rejection({ ...base, tools: [{ type: 'function', function: { name: 'a b' } }] }).param).toBe('tools[0].function.name');
-    expect(rejection({ ...base, tools: [{ type: 'function', function: { name: 'a', parameters: 'x' } }] }).param).toBe('tools[0].function.parameters');
+    expect(rejection({ ...base, tools: [{ type: 'function', function: { name: 'a b' } }] }).param).toBe(
+      'tools[0].function.name',
+    );
+    expect(rejection({ ...base, tools: [{ type: 'function', function: { name: 'a', parameters: 'x' } }] }).param).toBe(
+      'tools[0].function.parameters',
+    );
   });
 
   it('passes response_format through validated', () => {
     const schema = { type: 'object', properties: { a: { type: 'number' } } };
     const fmt = { type: 'json_schema', json_schema: { name: 'out', schema, strict: true } };
     expect(validateChat({ ...base, response_format: fmt }).response_format).toStrictEqual(fmt);
-    expect(validateChat({ ...base, response_format: { type: 'json_object' } }).response_format).toStrictEqual({ type: 'json_object' });
+    expect(validateChat({ ...base, response_format: { type: 'json_object' } }).response_format).toStrictEqual({
+      type: 'json_object',
+    });
     expect(rejection({ ...base, response_format: { type: 'yaml' } }).param).toBe('response_format.type');
     expect(rejection({ ...base, response_format: { type: 'json_schema' } }).param).toBe('response_format.json_schema');
   });

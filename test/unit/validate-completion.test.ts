@@ -23,13 +23,37 @@ function rejection(body: unknown): InvalidRequestError {
 }
 
 const defaults: CompletionRequest = {
-  model: 'inpage-test', prompts: ['Hello'], max_tokens: 16, min_tokens: 0, ignore_eos: false,
-  stop: [], stop_token_ids: [], include_stop_str_in_output: false,
-  temperature: 1, top_p: 1, top_k: 0, min_p: 0, typical_p: 1,
-  mirostat: 0, mirostat_tau: 5, mirostat_eta: 0.1,
-  presence_penalty: 0, frequency_penalty: 0, repetition_penalty: 1, logit_bias: {}, seed: null,
-  n: 1, best_of: 1, logprobs: null, echo: false, suffix: null, grammar: null,
-  stream: false, include_usage: false, continuous_usage: false, cache_prompt: true,
+  model: 'inpage-test',
+  prompts: ['Hello'],
+  max_tokens: 16,
+  min_tokens: 0,
+  ignore_eos: false,
+  stop: [],
+  stop_token_ids: [],
+  include_stop_str_in_output: false,
+  temperature: 1,
+  top_p: 1,
+  top_k: 0,
+  min_p: 0,
+  typical_p: 1,
+  mirostat: 0,
+  mirostat_tau: 5,
+  mirostat_eta: 0.1,
+  presence_penalty: 0,
+  frequency_penalty: 0,
+  repetition_penalty: 1,
+  logit_bias: {},
+  seed: null,
+  n: 1,
+  best_of: 1,
+  logprobs: null,
+  echo: false,
+  suffix: null,
+  grammar: null,
+  stream: false,
+  include_usage: false,
+  continuous_usage: false,
+  cache_prompt: true,
 };
 
 describe('validateCompletion: defaults', () => {
@@ -38,30 +62,88 @@ describe('validateCompletion: defaults', () => {
   });
 
   it('treats null as absent for every optional field (max_tokens null = up to the context)', () => {
-    const nulls = Object.fromEntries(Object.keys(completionSchema.entries).filter((k) => k !== 'model' && k !== 'prompt').map((k) => [k, null]));
+    const nulls = Object.fromEntries(
+      Object.keys(completionSchema.entries)
+        .filter((k) => k !== 'model' && k !== 'prompt')
+        .map((k) => [k, null]),
+    );
     expect(validateCompletion({ ...base, ...nulls })).toStrictEqual({ ...defaults, max_tokens: null });
   });
 
   it('keeps explicit values', () => {
     const out = validateCompletion({
-      ...base, max_tokens: 30, min_tokens: 2, ignore_eos: true, stop: ['a', 'b'], stop_token_ids: [7, 0],
-      include_stop_str_in_output: true, temperature: 0, top_p: 0.5, top_k: 40, min_p: 0.05, typical_p: 0.9,
-      mirostat: 2, mirostat_tau: 4, mirostat_eta: 0.2, presence_penalty: -1.5, frequency_penalty: 2,
-      repetition_penalty: 1.3, logit_bias: { '5': -100, '6': 2.5 }, seed: -7, n: 2, best_of: 2, logprobs: 0,
-      echo: false, suffix: 'end', stream: true, stream_options: { include_usage: true, continuous_usage_stats: true },
-      cache_prompt: false, user: 'u',
+      ...base,
+      max_tokens: 30,
+      min_tokens: 2,
+      ignore_eos: true,
+      stop: ['a', 'b'],
+      stop_token_ids: [7, 0],
+      include_stop_str_in_output: true,
+      temperature: 0,
+      top_p: 0.5,
+      top_k: 40,
+      min_p: 0.05,
+      typical_p: 0.9,
+      mirostat: 2,
+      mirostat_tau: 4,
+      mirostat_eta: 0.2,
+      presence_penalty: -1.5,
+      frequency_penalty: 2,
+      repetition_penalty: 1.3,
+      logit_bias: { '5': -100, '6': 2.5 },
+      seed: -7,
+      n: 2,
+      best_of: 2,
+      logprobs: 0,
+      echo: false,
+      suffix: 'end',
+      stream: true,
+      stream_options: { include_usage: true, continuous_usage_stats: true },
+      cache_prompt: false,
+      user: 'u',
     });
     expect(out).toStrictEqual({
-      model: 'inpage-test', prompts: ['Hello'], max_tokens: 30, min_tokens: 2, ignore_eos: true,
-      stop: ['a', 'b'], stop_token_ids: [7, 0], include_stop_str_in_output: true,
-      temperature: 0, top_p: 0.5, top_k: 40, min_p: 0.05, typical_p: 0.9, mirostat: 2, mirostat_tau: 4, mirostat_eta: 0.2,
-      presence_penalty: -1.5, frequency_penalty: 2, repetition_penalty: 1.3, logit_bias: { '5': -100, '6': 2.5 }, seed: -7,
-      n: 2, best_of: 2, logprobs: 0, echo: false, suffix: 'end',
-      stream: true, include_usage: true, continuous_usage: true, cache_prompt: false, grammar: null,
+      model: 'inpage-test',
+      prompts: ['Hello'],
+      max_tokens: 30,
+      min_tokens: 2,
+      ignore_eos: true,
+      stop: ['a', 'b'],
+      stop_token_ids: [7, 0],
+      include_stop_str_in_output: true,
+      temperature: 0,
+      top_p: 0.5,
+      top_k: 40,
+      min_p: 0.05,
+      typical_p: 0.9,
+      mirostat: 2,
+      mirostat_tau: 4,
+      mirostat_eta: 0.2,
+      presence_penalty: -1.5,
+      frequency_penalty: 2,
+      repetition_penalty: 1.3,
+      logit_bias: { '5': -100, '6': 2.5 },
+      seed: -7,
+      n: 2,
+      best_of: 2,
+      logprobs: 0,
+      echo: false,
+      suffix: 'end',
+      stream: true,
+      include_usage: true,
+      continuous_usage: true,
+      cache_prompt: false,
+      grammar: null,
     });
   });
 
-  it.each([[undefined, 16], [null, null], [-1, null], [0, 0], [5, 5]])('max_tokens %j -> %j', (value, expected) => {
+  it.each([
+    [undefined, 16],
+    [null, null],
+    [-1, null],
+    [0, 0],
+    [5, 5],
+  ])('max_tokens %j -> %j', (value, expected) => {
     expect(validateCompletion({ ...base, max_tokens: value }).max_tokens).toBe(expected);
   });
 
@@ -88,59 +170,130 @@ describe('validateCompletion: prompt shapes', () => {
   it.each<[unknown, unknown]>([
     ['Hello', ['Hello']],
     ['', ['']],
-    [['a', 'b'], ['a', 'b']],
+    [
+      ['a', 'b'],
+      ['a', 'b'],
+    ],
     [[1, 2, 3], [[1, 2, 3]]],
     [[0], [[0]]],
-    [[[1, 2], [3]], [[1, 2], [3]]],
-    [['a', [1, 2], 'b'], ['a', [1, 2], 'b']],
+    [
+      [[1, 2], [3]],
+      [[1, 2], [3]],
+    ],
+    [
+      ['a', [1, 2], 'b'],
+      ['a', [1, 2], 'b'],
+    ],
   ])('%j -> prompts %j', (prompt, prompts) => {
     expect(validateCompletion({ ...base, prompt }).prompts).toStrictEqual(prompts);
   });
 
-  it.each<unknown>([[], [[]], [1.5], [-1], [{}], ['a', 1], [1, [2]], [['a']], [[1, -2]], {}, 5, true])('rejects %j', (prompt) => {
-    const error = rejection({ ...base, prompt });
-    expect(error.param).toBe('prompt');
-    expect(error.message).toContain('prompt');
-  });
+  it.each<unknown>([[], [[]], [1.5], [-1], [{}], ['a', 1], [1, [2]], [['a']], [[1, -2]], {}, 5, true])(
+    'rejects %j',
+    (prompt) => {
+      const error = rejection({ ...base, prompt });
+      expect(error.param).toBe('prompt');
+      expect(error.message).toContain('prompt');
+    },
+  );
 });
 
 describe('validateCompletion: invalid fields', () => {
   /** [field, value, the param the 400 names (defaults to the field; a stream_options sub-field is named in full)]. */
   const cases: Array<[string, unknown, string?]> = [
-    ['model', 5], ['model', ''], ['model', true],
-    ['prompt', 5], ['prompt', []],
-    ['max_tokens', 'x'], ['max_tokens', 1.5], ['max_tokens', -2],
-    ['min_tokens', -1], ['min_tokens', 1.5], ['min_tokens', '1'],
-    ['temperature', -0.1], ['temperature', 2.1], ['temperature', '1'],
-    ['top_p', 0], ['top_p', 1.1], ['top_p', '0.5'],
-    ['top_k', -2], ['top_k', 1.5], ['top_k', '1'],
-    ['min_p', -0.1], ['min_p', 1.1], ['min_p', '0'],
-    ['typical_p', 0], ['typical_p', 1.1], ['typical_p', '1'],
-    ['mirostat', 3], ['mirostat', -1], ['mirostat', 1.5], ['mirostat', '1'],
-    ['mirostat_mode', 3], ['mirostat_mode', '2'],
-    ['mirostat_tau', -1], ['mirostat_tau', 101], ['mirostat_tau', '5'],
-    ['mirostat_eta', -0.1], ['mirostat_eta', 1.1], ['mirostat_eta', '0.1'],
-    ['presence_penalty', 2.5], ['presence_penalty', -2.5], ['presence_penalty', '0'],
-    ['frequency_penalty', 2.5], ['frequency_penalty', -2.5], ['frequency_penalty', '0'],
-    ['repetition_penalty', 0], ['repetition_penalty', 10.5], ['repetition_penalty', '1'],
-    ['repeat_penalty', 0], ['repeat_penalty', 11], ['repeat_penalty', '1'],
+    ['model', 5],
+    ['model', ''],
+    ['model', true],
+    ['prompt', 5],
+    ['prompt', []],
+    ['max_tokens', 'x'],
+    ['max_tokens', 1.5],
+    ['max_tokens', -2],
+    ['min_tokens', -1],
+    ['min_tokens', 1.5],
+    ['min_tokens', '1'],
+    ['temperature', -0.1],
+    ['temperature', 2.1],
+    ['temperature', '1'],
+    ['top_p', 0],
+    ['top_p', 1.1],
+    ['top_p', '0.5'],
+    ['top_k', -2],
+    ['top_k', 1.5],
+    ['top_k', '1'],
+    ['min_p', -0.1],
+    ['min_p', 1.1],
+    ['min_p', '0'],
+    ['typical_p', 0],
+    ['typical_p', 1.1],
+    ['typical_p', '1'],
+    ['mirostat', 3],
+    ['mirostat', -1],
+    ['mirostat', 1.5],
+    ['mirostat', '1'],
+    ['mirostat_mode', 3],
+    ['mirostat_mode', '2'],
+    ['mirostat_tau', -1],
+    ['mirostat_tau', 101],
+    ['mirostat_tau', '5'],
+    ['mirostat_eta', -0.1],
+    ['mirostat_eta', 1.1],
+    ['mirostat_eta', '0.1'],
+    ['presence_penalty', 2.5],
+    ['presence_penalty', -2.5],
+    ['presence_penalty', '0'],
+    ['frequency_penalty', 2.5],
+    ['frequency_penalty', -2.5],
+    ['frequency_penalty', '0'],
+    ['repetition_penalty', 0],
+    ['repetition_penalty', 10.5],
+    ['repetition_penalty', '1'],
+    ['repeat_penalty', 0],
+    ['repeat_penalty', 11],
+    ['repeat_penalty', '1'],
     // Underflow to 0 as llama.cpp's float (it then fails with a 500): a 400 here.
-    ['repetition_penalty', 1e-40], ['repeat_penalty', 5e-324], ['repetition_penalty', 0.001],
-    ['logit_bias', { x: 1 }], ['logit_bias', { '1': 101 }], ['logit_bias', { '1': -101 }], ['logit_bias', { '1': 'a' }],
-    ['logit_bias', { '-1': 1 }], ['logit_bias', 'x'], ['logit_bias', 5], ['logit_bias', [5, -3]],
-    ['seed', 1.5], ['seed', '1'], ['seed', 2 ** 60],
-    ['ignore_eos', 'yes'], ['ignore_eos', 1],
-    ['stop', 5], ['stop', ['']], ['stop', [1]], ['stop', {}],
-    ['stop_token_ids', [-1]], ['stop_token_ids', [1.5]], ['stop_token_ids', [2, 'x']], ['stop_token_ids', '1'],
+    ['repetition_penalty', 1e-40],
+    ['repeat_penalty', 5e-324],
+    ['repetition_penalty', 0.001],
+    ['logit_bias', { x: 1 }],
+    ['logit_bias', { '1': 101 }],
+    ['logit_bias', { '1': -101 }],
+    ['logit_bias', { '1': 'a' }],
+    ['logit_bias', { '-1': 1 }],
+    ['logit_bias', 'x'],
+    ['logit_bias', 5],
+    ['logit_bias', [5, -3]],
+    ['seed', 1.5],
+    ['seed', '1'],
+    ['seed', 2 ** 60],
+    ['ignore_eos', 'yes'],
+    ['ignore_eos', 1],
+    ['stop', 5],
+    ['stop', ['']],
+    ['stop', [1]],
+    ['stop', {}],
+    ['stop_token_ids', [-1]],
+    ['stop_token_ids', [1.5]],
+    ['stop_token_ids', [2, 'x']],
+    ['stop_token_ids', '1'],
     ['include_stop_str_in_output', 'yes'],
     ['no_stop_trim', 1],
-    ['n', 0], ['n', 129], ['n', 1.5], ['n', '1'],
-    ['best_of', 0], ['best_of', 129], ['best_of', '2'],
-    ['logprobs', 6], ['logprobs', -1], ['logprobs', 1.5], ['logprobs', true],
+    ['n', 0],
+    ['n', 129],
+    ['n', 1.5],
+    ['n', '1'],
+    ['best_of', 0],
+    ['best_of', 129],
+    ['best_of', '2'],
+    ['logprobs', 6],
+    ['logprobs', -1],
+    ['logprobs', 1.5],
+    ['logprobs', true],
     ['echo', 'yes'],
     ['suffix', 5],
     ['stream', 'yes'],
-    ['stream_options', 'x'], ['stream_options', 5],
+    ['stream_options', 'x'],
+    ['stream_options', 5],
     ['stream_options', { bogus: true }, 'stream_options.bogus'],
     ['stream_options', { include_usage: 'yes' }, 'stream_options.include_usage'],
     ['stream_options', { continuous_usage_stats: 1 }, 'stream_options.continuous_usage_stats'],
@@ -150,7 +303,9 @@ describe('validateCompletion: invalid fields', () => {
 
   it('covers every field of the schema', () => {
     const aliases = Object.values(PARAMETERS).flatMap((row) => row.aliases ?? []);
-    expect(new Set(cases.map(([field]) => field))).toStrictEqual(new Set([...Object.keys(completionSchema.entries), ...aliases]));
+    expect(new Set(cases.map(([field]) => field))).toStrictEqual(
+      new Set([...Object.keys(completionSchema.entries), ...aliases]),
+    );
   });
 
   it.each(cases)('%s = %j -> 400 naming the field', (field, value, param = field) => {
@@ -237,7 +392,9 @@ describe('validateCompletion: cross-field rules', () => {
 describe('validateCompletion: suffix', () => {
   it('keeps a suffix; refuses it with echo (400 naming suffix)', () => {
     expect(validateCompletion({ model: 'm', prompt: 'a', suffix: 'z' }).suffix).toBe('z');
-    expect(() => validateCompletion({ model: 'm', prompt: 'a', suffix: 'z', echo: true })).toThrow(expect.objectContaining({ status: 400, param: 'suffix' }));
+    expect(() => validateCompletion({ model: 'm', prompt: 'a', suffix: 'z', echo: true })).toThrow(
+      expect.objectContaining({ status: 400, param: 'suffix' }),
+    );
   });
 });
 

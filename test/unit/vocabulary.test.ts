@@ -7,7 +7,10 @@ import { buildInpageTestModel } from '../../src/test-model/inpage-test-model';
 import type { GgufKv } from '../../src/test-model/gguf-writer';
 
 const str = (key: string, value: string): GgufKv => ({ key, value: { type: 'string', value } });
-const strings = (key: string, value: string[]): GgufKv => ({ key, value: { type: 'array', itemType: 'string', value } });
+const strings = (key: string, value: string[]): GgufKv => ({
+  key,
+  value: { type: 'array', itemType: 'string', value },
+});
 const int32s = (key: string, value: number[]): GgufKv => ({ key, value: { type: 'array', itemType: 'int32', value } });
 
 /** A metadata-only GGUF file as a Blob. */
@@ -46,8 +49,10 @@ describe('vocabularyFromMetadata on other tokenizers', () => {
   it('SentencePiece: byte tokens, ▁ as a space, control tokens empty, not byte-level', async () => {
     const tokens = ['<unk>', '<s>', '</s>', '<0x41>', '<0x0A>', '<0xe2>', '▁hello', 'wörld', '▁'];
     const vocab = await vocabOf([
-      str('general.architecture', 'llama'), str('tokenizer.ggml.model', 'llama'),
-      strings('tokenizer.ggml.tokens', tokens), int32s('tokenizer.ggml.token_type', [2, 3, 3, 6, 6, 6, 1, 1, 1]),
+      str('general.architecture', 'llama'),
+      str('tokenizer.ggml.model', 'llama'),
+      strings('tokenizer.ggml.tokens', tokens),
+      int32s('tokenizer.ggml.token_type', [2, 3, 3, 6, 6, 6, 1, 1, 1]),
     ]);
     expect(vocab.size).toBe(9);
     expect(vocab.byteLevel).toBe(false);
@@ -66,7 +71,9 @@ describe('vocabularyFromMetadata on other tokenizers', () => {
     const tokens = [...gpt2ByteChars(), 'Ġhe', 'llo', 'ĠwÃ¶', '<|endoftext|>'];
     const types = tokens.map((_, id) => (id === tokens.length - 1 ? 3 : 1));
     const vocab = await vocabOf([
-      str('tokenizer.ggml.model', 'gpt2'), strings('tokenizer.ggml.tokens', tokens), int32s('tokenizer.ggml.token_type', types),
+      str('tokenizer.ggml.model', 'gpt2'),
+      strings('tokenizer.ggml.tokens', tokens),
+      int32s('tokenizer.ggml.token_type', types),
       strings('tokenizer.ggml.merges', ['Ġ h', 'Ġh e', 'l l', 'll o']),
     ]);
     expect(vocab.size).toBe(260);
@@ -81,15 +88,21 @@ describe('vocabularyFromMetadata on other tokenizers', () => {
   it('gpt2 is byte-level only if the first 256 tokens are the bytes in order', async () => {
     const chars = gpt2ByteChars();
     const swapped = [chars[1] ?? '', chars[0] ?? '', ...chars.slice(2)];
-    expect((await vocabOf([str('tokenizer.ggml.model', 'gpt2'), strings('tokenizer.ggml.tokens', chars)])).byteLevel).toBe(true);
-    expect((await vocabOf([str('tokenizer.ggml.model', 'gpt2'), strings('tokenizer.ggml.tokens', swapped)])).byteLevel).toBe(false);
+    expect(
+      (await vocabOf([str('tokenizer.ggml.model', 'gpt2'), strings('tokenizer.ggml.tokens', chars)])).byteLevel,
+    ).toBe(true);
+    expect(
+      (await vocabOf([str('tokenizer.ggml.model', 'gpt2'), strings('tokenizer.ggml.tokens', swapped)])).byteLevel,
+    ).toBe(false);
   });
 
   // BUG (src/gguf/vocabulary.ts byteLevel): `texts.slice(0, 256).every(...)` is vacuously true for
   // the missing ids, so a gpt2 vocabulary of fewer than 256 tokens claims to be byte-level.
   it('a gpt2 vocabulary without all 256 byte tokens is not byte-level', async () => {
     const chars = gpt2ByteChars().slice(0, 200);
-    expect((await vocabOf([str('tokenizer.ggml.model', 'gpt2'), strings('tokenizer.ggml.tokens', chars)])).byteLevel).toBe(false);
+    expect(
+      (await vocabOf([str('tokenizer.ggml.model', 'gpt2'), strings('tokenizer.ggml.tokens', chars)])).byteLevel,
+    ).toBe(false);
   });
 
   it('needs tokenizer.ggml.tokens', async () => {
@@ -102,7 +115,9 @@ describe('readGgufMetadata errors', () => {
     const bytes = buildInpageTestModel().slice(0, 4096);
     bytes[0] = 0x47 ^ 0xff;
     await expect(readGgufMetadata(new Blob([bytes]))).rejects.toThrow(/magic/);
-    await expect(readGgufMetadata(new Blob([new TextEncoder().encode('GGML').buffer, new Uint8Array(60)]))).rejects.toThrow(/magic/);
+    await expect(
+      readGgufMetadata(new Blob([new TextEncoder().encode('GGML').buffer, new Uint8Array(60)])),
+    ).rejects.toThrow(/magic/);
   });
 
   it('rejects a version below 2', async () => {
@@ -118,7 +133,9 @@ describe('readGgufMetadata errors', () => {
 
   it('reads a header larger than its 1 MB read chunk', async () => {
     const tokens = Array.from({ length: 60_000 }, (_, i) => `token-${i}-${'x'.repeat(i % 13)}`);
-    const metadata = await readGgufMetadata(gguf([strings('tokenizer.ggml.tokens', tokens), str('general.name', 'after')]));
+    const metadata = await readGgufMetadata(
+      gguf([strings('tokenizer.ggml.tokens', tokens), str('general.name', 'after')]),
+    );
     expect(metadata.get('tokenizer.ggml.tokens')).toStrictEqual(tokens);
     expect(metadata.get('general.name')).toBe('after');
   });

@@ -16,7 +16,15 @@ const alphabet = (prompt: string, _call: number): { steps: FakeStep[]; finish: '
   let code = prompt.charCodeAt(prompt.length - 1);
   const steps = Array.from({ length: 3 }, () => {
     const next = String.fromCharCode(++code);
-    return { text: next, logprobs: [lp(next, -0.5, [[String.fromCharCode(code + 1), -1.5], [String.fromCharCode(code + 2), -2.5]])] };
+    return {
+      text: next,
+      logprobs: [
+        lp(next, -0.5, [
+          [String.fromCharCode(code + 1), -1.5],
+          [String.fromCharCode(code + 2), -2.5],
+        ]),
+      ],
+    };
   });
   return { steps, finish: 'length' };
 };
@@ -42,8 +50,14 @@ async function run(body: Record<string, unknown>, engine = new FakeEngine(alphab
 
 describe('webllm request mapping (through WebLLM 0.2.x validators)', () => {
   const bodies: Array<Record<string, unknown>> = [
-    {}, { logprobs: 0 }, { logprobs: 5, seed: 7, n: 3 }, { max_tokens: null, stop: ['x'] }, { temperature: 0, top_p: 0.5, logit_bias: { '5': -100 } },
-    { presence_penalty: 1, frequency_penalty: -1, repetition_penalty: 1.2, ignore_eos: true }, { best_of: 3, n: 1 }, { echo: true },
+    {},
+    { logprobs: 0 },
+    { logprobs: 5, seed: 7, n: 3 },
+    { max_tokens: null, stop: ['x'] },
+    { temperature: 0, top_p: 0.5, logit_bias: { '5': -100 } },
+    { presence_penalty: 1, frequency_penalty: -1, repetition_penalty: 1.2, ignore_eos: true },
+    { best_of: 3, n: 1 },
+    { echo: true },
   ];
   it.each(bodies)('%j maps to a request WebLLM accepts, without the keys it rejects', (body) => {
     const request = validateCompletion({ model: 'm', prompt: 'hi', ...body });
@@ -66,7 +80,10 @@ describe('webllm request mapping (through WebLLM 0.2.x validators)', () => {
 describe('webllm backend through the shared completion layer', () => {
   it('array prompt: prompts run one after another, choices prompt-major, usage summed', async () => {
     const { choices, last, engine } = await run({ prompt: ['abc', 'klm'] });
-    expect(choices.map((c) => [c.index, c.text, c.finish_reason])).toEqual([[0, 'def', 'length'], [1, 'nop', 'length']]);
+    expect(choices.map((c) => [c.index, c.text, c.finish_reason])).toEqual([
+      [0, 'def', 'length'],
+      [1, 'nop', 'length'],
+    ]);
     expect(engine.requests.map((r) => r.prompt)).toEqual(['abc', 'klm']);
     expect(last).toMatchObject({ type: 'generation.done', counts: { prompt: 6, completion: 6, cached: 0 } });
   });
@@ -75,24 +92,32 @@ describe('webllm backend through the shared completion layer', () => {
     const { events, engine, choices } = await run({ prompt: 'abc', n: 2, stream: true, seed: 1 });
     expect(engine.requests).toHaveLength(2);
     expect(engine.requests.map((r) => r.seed)).toEqual([1, 2]);
-    expect(events.filter((e) => e.type === 'generation.piece').map((e) => e.type === 'generation.piece' && e.index)).toEqual([0, 0, 0, 1, 1, 1]);
+    expect(
+      events.filter((e) => e.type === 'generation.piece').map((e) => e.type === 'generation.piece' && e.index),
+    ).toEqual([0, 0, 0, 1, 1, 1]);
     expect(events.filter((e) => e.type === 'generation.choice-end')).toHaveLength(2);
     expect(choices.map((c) => c.text)).toEqual(['def', 'def']);
     expect(engine.returned).toBe(2);
   });
 
-  it('echo + stream: the prompt is each choice\'s first delta', async () => {
+  it("echo + stream: the prompt is each choice's first delta", async () => {
     const { events } = await run({ prompt: 'abc', echo: true, stream: true });
-    const deltas = events.filter((e) => e.type === 'generation.piece').map((e) => e.type === 'generation.piece' && e.text);
+    const deltas = events
+      .filter((e) => e.type === 'generation.piece')
+      .map((e) => e.type === 'generation.piece' && e.text);
     expect(deltas).toEqual(['abc', 'd', 'e', 'f']);
   });
 
-  it('logprobs: 2 -> legacy shape from WebLLM\'s chat-shaped logprobs', async () => {
+  it("logprobs: 2 -> legacy shape from WebLLM's chat-shaped logprobs", async () => {
     const { choices } = await run({ prompt: 'abc', logprobs: 2 });
     expect(choices[0]?.logprobs).toEqual({
       tokens: ['d', 'e', 'f'],
       token_logprobs: [-0.5, -0.5, -0.5],
-      top_logprobs: [{ d: -0.5, e: -1.5 }, { e: -0.5, f: -1.5 }, { f: -0.5, g: -1.5 }],
+      top_logprobs: [
+        { d: -0.5, e: -1.5 },
+        { e: -0.5, f: -1.5 },
+        { f: -0.5, g: -1.5 },
+      ],
       text_offset: [0, 1, 2],
     });
   });
@@ -104,9 +129,15 @@ describe('webllm backend through the shared completion layer', () => {
   });
 
   const unsupported: Array<[string, Record<string, unknown>]> = [
-    ['top_k', { top_k: 40 }], ['min_p', { min_p: 0.1 }], ['typical_p', { typical_p: 0.5 }], ['mirostat', { mirostat: 2 }],
-    ['min_tokens', { min_tokens: 2 }], ['stop_token_ids', { stop_token_ids: [3] }], ['prompt', { prompt: [1, 2] }],
-    ['echo', { echo: true, logprobs: 1 }], ['suffix', { suffix: 'x' }],
+    ['top_k', { top_k: 40 }],
+    ['min_p', { min_p: 0.1 }],
+    ['typical_p', { typical_p: 0.5 }],
+    ['mirostat', { mirostat: 2 }],
+    ['min_tokens', { min_tokens: 2 }],
+    ['stop_token_ids', { stop_token_ids: [3] }],
+    ['prompt', { prompt: [1, 2] }],
+    ['echo', { echo: true, logprobs: 1 }],
+    ['suffix', { suffix: 'x' }],
   ];
   it.each(unsupported)('%s: 400 naming it, WebLLM never called', async (param, body) => {
     const { last, engine } = await run({ prompt: 'abc', ...body });
@@ -121,11 +152,21 @@ describe('webllm backend through the shared completion layer', () => {
 
 describe('webllm variant choice', () => {
   const facts = (features: string[]): AdapterFacts => ({
-    features: new Set(features), description: 'test',
-    limits: { maxStorageBufferBindingSize: 1 << 30, maxBufferSize: 1 << 30, maxComputeWorkgroupStorageSize: 32 << 10, maxStorageBuffersPerShaderStage: 10 },
+    features: new Set(features),
+    description: 'test',
+    limits: {
+      maxStorageBufferBindingSize: 1 << 30,
+      maxBufferSize: 1 << 30,
+      maxComputeWorkgroupStorageSize: 32 << 10,
+      maxStorageBuffersPerShaderStage: 10,
+    },
   });
   const catalogue = prebuiltAppConfig.model_list;
-  const f16 = catalogue.find((record) => /q4f16_1/.test(record.model_id) && catalogue.some((other) => other.model_id === record.model_id.replace('q4f16_1', 'q4f32_1')));
+  const f16 = catalogue.find(
+    (record) =>
+      /q4f16_1/.test(record.model_id) &&
+      catalogue.some((other) => other.model_id === record.model_id.replace('q4f16_1', 'q4f32_1')),
+  );
 
   it('a catalogue q4f16 id runs as its q4f32 twin without shader-f16, as itself with it', () => {
     expect(f16).toBeDefined();
@@ -137,13 +178,17 @@ describe('webllm variant choice', () => {
 
   it('an f16 build without a twin -> 503 shader_f16_unavailable even when it does not declare the feature', () => {
     const record = { model: 'https://x/m/', model_id: 'x-q4f16_1-MLC', model_lib: 'https://x/x.wasm' };
-    expect(() => pickVariant([record], facts([]), 'x')).toThrow(expect.objectContaining({ status: 503, code: 'shader_f16_unavailable' }));
+    expect(() => pickVariant([record], facts([]), 'x')).toThrow(
+      expect.objectContaining({ status: 503, code: 'shader_f16_unavailable' }),
+    );
   });
 
   it('limits below what WebLLM needs -> 503 webgpu_limits_too_low', () => {
     const low = facts(['shader-f16']);
     low.limits.maxStorageBuffersPerShaderStage = 8;
-    expect(() => pickVariant(variantRecords([{ id: catalogue[0]?.model_id ?? '' }], catalogue), low, 'm')).toThrow(expect.objectContaining({ code: 'webgpu_limits_too_low' }));
+    expect(() => pickVariant(variantRecords([{ id: catalogue[0]?.model_id ?? '' }], catalogue), low, 'm')).toThrow(
+      expect.objectContaining({ code: 'webgpu_limits_too_low' }),
+    );
   });
 });
 

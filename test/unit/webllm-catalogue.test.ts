@@ -19,7 +19,13 @@ describe('catalogueCards (WebLLM prebuilt catalogue as /v1/models cards)', () =>
   it('with shader-f16 lists both; cards are available, webllm, with VRAM and cached flags', () => {
     const cards = catalogueCards(records, { features: new Set(['shader-f16']) }, new Set([QWEN16]));
     const qwen = cards.find((card) => card.id === QWEN16);
-    expect(qwen).toMatchObject({ object: 'model', backend: 'webllm', status: 'available', owned_by: 'mlc-ai', cached: true });
+    expect(qwen).toMatchObject({
+      object: 'model',
+      backend: 'webllm',
+      status: 'available',
+      owned_by: 'mlc-ai',
+      cached: true,
+    });
     expect(qwen?.vram_required_mb).toBeGreaterThan(100);
     expect(cards.find((card) => card.id === QWEN32)?.cached).toBe(false);
     expect(cards.length).toBeGreaterThan(catalogueCards(records, { features: new Set() }, new Set()).length);

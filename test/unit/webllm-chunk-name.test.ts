@@ -10,6 +10,7 @@ describe('the WebLLM chunk name', () => {
   it('is recognised in request paths, hashed (playground) or not (drop-in)', () => {
     expect(isWebLLMChunkPath('/assets/webllm-DBWAiD2g.js')).toBe(true);
     expect(isWebLLMChunkPath('/static/inpage-llm/webllm.js')).toBe(true);
-    for (const other of ['/assets/engine-worker-CWIy6y2r.js', '/assets/webllm-x.wasm', '/webllm.json', '/mywebllm.js']) expect(isWebLLMChunkPath(other)).toBe(false);
+    for (const other of ['/assets/engine-worker-CWIy6y2r.js', '/assets/webllm-x.wasm', '/webllm.json', '/mywebllm.js'])
+      expect(isWebLLMChunkPath(other)).toBe(false);
   });
 });

@@ -15,7 +15,12 @@ export interface EchoPiece {
  * Builds `echo`'s prompt piece. With `logprobs`, every prompt token is scored (the first has
  * `null`, as OpenAI answers) and offsets count code points from the start of the prompt.
  */
-export async function echoPrompt(model: LoadedModel, prompt: PromptInput, logprobs: number | null, signal: AbortSignal): Promise<EchoPiece> {
+export async function echoPrompt(
+  model: LoadedModel,
+  prompt: PromptInput,
+  logprobs: number | null,
+  signal: AbortSignal,
+): Promise<EchoPiece> {
   if (logprobs === null) {
     const text = await model.promptText(prompt);
     return { text, tokens: null, points: codePoints(text) };

@@ -42,7 +42,11 @@ export class EngineHost implements EngineApi {
       return existing.card;
     }
     const backend = this.backends.get(spec.backend);
-    if (!backend) throw new ServiceUnavailableError(`The '${spec.backend}' backend is not available in this engine.`, 'backend_unavailable');
+    if (!backend)
+      throw new ServiceUnavailableError(
+        `The '${spec.backend}' backend is not available in this engine.`,
+        'backend_unavailable',
+      );
     const card: ModelCard = {
       id: spec.id,
       object: 'model',
@@ -77,7 +81,9 @@ export class EngineHost implements EngineApi {
 
   /** What the offered backends could load here, minus what is loaded: `available` cards. */
   async catalogue(): Promise<ModelCard[]> {
-    const lists = await Promise.all([...this.catalogues].map((name) => this.backends.get(name)?.catalogue?.() ?? Promise.resolve([])));
+    const lists = await Promise.all(
+      [...this.catalogues].map((name) => this.backends.get(name)?.catalogue?.() ?? Promise.resolve([])),
+    );
     return lists.flat().filter((card) => !this.entries.has(card.id));
   }
 

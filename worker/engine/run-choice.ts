@@ -8,11 +8,24 @@ import { shapeChoice } from './shape-choice';
 export type ChoicePiece =
   /** `count`: the choice's generated tokens so far. */
   | { type: 'delta'; text: string; tokens: TokenLogprob[] | null; count: number }
-  | { type: 'end'; finishReason: FinishReason; matchedStop: string | number | null; completionTokens: number; cumulativeLogprob: number; promptTokens: number; cachedTokens: number };
+  | {
+      type: 'end';
+      finishReason: FinishReason;
+      matchedStop: string | number | null;
+      completionTokens: number;
+      cumulativeLogprob: number;
+      promptTokens: number;
+      cachedTokens: number;
+    };
 
 /** Whether the backend must report every token (stops, logprobs and `best_of` need them). */
 export function needsTokens(request: GenerationRequest): boolean {
-  return request.logprobs !== null || request.stop.length > 0 || request.stop_token_ids.length > 0 || request.best_of > request.n;
+  return (
+    request.logprobs !== null ||
+    request.stop.length > 0 ||
+    request.stop_token_ids.length > 0 ||
+    request.best_of > request.n
+  );
 }
 
 /** The backend request for choice `choice` of `prompt` (choice j of a seeded request uses seed + j). */
@@ -46,7 +59,15 @@ export async function* runChoice(
   if (echo) yield { type: 'delta', text: echo.text, tokens: echo.tokens, count: 0 };
   if (request.max_tokens === 0) {
     const promptTokens = await model.countPromptTokens(prompt, signal);
-    yield { type: 'end', finishReason: 'length', matchedStop: null, completionTokens: 0, cumulativeLogprob: 0, promptTokens, cachedTokens: 0 };
+    yield {
+      type: 'end',
+      finishReason: 'length',
+      matchedStop: null,
+      completionTokens: 0,
+      cumulativeLogprob: 0,
+      promptTokens,
+      cachedTokens: 0,
+    };
     return;
   }
   const inner = new AbortController();
@@ -73,7 +94,11 @@ export async function* runChoice(
       offset: echo?.points ?? 0,
     };
     let count = 0;
-    for await (const out of shapeChoice(tap(model.generate(choiceRequest(request, prompt, choice), inner.signal)), options, stop)) {
+    for await (const out of shapeChoice(
+      tap(model.generate(choiceRequest(request, prompt, choice), inner.signal)),
+      options,
+      stop,
+    )) {
       if (out.type === 'delta') {
         count += out.tokens ? out.tokens.length : 1;
         yield { ...out, count };

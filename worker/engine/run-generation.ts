@@ -38,7 +38,12 @@ class Tally {
  * with the highest cumulative logprob are posted. Nothing is posted once `signal` aborted.
  * Resolves with the tokens counted so far.
  */
-export async function runGeneration(model: LoadedModel, request: GenerationRequest, port: MessagePort, signal: AbortSignal): Promise<TokenCounts> {
+export async function runGeneration(
+  model: LoadedModel,
+  request: GenerationRequest,
+  port: MessagePort,
+  signal: AbortSignal,
+): Promise<TokenCounts> {
   const tally = new Tally();
   const live = request.continuous_usage;
   try {
@@ -63,13 +68,23 @@ export async function runGeneration(model: LoadedModel, request: GenerationReque
             finished.push({ pieces, end: piece });
             if (!buffered) {
               tally.completion += piece.completionTokens;
-              postToSw(port, 'generation.choice-end', { index, finish_reason: piece.finishReason, matched_stop: piece.matchedStop, ...(live ? { counts: tally.snapshot() } : {}) });
+              postToSw(port, 'generation.choice-end', {
+                index,
+                finish_reason: piece.finishReason,
+                matched_stop: piece.matchedStop,
+                ...(live ? { counts: tally.snapshot() } : {}),
+              });
             }
           } else if (buffered) {
             pieces.push(piece);
           } else {
             tally.current = piece.count;
-            postToSw(port, 'generation.piece', { index, text: piece.text, tokens: piece.tokens, ...(live ? { counts: tally.snapshot() } : {}) });
+            postToSw(port, 'generation.piece', {
+              index,
+              text: piece.text,
+              tokens: piece.tokens,
+              ...(live ? { counts: tally.snapshot() } : {}),
+            });
           }
         }
       }
@@ -90,7 +105,13 @@ function renderFor(model: LoadedModel, chat: ChatPrompt, index: number, port: Me
 }
 
 /** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */
-function postBest(port: MessagePort, finished: Array<{ pieces: ChoicePiece[]; end: EndPiece }>, first: number, n: number, tally: Tally): void {
+function postBest(
+  port: MessagePort,
+  finished: Array<{ pieces: ChoicePiece[]; end: EndPiece }>,
+  first: number,
+  n: number,
+  tally: Tally,
+): void {
   const best = [...finished].sort((a, b) => b.end.cumulativeLogprob - a.end.cumulativeLogprob).slice(0, n);
   for (const [offset, candidate] of best.entries()) {
     const index = first + offset;
@@ -98,6 +119,10 @@ function postBest(port: MessagePort, finished: Array<{ pieces: ChoicePiece[]; en
       if (piece.type === 'delta') postToSw(port, 'generation.piece', { index, text: piece.text, tokens: piece.tokens });
     }
     tally.completion += candidate.end.completionTokens;
-    postToSw(port, 'generation.choice-end', { index, finish_reason: candidate.end.finishReason, matched_stop: candidate.end.matchedStop });
+    postToSw(port, 'generation.choice-end', {
+      index,
+      finish_reason: candidate.end.finishReason,
+      matched_stop: candidate.end.matchedStop,
+    });
   }
 }

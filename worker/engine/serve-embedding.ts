@@ -20,7 +20,12 @@ export interface EmbeddingTarget {
 const post = <K extends keyof EngineToSwEmbedding>(port: MessagePort, type: K, payload: EngineToSwEmbedding[K]) =>
   port.postMessage(message<EngineToSwEmbedding, K>(type, payload));
 
-export function serveEmbedding(target: EmbeddingTarget | undefined, request: EmbeddingRequest, port: MessagePort, log: RequestLog): void {
+export function serveEmbedding(
+  target: EmbeddingTarget | undefined,
+  request: EmbeddingRequest,
+  port: MessagePort,
+  log: RequestLog,
+): void {
   const controller = new AbortController();
   const watch = new KeepaliveWatch(() => controller.abort('the Service Worker went silent'));
   controller.signal.addEventListener('abort', () => watch.stop(), { once: true });
@@ -30,7 +35,9 @@ export function serveEmbedding(target: EmbeddingTarget | undefined, request: Emb
     else watch.beat();
   };
   if (!target) {
-    post(port, 'generation.error', { error: new NotFoundError(`The model '${request.model}' is not loaded in this engine.`, 'model').toWire() });
+    post(port, 'generation.error', {
+      error: new NotFoundError(`The model '${request.model}' is not loaded in this engine.`, 'model').toWire(),
+    });
     watch.stop();
     return;
   }
@@ -39,16 +46,28 @@ export function serveEmbedding(target: EmbeddingTarget | undefined, request: Emb
     let outcome: 'completed' | 'failed' = 'failed';
     try {
       const model = await target.loaded;
-      if (!model.embed) throw new InvalidRequestError(`The model '${request.model}' cannot compute embeddings on its backend.`, 'model', 'unsupported_parameter');
+      if (!model.embed)
+        throw new InvalidRequestError(
+          `The model '${request.model}' cannot compute embeddings on its backend.`,
+          'model',
+          'unsupported_parameter',
+        );
       const result = await model.embed(request.inputs, controller.signal);
       promptTokens = result.promptTokens;
       outcome = 'completed';
-      if (!controller.signal.aborted) post(port, 'embedding.result', { vectors: result.vectors, prompt_tokens: result.promptTokens });
+      if (!controller.signal.aborted)
+        post(port, 'embedding.result', { vectors: result.vectors, prompt_tokens: result.promptTokens });
     } catch (error) {
       post(port, 'generation.error', { error: toOpenAIError(error).toWire() });
     } finally {
       const aborted = controller.signal.aborted;
-      log.add({ model: request.model, outcome: aborted ? 'aborted' : outcome, ...(aborted ? { reason: String(controller.signal.reason) } : {}), promptTokens, completionTokens: 0 });
+      log.add({
+        model: request.model,
+        outcome: aborted ? 'aborted' : outcome,
+        ...(aborted ? { reason: String(controller.signal.reason) } : {}),
+        promptTokens,
+        completionTokens: 0,
+      });
       watch.stop();
       port.close();
     }

@@ -58,15 +58,25 @@ export async function* shapeChoice(
       if (!item) break;
       const within = codePoints(piece.slice(0, Math.max(0, item.start - from)));
       const { id, text: spelling, bytes, logprob, top } = item.token;
-      entries.push({ id, text: spelling, bytes, logprob, top: options.logprobs === null ? top : top.slice(0, options.logprobs), offset: options.offset + releasedPoints + within });
+      entries.push({
+        id,
+        text: spelling,
+        bytes,
+        logprob,
+        top: options.logprobs === null ? top : top.slice(0, options.logprobs),
+        offset: options.offset + releasedPoints + within,
+      });
     }
     releasedPoints += codePoints(piece);
     released = Math.max(released, end);
     if (!piece && entries.length === 0) return null;
     return { type: 'delta', text: piece, tokens: options.logprobs === null ? null : entries };
   };
-  const end = (finishReason: FinishReason, matchedStop: string | number | null, completionTokens: number): ChoiceOutput =>
-    ({ type: 'end', finishReason, matchedStop, completionTokens, cumulativeLogprob: cumulative });
+  const end = (
+    finishReason: FinishReason,
+    matchedStop: string | number | null,
+    completionTokens: number,
+  ): ChoiceOutput => ({ type: 'end', finishReason, matchedStop, completionTokens, cumulativeLogprob: cumulative });
 
   for await (const event of events) {
     if (event.type === 'prompt') continue;

@@ -25,12 +25,16 @@ export function checkCaller(request: CallerRequest, origin: string): void {
   if (request.method === 'GET') return; // the address bar, or a same-origin link: reads only
   if (referrer === null) throw forbidden('a navigation of unknown origin posts to it');
   if (!isJson(request.headers.get('content-type'))) {
-    throw new UnsupportedMediaTypeError("Send the request body as JSON with 'Content-Type: application/json' (a form post cannot).");
+    throw new UnsupportedMediaTypeError(
+      "Send the request body as JSON with 'Content-Type: application/json' (a form post cannot).",
+    );
   }
 }
 
 function forbidden(why: string): PermissionDeniedError {
-  return new PermissionDeniedError(`This endpoint answers the pages of its own origin only: the request was refused because ${why}.`);
+  return new PermissionDeniedError(
+    `This endpoint answers the pages of its own origin only: the request was refused because ${why}.`,
+  );
 }
 
 function originOf(url: string): string | null {

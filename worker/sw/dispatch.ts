@@ -9,16 +9,25 @@ import { MethodNotAllowedError, NotFoundError } from '../../src/core/errors';
 import { checkCaller } from './check-caller';
 import { allowedMethods, findRoute, type Route } from './route';
 
-export function dispatch(routes: readonly Route[], request: Request, origin: string, prefix: string): Route['handle'] | undefined {
+export function dispatch(
+  routes: readonly Route[],
+  request: Request,
+  origin: string,
+  prefix: string,
+): Route['handle'] | undefined {
   const url = new URL(request.url);
   const route = findRoute(routes, request, origin);
-  if (url.origin !== origin || !(url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))) return route?.handle;
+  if (url.origin !== origin || !(url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)))
+    return route?.handle;
   return async (event) => {
     checkCaller(event.request, origin);
     if (route) return route.handle(event);
     const allow = allowedMethods(routes, url.pathname);
     if (allow.length > 0) {
-      throw new MethodNotAllowedError(`Method ${request.method} is not allowed for ${url.pathname}: use ${allow.join(' or ')}.`, allow);
+      throw new MethodNotAllowedError(
+        `Method ${request.method} is not allowed for ${url.pathname}: use ${allow.join(' or ')}.`,
+        allow,
+      );
     }
     throw new NotFoundError(`Unknown request URL: ${request.method} ${url.pathname}.`, null, 'unknown_url');
   };

@@ -1,7 +1,14 @@
 import { AsyncQueue } from '../../src/core/async-queue';
 import { KEEPALIVE_INTERVAL_MS, KeepaliveWatch } from '../../src/core/keepalive';
 import { OpenAIError, ServiceUnavailableError } from '../../src/core/errors';
-import { isEngineToSw, message, type EngineToSw, type MessageOf, type SwToEngine, type SwToPage } from '../../src/core/protocol';
+import {
+  isEngineToSw,
+  message,
+  type EngineToSw,
+  type MessageOf,
+  type SwToEngine,
+  type SwToPage,
+} from '../../src/core/protocol';
 import type { GenerationRequest } from '../../src/core/generation';
 
 /** An engine event as a reader sees it (the `generation.alive` answers stay inside the channel). */
@@ -10,7 +17,8 @@ export type EngineEvent = Exclude<MessageOf<EngineToSw>, { type: 'generation.ali
 /** How long the page may take to hand the request to its engine before the first `generation.alive`. */
 export const FIRST_ALIVE_TIMEOUT_MS = 5000;
 
-const gone = () => new ServiceUnavailableError('The page running the engine went away during the request.', 'engine_gone').toWire();
+const gone = () =>
+  new ServiceUnavailableError('The page running the engine went away during the request.', 'engine_gone').toWire();
 
 /**
  * One request's MessageChannel to the engine (relayed by the page that owns it): engine
@@ -36,7 +44,8 @@ export class EngineChannel {
     // Where MessagePort 'close' events exist (not in Chromium 156): the page went away mid-request.
     this.port.addEventListener('close', () => this.push({ type: 'generation.error', error: gone() }));
     client.postMessage(message<SwToPage, 'generation.start'>('generation.start', { request }), [channel.port2]);
-    const keepalive = () => this.port.postMessage(message<SwToEngine, 'generation.keepalive'>('generation.keepalive', {}));
+    const keepalive = () =>
+      this.port.postMessage(message<SwToEngine, 'generation.keepalive'>('generation.keepalive', {}));
     keepalive();
     this.keepalive = setInterval(keepalive, KEEPALIVE_INTERVAL_MS);
     this.watch.beat(FIRST_ALIVE_TIMEOUT_MS);

@@ -15,7 +15,13 @@ export interface EngineClient {
 
 /** Asks one page which models its engine serves; null if it has no engine or does not answer. */
 export async function queryClient(client: Client, catalogue = false): Promise<EngineClient | null> {
-  const info = await ask<SwToPage, 'engine.query', 'engine.info'>(client, 'engine.query', { catalogue }, 'engine.info', QUERY_TIMEOUT_MS);
+  const info = await ask<SwToPage, 'engine.query', 'engine.info'>(
+    client,
+    'engine.query',
+    { catalogue },
+    'engine.info',
+    QUERY_TIMEOUT_MS,
+  );
   return info ? { client, models: info.models, apiKey: info.apiKey } : null;
 }
 
@@ -39,7 +45,9 @@ export async function engineClients(clients: Clients, requesterId: string, catal
     const own = await queryClient(requester, catalogue);
     if (own && own.models.length > 0) return [own];
   }
-  const answers = await Promise.all(candidates.filter((client) => client !== requester).map((client) => queryClient(client, catalogue)));
+  const answers = await Promise.all(
+    candidates.filter((client) => client !== requester).map((client) => queryClient(client, catalogue)),
+  );
   const engines = answers.filter((answer): answer is EngineClient => answer !== null && answer.models.length > 0);
   for (const engine of engines) engineHints.add(engine.client.id);
   return engines;
@@ -48,19 +56,28 @@ export async function engineClients(clients: Clients, requesterId: string, catal
 /** The page that serves `model`: 404 if no engine knows it, 503 if none is open or it failed. */
 export function pickEngineClient(engines: EngineClient[], model: string): { engine: EngineClient; card: ModelCard } {
   if (engines.length === 0) {
-    throw new ServiceUnavailableError('No page with an in-page engine is open: the engine is not loaded.', 'engine_not_loaded');
+    throw new ServiceUnavailableError(
+      'No page with an in-page engine is open: the engine is not loaded.',
+      'engine_not_loaded',
+    );
   }
   let failed: ModelCard | undefined;
   for (const engine of engines) {
     const card = engine.models.find((candidate) => candidate.id === model);
     if (card?.status === 'available') {
-      throw new ServiceUnavailableError(`The model '${model}' is in the catalogue but not loaded: load it first (inpage.load('${model}')).`, 'model_not_loaded');
+      throw new ServiceUnavailableError(
+        `The model '${model}' is in the catalogue but not loaded: load it first (inpage.load('${model}')).`,
+        'model_not_loaded',
+      );
     }
     if (card && card.status !== 'failed') return { engine, card };
     failed ??= card;
   }
   if (failed) {
-    throw new ServiceUnavailableError(`The model '${model}' failed to load: ${failed.error ?? 'unknown error'}`, failed.error_code ?? 'model_load_failed');
+    throw new ServiceUnavailableError(
+      `The model '${model}' failed to load: ${failed.error ?? 'unknown error'}`,
+      failed.error_code ?? 'model_load_failed',
+    );
   }
   throw new NotFoundError(`The model '${model}' does not exist or is not available in this page.`, 'model');
 }
@@ -73,7 +90,8 @@ export function pickEngineClient(engines: EngineClient[], model: string): { engi
 export function modelCards(engines: EngineClient[]): ModelCard[] {
   const byId = new Map<string, ModelCard>();
   for (const engine of engines) {
-    for (const card of engine.models) if (!byId.has(card.id) || byId.get(card.id)?.status === 'available') byId.set(card.id, card);
+    for (const card of engine.models)
+      if (!byId.has(card.id) || byId.get(card.id)?.status === 'available') byId.set(card.id, card);
   }
   return [...byId.values()].map(({ capabilities: _internal, ...card }) => card);
 }
@@ -84,7 +102,9 @@ export function checkApiKey(request: Request, apiKey: string | null): void {
   const header = request.headers.get('authorization') ?? '';
   const given = /^Bearer\s+(.+)$/i.exec(header)?.[1];
   if (given === undefined) {
-    throw new AuthenticationError("You didn't provide an API key. Provide it in an Authorization header (Bearer auth).");
+    throw new AuthenticationError(
+      "You didn't provide an API key. Provide it in an Authorization header (Bearer auth).",
+    );
   }
   if (given !== apiKey) throw new AuthenticationError('Incorrect API key provided.');
 }

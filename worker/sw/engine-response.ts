@@ -36,7 +36,11 @@ export interface OpenGeneration {
 }
 
 /** Starts `request` on `client`'s engine; throws the engine's error if that is its first event. */
-export async function openGeneration(client: Client, request: GenerationRequest, signal: AbortSignal): Promise<OpenGeneration> {
+export async function openGeneration(
+  client: Client,
+  request: GenerationRequest,
+  signal: AbortSignal,
+): Promise<OpenGeneration> {
   const channel = new EngineChannel(client, request);
   signal.addEventListener('abort', () => channel.cancel('client aborted'), { once: true });
   const first = await channel.next();

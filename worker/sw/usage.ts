@@ -4,7 +4,11 @@ import type { Usage } from '../../src/core/openai/types';
 
 /** `prompt_tokens_details.cached_tokens` appears only where prefix reuse happened. */
 export function toUsage(counts: TokenCounts): Usage {
-  const usage: Usage = { prompt_tokens: counts.prompt, completion_tokens: counts.completion, total_tokens: counts.prompt + counts.completion };
+  const usage: Usage = {
+    prompt_tokens: counts.prompt,
+    completion_tokens: counts.completion,
+    total_tokens: counts.prompt + counts.completion,
+  };
   if (counts.cached > 0) usage.prompt_tokens_details = { cached_tokens: counts.cached };
   return usage;
 }

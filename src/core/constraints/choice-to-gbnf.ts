@@ -8,7 +8,8 @@ export function choiceToGbnf(choices: unknown, param: string): string {
     throw new InvalidRequestError(`'${param}' must be a non-empty array of strings`, param, 'invalid_choice');
   }
   const literals = choices.map((choice, i) => {
-    if (typeof choice !== 'string') throw new InvalidRequestError(`'${param}[${i}]' must be a string`, param, 'invalid_choice');
+    if (typeof choice !== 'string')
+      throw new InvalidRequestError(`'${param}[${i}]' must be a string`, param, 'invalid_choice');
     return gbnfLiteral(choice);
   });
   return `root ::= ${[...new Set(literals)].join(' | ')}\n`;

@@ -17,7 +17,8 @@ export interface ConstraintField {
 
 /** vLLM >= 0.12: `structured_outputs: {json | regex | choice | grammar | json_object}`, exactly one. */
 function structuredOutputs(value: unknown, param: string): GrammarConstraint | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidRequestError(`'${param}' must be an object`, param, 'invalid_type');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InvalidRequestError(`'${param}' must be an object`, param, 'invalid_type');
   const readers: Record<string, ConstraintField['read']> = {
     json: schemaConstraint,
     regex: regexConstraint,
@@ -27,10 +28,25 @@ function structuredOutputs(value: unknown, param: string): GrammarConstraint | n
   };
   const present = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
   const unknown = present.find(([key]) => !(key in readers) && key !== 'whitespace_pattern');
-  if (unknown) throw new InvalidRequestError(`'${param}.${unknown[0]}' is not supported`, `${param}.${unknown[0]}`, 'unsupported_parameter');
+  if (unknown)
+    throw new InvalidRequestError(
+      `'${param}.${unknown[0]}' is not supported`,
+      `${param}.${unknown[0]}`,
+      'unsupported_parameter',
+    );
   const given = present.filter(([key]) => key in readers);
-  if (given.length > 1) throw new InvalidRequestError(`'${param}' must hold one constraint; '${param}.${given[1]?.[0]}' cannot be combined with '${param}.${given[0]?.[0]}'`, `${param}.${given[1]?.[0]}`, 'conflicting_constraints');
-  if (present.some(([key]) => key === 'whitespace_pattern')) throw new InvalidRequestError(`'${param}.whitespace_pattern' is not supported`, `${param}.whitespace_pattern`, 'unsupported_parameter');
+  if (given.length > 1)
+    throw new InvalidRequestError(
+      `'${param}' must hold one constraint; '${param}.${given[1]?.[0]}' cannot be combined with '${param}.${given[0]?.[0]}'`,
+      `${param}.${given[1]?.[0]}`,
+      'conflicting_constraints',
+    );
+  if (present.some(([key]) => key === 'whitespace_pattern'))
+    throw new InvalidRequestError(
+      `'${param}.whitespace_pattern' is not supported`,
+      `${param}.whitespace_pattern`,
+      'unsupported_parameter',
+    );
   const [key, inner] = given[0] ?? [];
   return key === undefined ? null : (readers[key] as ConstraintField['read'])(inner, `${param}.${key}`);
 }

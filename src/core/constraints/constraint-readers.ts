@@ -17,22 +17,28 @@ export function schemaConstraint(value: unknown, param: string): GrammarConstrai
     try {
       schema = JSON.parse(value);
     } catch (error) {
-      throw invalidSchema({ param, path: '#' }, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+      throw invalidSchema(
+        { param, path: '#' },
+        `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
-  if (typeof schema !== 'object' && typeof schema !== 'boolean') throw invalidSchema({ param, path: '#' }, 'a schema must be an object or a boolean');
+  if (typeof schema !== 'object' && typeof schema !== 'boolean')
+    throw invalidSchema({ param, path: '#' }, 'a schema must be an object or a boolean');
   const gbnf = jsonSchemaToGbnf(schema, param);
   return { gbnf, kind: 'json_schema', param, schema: typeof schema === 'object' && schema !== null ? schema : {} };
 }
 
 export function grammarConstraint(value: unknown, param: string): GrammarConstraint {
-  if (typeof value !== 'string') throw new InvalidRequestError(`'${param}' must be a string (a GBNF grammar)`, param, 'invalid_type');
+  if (typeof value !== 'string')
+    throw new InvalidRequestError(`'${param}' must be a string (a GBNF grammar)`, param, 'invalid_type');
   checkGbnf(value, param);
   return { gbnf: value, kind: 'grammar', param };
 }
 
 export function regexConstraint(value: unknown, param: string): GrammarConstraint {
-  if (typeof value !== 'string') throw new InvalidRequestError(`'${param}' must be a string (a regular expression)`, param, 'invalid_type');
+  if (typeof value !== 'string')
+    throw new InvalidRequestError(`'${param}' must be a string (a regular expression)`, param, 'invalid_type');
   return { gbnf: regexToGbnf(value, param), kind: 'regex', param };
 }
 

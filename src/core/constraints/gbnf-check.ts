@@ -22,7 +22,7 @@ function nullableRules(rules: ReadonlyMap<string, GbnfRule>): Set<string> {
   const element = (e: GbnfElement): boolean =>
     e.optional || (e.kind === 'ref' && nullable.has(e.name)) || (e.kind === 'group' && e.alternatives.some(sequence));
   const sequence = (s: GbnfSequence): boolean => s.every(element);
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const rule of rules.values()) {
       if (!nullable.has(rule.name) && rule.alternatives.some(sequence)) (nullable.add(rule.name), (changed = true));
@@ -37,7 +37,10 @@ function leftRefs(alternatives: readonly GbnfSequence[], nullable: ReadonlySet<s
     for (const e of seq) {
       if (e.kind === 'ref') out.add(e.name);
       if (e.kind === 'group') leftRefs(e.alternatives, nullable, out);
-      const empty = e.optional || (e.kind === 'ref' && nullable.has(e.name)) || (e.kind === 'group' && e.alternatives.some((s) => s.length === 0));
+      const empty =
+        e.optional ||
+        (e.kind === 'ref' && nullable.has(e.name)) ||
+        (e.kind === 'group' && e.alternatives.some((s) => s.length === 0));
       if (!empty) break;
     }
   }

@@ -38,6 +38,8 @@ export type CodeRange = readonly [number, number];
 
 /** A GBNF character class over the given ranges, negated with `[^...]` when `negated`. */
 export function gbnfClass(ranges: readonly CodeRange[], negated = false): string {
-  const body = ranges.map(([lo, hi]) => (lo === hi ? classMember(lo) : `${classMember(lo)}-${classMember(hi)}`)).join('');
+  const body = ranges
+    .map(([lo, hi]) => (lo === hi ? classMember(lo) : `${classMember(lo)}-${classMember(hi)}`))
+    .join('');
   return `[${negated ? '^' : ''}${body}]`;
 }

@@ -20,7 +20,10 @@ export interface GbnfRule {
 }
 
 export class GbnfSyntaxError extends Error {
-  constructor(readonly offset: number, message: string) {
+  constructor(
+    readonly offset: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -49,7 +52,8 @@ export function parseGbnf(src: string): GbnfRule[] {
     const c = src[pos + 1];
     const hex = c === 'x' ? 2 : c === 'u' ? 4 : c === 'U' ? 8 : 0;
     if (hex > 0) {
-      if (!new RegExp(`^[0-9a-fA-F]{${hex}}`).test(src.slice(pos + 2))) throw fail(`expecting ${hex} hex digits after '\\${c}'`);
+      if (!new RegExp(`^[0-9a-fA-F]{${hex}}`).test(src.slice(pos + 2)))
+        throw fail(`expecting ${hex} hex digits after '\\${c}'`);
       return void (pos += 2 + hex);
     }
     if (c === undefined || !'trn\\"[]'.includes(c)) throw fail(`unknown escape '\\${c ?? ''}'`);
@@ -112,7 +116,8 @@ export function parseGbnf(src: string): GbnfRule[] {
         const min = int();
         space(nested);
         let max: number | undefined = min;
-        if (src[pos] === ',') (pos++, space(nested), (max = /[0-9]/.test(src[pos] ?? '') ? int() : undefined), space(nested));
+        if (src[pos] === ',')
+          (pos++, space(nested), (max = /[0-9]/.test(src[pos] ?? '') ? int() : undefined), space(nested));
         if (src[pos] !== '}') throw fail("expecting '}'");
         if (max !== undefined && max < min) throw fail(`repetition {${min},${max}} has max < min`, start);
         pos++;

@@ -46,7 +46,9 @@ export class GbnfRules {
 
   /** The grammar text: `root` first, then the other rules sorted by name. */
   format(): string {
-    const names = [...this.rules.keys()].sort((a, b) => (a === 'root' ? -1 : b === 'root' ? 1 : a < b ? -1 : a > b ? 1 : 0));
+    const names = [...this.rules.keys()].sort((a, b) =>
+      a === 'root' ? -1 : b === 'root' ? 1 : a < b ? -1 : a > b ? 1 : 0,
+    );
     return names.map((name) => `${name} ::= ${this.rules.get(name) ?? ''}\n`).join('');
   }
 }

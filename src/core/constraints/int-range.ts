@@ -34,7 +34,8 @@ function sameLength(a: string, b: string): string {
   const hiDigit = highFull ? b0 : String(Number(b0) - 1);
   const parts: string[] = [];
   if (!lowFull) parts.push([`"${a0}"`, sameLength(tailA, '9'.repeat(rest))].filter(Boolean).join(' '));
-  if (Number(loDigit) <= Number(hiDigit)) parts.push([digitClass(loDigit, hiDigit), anyDigits(rest)].filter(Boolean).join(' '));
+  if (Number(loDigit) <= Number(hiDigit))
+    parts.push([digitClass(loDigit, hiDigit), anyDigits(rest)].filter(Boolean).join(' '));
   if (!highFull) parts.push([`"${b0}"`, sameLength('0'.repeat(rest), tailB)].filter(Boolean).join(' '));
   return alt(parts);
 }
@@ -64,7 +65,8 @@ export function integerRange(min?: number, max?: number): string {
     const kLo = max === undefined || max >= 0 ? 1 : -max;
     const kHi = min === undefined ? undefined : -min;
     const magnitude = unsignedRange(kLo, kHi);
-    if (magnitude !== '') parts.push(`"-" ${magnitude.includes(' | ') && !magnitude.startsWith('(') ? `(${magnitude})` : magnitude}`);
+    if (magnitude !== '')
+      parts.push(`"-" ${magnitude.includes(' | ') && !magnitude.startsWith('(') ? `(${magnitude})` : magnitude}`);
   }
   if (max === undefined || max >= 0) {
     const positive = unsignedRange(Math.max(0, min ?? 0), max);

@@ -10,8 +10,22 @@ interface Primitive {
 }
 
 export type PrimitiveName =
-  | 'space' | 'boolean' | 'null' | 'integral-part' | 'decimal-part' | 'number' | 'integer'
-  | 'char' | 'string' | 'value' | 'object' | 'array' | 'uuid' | 'date' | 'time' | 'date-time';
+  | 'space'
+  | 'boolean'
+  | 'null'
+  | 'integral-part'
+  | 'decimal-part'
+  | 'number'
+  | 'integer'
+  | 'char'
+  | 'string'
+  | 'value'
+  | 'object'
+  | 'array'
+  | 'uuid'
+  | 'date'
+  | 'time'
+  | 'date-time';
 
 const PRIMITIVES: Readonly<Record<PrimitiveName, Primitive>> = {
   space: { body: '| " " | "\\n"{1,2} [ \\t]{0,20}', deps: [] },
@@ -19,17 +33,38 @@ const PRIMITIVES: Readonly<Record<PrimitiveName, Primitive>> = {
   null: { body: '"null" space', deps: ['space'] },
   'integral-part': { body: '[0] | [1-9] [0-9]{0,15}', deps: [] },
   'decimal-part': { body: '[0-9]{1,16}', deps: [] },
-  number: { body: '("-"? integral-part) ("." decimal-part)? ([eE] [-+]? integral-part)? space', deps: ['integral-part', 'decimal-part', 'space'] },
+  number: {
+    body: '("-"? integral-part) ("." decimal-part)? ([eE] [-+]? integral-part)? space',
+    deps: ['integral-part', 'decimal-part', 'space'],
+  },
   integer: { body: '("-"? integral-part) space', deps: ['integral-part', 'space'] },
   char: { body: '[^"\\\\\\x7F\\x00-\\x1F] | [\\\\] (["\\\\bfnrt] | "u" [0-9a-fA-F]{4})', deps: [] },
   string: { body: '"\\"" char* "\\"" space', deps: ['char', 'space'] },
-  value: { body: 'object | array | string | number | boolean | null', deps: ['object', 'array', 'string', 'number', 'boolean', 'null'] },
-  object: { body: '"{" space ( string ":" space value ("," space string ":" space value)* )? "}" space', deps: ['string', 'value', 'space'] },
+  value: {
+    body: 'object | array | string | number | boolean | null',
+    deps: ['object', 'array', 'string', 'number', 'boolean', 'null'],
+  },
+  object: {
+    body: '"{" space ( string ":" space value ("," space string ":" space value)* )? "}" space',
+    deps: ['string', 'value', 'space'],
+  },
   array: { body: '"[" space ( value ("," space value)* )? "]" space', deps: ['value', 'space'] },
-  uuid: { body: '"\\"" [0-9a-fA-F]{8} "-" [0-9a-fA-F]{4} "-" [0-9a-fA-F]{4} "-" [0-9a-fA-F]{4} "-" [0-9a-fA-F]{12} "\\"" space', deps: ['space'] },
-  date: { body: '"\\"" [0-9]{4} "-" ( "0" [1-9] | "1" [0-2] ) "-" ( "0" [1-9] | [1-2] [0-9] | "3" [0-1] ) "\\"" space', deps: ['space'] },
-  time: { body: '"\\"" ([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9] ":" [0-5] [0-9] ( "." [0-9]{3} )? ( "Z" | ( "+" | "-" ) ( [01] [0-9] | "2" [0-3] ) ":" [0-5] [0-9] ) "\\"" space', deps: ['space'] },
-  'date-time': { body: '"\\"" [0-9]{4} "-" ( "0" [1-9] | "1" [0-2] ) "-" ( "0" [1-9] | [1-2] [0-9] | "3" [0-1] ) "T" ([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9] ":" [0-5] [0-9] ( "." [0-9]{3} )? ( "Z" | ( "+" | "-" ) ( [01] [0-9] | "2" [0-3] ) ":" [0-5] [0-9] ) "\\"" space', deps: ['space'] },
+  uuid: {
+    body: '"\\"" [0-9a-fA-F]{8} "-" [0-9a-fA-F]{4} "-" [0-9a-fA-F]{4} "-" [0-9a-fA-F]{4} "-" [0-9a-fA-F]{12} "\\"" space',
+    deps: ['space'],
+  },
+  date: {
+    body: '"\\"" [0-9]{4} "-" ( "0" [1-9] | "1" [0-2] ) "-" ( "0" [1-9] | [1-2] [0-9] | "3" [0-1] ) "\\"" space',
+    deps: ['space'],
+  },
+  time: {
+    body: '"\\"" ([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9] ":" [0-5] [0-9] ( "." [0-9]{3} )? ( "Z" | ( "+" | "-" ) ( [01] [0-9] | "2" [0-3] ) ":" [0-5] [0-9] ) "\\"" space',
+    deps: ['space'],
+  },
+  'date-time': {
+    body: '"\\"" [0-9]{4} "-" ( "0" [1-9] | "1" [0-2] ) "-" ( "0" [1-9] | [1-2] [0-9] | "3" [0-1] ) "T" ([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9] ":" [0-5] [0-9] ( "." [0-9]{3} )? ( "Z" | ( "+" | "-" ) ( [01] [0-9] | "2" [0-3] ) ":" [0-5] [0-9] ) "\\"" space',
+    deps: ['space'],
+  },
 };
 
 /** Adds primitive `name` (and what it uses) to `rules`; returns its rule name. */

@@ -23,13 +23,28 @@ import { stringExpression } from './schema-string';
 
 const TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'] as const;
 const RULE_NAME = /^[a-zA-Z0-9-]+$/;
-const REF_SIBLINGS = new Set(['$ref', '$defs', 'definitions', '$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
+const REF_SIBLINGS = new Set([
+  '$ref',
+  '$defs',
+  'definitions',
+  '$schema',
+  '$id',
+  '$comment',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);
 
 function inferType(schema: SchemaObject): string | undefined {
   if ('properties' in schema || 'additionalProperties' in schema || 'required' in schema) return 'object';
   if ('items' in schema || 'prefixItems' in schema || 'minItems' in schema || 'maxItems' in schema) return 'array';
   if ('minLength' in schema || 'maxLength' in schema || 'pattern' in schema || 'format' in schema) return 'string';
-  if ('minimum' in schema || 'maximum' in schema || 'exclusiveMinimum' in schema || 'exclusiveMaximum' in schema) return 'number';
+  if ('minimum' in schema || 'maximum' in schema || 'exclusiveMinimum' in schema || 'exclusiveMaximum' in schema)
+    return 'number';
   return undefined;
 }
 
@@ -37,7 +52,8 @@ function inferType(schema: SchemaObject): string | undefined {
 export function jsonSchemaToGbnf(schema: unknown, param: string): string {
   const rules = new GbnfRules();
   const refs = new Map<string, string>();
-  const literals = (values: readonly unknown[]) => `${values.length === 1 ? '' : '('}${values.map((v) => gbnfLiteral(JSON.stringify(v))).join(' | ')}${values.length === 1 ? '' : ')'} space`;
+  const literals = (values: readonly unknown[]) =>
+    `${values.length === 1 ? '' : '('}${values.map((v) => gbnfLiteral(JSON.stringify(v))).join(' | ')}${values.length === 1 ? '' : ')'} space`;
 
   const ctx: SchemaContext = {
     rules,
@@ -53,14 +69,15 @@ export function jsonSchemaToGbnf(schema: unknown, param: string): string {
     if (sub === false) throw unsupportedSchema(place, "the schema 'false' matches no value");
     if (!isSchemaObject(sub)) throw invalidSchema(place, 'a schema must be an object or a boolean');
     for (const keyword of UNSUPPORTED_KEYWORDS) {
-      if (keyword in sub && !(keyword === 'uniqueItems' && sub[keyword] === false)) throw unsupportedSchema(place, `'${keyword}' cannot be enforced by a grammar`);
+      if (keyword in sub && !(keyword === 'uniqueItems' && sub[keyword] === false))
+        throw unsupportedSchema(place, `'${keyword}' cannot be enforced by a grammar`);
     }
     const ref = readString(sub, '$ref', place);
     if (ref !== undefined) return visitRef(sub, ref, place);
     if ('const' in sub) usePrimitive(rules, 'space');
     if ('const' in sub) return literals([sub['const']]);
     const enumValues = readSchemaList(sub, 'enum', place);
-    if (enumValues) return usePrimitive(rules, 'space'), literals(enumValues);
+    if (enumValues) return (usePrimitive(rules, 'space'), literals(enumValues));
     const anyOf = readSchemaList(sub, 'anyOf', place);
     const oneOf = readSchemaList(sub, 'oneOf', place);
     if (anyOf && oneOf) throw unsupportedSchema(place, "'anyOf' and 'oneOf' together are not supported");
@@ -84,7 +101,8 @@ export function jsonSchemaToGbnf(schema: unknown, param: string): string {
 
   function visitType(sub: SchemaObject, type: unknown, name: string, place: SchemaPlace): string {
     if (type === undefined) return usePrimitive(rules, 'value');
-    if (typeof type !== 'string' || !(TYPES as readonly string[]).includes(type)) throw invalidSchema(place, `'type' must be one of ${TYPES.join(', ')} (got ${JSON.stringify(type)})`);
+    if (typeof type !== 'string' || !(TYPES as readonly string[]).includes(type))
+      throw invalidSchema(place, `'type' must be one of ${TYPES.join(', ')} (got ${JSON.stringify(type)})`);
     if (type === 'string') return stringExpression(ctx, sub, place);
     if (type === 'integer') return integerExpression(ctx, sub, place);
     if (type === 'number') return numberExpression(ctx, sub, place);

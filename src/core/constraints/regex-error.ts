@@ -5,6 +5,11 @@ import { InvalidRequestError } from '../errors';
 export type RegexErrorCode = 'invalid_regex' | 'unsupported_regex';
 
 /** Builds the error: `Invalid regex in 'regex' at position 3: lookahead is not supported`. */
-export function regexError(param: string, pos: number, what: string, code: RegexErrorCode = 'invalid_regex'): InvalidRequestError {
+export function regexError(
+  param: string,
+  pos: number,
+  what: string,
+  code: RegexErrorCode = 'invalid_regex',
+): InvalidRequestError {
   return new InvalidRequestError(`Invalid regex in '${param}' at position ${pos}: ${what}`, param, code);
 }

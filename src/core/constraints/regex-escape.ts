@@ -8,14 +8,16 @@ import { complementRanges, DIGIT, SPACE, WORD } from './code-ranges';
 import { regexError } from './regex-error';
 
 /** What an escape stands for, and where parsing resumes. */
-export type RegexEscape = { readonly cp: number; readonly next: number } | { readonly ranges: readonly CodeRange[]; readonly next: number };
+export type RegexEscape =
+  { readonly cp: number; readonly next: number } | { readonly ranges: readonly CodeRange[]; readonly next: number };
 
 const CONTROL: Readonly<Record<string, number>> = { t: 9, n: 10, v: 11, f: 12, r: 13, '0': 0 };
 const SETS: Readonly<Record<string, readonly CodeRange[]>> = { d: DIGIT, w: WORD, s: SPACE };
 
 function hex(src: string, from: number, length: number, param: string): number {
   const digits = src.slice(from, from + length);
-  if (digits.length !== length || !/^[0-9a-fA-F]+$/.test(digits)) throw regexError(param, from, `expected ${length} hex digits`);
+  if (digits.length !== length || !/^[0-9a-fA-F]+$/.test(digits))
+    throw regexError(param, from, `expected ${length} hex digits`);
   return Number.parseInt(digits, 16);
 }
 
@@ -38,9 +40,12 @@ export function parseEscape(src: string, pos: number, inClass: boolean, param: s
     return { cp, next: end + 1 };
   }
   if (ch === 'u') return { cp: hex(src, next, 4, param), next: next + 4 };
-  if (ch === 'b' || ch === 'B') throw regexError(param, pos, `word boundary '\\${ch}' is not supported`, 'unsupported_regex');
-  if (/[1-9]/.test(ch) || ch === 'k') throw regexError(param, pos, `backreference '\\${ch}' is not supported`, 'unsupported_regex');
-  if (ch === 'p' || ch === 'P') throw regexError(param, pos, `Unicode property escape '\\${ch}' is not supported`, 'unsupported_regex');
+  if (ch === 'b' || ch === 'B')
+    throw regexError(param, pos, `word boundary '\\${ch}' is not supported`, 'unsupported_regex');
+  if (/[1-9]/.test(ch) || ch === 'k')
+    throw regexError(param, pos, `backreference '\\${ch}' is not supported`, 'unsupported_regex');
+  if (ch === 'p' || ch === 'P')
+    throw regexError(param, pos, `Unicode property escape '\\${ch}' is not supported`, 'unsupported_regex');
   if (ch === 'c') throw regexError(param, pos, "control escape '\\c' is not supported", 'unsupported_regex');
   if (/[A-Za-z0-9]/.test(ch)) throw regexError(param, pos, `unknown escape '\\${ch}'`);
   const cp = src.codePointAt(pos + 1) ?? 0;

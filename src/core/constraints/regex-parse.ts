@@ -19,7 +19,8 @@ export function parseRegex(src: string, param: string): ParsedRegex {
   let pos = 0;
   const anchoredStart = src.startsWith('^');
   if (anchoredStart) pos = 1;
-  const fail = (what: string, at = pos, code: 'invalid_regex' | 'unsupported_regex' = 'invalid_regex') => regexError(param, at, what, code);
+  const fail = (what: string, at = pos, code: 'invalid_regex' | 'unsupported_regex' = 'invalid_regex') =>
+    regexError(param, at, what, code);
 
   function alternation(): RegexNode {
     const options = [sequence()];
@@ -36,14 +37,19 @@ export function parseRegex(src: string, param: string): ParsedRegex {
       if (src[pos] === '$' && pos === src.length - 1) break;
       items.push(quantified(atom()));
     }
-    return items.length === 0 ? { type: 'empty' } : items.length === 1 ? (items[0] as RegexNode) : { type: 'seq', items };
+    return items.length === 0
+      ? { type: 'empty' }
+      : items.length === 1
+        ? (items[0] as RegexNode)
+        : { type: 'seq', items };
   }
 
   function quantified(node: RegexNode): RegexNode {
     const bounds = quantifier();
     if (!bounds) return node;
     if (src[pos] === '?') pos += 1; // lazy: same language
-    if (isQuantifierChar(src[pos]) || (src[pos] === '{' && /^\{\d+(,\d*)?\}/.test(src.slice(pos)))) throw fail('nothing to repeat');
+    if (isQuantifierChar(src[pos]) || (src[pos] === '{' && /^\{\d+(,\d*)?\}/.test(src.slice(pos))))
+      throw fail('nothing to repeat');
     return { type: 'repeat', node, min: bounds[0], max: bounds[1] };
   }
 
@@ -66,8 +72,9 @@ export function parseRegex(src: string, param: string): ParsedRegex {
     const start = pos;
     const ch = src[pos] ?? '';
     if (isQuantifierChar(ch)) throw fail('nothing to repeat');
-    if (ch === '^' || ch === '$') throw fail(`anchor '${ch}' is only supported at the start/end of the pattern`, pos, 'unsupported_regex');
-    if (ch === '.') return (pos += 1), { type: 'set', ranges: DOT };
+    if (ch === '^' || ch === '$')
+      throw fail(`anchor '${ch}' is only supported at the start/end of the pattern`, pos, 'unsupported_regex');
+    if (ch === '.') return ((pos += 1), { type: 'set', ranges: DOT });
     if (ch === '[') return charClass();
     if (ch === '(') return group(start);
     if (ch === '\\') {
@@ -86,7 +93,11 @@ export function parseRegex(src: string, param: string): ParsedRegex {
       const head = src.slice(pos, pos + 3);
       if (head.startsWith('?:')) pos += 2;
       else if (head === '?<=' || head === '?<!' || head.startsWith('?=') || head.startsWith('?!')) {
-        throw fail(`lookaround '(${head.startsWith('?<') ? head : head.slice(0, 2)}' is not supported`, start, 'unsupported_regex');
+        throw fail(
+          `lookaround '(${head.startsWith('?<') ? head : head.slice(0, 2)}' is not supported`,
+          start,
+          'unsupported_regex',
+        );
       } else if (head.startsWith('?<')) {
         const end = src.indexOf('>', pos);
         if (end < 0) throw fail('unterminated group name', start);

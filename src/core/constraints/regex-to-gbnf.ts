@@ -17,7 +17,11 @@ export interface RegexGbnfOptions {
   readonly json?: boolean;
 }
 
-const JSON_UNSAFE: readonly CodeRange[] = [[0x00, 0x1f], [0x22, 0x22], [0x5c, 0x5c]];
+const JSON_UNSAFE: readonly CodeRange[] = [
+  [0x00, 0x1f],
+  [0x22, 0x22],
+  [0x5c, 0x5c],
+];
 
 function jsonText(cp: number): string {
   if (cp === 0x22) return '\\"';
@@ -35,7 +39,8 @@ function setExpression(ranges: readonly CodeRange[], json: boolean): string {
     parts.push(top && top[1] === MAX_CODE_POINT ? gbnfClass(complementRanges(safe), true) : gbnfClass(safe));
   }
   if (json) {
-    for (const cp of [0x22, 0x5c, 0x0a, 0x09, 0x0d]) if (rangesContain(ranges, cp)) parts.push(gbnfLiteral(jsonText(cp)));
+    for (const cp of [0x22, 0x5c, 0x0a, 0x09, 0x0d])
+      if (rangesContain(ranges, cp)) parts.push(gbnfLiteral(jsonText(cp)));
   }
   if (parts.length === 0) return '[^\\x00-\\U0010FFFF]';
   return parts.length === 1 ? (parts[0] as string) : `(${parts.join(' | ')})`;
@@ -54,7 +59,9 @@ function emit(node: RegexNode, json: boolean): string {
     case 'set':
       return setExpression(node.ranges, json);
     case 'seq':
-      return mergeLiterals(node.items.map((item) => (item.type === 'alt' ? `(${emit(item, json)})` : emit(item, json)))).join(' ');
+      return mergeLiterals(
+        node.items.map((item) => (item.type === 'alt' ? `(${emit(item, json)})` : emit(item, json))),
+      ).join(' ');
     case 'alt':
       return node.options.map((option) => emit(option, json)).join(' | ');
     case 'repeat': {
@@ -75,14 +82,19 @@ function mergeLiterals(parts: string[]): string[] {
   for (const part of parts) {
     const last = out[out.length - 1];
     const literal = /^"(?:[^"\\]|\\.)*"$/;
-    if (last !== undefined && literal.test(last) && literal.test(part)) out[out.length - 1] = last.slice(0, -1) + part.slice(1);
+    if (last !== undefined && literal.test(last) && literal.test(part))
+      out[out.length - 1] = last.slice(0, -1) + part.slice(1);
     else out.push(part);
   }
   return out;
 }
 
 /** One GBNF expression for `pattern`; unanchored ends allow any text there unless `fullMatch`. */
-export function regexExpression(pattern: string, param: string, options: RegexGbnfOptions & { fullMatch?: boolean } = {}): string {
+export function regexExpression(
+  pattern: string,
+  param: string,
+  options: RegexGbnfOptions & { fullMatch?: boolean } = {},
+): string {
   const json = options.json === true;
   const parsed = parseRegex(pattern, param);
   const body = emit(parsed.node, json);

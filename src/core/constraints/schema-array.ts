@@ -18,22 +18,37 @@ function quantifier(lo: number, hi: number | undefined): string {
 export function arrayExpression(ctx: SchemaContext, schema: SchemaObject, name: string, place: SchemaPlace): string {
   const minItems = readCount(schema, 'minItems', place) ?? 0;
   const maxItems = readCount(schema, 'maxItems', place);
-  if (maxItems !== undefined && maxItems < minItems) throw invalidSchema(place, `'maxItems' (${maxItems}) is less than 'minItems' (${minItems})`);
+  if (maxItems !== undefined && maxItems < minItems)
+    throw invalidSchema(place, `'maxItems' (${maxItems}) is less than 'minItems' (${minItems})`);
   usePrimitive(ctx.rules, 'space');
   const itemsKeyword = schema['items'];
-  const tuple = Array.isArray(schema['prefixItems']) ? schema['prefixItems'] : Array.isArray(itemsKeyword) ? itemsKeyword : undefined;
+  const tuple = Array.isArray(schema['prefixItems'])
+    ? schema['prefixItems']
+    : Array.isArray(itemsKeyword)
+      ? itemsKeyword
+      : undefined;
   const prefix = name === 'root' ? '' : `${name}-`;
   if (tuple) {
-    if (schema['minItems'] !== undefined || schema['maxItems'] !== undefined) throw unsupportedSchema(place, "'minItems'/'maxItems' with 'prefixItems' is not supported");
+    if (schema['minItems'] !== undefined || schema['maxItems'] !== undefined)
+      throw unsupportedSchema(place, "'minItems'/'maxItems' with 'prefixItems' is not supported");
     const key = Array.isArray(schema['prefixItems']) ? 'prefixItems' : 'items';
-    const parts = tuple.map((entry: unknown, i) => ctx.ruleFor(entry, `${prefix}tuple-${i}`, childPlace(place, key, i)));
-    const restSchema = key === 'prefixItems' && itemsKeyword !== undefined && itemsKeyword !== false ? itemsKeyword : undefined;
-    const rest = restSchema === undefined ? '' : ` ("," space ${ctx.ruleFor(restSchema, `${prefix}item`, childPlace(place, 'items'))})*`;
+    const parts = tuple.map((entry: unknown, i) =>
+      ctx.ruleFor(entry, `${prefix}tuple-${i}`, childPlace(place, key, i)),
+    );
+    const restSchema =
+      key === 'prefixItems' && itemsKeyword !== undefined && itemsKeyword !== false ? itemsKeyword : undefined;
+    const rest =
+      restSchema === undefined
+        ? ''
+        : ` ("," space ${ctx.ruleFor(restSchema, `${prefix}item`, childPlace(place, 'items'))})*`;
     return `"[" space ${parts.join(' "," space ')}${rest} "]" space`;
   }
   if (maxItems === 0) return '"[" space "]" space';
   const item = ctx.ruleFor(itemsKeyword ?? true, `${prefix}item`, childPlace(place, 'items'));
-  const more = maxItems === 1 ? '' : ` ("," space ${item})${quantifier(Math.max(minItems - 1, 0), maxItems === undefined ? undefined : maxItems - 1)}`;
+  const more =
+    maxItems === 1
+      ? ''
+      : ` ("," space ${item})${quantifier(Math.max(minItems - 1, 0), maxItems === undefined ? undefined : maxItems - 1)}`;
   const list = `${item}${more}`;
   return `"[" space ${minItems === 0 ? `(${list})?` : list} "]" space`;
 }

@@ -14,12 +14,20 @@ export interface SchemaPlace {
 
 /** `Invalid JSON schema in 'response_format' at #/properties/age: 'minimum' must be a number`. */
 export function invalidSchema(place: SchemaPlace, what: string): InvalidRequestError {
-  return new InvalidRequestError(`Invalid JSON schema in '${place.param}' at ${place.path}: ${what}`, place.param, 'invalid_schema');
+  return new InvalidRequestError(
+    `Invalid JSON schema in '${place.param}' at ${place.path}: ${what}`,
+    place.param,
+    'invalid_schema',
+  );
 }
 
 /** `Unsupported JSON schema feature in 'response_format' at #: 'multipleOf' cannot be enforced by a grammar`. */
 export function unsupportedSchema(place: SchemaPlace, what: string): InvalidRequestError {
-  return new InvalidRequestError(`Unsupported JSON schema feature in '${place.param}' at ${place.path}: ${what}`, place.param, 'unsupported_schema');
+  return new InvalidRequestError(
+    `Unsupported JSON schema feature in '${place.param}' at ${place.path}: ${what}`,
+    place.param,
+    'unsupported_schema',
+  );
 }
 
 /** The child place `path/key` (JSON-pointer escaped). */

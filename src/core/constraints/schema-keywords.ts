@@ -21,7 +21,8 @@ export function readNumber(schema: SchemaObject, key: string, place: SchemaPlace
 
 export function readCount(schema: SchemaObject, key: string, place: SchemaPlace): number | undefined {
   const value = readNumber(schema, key, place);
-  if (value !== undefined && (!Number.isInteger(value) || value < 0)) throw invalidSchema(place, `'${key}' must be a non-negative integer`);
+  if (value !== undefined && (!Number.isInteger(value) || value < 0))
+    throw invalidSchema(place, `'${key}' must be a non-negative integer`);
   return value;
 }
 
@@ -42,7 +43,8 @@ export function readSchemaList(schema: SchemaObject, key: string, place: SchemaP
 export function readStringList(schema: SchemaObject, key: string, place: SchemaPlace): readonly string[] | undefined {
   const value = schema[key];
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string')) throw invalidSchema(place, `'${key}' must be an array of strings`);
+  if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string'))
+    throw invalidSchema(place, `'${key}' must be an array of strings`);
   return value;
 }
 
@@ -55,8 +57,25 @@ export function readSchemaMap(schema: SchemaObject, key: string, place: SchemaPl
 
 /** Assertion keywords no grammar here enforces: present -> 400 `unsupported_schema`. */
 export const UNSUPPORTED_KEYWORDS: readonly string[] = [
-  'multipleOf', 'uniqueItems', 'contains', 'minContains', 'maxContains', 'not', 'if', 'then', 'else',
-  'patternProperties', 'propertyNames', 'dependentRequired', 'dependentSchemas', 'dependencies',
-  'minProperties', 'maxProperties', 'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef',
+  'multipleOf',
+  'uniqueItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'patternProperties',
+  'propertyNames',
+  'dependentRequired',
+  'dependentSchemas',
+  'dependencies',
+  'minProperties',
+  'maxProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  '$dynamicRef',
+  '$recursiveRef',
   'contentSchema',
 ];

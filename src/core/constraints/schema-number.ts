@@ -52,13 +52,19 @@ export function numberExpression(ctx: SchemaContext, schema: SchemaObject, place
   if (min === undefined && max === undefined && !hasExclusive) return usePrimitive(ctx.rules, 'number');
   const integral = (v: number | undefined) => v === undefined || Number.isInteger(v);
   if (hasExclusive || min === undefined || min < 0 || !integral(min) || !integral(max)) {
-    throw unsupportedSchema(place, "number bounds are supported only as integer 'minimum' >= 0 with an optional integer 'maximum'");
+    throw unsupportedSchema(
+      place,
+      "number bounds are supported only as integer 'minimum' >= 0 with an optional integer 'maximum'",
+    );
   }
   if (max !== undefined && max < min) throw invalidSchema(place, `'maximum' (${max}) is less than 'minimum' (${min})`);
   usePrimitive(ctx.rules, 'decimal-part');
   usePrimitive(ctx.rules, 'space');
   const fraction = '("." decimal-part)?';
   const below = max === undefined ? unsignedRange(min) : max > min ? unsignedRange(min, max - 1) : '';
-  const parts = [below === '' ? '' : `${below} ${fraction}`, max === undefined ? '' : `"${max}" ("." "0"{1,16})?`].filter(Boolean);
+  const parts = [
+    below === '' ? '' : `${below} ${fraction}`,
+    max === undefined ? '' : `"${max}" ("." "0"{1,16})?`,
+  ].filter(Boolean);
   return `${parts.length === 1 ? parts[0] : `(${parts.join(' | ')})`} space`;
 }

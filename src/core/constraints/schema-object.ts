@@ -37,7 +37,11 @@ export function objectExpression(ctx: SchemaContext, schema: SchemaObject, name:
   const required = new Set(readStringList(schema, 'required', place) ?? []);
   const additional = schema['additionalProperties'];
   const openEnded = additional === true || isSchemaObject(additional);
-  if (Object.keys(properties).length === 0 && required.size === 0 && (additional === undefined || additional === true)) {
+  if (
+    Object.keys(properties).length === 0 &&
+    required.size === 0 &&
+    (additional === undefined || additional === true)
+  ) {
     return usePrimitive(ctx.rules, 'object');
   }
   usePrimitive(ctx.rules, 'space');
@@ -48,7 +52,11 @@ export function objectExpression(ctx: SchemaContext, schema: SchemaObject, name:
   };
   const declared = Object.keys(properties).filter((key) => properties[key] !== false);
   const undeclaredRequired = [...required].filter((key) => !(key in properties));
-  const keys = [...declared.filter((k) => required.has(k)), ...undeclaredRequired, ...declared.filter((k) => !required.has(k))];
+  const keys = [
+    ...declared.filter((k) => required.has(k)),
+    ...undeclaredRequired,
+    ...declared.filter((k) => !required.has(k)),
+  ];
   const items: Item[] = keys.map((key) => ({
     kv: kvRule(key, key in properties ? properties[key] : true, childPlace(place, 'properties', key)),
     required: required.has(key),

@@ -4,7 +4,8 @@ import { invalidSchema, unsupportedSchema } from './schema-error';
 
 /** The subschema `ref` points to, and a rule name for it (its last pointer segment). */
 export function resolveRef(root: unknown, ref: string, place: SchemaPlace): { target: unknown; name: string } {
-  if (!ref.startsWith('#')) throw unsupportedSchema(place, `'$ref' '${ref}' is not local: only '#/...' references are supported`);
+  if (!ref.startsWith('#'))
+    throw unsupportedSchema(place, `'$ref' '${ref}' is not local: only '#/...' references are supported`);
   const segments = ref === '#' ? [] : ref.slice(ref.startsWith('#/') ? 2 : 1).split('/');
   let target: unknown = root;
   for (const raw of segments) {
@@ -13,5 +14,8 @@ export function resolveRef(root: unknown, ref: string, place: SchemaPlace): { ta
     if (next === undefined) throw invalidSchema(place, `'$ref' '${ref}' does not resolve`);
     target = next;
   }
-  return { target, name: segments.length === 0 ? 'root-ref' : decodeURIComponent(segments[segments.length - 1] ?? 'ref') };
+  return {
+    target,
+    name: segments.length === 0 ? 'root-ref' : decodeURIComponent(segments[segments.length - 1] ?? 'ref'),
+  };
 }

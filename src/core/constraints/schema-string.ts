@@ -30,8 +30,13 @@ export function stringExpression(ctx: SchemaContext, schema: SchemaObject, place
   const format = readString(schema, 'format', place);
   const hasLength = minLength !== undefined || maxLength !== undefined;
   if (format !== undefined) {
-    if (!isKnownFormat(format)) throw unsupportedSchema(place, `string format '${format}' is not supported (supported: uuid, date, time, date-time)`);
-    if (hasLength || pattern !== undefined) throw unsupportedSchema(place, `'format' combined with 'pattern' or a length is not supported`);
+    if (!isKnownFormat(format))
+      throw unsupportedSchema(
+        place,
+        `string format '${format}' is not supported (supported: uuid, date, time, date-time)`,
+      );
+    if (hasLength || pattern !== undefined)
+      throw unsupportedSchema(place, `'format' combined with 'pattern' or a length is not supported`);
     return usePrimitive(ctx.rules, format);
   }
   if (pattern !== undefined) {
@@ -41,9 +46,11 @@ export function stringExpression(ctx: SchemaContext, schema: SchemaObject, place
   }
   if (!hasLength) return usePrimitive(ctx.rules, 'string');
   const min = minLength ?? 0;
-  if (maxLength !== undefined && maxLength < min) throw invalidSchema(place, `'maxLength' (${maxLength}) is less than 'minLength' (${min})`);
+  if (maxLength !== undefined && maxLength < min)
+    throw invalidSchema(place, `'maxLength' (${maxLength}) is less than 'minLength' (${min})`);
   usePrimitive(ctx.rules, 'char');
   usePrimitive(ctx.rules, 'space');
-  const repeat = maxLength === min ? `{${min}}` : maxLength === undefined && min === 0 ? '*' : `{${min},${maxLength ?? ''}}`;
+  const repeat =
+    maxLength === min ? `{${min}}` : maxLength === undefined && min === 0 ? '*' : `{${min},${maxLength ?? ''}}`;
   return `"\\"" char${repeat} "\\"" space`;
 }

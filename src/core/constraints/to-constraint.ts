@@ -22,9 +22,12 @@ function fieldValue(request: ConstraintRequest, param: string): unknown {
 
 function isActive(param: string, value: unknown): boolean {
   if (value === undefined || value === null) return false;
-  if ((param === 'response_format' || param === 'text.format') && typeof value === 'object') return Reflect.get(value, 'type') !== 'text';
+  if ((param === 'response_format' || param === 'text.format') && typeof value === 'object')
+    return Reflect.get(value, 'type') !== 'text';
   if (param === 'structured_outputs' && typeof value === 'object' && !Array.isArray(value)) {
-    return Object.entries(value).some(([key, v]) => v !== undefined && v !== null && !(key === 'json_object' && v === false));
+    return Object.entries(value).some(
+      ([key, v]) => v !== undefined && v !== null && !(key === 'json_object' && v === false),
+    );
   }
   return true;
 }

@@ -35,7 +35,8 @@ export function toolArgumentConstraints(tools: unknown, param = 'tools'): ToolAr
     if (fn['strict'] !== true) return;
     const where = nested ? `${param}[${i}].function` : `${param}[${i}]`;
     const name = fn['name'];
-    if (typeof name !== 'string' || name === '') throw new InvalidRequestError(`'${where}.name' must be a non-empty string`, `${where}.name`, 'invalid_value');
+    if (typeof name !== 'string' || name === '')
+      throw new InvalidRequestError(`'${where}.name' must be a non-empty string`, `${where}.name`, 'invalid_value');
     const parameters = fn['parameters'] ?? { type: 'object', properties: {}, additionalProperties: false };
     const { gbnf, schema } = schemaConstraint(parameters, `${where}.parameters`);
     out.push({ name, gbnf, schema: schema ?? {} });

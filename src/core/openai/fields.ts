@@ -59,9 +59,15 @@ const badKeyOf = (input: unknown): string | undefined =>
 export const logitBiasField = (param: string) =>
   v.pipe(
     v.unknown(),
-    v.check((input) => badKeyOf(input) === undefined, (issue) => `Invalid key in '${param}': '${String(badKeyOf(issue.input))}' is not a token id.`),
+    v.check(
+      (input) => badKeyOf(input) === undefined,
+      (issue) => `Invalid key in '${param}': '${String(badKeyOf(issue.input))}' is not a token id.`,
+    ),
     v.record(
-      v.pipe(v.string(), v.regex(TOKEN_ID, (issue) => `Invalid key in '${param}': '${String(issue.input)}' is not a token id.`)),
+      v.pipe(
+        v.string(),
+        v.regex(TOKEN_ID, (issue) => `Invalid key in '${param}': '${String(issue.input)}' is not a token id.`),
+      ),
       numberField(param, -100, 100),
       typeMessage(param, 'an object mapping token ids to biases'),
     ),
@@ -93,5 +99,7 @@ export function parameterField<R extends ParameterRange>(param: string, range: R
 /** Optional (absent or null) schemas for every row of `rows`, keyed by parameter name. */
 export function parameterFields<Rows extends Record<string, { range: ParameterRange }>>(rows: Rows) {
   const entries = Object.entries(rows).map(([name, row]) => [name, v.nullish(parameterField(name, row.range))]);
-  return Object.fromEntries(entries) as { [K in keyof Rows]: v.NullishSchema<FieldSchema<Rows[K]['range']['kind']>, undefined> };
+  return Object.fromEntries(entries) as {
+    [K in keyof Rows]: v.NullishSchema<FieldSchema<Rows[K]['range']['kind']>, undefined>;
+  };
 }

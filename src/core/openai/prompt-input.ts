@@ -1,7 +1,8 @@
 import { InvalidRequestError } from '../errors';
 import type { PromptInput } from './types';
 
-const isTokenId = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+const isTokenId = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0;
 
 const invalid = () =>
   new InvalidRequestError(

@@ -8,7 +8,9 @@ import { toConstraint } from '../constraints/to-constraint';
 import type { OutputGrammar } from '../generation';
 
 /** Body keys that carry an output constraint (`text.format` lives inside `text`). */
-export const CONSTRAINT_KEYS: readonly string[] = CONSTRAINT_FIELDS.map((field) => field.param).filter((param) => !param.includes('.'));
+export const CONSTRAINT_KEYS: readonly string[] = CONSTRAINT_FIELDS.map((field) => field.param).filter(
+  (param) => !param.includes('.'),
+);
 
 export function readGrammar(body: Readonly<Record<string, unknown>>): OutputGrammar | null {
   const constraint = toConstraint(body);

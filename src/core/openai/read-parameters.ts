@@ -5,7 +5,9 @@
 import { LIMITS, SAMPLING_DEFAULTS, type SamplingParams } from '../parameters';
 
 /** The table's rows as a validated body holds them (absent or null = the default). */
-export type ParameterInput = { [K in keyof SamplingParams]?: (K extends 'mirostat' ? number : SamplingParams[K]) | null } & {
+export type ParameterInput = {
+  [K in keyof SamplingParams]?: (K extends 'mirostat' ? number : SamplingParams[K]) | null;
+} & {
   min_tokens?: number | null;
   ignore_eos?: boolean | null;
   stop_token_ids?: number[] | null;
@@ -13,7 +15,12 @@ export type ParameterInput = { [K in keyof SamplingParams]?: (K extends 'mirosta
 };
 
 /** The values of the table's rows (the sampling parameters and the limits). */
-export type ParameterValues = SamplingParams & { min_tokens: number; ignore_eos: boolean; stop_token_ids: number[]; include_stop_str_in_output: boolean };
+export type ParameterValues = SamplingParams & {
+  min_tokens: number;
+  ignore_eos: boolean;
+  stop_token_ids: number[];
+  include_stop_str_in_output: boolean;
+};
 
 export function readParameters(input: ParameterInput): ParameterValues {
   const topK = input.top_k ?? SAMPLING_DEFAULTS.top_k;

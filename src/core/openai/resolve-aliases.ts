@@ -8,7 +8,9 @@ import { InvalidRequestError } from '../errors';
 import { PARAMETERS } from '../parameters';
 import { parameterField } from './fields';
 
-const aliases = new Map(Object.entries(PARAMETERS).flatMap(([name, row]) => (row.aliases ?? []).map((alias) => [alias, { name, row }])));
+const aliases = new Map(
+  Object.entries(PARAMETERS).flatMap(([name, row]) => (row.aliases ?? []).map((alias) => [alias, { name, row }])),
+);
 
 /** Every alias a request may use. */
 export const PARAMETER_ALIASES: readonly string[] = [...aliases.keys()];
@@ -23,7 +25,8 @@ export function resolveAliases(body: object): Record<string, unknown> {
     const checked = v.safeParse(parameterField(alias, row.range), value);
     if (!checked.success) throw new InvalidRequestError(checked.issues[0].message, alias);
     const own = out[name];
-    if (own != null && own !== value) throw new InvalidRequestError(`'${name}' and '${alias}' are the same parameter and disagree.`, alias);
+    if (own != null && own !== value)
+      throw new InvalidRequestError(`'${name}' and '${alias}' are the same parameter and disagree.`, alias);
     out[name] = value;
   }
   return out;

@@ -39,7 +39,10 @@ export function validateCompletion(body: unknown): CompletionRequest {
   // valibot's record() and strictObject() take an array as an object with index keys.
   for (const param of ['logit_bias', 'stream_options']) {
     if (Array.isArray(Reflect.get(body, param))) {
-      throw new InvalidRequestError(`Invalid type for '${param}': expected an object, but got an array instead.`, param);
+      throw new InvalidRequestError(
+        `Invalid type for '${param}': expected an object, but got an array instead.`,
+        param,
+      );
     }
   }
   const parsed = v.safeParse(completionSchema, resolveAliases(body), { abortEarly: true });
@@ -55,7 +58,12 @@ function toRequest(input: CompletionBody): Omit<CompletionRequest, 'grammar'> {
   const n = input.n ?? 1;
   const bestOf = input.best_of ?? n;
   // Absent: OpenAI's 16. Explicit null or -1: up to the context.
-  const maxTokens = input.max_tokens === undefined ? DEFAULT_MAX_TOKENS : input.max_tokens === null || input.max_tokens === -1 ? null : input.max_tokens;
+  const maxTokens =
+    input.max_tokens === undefined
+      ? DEFAULT_MAX_TOKENS
+      : input.max_tokens === null || input.max_tokens === -1
+        ? null
+        : input.max_tokens;
   const table = readParameters(input);
   const minTokens = table.min_tokens;
   if (bestOf < n) throw new InvalidRequestError("'best_of' must be greater than or equal to 'n'.", 'best_of');

@@ -10,7 +10,12 @@ export const llamacppBackend: PageBackend = {
   name: 'llamacpp',
   claims: (model) => typeof model === 'string' && isGguf(model),
   resolve(model, base) {
-    if (typeof model !== 'string') throw new InvalidRequestError("A self-hosted WebLLM model needs backend: 'webllm' or 'auto'.", 'model', 'model_not_found');
+    if (typeof model !== 'string')
+      throw new InvalidRequestError(
+        "A self-hosted WebLLM model needs backend: 'webllm' or 'auto'.",
+        'model',
+        'model_not_found',
+      );
     return resolveModel(model, base);
   },
   // The CPU backend has no other backend to fall back to.

@@ -4,4 +4,7 @@ import { llamacppBackend } from './llamacpp';
 import type { PageBackend } from './page-backend';
 import { webllmBackend } from './webllm';
 
-export const PAGE_BACKENDS: Readonly<Record<BackendName, PageBackend>> = { llamacpp: llamacppBackend, webllm: webllmBackend };
+export const PAGE_BACKENDS: Readonly<Record<BackendName, PageBackend>> = {
+  llamacpp: llamacppBackend,
+  webllm: webllmBackend,
+};

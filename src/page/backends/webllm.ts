@@ -20,7 +20,11 @@ export function resolveWebLLM(model: string | WebLLMModelOptions, base: string, 
           { id: model.id, url: abs(model.url), modelLib: abs(model.modelLib), ...features(model) },
           ...(model.f32 ? [{ id: `${model.id}-f32`, url: abs(model.f32.url), modelLib: abs(model.f32.modelLib) }] : []),
         ];
-  return { id: typeof model === 'string' ? model : model.id, backend: 'webllm', source: { kind: 'webllm', variants, ...(cache ? { cache } : {}) } };
+  return {
+    id: typeof model === 'string' ? model : model.id,
+    backend: 'webllm',
+    source: { kind: 'webllm', variants, ...(cache ? { cache } : {}) },
+  };
 }
 
 export const webllmBackend: PageBackend = {

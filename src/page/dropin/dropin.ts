@@ -13,5 +13,7 @@ for (const error of errors) console.error(`[inpage-llm] ${error}`);
 if (options) {
   const runtime = startInpage(options);
   exposeOnWindow(runtime);
-  runtime.ready.catch((error: unknown) => console.error(`[inpage-llm] The endpoint did not start: ${error instanceof Error ? error.message : String(error)}`));
+  runtime.ready.catch((error: unknown) =>
+    console.error(`[inpage-llm] The endpoint did not start: ${error instanceof Error ? error.message : String(error)}`),
+  );
 }

@@ -23,7 +23,8 @@ export interface ScriptOptions {
 const BACKENDS: readonly BackendChoice[] = ['llamacpp', 'webllm', 'auto'];
 
 /** GGUF URLs are relative to the script (where `init --dropin` put the files), not the page. */
-const fromScript = (model: string, scriptUrl: string) => (/\.gguf(?:[?#].*)?$/.test(model) ? new URL(model, scriptUrl).href : model);
+const fromScript = (model: string, scriptUrl: string) =>
+  /\.gguf(?:[?#].*)?$/.test(model) ? new URL(model, scriptUrl).href : model;
 
 /**
  * Turns `<script src=".../inpage-llm.js" data-model=... data-backend=... data-fallback=...
@@ -34,12 +35,15 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
   const errors: string[] = [];
   const requested = attributes.backend?.trim();
   const backend = BACKENDS.find((name) => name === requested);
-  if (requested && !backend) errors.push(`data-backend="${requested}" is not a backend: use one of ${BACKENDS.join(', ')}. Using llamacpp.`);
+  if (requested && !backend)
+    errors.push(`data-backend="${requested}" is not a backend: use one of ${BACKENDS.join(', ')}. Using llamacpp.`);
   let routePrefix: string | undefined;
   try {
     if (attributes.routePrefix?.trim()) routePrefix = normalizeRoutePrefix(attributes.routePrefix);
   } catch (error) {
-    errors.push(`data-route-prefix: ${error instanceof Error ? error.message : String(error)} Using ${DEFAULT_ROUTE_PREFIX}.`);
+    errors.push(
+      `data-route-prefix: ${error instanceof Error ? error.message : String(error)} Using ${DEFAULT_ROUTE_PREFIX}.`,
+    );
   }
   const model = fromScript(attributes.model?.trim() || 'inpage-test', scriptUrl);
   const fallback = attributes.fallback?.trim();

@@ -6,7 +6,11 @@
  */
 import { pushSegment, type PromptSegment } from './prompt-segments';
 
-export function alignRender(real: string, parts: ReadonlyArray<string | number>, values: readonly string[]): PromptSegment[] | null {
+export function alignRender(
+  real: string,
+  parts: ReadonlyArray<string | number>,
+  values: readonly string[],
+): PromptSegment[] | null {
   const segments: PromptSegment[] = [];
   let at = 0;
   for (const [i, part] of parts.entries()) {
@@ -18,7 +22,8 @@ export function alignRender(real: string, parts: ReadonlyArray<string | number>,
     }
     const value = values[part] ?? '';
     const next = parts[i + 1];
-    const fits = (text: string) => real.startsWith(text, at) && (typeof next !== 'string' || real.startsWith(next, at + text.length));
+    const fits = (text: string) =>
+      real.startsWith(text, at) && (typeof next !== 'string' || real.startsWith(next, at + text.length));
     const printed = printedForms(value).find(fits);
     if (printed === undefined) return null;
     pushSegment(segments, printed, false);
@@ -47,7 +52,8 @@ export function substituteRender(parts: ReadonlyArray<string | number>, values: 
     const value = values[part] ?? '';
     const before = parts[i - 1];
     const after = parts[i + 1];
-    const quoted = typeof before === 'string' && before.endsWith('"') && typeof after === 'string' && after.startsWith('"');
+    const quoted =
+      typeof before === 'string' && before.endsWith('"') && typeof after === 'string' && after.startsWith('"');
     pushSegment(segments, quoted ? JSON.stringify(value).slice(1, -1) : value, false);
   });
   return segments;

@@ -34,7 +34,10 @@ function compile(source: string): Template {
     try {
       template = new Template(source);
     } catch (error) {
-      throw new InternalServerError(`The model's chat template cannot be parsed: ${messageOf(error)}`, 'chat_template_error');
+      throw new InternalServerError(
+        `The model's chat template cannot be parsed: ${messageOf(error)}`,
+        'chat_template_error',
+      );
     }
     if (compiled.size >= 4) compiled.clear();
     compiled.set(source, template);
@@ -42,7 +45,11 @@ function compile(source: string): Template {
   return template;
 }
 
-export function renderChatTemplate(source: string, request: TemplateRequest, tokens: SpecialTokens = {}): RenderedPrompt {
+export function renderChatTemplate(
+  source: string,
+  request: TemplateRequest,
+  tokens: SpecialTokens = {},
+): RenderedPrompt {
   const template = compile(source);
   const globals = { bos_token: tokens.bos_token ?? '', eos_token: tokens.eos_token ?? '' };
   const real = run(template, { ...templateInputs(request), ...globals });
@@ -51,7 +58,10 @@ export function renderChatTemplate(source: string, request: TemplateRequest, tok
   const aligned = alignRender(real, parts, table.values);
   if (aligned !== null) return { segments: aligned, exact: true };
   if (parts.some((p) => typeof p === 'string' && table.leaks(p))) {
-    throw new InternalServerError('The chat template altered message text in a way that cannot be rendered safely.', 'chat_template_error');
+    throw new InternalServerError(
+      'The chat template altered message text in a way that cannot be rendered safely.',
+      'chat_template_error',
+    );
   }
   return { segments: substituteRender(parts, table.values), exact: false };
 }
@@ -61,7 +71,11 @@ function run(template: Template, variables: Record<string, unknown>): string {
     return template.render(variables);
   } catch (error) {
     // raise_exception() in templates reports conversation-shape errors ("roles must alternate").
-    throw new InvalidRequestError(`The model's chat template rejected the messages: ${messageOf(error)}`, 'messages', 'chat_template_error');
+    throw new InvalidRequestError(
+      `The model's chat template rejected the messages: ${messageOf(error)}`,
+      'messages',
+      'chat_template_error',
+    );
   }
 }
 

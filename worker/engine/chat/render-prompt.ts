@@ -17,8 +17,16 @@ export interface RenderedChat {
 }
 
 export function renderChatPrompt(template: ChatTemplate | null, prompt: ChatPrompt): RenderedChat {
-  if (!template) throw new InvalidRequestError('This model has no chat template (tokenizer.chat_template), so it cannot answer conversations; use /v1/completions with a prompt.', 'model', 'chat_template_missing');
-  const { segments } = renderChatTemplate(template.source, prompt, { bos_token: template.bos_token, eos_token: template.eos_token });
+  if (!template)
+    throw new InvalidRequestError(
+      'This model has no chat template (tokenizer.chat_template), so it cannot answer conversations; use /v1/completions with a prompt.',
+      'model',
+      'chat_template_missing',
+    );
+  const { segments } = renderChatTemplate(template.source, prompt, {
+    bos_token: template.bos_token,
+    eos_token: template.eos_token,
+  });
   const last = segments.at(-1);
   const text = promptText(segments);
   return { text, opensReasoning: last !== undefined && last.special && text.trimEnd().endsWith('<think>') };

@@ -45,7 +45,11 @@ function templateMessage(message: ChatMessage, wrap: Wrap): Record<string, unkno
             }),
       };
     default:
-      return { role: message.role, content: wrap(message.content), ...(message.name === undefined ? {} : { name: wrap(message.name) }) };
+      return {
+        role: message.role,
+        content: wrap(message.content),
+        ...(message.name === undefined ? {} : { name: wrap(message.name) }),
+      };
   }
 }
 
@@ -87,6 +91,9 @@ function wrapDescriptions(value: unknown, wrap: Wrap): unknown {
   if (Array.isArray(value)) return value.map((v) => wrapDescriptions(v, wrap));
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? wrap(v) : wrapDescriptions(v, wrap)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === 'description' && typeof v === 'string' ? wrap(v) : wrapDescriptions(v, wrap),
+    ]),
   );
 }

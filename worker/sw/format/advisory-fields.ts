@@ -13,7 +13,8 @@ import { booleanField, stringField } from '../../../src/core/openai/fields';
 const metadataField = v.record(
   v.string(),
   v.string(),
-  (issue) => `Invalid type for 'metadata': expected an object of string values, but got ${describeValue(issue.input)} instead.`,
+  (issue) =>
+    `Invalid type for 'metadata': expected an object of string values, but got ${describeValue(issue.input)} instead.`,
 );
 
 /** Each advisory field's schema (null or absent is accepted too). */

@@ -23,7 +23,10 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /** Asserts `value` is a JSON object, else a 400 "Invalid type for 'param'". */
 export function expectObject(value: unknown, param: string): Record<string, unknown> {
   if (isRecord(value)) return value;
-  throw new InvalidRequestError(`Invalid type for '${param}': expected an object, but got ${describeValue(value)} instead.`, param);
+  throw new InvalidRequestError(
+    `Invalid type for '${param}': expected an object, but got ${describeValue(value)} instead.`,
+    param,
+  );
 }
 
 /** Rejects any key of `value` not in `known` with OpenAI's "Unrecognized request argument". */

@@ -27,6 +27,10 @@ function modelIdOf(url: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new InvalidRequestError(`The model id in the path is not valid percent-encoded UTF-8: '${segment}'.`, 'model', 'invalid_model_id');
+    throw new InvalidRequestError(
+      `The model id in the path is not valid percent-encoded UTF-8: '${segment}'.`,
+      'model',
+      'invalid_model_id',
+    );
   }
 }

@@ -15,10 +15,16 @@ export async function checkGgufUrl(url: string, modelId: string): Promise<void> 
     return;
   }
   if (!response.ok) {
-    throw new ServiceUnavailableError(`Downloading '${modelId}' failed: HTTP ${response.status} for ${url}.`, 'model_download_failed');
+    throw new ServiceUnavailableError(
+      `Downloading '${modelId}' failed: HTTP ${response.status} for ${url}.`,
+      'model_download_failed',
+    );
   }
   const head = new Uint8Array(await response.arrayBuffer()).subarray(0, 4);
   if (!GGUF_MAGIC.every((byte, i) => head[i] === byte)) {
-    throw new ServiceUnavailableError(`'${url}' is not a GGUF file (no GGUF magic): check the model URL.`, 'model_download_failed');
+    throw new ServiceUnavailableError(
+      `'${url}' is not a GGUF file (no GGUF magic): check the model URL.`,
+      'model_download_failed',
+    );
   }
 }

@@ -16,7 +16,12 @@ const isObject = (value: unknown): value is ServerCandidate => typeof value === 
 
 function candidate(raw: ServerCandidate): TokenCandidate {
   const bytes = Array.isArray(raw.bytes) ? raw.bytes.filter((b): b is number => typeof b === 'number') : [];
-  return { id: asNumber(raw.id, -1), text: typeof raw.token === 'string' ? raw.token : '', bytes, logprob: asNumber(raw.logprob, -Infinity) };
+  return {
+    id: asNumber(raw.id, -1),
+    text: typeof raw.token === 'string' ? raw.token : '',
+    bytes,
+    logprob: asNumber(raw.logprob, -Infinity),
+  };
 }
 
 function tokenInfo(raw: ServerCandidate): TokenInfo {
@@ -30,7 +35,11 @@ export function chunkEvents(chunk: unknown, wantTokens: boolean): GenerationEven
   const events: GenerationEvent[] = [];
   const progress: unknown = Reflect.get(chunk, 'prompt_progress');
   if (typeof progress === 'object' && progress !== null) {
-    events.push({ type: 'prompt', promptTokens: asNumber(Reflect.get(progress, 'total')), cachedTokens: asNumber(Reflect.get(progress, 'cache')) });
+    events.push({
+      type: 'prompt',
+      promptTokens: asNumber(Reflect.get(progress, 'total')),
+      cachedTokens: asNumber(Reflect.get(progress, 'cache')),
+    });
   }
   const choices: unknown = Reflect.get(chunk, 'choices');
   let finish: FinishReason | null = null;
@@ -38,10 +47,15 @@ export function chunkEvents(chunk: unknown, wantTokens: boolean): GenerationEven
     for (const choice of choices.filter(isObject)) {
       const text: unknown = Reflect.get(choice, 'text');
       const logprobs: unknown = Reflect.get(choice, 'logprobs');
-      const content: unknown = typeof logprobs === 'object' && logprobs !== null ? Reflect.get(logprobs, 'content') : null;
+      const content: unknown =
+        typeof logprobs === 'object' && logprobs !== null ? Reflect.get(logprobs, 'content') : null;
       const tokens = wantTokens && Array.isArray(content) ? content.filter(isObject).map(tokenInfo) : null;
       if ((typeof text === 'string' && text) || (tokens && tokens.length > 0)) {
-        events.push({ type: 'text', text: typeof text === 'string' ? text : '', tokens: wantTokens ? (tokens ?? []) : null });
+        events.push({
+          type: 'text',
+          text: typeof text === 'string' ? text : '',
+          tokens: wantTokens ? (tokens ?? []) : null,
+        });
       }
       const reason: unknown = Reflect.get(choice, 'finish_reason');
       if (reason === 'stop' || reason === 'length') finish = reason;
@@ -55,7 +69,8 @@ export function chunkEvents(chunk: unknown, wantTokens: boolean): GenerationEven
       finishReason: finish,
       promptTokens: asNumber(Reflect.get(usage, 'prompt_tokens')),
       completionTokens: asNumber(Reflect.get(usage, 'completion_tokens')),
-      cachedTokens: typeof details === 'object' && details !== null ? asNumber(Reflect.get(details, 'cached_tokens')) : 0,
+      cachedTokens:
+        typeof details === 'object' && details !== null ? asNumber(Reflect.get(details, 'cached_tokens')) : 0,
     });
   }
   return events;

@@ -63,7 +63,11 @@ export class LlamaCppEmbedder {
 function mapEmbeddingError(error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
   if (/too large/i.test(message)) {
-    return new InvalidRequestError(`An input is longer than this backend embeds at once (${EMBEDDING_BATCH} tokens): ${message}`, 'input', 'context_length_exceeded');
+    return new InvalidRequestError(
+      `An input is longer than this backend embeds at once (${EMBEDDING_BATCH} tokens): ${message}`,
+      'input',
+      'context_length_exceeded',
+    );
   }
   return mapServerError(error);
 }

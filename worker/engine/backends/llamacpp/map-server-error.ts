@@ -4,7 +4,11 @@ import { InternalServerError, InvalidRequestError } from '../../../../src/core/e
 export function mapServerError(error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
   if (/exceed|context size|context length/i.test(message)) {
-    return new InvalidRequestError(`The prompt is longer than the model's context: ${message}`, 'prompt', 'context_length_exceeded');
+    return new InvalidRequestError(
+      `The prompt is longer than the model's context: ${message}`,
+      'prompt',
+      'context_length_exceeded',
+    );
   }
   if (/Invalid typed array length/.test(message)) {
     // wllama's glue fails to hand over a result whose JSON would hold invalid UTF-8: a lone

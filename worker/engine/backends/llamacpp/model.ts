@@ -28,8 +28,18 @@ export class LlamaCppModel implements LoadedModel {
   ) {
     // wllama takes text prompts only: token ids convert exactly just for byte-level vocabularies
     // (and so does prompt scoring, which needs the prompt's tokens).
-    const unsupported = [...unsupportedOn('llamacpp'), ...(vocab.byteLevel ? [] : ['token_ids', 'prompt_logprobs']), ...(vocab.fim ? [] : ['suffix']), ...(chatTemplate ? [] : ['chat'])];
-    this.capabilities = { unsupported, context_length: contextLength, vocab_size: vocab.size, max_token_bytes: vocab.maxTokenBytes };
+    const unsupported = [
+      ...unsupportedOn('llamacpp'),
+      ...(vocab.byteLevel ? [] : ['token_ids', 'prompt_logprobs']),
+      ...(vocab.fim ? [] : ['suffix']),
+      ...(chatTemplate ? [] : ['chat']),
+    ];
+    this.capabilities = {
+      unsupported,
+      context_length: contextLength,
+      vocab_size: vocab.size,
+      max_token_bytes: vocab.maxTokenBytes,
+    };
   }
 
   async *generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent> {
@@ -45,7 +55,11 @@ export class LlamaCppModel implements LoadedModel {
     let promptTokens = 0;
     let cachedTokens = 0;
     let completion = 0;
-    for await (const event of this.run({ ...request, ignore_eos: true, max_tokens: request.min_tokens }, prompt, signal)) {
+    for await (const event of this.run(
+      { ...request, ignore_eos: true, max_tokens: request.min_tokens },
+      prompt,
+      signal,
+    )) {
       if (event.type === 'end') {
         ({ promptTokens, cachedTokens } = event);
         completion = event.completionTokens;
@@ -73,14 +87,19 @@ export class LlamaCppModel implements LoadedModel {
     try {
       return strict.decode(new Uint8Array(prompt.flatMap((id) => this.vocab.bytes(id))));
     } catch {
-      throw new InvalidRequestError('These prompt token ids do not form valid UTF-8 text, which this backend needs.', 'prompt', 'invalid_token_id');
+      throw new InvalidRequestError(
+        'These prompt token ids do not form valid UTF-8 text, which this backend needs.',
+        'prompt',
+        'invalid_token_id',
+      );
     }
   }
 
   async countPromptTokens(prompt: PromptInput, signal: AbortSignal): Promise<number> {
     if (typeof prompt !== 'string') return prompt.length;
     if (this.vocab.byteLevel) return new TextEncoder().encode(prompt).length;
-    for await (const event of this.run(scoring(0, {}), prompt, signal)) if (event.type === 'end') return event.promptTokens;
+    for await (const event of this.run(scoring(0, {}), prompt, signal))
+      if (event.type === 'end') return event.promptTokens;
     return 0;
   }
 
@@ -112,7 +131,12 @@ export class LlamaCppModel implements LoadedModel {
    */
   private fimPrompt(prefix: string, suffix: string): string {
     const fim = this.vocab.fim;
-    if (!fim) throw new InvalidRequestError("'suffix' (fill-in-the-middle) is not supported by this model.", 'suffix', 'unsupported_parameter');
+    if (!fim)
+      throw new InvalidRequestError(
+        "'suffix' (fill-in-the-middle) is not supported by this model.",
+        'suffix',
+        'unsupported_parameter',
+      );
     return `${this.vocab.text(fim.pre)}${prefix}${this.vocab.text(fim.suf)}${suffix}${this.vocab.text(fim.mid)}`;
   }
 
@@ -127,7 +151,11 @@ export class LlamaCppModel implements LoadedModel {
 
   private byteTokens(prompt: string): number[] {
     if (!this.vocab.byteLevel) {
-      throw new InvalidRequestError("'echo' with 'logprobs' needs a token-id prompt on this backend for this model.", 'echo', 'unsupported_parameter');
+      throw new InvalidRequestError(
+        "'echo' with 'logprobs' needs a token-id prompt on this backend for this model.",
+        'echo',
+        'unsupported_parameter',
+      );
     }
     return Array.from(new TextEncoder().encode(prompt));
   }
@@ -136,7 +164,11 @@ export class LlamaCppModel implements LoadedModel {
     try {
       return strict.decode(new Uint8Array(bytes));
     } catch {
-      throw new InvalidRequestError("'echo' with 'logprobs' cannot score a prompt token that splits a UTF-8 character on this backend.", 'echo', 'unsupported_parameter');
+      throw new InvalidRequestError(
+        "'echo' with 'logprobs' cannot score a prompt token that splits a UTF-8 character on this backend.",
+        'echo',
+        'unsupported_parameter',
+      );
     }
   }
 
@@ -144,8 +176,10 @@ export class LlamaCppModel implements LoadedModel {
   private async *run(request: ChoiceRequest, prompt: string, signal: AbortSignal): AsyncIterable<GenerationEvent> {
     const chunks = new AsyncQueue<RawCompletionChunk>();
     const wantTokens = request.token_info !== null;
-    startCompletion(this.wllama, toServerParams(request, prompt, signal), (chunk) => chunks.push(chunk))
-      .then(() => chunks.end(), (error: unknown) => chunks.fail(error));
+    startCompletion(this.wllama, toServerParams(request, prompt, signal), (chunk) => chunks.push(chunk)).then(
+      () => chunks.end(),
+      (error: unknown) => chunks.fail(error),
+    );
     let ended = false;
     try {
       for await (const chunk of chunks) {
@@ -159,11 +193,24 @@ export class LlamaCppModel implements LoadedModel {
       if (signal.aborted) return;
       throw mapServerError(error);
     }
-    if (!ended && !signal.aborted) throw mapServerError(new Error('llama-server ended the stream without a finish reason'));
+    if (!ended && !signal.aborted)
+      throw mapServerError(new Error('llama-server ended the stream without a finish reason'));
   }
 }
 
 /** A greedy one-token request with every sampler off (prompt scoring and counting). */
 function scoring(top: number, bias: Record<string, number>): ChoiceRequest {
-  return { ...GREEDY, prompt: '', max_tokens: 1, min_tokens: 0, suffix: null, ignore_eos: false, token_info: top, cache_prompt: true, grammar: null, logit_bias: bias, seed: 0 };
+  return {
+    ...GREEDY,
+    prompt: '',
+    max_tokens: 1,
+    min_tokens: 0,
+    suffix: null,
+    ignore_eos: false,
+    token_info: top,
+    cache_prompt: true,
+    grammar: null,
+    logit_bias: bias,
+    seed: 0,
+  };
 }

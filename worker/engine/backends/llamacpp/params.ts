@@ -71,7 +71,11 @@ type WllamaBias = Record<string, number> & Array<{ token: number; bias: number }
  * value satisfies; llama-server reads an object of token id -> bias, so that object is passed
  * through this one typed seam (the request is JSON-encoded for the wasm side).
  */
-export function startCompletion(wllama: Wllama, params: ServerParams, onData: (chunk: RawCompletionChunk) => void): Promise<void> {
+export function startCompletion(
+  wllama: Wllama,
+  params: ServerParams,
+  onData: (chunk: RawCompletionChunk) => void,
+): Promise<void> {
   const logitBias = params.logit_bias as WllamaBias;
   return wllama.createCompletion({ ...params, logit_bias: logitBias, onData });
 }

@@ -16,7 +16,8 @@ const DEFAULT_CONTEXT = 4096;
 
 /** The source of a `webllm` spec (503 for any other kind). */
 export function webllmSource(spec: ModelSpec): WebLLMSource {
-  if (spec.source.kind !== 'webllm') throw new ServiceUnavailableError(`'${spec.id}' is not a WebLLM model.`, 'model_load_failed');
+  if (spec.source.kind !== 'webllm')
+    throw new ServiceUnavailableError(`'${spec.id}' is not a WebLLM model.`, 'model_load_failed');
   return spec.source;
 }
 
@@ -38,7 +39,9 @@ export class WebLLMBackend implements Backend {
     const tag = (progress: LoadProgress): LoadProgress => ({ ...progress, model: spec.id });
     try {
       const store = artifactStore(cacheBackend);
-      const prefetched: Prefetched | null = store ? await prefetchModel(record, store, (p) => onProgress(tag(p)), new AbortController().signal) : null;
+      const prefetched: Prefetched | null = store
+        ? await prefetchModel(record, store, (p) => onProgress(tag(p)), new AbortController().signal)
+        : null;
       const engine = new webllm.MLCEngine({
         appConfig: { model_list: [record], cacheBackend },
         logLevel: 'WARN',
@@ -48,10 +51,23 @@ export class WebLLMBackend implements Backend {
         },
       });
       onProgress({ model: spec.id, phase: 'load', fraction: 0, text: `Loading ${record.model_id}` });
-      await engine.reload(record.model_id, spec.contextLength ? { context_window_size: spec.contextLength } : undefined);
-      const contextLength = spec.contextLength ?? (prefetched && prefetched.contextWindow > 0 ? prefetched.contextWindow : DEFAULT_CONTEXT);
-      const details = { variant: record.model_id, ...(prefetched ? { size_bytes: prefetched.sizeBytes, cached: prefetched.cached } : {}) };
-      return new WebLLMModel(engine, record.model_id, contextLength, prefetched?.vocabSize || Number.MAX_SAFE_INTEGER, details);
+      await engine.reload(
+        record.model_id,
+        spec.contextLength ? { context_window_size: spec.contextLength } : undefined,
+      );
+      const contextLength =
+        spec.contextLength ?? (prefetched && prefetched.contextWindow > 0 ? prefetched.contextWindow : DEFAULT_CONTEXT);
+      const details = {
+        variant: record.model_id,
+        ...(prefetched ? { size_bytes: prefetched.sizeBytes, cached: prefetched.cached } : {}),
+      };
+      return new WebLLMModel(
+        engine,
+        record.model_id,
+        contextLength,
+        prefetched?.vocabSize || Number.MAX_SAFE_INTEGER,
+        details,
+      );
     } catch (error) {
       throw mapLoadError(error, context);
     }
@@ -61,7 +77,8 @@ export class WebLLMBackend implements Backend {
 
   /** The prebuilt catalogue this adapter can run (none without a WebGPU adapter), cached flags included; reused for 10 s. */
   catalogue(): Promise<ModelCard[]> {
-    if (!this.listing || Date.now() - this.listing.at > 10_000) this.listing = { at: Date.now(), cards: this.listCatalogue() };
+    if (!this.listing || Date.now() - this.listing.at > 10_000)
+      this.listing = { at: Date.now(), cards: this.listCatalogue() };
     return this.listing.cards;
   }
 
@@ -72,7 +89,8 @@ export class WebLLMBackend implements Backend {
     const records = webllm.prebuiltAppConfig.model_list;
     const appConfig = { model_list: records, cacheBackend: 'cache' as const };
     const cached = new Set<string>();
-    for (const record of records) if (await webllm.hasModelInCache(record.model_id, appConfig).catch(() => false)) cached.add(record.model_id);
+    for (const record of records)
+      if (await webllm.hasModelInCache(record.model_id, appConfig).catch(() => false)) cached.add(record.model_id);
     return catalogueCards(records, facts, cached);
   }
 

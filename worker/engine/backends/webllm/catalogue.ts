@@ -13,10 +13,16 @@ export interface CatalogueAdapter {
  * `status: 'available'` (load one with `inpage.load(id)`), the GPU memory WebLLM says it needs,
  * and whether its files are already cached.
  */
-export function catalogueCards(records: readonly ModelRecord[], adapter: CatalogueAdapter, cached: ReadonlySet<string>): ModelCard[] {
+export function catalogueCards(
+  records: readonly ModelRecord[],
+  adapter: CatalogueAdapter,
+  cached: ReadonlySet<string>,
+): ModelCard[] {
   return records
     .filter((record) => !needsShaderF16(record) || adapter.features.has('shader-f16'))
-    .filter((record) => (record.required_features ?? []).every((feature) => feature === 'shader-f16' || adapter.features.has(feature)))
+    .filter((record) =>
+      (record.required_features ?? []).every((feature) => feature === 'shader-f16' || adapter.features.has(feature)),
+    )
     .map((record) => ({
       id: record.model_id,
       object: 'model' as const,

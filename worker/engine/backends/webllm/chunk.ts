@@ -8,7 +8,12 @@ const encoder = new TextEncoder();
 const NO_ID = -1;
 
 function candidate(raw: { token: string; bytes?: number[] | null; logprob: number }): TokenCandidate {
-  return { id: NO_ID, text: raw.token, bytes: raw.bytes ?? Array.from(encoder.encode(raw.token)), logprob: raw.logprob };
+  return {
+    id: NO_ID,
+    text: raw.token,
+    bytes: raw.bytes ?? Array.from(encoder.encode(raw.token)),
+    logprob: raw.logprob,
+  };
 }
 
 /**
@@ -53,7 +58,13 @@ export function webllmChunkEvents(chunk: Completion, wantTokens: boolean, state:
     if (choice.finish_reason) state.finish = choice.finish_reason === 'length' ? 'length' : 'stop';
   }
   if (chunk.usage && state.finish) {
-    events.push({ type: 'end', finishReason: state.finish, promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, cachedTokens: 0 });
+    events.push({
+      type: 'end',
+      finishReason: state.finish,
+      promptTokens: chunk.usage.prompt_tokens,
+      completionTokens: chunk.usage.completion_tokens,
+      cachedTokens: 0,
+    });
   }
   return events;
 }

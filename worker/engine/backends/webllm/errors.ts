@@ -17,17 +17,37 @@ export function gpuError(error: unknown): ServiceUnavailableError | null {
   const name = nameOf(error);
   const reason = reasonOf(error);
   if (name === 'WebGPUNotAvailableError' || /compatible GPU/.test(reason)) {
-    return new ServiceUnavailableError(`WebGPU is not available: ${reason} Use a browser with WebGPU enabled, or start with backend: 'auto' to fall back to the CPU backend.`, 'webgpu_unavailable');
+    return new ServiceUnavailableError(
+      `WebGPU is not available: ${reason} Use a browser with WebGPU enabled, or start with backend: 'auto' to fall back to the CPU backend.`,
+      'webgpu_unavailable',
+    );
   }
   if (name === 'ShaderF16SupportError') {
-    return new ServiceUnavailableError("This GPU lacks the WebGPU feature 'shader-f16' the model needs: use a q4f32/q0f32 build of the model.", 'shader_f16_unavailable');
+    return new ServiceUnavailableError(
+      "This GPU lacks the WebGPU feature 'shader-f16' the model needs: use a q4f32/q0f32 build of the model.",
+      'shader_f16_unavailable',
+    );
   }
-  if (name === 'FeatureSupportError') return new ServiceUnavailableError(`${reason} Use another build of the model or another browser.`, 'webgpu_feature_unavailable');
-  if (/requested max\w+ exceeds limit|requested maxComputeWorkgroupStorageSize|requested maxStorageBuffersPerShaderStage/.test(reason)) {
-    return new ServiceUnavailableError(`The GPU's WebGPU limits are too low for WebLLM: ${reason}`, 'webgpu_limits_too_low');
+  if (name === 'FeatureSupportError')
+    return new ServiceUnavailableError(
+      `${reason} Use another build of the model or another browser.`,
+      'webgpu_feature_unavailable',
+    );
+  if (
+    /requested max\w+ exceeds limit|requested maxComputeWorkgroupStorageSize|requested maxStorageBuffersPerShaderStage/.test(
+      reason,
+    )
+  ) {
+    return new ServiceUnavailableError(
+      `The GPU's WebGPU limits are too low for WebLLM: ${reason}`,
+      'webgpu_limits_too_low',
+    );
   }
   if (name === 'DeviceLostError' || name === 'ModelNotLoadedError' || /device (was )?lost/i.test(reason)) {
-    return new ServiceUnavailableError('The WebGPU device was lost (out of GPU memory, or the GPU was reset). Reload the page, or use a smaller model or context.', 'device_lost');
+    return new ServiceUnavailableError(
+      'The WebGPU device was lost (out of GPU memory, or the GPU was reset). Reload the page, or use a smaller model or context.',
+      'device_lost',
+    );
   }
   return null;
 }
@@ -39,7 +59,10 @@ export function mapLoadError(error: unknown, context: LoadContext): OpenAIError 
   if (gpu) return gpu;
   const reason = reasonOf(error);
   if (nameOf(error) === 'QuotaExceededError') {
-    return new ServiceUnavailableError(`The browser's storage quota is exhausted while caching '${context.model}': ${reason} Delete cached models or free disk space.`, 'storage_quota_exceeded');
+    return new ServiceUnavailableError(
+      `The browser's storage quota is exhausted while caching '${context.model}': ${reason} Delete cached models or free disk space.`,
+      'storage_quota_exceeded',
+    );
   }
   if (!context.libraryLoaded && nameOf(error) !== 'UnsupportedTokenizerFilesError') {
     return new ServiceUnavailableError(
@@ -48,7 +71,11 @@ export function mapLoadError(error: unknown, context: LoadContext): OpenAIError 
       'model_library_failed',
     );
   }
-  return new ServiceUnavailableError(`Loading '${context.model}' on the webllm backend failed: ${reason}`, 'model_load_failed', { cause: error });
+  return new ServiceUnavailableError(
+    `Loading '${context.model}' on the webllm backend failed: ${reason}`,
+    'model_load_failed',
+    { cause: error },
+  );
 }
 
 /** A failure during generation (device lost -> 503; anything else as it is). */

@@ -34,7 +34,12 @@ export class WebLLMModel implements LoadedModel {
     vocabSize: number,
     readonly details: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant'>> = {},
   ) {
-    this.capabilities = { unsupported: [...WEBLLM_UNSUPPORTED], context_length: contextLength, vocab_size: vocabSize, max_token_bytes: WEBLLM_MAX_TOKEN_BYTES };
+    this.capabilities = {
+      unsupported: [...WEBLLM_UNSUPPORTED],
+      context_length: contextLength,
+      vocab_size: vocabSize,
+      max_token_bytes: WEBLLM_MAX_TOKEN_BYTES,
+    };
   }
 
   /**
@@ -58,7 +63,9 @@ export class WebLLMModel implements LoadedModel {
     const state: ChunkState = { finish: null };
     let ended = false;
     try {
-      iterator = (await this.engine.completions.create(toWebLLMParams(request, prompt, this.variant)))[Symbol.asyncIterator]();
+      iterator = (await this.engine.completions.create(toWebLLMParams(request, prompt, this.variant)))[
+        Symbol.asyncIterator
+      ]();
       while (!signal.aborted) {
         const next = await iterator.next();
         if (next.done || signal.aborted) break;
@@ -96,7 +103,11 @@ export class WebLLMModel implements LoadedModel {
 
   async promptText(prompt: PromptInput): Promise<string> {
     if (typeof prompt === 'string') return prompt;
-    throw new InvalidRequestError('Token-id prompts are not supported by this model\'s backend.', 'prompt', 'unsupported_parameter');
+    throw new InvalidRequestError(
+      "Token-id prompts are not supported by this model's backend.",
+      'prompt',
+      'unsupported_parameter',
+    );
   }
 
   /** WebLLM has no tokenizer call: one greedy token, and its usage says the prompt's size. */
@@ -104,13 +115,27 @@ export class WebLLMModel implements LoadedModel {
     await this.settling;
     const known = typeof prompt === 'string' ? this.promptSizes.get(prompt) : undefined;
     if (known !== undefined) return known;
-    const probe: ChoiceRequest = { ...GREEDY, prompt, max_tokens: 1, min_tokens: 0, suffix: null, ignore_eos: false, token_info: null, cache_prompt: true, grammar: null };
+    const probe: ChoiceRequest = {
+      ...GREEDY,
+      prompt,
+      max_tokens: 1,
+      min_tokens: 0,
+      suffix: null,
+      ignore_eos: false,
+      token_info: null,
+      cache_prompt: true,
+      grammar: null,
+    };
     for await (const event of this.generate(probe, signal)) if (event.type === 'end') return event.promptTokens;
     return 0;
   }
 
   async scorePrompt(_prompt: PromptInput, _top: number, _signal: AbortSignal): Promise<PromptToken[]> {
-    throw new InvalidRequestError("'echo' with 'logprobs' is not supported by the webllm backend (WebLLM cannot score prompt tokens).", 'echo', 'unsupported_parameter');
+    throw new InvalidRequestError(
+      "'echo' with 'logprobs' is not supported by the webllm backend (WebLLM cannot score prompt tokens).",
+      'echo',
+      'unsupported_parameter',
+    );
   }
 
   unload(): Promise<void> {

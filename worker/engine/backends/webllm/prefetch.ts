@@ -33,7 +33,12 @@ export function modelBase(record: ModelRecord): string {
  * tensor-cache.json and its shards) into WebLLM's cache, reporting progress per file with
  * bytes; files already cached are reported as such. Then `reload()` reads only the cache.
  */
-export async function prefetchModel(record: ModelRecord, store: ArtifactStore, report: (progress: LoadProgress) => void, signal: AbortSignal): Promise<Prefetched> {
+export async function prefetchModel(
+  record: ModelRecord,
+  store: ArtifactStore,
+  report: (progress: LoadProgress) => void,
+  signal: AbortSignal,
+): Promise<Prefetched> {
   const base = modelBase(record);
   let loaded = 0;
   let total = 0;
@@ -49,12 +54,27 @@ export async function prefetchModel(record: ModelRecord, store: ArtifactStore, r
     return bytes;
   };
   const tell = (file: ModelFile, bytes: number, fromCache: boolean) =>
-    report({ model: record.model_id, phase: 'download', fraction: total > 0 ? Math.min(1, bytes / total) : 0, loadedBytes: bytes, totalBytes: total, file: file.url, cached: fromCache });
+    report({
+      model: record.model_id,
+      phase: 'download',
+      fraction: total > 0 ? Math.min(1, bytes / total) : 0,
+      loadedBytes: bytes,
+      totalBytes: total,
+      file: file.url,
+      cached: fromCache,
+    });
   async function download(file: ModelFile, progress: (delta: number) => void): Promise<Uint8Array> {
     const response = await fetch(file.url, { signal }).catch((error: unknown) => {
-      throw new ServiceUnavailableError(`Downloading '${record.model_id}' failed: ${file.url} is not in the cache and the network failed (${String(error)}).`, 'model_download_failed');
+      throw new ServiceUnavailableError(
+        `Downloading '${record.model_id}' failed: ${file.url} is not in the cache and the network failed (${String(error)}).`,
+        'model_download_failed',
+      );
     });
-    if (!response.ok || !response.body) throw new ServiceUnavailableError(`Downloading '${record.model_id}' failed: HTTP ${response.status} for ${file.url}.`, 'model_download_failed');
+    if (!response.ok || !response.body)
+      throw new ServiceUnavailableError(
+        `Downloading '${record.model_id}' failed: HTTP ${response.status} for ${file.url}.`,
+        'model_download_failed',
+      );
     const length = Number(response.headers.get('content-length') ?? 0);
     if (file.size === undefined) total += length;
     const parts: Uint8Array[] = [];
@@ -72,23 +92,43 @@ export async function prefetchModel(record: ModelRecord, store: ArtifactStore, r
     try {
       return JSON.parse(new TextDecoder().decode(bytes));
     } catch {
-      throw new ServiceUnavailableError(`${url} is not JSON: is the WebLLM model folder URL right?`, 'model_download_failed');
+      throw new ServiceUnavailableError(
+        `${url} is not JSON: is the WebLLM model folder URL right?`,
+        'model_download_failed',
+      );
     }
   };
-  const config = json(await get({ url: new URL('mlc-chat-config.json', base).href, scope: 'webllm/config', type: 'arraybuffer' }), 'mlc-chat-config.json');
+  const config = json(
+    await get({ url: new URL('mlc-chat-config.json', base).href, scope: 'webllm/config', type: 'arraybuffer' }),
+    'mlc-chat-config.json',
+  );
   const manifestUrl = new URL('tensor-cache.json', base).href;
   const manifest = json(await get({ url: manifestUrl, scope: 'webllm/model', type: 'json' }), manifestUrl);
-  const shards = recordsOf(manifest).map((shard) => ({ url: new URL(shard.dataPath, manifestUrl).href, scope: 'webllm/model' as const, type: 'arraybuffer' as const, size: shard.nbytes }));
+  const shards = recordsOf(manifest).map((shard) => ({
+    url: new URL(shard.dataPath, manifestUrl).href,
+    scope: 'webllm/model' as const,
+    type: 'arraybuffer' as const,
+    size: shard.nbytes,
+  }));
   total += shards.reduce((sum, shard) => sum + shard.size, 0);
   const tokenizerFiles = tokenizerFilesOf(config);
-  const tokenizer = tokenizerFiles.includes('tokenizer.json') ? 'tokenizer.json' : tokenizerFiles.includes('tokenizer.model') ? 'tokenizer.model' : null;
+  const tokenizer = tokenizerFiles.includes('tokenizer.json')
+    ? 'tokenizer.json'
+    : tokenizerFiles.includes('tokenizer.model')
+      ? 'tokenizer.model'
+      : null;
   if (tokenizer) await get({ url: new URL(tokenizer, base).href, scope: 'webllm/model', type: 'arraybuffer' });
   // WebLLM caches a model library only when it is an absolute URL not on localhost.
   if (record.model_lib.startsWith('http') && !record.model_lib.includes('localhost')) {
     await get({ url: record.model_lib, scope: 'webllm/wasm', type: 'arraybuffer' });
   }
   for (const shard of shards) await get(shard);
-  return { vocabSize: numberField(config, 'vocab_size', 0), contextWindow: numberField(config, 'context_window_size', -1), sizeBytes: total, cached };
+  return {
+    vocabSize: numberField(config, 'vocab_size', 0),
+    contextWindow: numberField(config, 'context_window_size', -1),
+    sizeBytes: total,
+    cached,
+  };
 }
 
 async function save(store: ArtifactStore, file: ModelFile, bytes: Uint8Array): Promise<void> {
@@ -99,7 +139,10 @@ async function save(store: ArtifactStore, file: ModelFile, bytes: Uint8Array): P
       const estimate = await navigator.storage?.estimate().catch(() => null);
       const mb = (n: number | undefined) => `${Math.round((n ?? 0) / 2 ** 20)} MB`;
       const usage = estimate ? ` (used ${mb(estimate.usage)} of ${mb(estimate.quota)})` : '';
-      throw new ServiceUnavailableError(`The browser's storage quota is exhausted while caching ${file.url}${usage}: delete cached models or free disk space.`, 'storage_quota_exceeded');
+      throw new ServiceUnavailableError(
+        `The browser's storage quota is exhausted while caching ${file.url}${usage}: delete cached models or free disk space.`,
+        'storage_quota_exceeded',
+      );
     }
     throw error;
   }

@@ -31,11 +31,15 @@ function toRecord(variant: WebLLMVariant, catalogue: ModelRecord[]): ModelRecord
   if (variant.url === undefined) {
     const record = catalogue.find((entry) => entry.model_id === variant.id);
     if (!record) {
-      throw new NotFoundError(`'${variant.id}' is not in WebLLM's model catalogue (prebuiltAppConfig): use a catalogue id or a self-hosted model { id, url, modelLib }.`, 'model');
+      throw new NotFoundError(
+        `'${variant.id}' is not in WebLLM's model catalogue (prebuiltAppConfig): use a catalogue id or a self-hosted model { id, url, modelLib }.`,
+        'model',
+      );
     }
     return record;
   }
-  if (!variant.modelLib) throw new NotFoundError(`The self-hosted WebLLM model '${variant.id}' needs a modelLib (.wasm) URL.`, 'model');
+  if (!variant.modelLib)
+    throw new NotFoundError(`The self-hosted WebLLM model '${variant.id}' needs a modelLib (.wasm) URL.`, 'model');
   return {
     model: webllmFolderUrl(variant.url),
     model_id: variant.id,

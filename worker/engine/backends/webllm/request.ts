@@ -10,7 +10,15 @@ import type { ChoiceRequest } from '../../backend';
  * templates, is not wired to the engine's neutral request yet), and embeddings (WebLLM embeds
  * only with its embedding-model builds, which this backend does not load).
  */
-export const WEBLLM_UNSUPPORTED: readonly string[] = [...unsupportedOn('webllm'), 'token_ids', 'prompt_logprobs', 'suffix', 'chat', 'embeddings', 'grammar'];
+export const WEBLLM_UNSUPPORTED: readonly string[] = [
+  ...unsupportedOn('webllm'),
+  'token_ids',
+  'prompt_logprobs',
+  'suffix',
+  'chat',
+  'embeddings',
+  'grammar',
+];
 
 /**
  * WebLLM does not expose its tokenizer's longest token; real BPE vocabularies stay well under

@@ -31,7 +31,10 @@ export class ChatChoice {
   private readonly logprobs: ChatTokenLogprob[] = [];
   finishReason: ChatFinishReason | null = null;
 
-  constructor(readonly index: number, options: ParserOptions) {
+  constructor(
+    readonly index: number,
+    options: ParserOptions,
+  ) {
     this.parser = new ChatOutputParser(options);
   }
 
@@ -66,7 +69,13 @@ export class ChatChoice {
   private record(delta: ParsedDelta, tokens: readonly TokenLogprob[]): ChoiceStep {
     this.content += delta.content;
     this.reasoning += delta.reasoning;
-    this.toolCalls.push(...delta.toolCalls.map((c): ToolCall => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })));
+    this.toolCalls.push(
+      ...delta.toolCalls.map((c): ToolCall => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    );
     const logprobs = chatTokenLogprobs(tokens);
     this.logprobs.push(...logprobs);
     return { delta, logprobs };

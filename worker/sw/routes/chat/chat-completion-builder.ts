@@ -15,7 +15,12 @@ export interface ChatCompletion {
   object: 'chat.completion';
   created: number;
   model: string;
-  choices: Array<{ index: number; message: ChatMessageOut; logprobs: ChatLogprobs | null; finish_reason: ChatFinishReason }>;
+  choices: Array<{
+    index: number;
+    message: ChatMessageOut;
+    logprobs: ChatLogprobs | null;
+    finish_reason: ChatFinishReason;
+  }>;
   usage: ChatUsage;
 }
 

@@ -21,7 +21,10 @@ export function flattenContent(content: unknown, param: string, partTypes: reado
 
 function partText(part: unknown, at: string, param: string, partTypes: readonly string[]): string {
   if (!isRecord(part)) {
-    throw new InvalidRequestError(`Invalid type for '${at}': expected an object, but got ${describeValue(part)} instead.`, param);
+    throw new InvalidRequestError(
+      `Invalid type for '${at}': expected an object, but got ${describeValue(part)} instead.`,
+      param,
+    );
   }
   const type = part.type;
   if (typeof type !== 'string' || !partTypes.includes(type)) {
@@ -32,7 +35,10 @@ function partText(part: unknown, at: string, param: string, partTypes: readonly 
   }
   const text = part[type === 'refusal' ? 'refusal' : 'text'];
   if (typeof text !== 'string') {
-    throw new InvalidRequestError(`Invalid type for '${at}.${type === 'refusal' ? 'refusal' : 'text'}': expected a string.`, param);
+    throw new InvalidRequestError(
+      `Invalid type for '${at}.${type === 'refusal' ? 'refusal' : 'text'}': expected a string.`,
+      param,
+    );
   }
   return text;
 }

@@ -10,12 +10,31 @@ import { ADVISORY_FIELDS } from '../../format/advisory-fields';
 
 /** Fields a chat body accepts exactly as `/v1/completions` does (same names, ranges, messages; aliases via `resolveAliases`). */
 export const CHAT_SHARED_FIELDS = [
-  'model', 'n', 'stop', 'seed', 'temperature', 'top_p', 'presence_penalty', 'frequency_penalty', 'logit_bias',
-  'stream', 'stream_options', 'user',
+  'model',
+  'n',
+  'stop',
+  'seed',
+  'temperature',
+  'top_p',
+  'presence_penalty',
+  'frequency_penalty',
+  'logit_bias',
+  'stream',
+  'stream_options',
+  'user',
   // llama.cpp / vLLM extras
-  'top_k', 'min_p', 'typical_p', 'mirostat', 'mirostat_tau', 'mirostat_eta',
-  'repetition_penalty', 'min_tokens', 'ignore_eos', 'stop_token_ids',
-  'include_stop_str_in_output', 'cache_prompt',
+  'top_k',
+  'min_p',
+  'typical_p',
+  'mirostat',
+  'mirostat_tau',
+  'mirostat_eta',
+  'repetition_penalty',
+  'min_tokens',
+  'ignore_eos',
+  'stop_token_ids',
+  'include_stop_str_in_output',
+  'cache_prompt',
 ] as const satisfies ReadonlyArray<keyof typeof completionSchema.entries>;
 
 export const MAX_TOP_LOGPROBS = 20;
@@ -43,7 +62,8 @@ export const chatSchema = v.object({
   reasoning_effort: nullish(
     v.picklist(
       REASONING_EFFORTS,
-      (issue) => `Invalid value for 'reasoning_effort': expected one of ${REASONING_EFFORTS.map((e) => `'${e}'`).join(', ')}, but got ${JSON.stringify(issue.input)}.`,
+      (issue) =>
+        `Invalid value for 'reasoning_effort': expected one of ${REASONING_EFFORTS.map((e) => `'${e}'`).join(', ')}, but got ${JSON.stringify(issue.input)}.`,
     ),
   ),
   // Accepted and ignored: they cannot change the text (see advisory-fields.ts). `verbosity` is a
@@ -51,11 +71,21 @@ export const chatSchema = v.object({
   // `prediction` (Predicted Outputs) only speeds OpenAI up.
   ...ADVISORY_FIELDS,
   verbosity: nullish(
-    v.picklist(VERBOSITIES, (issue) => `Invalid value for 'verbosity': expected one of 'low', 'medium', 'high', but got ${JSON.stringify(issue.input)}.`),
+    v.picklist(
+      VERBOSITIES,
+      (issue) =>
+        `Invalid value for 'verbosity': expected one of 'low', 'medium', 'high', but got ${JSON.stringify(issue.input)}.`,
+    ),
   ),
   prediction: nullish(
     v.object(
-      { type: v.literal('content', "Invalid value for 'prediction.type': expected 'content'."), content: v.union([v.string(), v.array(v.unknown())], "Invalid type for 'prediction.content': expected a string or an array of content parts.") },
+      {
+        type: v.literal('content', "Invalid value for 'prediction.type': expected 'content'."),
+        content: v.union(
+          [v.string(), v.array(v.unknown())],
+          "Invalid type for 'prediction.content': expected a string or an array of content parts.",
+        ),
+      },
       "Invalid type for 'prediction': expected an object.",
     ),
   ),

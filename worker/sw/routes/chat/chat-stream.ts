@@ -24,12 +24,20 @@ export interface ChatCompletionChunk {
   object: 'chat.completion.chunk';
   created: number;
   model: string;
-  choices: Array<{ index: number; delta: ChunkDelta; logprobs: { content: ChatTokenLogprob[]; refusal: null } | null; finish_reason: ChatFinishReason | null }>;
+  choices: Array<{
+    index: number;
+    delta: ChunkDelta;
+    logprobs: { content: ChatTokenLogprob[]; refusal: null } | null;
+    finish_reason: ChatFinishReason | null;
+  }>;
   usage?: ChatUsage | null;
 }
 
 export const DONE = '[DONE]';
-export type ChatStreamItem = ChatCompletionChunk | { error: { message: string; type: string; param: string | null; code: string | null } } | typeof DONE;
+export type ChatStreamItem =
+  | ChatCompletionChunk
+  | { error: { message: string; type: string; param: string | null; code: string | null } }
+  | typeof DONE;
 
 export class ChatStream {
   private readonly choices = new Map<number, ChatChoice>();
@@ -52,7 +60,9 @@ export class ChatStream {
         return [...opened, ...this.deltas(choice, { ...step, logprobs: [] }), finish];
       }
       case 'generation.done':
-        return this.options.include_usage ? [{ ...this.envelope(), choices: [], usage: chatUsage(event.counts) }, DONE] : [DONE];
+        return this.options.include_usage
+          ? [{ ...this.envelope(), choices: [], usage: chatUsage(event.counts) }, DONE]
+          : [DONE];
       case 'generation.error':
         return [event.error.body];
     }
@@ -74,7 +84,9 @@ export class ChatStream {
     if (content !== '') deltas.push({ content });
     const first = choice.toolCallCount - toolCalls.length;
     toolCalls.forEach((call, k) => {
-      deltas.push({ tool_calls: [{ index: first + k, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+      deltas.push({
+        tool_calls: [{ index: first + k, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+      });
       deltas.push({ tool_calls: [{ index: first + k, function: { arguments: call.arguments } }] });
     });
     const held = this.heldFor(choice.index);
@@ -96,11 +108,24 @@ export class ChatStream {
     return held;
   }
 
-  private chunk(index: number, delta: ChunkDelta, logprobs: ChatTokenLogprob[], finish: ChatFinishReason | null, counts?: TokenCounts): ChatCompletionChunk {
+  private chunk(
+    index: number,
+    delta: ChunkDelta,
+    logprobs: ChatTokenLogprob[],
+    finish: ChatFinishReason | null,
+    counts?: TokenCounts,
+  ): ChatCompletionChunk {
     const all = finish === null ? logprobs : [...this.heldFor(index).splice(0), ...logprobs];
     const chunk: ChatCompletionChunk = {
       ...this.envelope(),
-      choices: [{ index, delta, logprobs: this.options.logprobs && all.length > 0 ? { content: all, refusal: null } : null, finish_reason: finish }],
+      choices: [
+        {
+          index,
+          delta,
+          logprobs: this.options.logprobs && all.length > 0 ? { content: all, refusal: null } : null,
+          finish_reason: finish,
+        },
+      ],
     };
     if (this.options.include_usage || this.options.continuous_usage) {
       chunk.usage = this.options.continuous_usage && counts !== undefined ? chatUsage(counts) : null;
@@ -109,7 +134,12 @@ export class ChatStream {
   }
 
   private envelope() {
-    return { id: this.options.id, object: 'chat.completion.chunk' as const, created: this.options.created, model: this.options.model };
+    return {
+      id: this.options.id,
+      object: 'chat.completion.chunk' as const,
+      created: this.options.created,
+      model: this.options.model,
+    };
   }
 }
 

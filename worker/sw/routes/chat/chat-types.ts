@@ -15,7 +15,10 @@ export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; func
 export type ResponseFormat =
   | { type: 'text' }
   | { type: 'json_object' }
-  | { type: 'json_schema'; json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean } };
+  | {
+      type: 'json_schema';
+      json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean };
+    };
 
 export interface ChatRequest {
   model: string;

@@ -4,7 +4,13 @@
  * `chat.completion.chunk` SSE.
  */
 import { engineFor } from '../../engine-for';
-import { jsonResponse, openGeneration, sseResponse, type JsonFormatter, type StreamFormatter } from '../../engine-response';
+import {
+  jsonResponse,
+  openGeneration,
+  sseResponse,
+  type JsonFormatter,
+  type StreamFormatter,
+} from '../../engine-response';
 import { readJson } from '../../read-json';
 import type { Route } from '../../route';
 import { ChatCompletionBuilder } from './chat-completion-builder';
@@ -37,10 +43,17 @@ export function chatRoute(clients: Clients, prefix: string): Route {
     method: 'POST',
     path: `${prefix}/chat/completions`,
     async handle(event) {
-      const request = await engineFor(clients, event, async () => validateChat(await readJson(event.request)), chatGenerationRequest);
+      const request = await engineFor(
+        clients,
+        event,
+        async () => validateChat(await readJson(event.request)),
+        chatGenerationRequest,
+      );
       const generation = await openGeneration(request.client, request.generation, event.request.signal);
       const options = chatFormatOptions(request.body);
-      return request.body.stream ? sseResponse(generation, chatStream(options)) : jsonResponse(generation, chatJson(options));
+      return request.body.stream
+        ? sseResponse(generation, chatStream(options))
+        : jsonResponse(generation, chatJson(options));
     },
   };
 }

@@ -21,17 +21,27 @@ const KEYS: Record<(typeof ROLES)[number], ReadonlySet<string>> = {
 /** Validates the `messages` array; throws `InvalidRequestError` (400). */
 export function validateChatMessages(messages: unknown): ChatMessage[] {
   if (!Array.isArray(messages)) {
-    throw new InvalidRequestError(`Invalid type for 'messages': expected an array, but got ${describeValue(messages)} instead.`, 'messages');
+    throw new InvalidRequestError(
+      `Invalid type for 'messages': expected an array, but got ${describeValue(messages)} instead.`,
+      'messages',
+    );
   }
   if (messages.length === 0) {
-    throw new InvalidRequestError("Invalid 'messages': empty array. Expected an array with minimum length 1.", 'messages', 'empty_array');
+    throw new InvalidRequestError(
+      "Invalid 'messages': empty array. Expected an array with minimum length 1.",
+      'messages',
+      'empty_array',
+    );
   }
   return messages.map((message, i) => validateMessage(message, `messages[${i}]`));
 }
 
 function validateMessage(message: unknown, at: string): ChatMessage {
   if (!isRecord(message)) {
-    throw new InvalidRequestError(`Invalid type for '${at}': expected an object, but got ${describeValue(message)} instead.`, at);
+    throw new InvalidRequestError(
+      `Invalid type for '${at}': expected an object, but got ${describeValue(message)} instead.`,
+      at,
+    );
   }
   const role = requireKey(message, 'role', `${at}.`);
   const known = ROLES.find((r) => r === role);
@@ -48,21 +58,34 @@ function validateMessage(message: unknown, at: string): ChatMessage {
     case 'tool': {
       const toolCallId = requireKey(message, 'tool_call_id', `${at}.`);
       if (typeof toolCallId !== 'string') throw typeError(`${at}.tool_call_id`, 'a string', toolCallId);
-      return { role: 'tool', content: flattenContent(requireKey(message, 'content', `${at}.`), `${at}.content`), tool_call_id: toolCallId };
+      return {
+        role: 'tool',
+        content: flattenContent(requireKey(message, 'content', `${at}.`), `${at}.content`),
+        tool_call_id: toolCallId,
+      };
     }
     case 'assistant':
       return assistantMessage(message, at, named);
     default:
-      return { role: known, content: flattenContent(requireKey(message, 'content', `${at}.`), `${at}.content`), ...named };
+      return {
+        role: known,
+        content: flattenContent(requireKey(message, 'content', `${at}.`), `${at}.content`),
+        ...named,
+      };
   }
 }
 
 function assistantMessage(message: Record<string, unknown>, at: string, named: { name?: string }): ChatMessage {
   const toolCalls = message.tool_calls == null ? [] : validateToolCalls(message.tool_calls, `${at}.tool_calls`);
   if (message.content == null && toolCalls.length === 0) {
-    throw new InvalidRequestError(`Missing required parameter: '${at}.content'.`, `${at}.content`, 'missing_required_parameter');
+    throw new InvalidRequestError(
+      `Missing required parameter: '${at}.content'.`,
+      `${at}.content`,
+      'missing_required_parameter',
+    );
   }
-  const content = message.content == null ? null : flattenContent(message.content, `${at}.content`, ['text', 'refusal']);
+  const content =
+    message.content == null ? null : flattenContent(message.content, `${at}.content`, ['text', 'refusal']);
   const reasoning = optionalString(message, 'reasoning_content', at);
   optionalString(message, 'refusal', at);
   return {
@@ -83,7 +106,10 @@ function validateToolCalls(value: unknown, at: string): ToolCall[] {
     const id = requireKey(call, 'id', `${here}.`);
     if (typeof id !== 'string') throw typeError(`${here}.id`, 'a string', id);
     if (call.type != null && call.type !== 'function') {
-      throw new InvalidRequestError(`Invalid value for '${here}.type': only 'function' tool calls are supported.`, `${here}.type`);
+      throw new InvalidRequestError(
+        `Invalid value for '${here}.type': only 'function' tool calls are supported.`,
+        `${here}.type`,
+      );
     }
     const fn = requireKey(call, 'function', `${here}.`);
     if (!isRecord(fn)) throw typeError(`${here}.function`, 'an object', fn);
@@ -104,5 +130,8 @@ function optionalString(message: Record<string, unknown>, key: string, at: strin
 }
 
 function typeError(param: string, expected: string, got: unknown): InvalidRequestError {
-  return new InvalidRequestError(`Invalid type for '${param}': expected ${expected}, but got ${describeValue(got)} instead.`, param);
+  return new InvalidRequestError(
+    `Invalid type for '${param}': expected ${expected}, but got ${describeValue(got)} instead.`,
+    param,
+  );
 }

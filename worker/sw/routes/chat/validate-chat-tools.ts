@@ -21,8 +21,10 @@ export function validateFunction(fn: Record<string, unknown>, at: string): Funct
     );
   }
   const { description, parameters, strict } = fn;
-  if (description != null && typeof description !== 'string') throw typeError(`${at}description`, 'a string', description);
-  if (parameters != null && !isRecord(parameters)) throw typeError(`${at}parameters`, 'an object (a JSON schema)', parameters);
+  if (description != null && typeof description !== 'string')
+    throw typeError(`${at}description`, 'a string', description);
+  if (parameters != null && !isRecord(parameters))
+    throw typeError(`${at}parameters`, 'an object (a JSON schema)', parameters);
   if (strict != null && typeof strict !== 'boolean') throw typeError(`${at}strict`, 'a boolean', strict);
   return {
     name,
@@ -39,7 +41,10 @@ export function validateChatTools(tools: unknown): FunctionTool[] {
     const at = `tools[${i}]`;
     if (!isRecord(tool)) throw typeError(at, 'an object', tool);
     if (tool.type !== 'function') {
-      throw new InvalidRequestError(`Invalid value for '${at}.type': only 'function' tools are supported, got ${JSON.stringify(tool.type ?? null)}.`, `${at}.type`);
+      throw new InvalidRequestError(
+        `Invalid value for '${at}.type': only 'function' tools are supported, got ${JSON.stringify(tool.type ?? null)}.`,
+        `${at}.type`,
+      );
     }
     rejectUnknownKeys(tool, new Set(['type', 'function']), `${at}.`);
     const fn = requireKey(tool, 'function', `${at}.`);
@@ -54,11 +59,17 @@ export function validateToolChoice(choice: unknown, names: readonly string[], pa
   if (choice === 'auto' || choice === 'none') return choice;
   const named = namedChoice(choice, param);
   if (names.length === 0) {
-    throw new InvalidRequestError(`Invalid value for '${param}': '${param}' is only allowed when 'tools' are specified.`, param);
+    throw new InvalidRequestError(
+      `Invalid value for '${param}': '${param}' is only allowed when 'tools' are specified.`,
+      param,
+    );
   }
   if (named === null) return 'required';
   if (!names.includes(named)) {
-    throw new InvalidRequestError(`Invalid value for '${param}': no function named '${named}' was specified in 'tools'.`, param);
+    throw new InvalidRequestError(
+      `Invalid value for '${param}': no function named '${named}' was specified in 'tools'.`,
+      param,
+    );
   }
   return { type: 'function', function: { name: named } };
 }
@@ -78,5 +89,8 @@ function namedChoice(choice: unknown, param: string): string | null {
 }
 
 export function typeError(param: string, expected: string, got: unknown): InvalidRequestError {
-  return new InvalidRequestError(`Invalid type for '${param}': expected ${expected}, but got ${describeValue(got)} instead.`, param);
+  return new InvalidRequestError(
+    `Invalid type for '${param}': expected ${expected}, but got ${describeValue(got)} instead.`,
+    param,
+  );
 }

@@ -14,7 +14,11 @@ import { validateChatTools, validateToolChoice } from './validate-chat-tools';
 import { validateResponseFormat } from './validate-response-format';
 import type { ChatRequest } from './chat-types';
 
-const knownKeys: ReadonlySet<string> = new Set([...Object.keys(chatSchema.entries), ...PARAMETER_ALIASES, ...CONSTRAINT_KEYS]);
+const knownKeys: ReadonlySet<string> = new Set([
+  ...Object.keys(chatSchema.entries),
+  ...PARAMETER_ALIASES,
+  ...CONSTRAINT_KEYS,
+]);
 
 export function validateChat(body: unknown): ChatRequest {
   if (!isRecord(body)) throw new InvalidRequestError('The request body must be a JSON object.', null, 'invalid_json');
@@ -24,19 +28,33 @@ export function validateChat(body: unknown): ChatRequest {
   // valibot's record() and strictObject() take an array as an object with index keys.
   for (const param of ['logit_bias', 'stream_options', 'chat_template_kwargs']) {
     if (Array.isArray(body[param])) {
-      throw new InvalidRequestError(`Invalid type for '${param}': expected an object, but got an array instead.`, param);
+      throw new InvalidRequestError(
+        `Invalid type for '${param}': expected an object, but got an array instead.`,
+        param,
+      );
     }
   }
   const parsed = v.safeParse(chatSchema, resolveAliases(body), { abortEarly: true });
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const path = v.getDotPath(issue);
-    throw new InvalidRequestError(issue.message, path?.startsWith('stream_options') ? path : (path?.split('.')[0] ?? null));
+    throw new InvalidRequestError(
+      issue.message,
+      path?.startsWith('stream_options') ? path : (path?.split('.')[0] ?? null),
+    );
   }
   const messages = validateChatMessages(body.messages);
   const tools = validateChatTools(body.tools);
-  const toolChoice = validateToolChoice(body.tool_choice, tools.map((t) => t.function.name));
-  const shaped = { messages, tools, tool_choice: toolChoice, response_format: validateResponseFormat(body.response_format) };
+  const toolChoice = validateToolChoice(
+    body.tool_choice,
+    tools.map((t) => t.function.name),
+  );
+  const shaped = {
+    messages,
+    tools,
+    tool_choice: toolChoice,
+    response_format: validateResponseFormat(body.response_format),
+  };
   return { ...toRequest(parsed.output, shaped), grammar: readGrammar(body) };
 }
 

@@ -37,10 +37,14 @@ export function validateJsonSchemaSpec(spec: Record<string, unknown>, at: string
   rejectUnknownKeys(spec, new Set(['name', 'description', 'schema', 'strict', ...extra]), at);
   const name = requireKey(spec, 'name', at);
   if (typeof name !== 'string' || !SCHEMA_NAME.test(name)) {
-    throw new InvalidRequestError(`Invalid value for '${at}name': expected 1 to 64 letters, digits, underscores or dashes.`, `${at}name`);
+    throw new InvalidRequestError(
+      `Invalid value for '${at}name': expected 1 to 64 letters, digits, underscores or dashes.`,
+      `${at}name`,
+    );
   }
   const { description, schema, strict } = spec;
-  if (description != null && typeof description !== 'string') throw typeError(`${at}description`, 'a string', description);
+  if (description != null && typeof description !== 'string')
+    throw typeError(`${at}description`, 'a string', description);
   if (schema != null && !isRecord(schema)) throw typeError(`${at}schema`, 'an object (a JSON schema)', schema);
   if (strict != null && typeof strict !== 'boolean') throw typeError(`${at}strict`, 'a boolean', strict);
   return {

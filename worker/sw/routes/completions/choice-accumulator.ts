@@ -12,7 +12,8 @@ export class ChoiceAccumulator {
   add(index: number, text: string, tokens: TokenLogprob[] | null): void {
     const choice = this.get(index);
     choice.text += text;
-    if (tokens && this.top !== null) appendLogprobs((choice.logprobs ??= emptyLogprobs()), toLegacyLogprobs(tokens, this.top));
+    if (tokens && this.top !== null)
+      appendLogprobs((choice.logprobs ??= emptyLogprobs()), toLegacyLogprobs(tokens, this.top));
   }
 
   end(index: number, finishReason: FinishReason, matchedStop: string | number | null): void {

@@ -17,7 +17,13 @@ export function completionMeta(model: string, now = Date.now()): CompletionMeta 
 
 /** One `text_completion` object (a streamed chunk, or the whole answer). */
 export function completionObject(meta: CompletionMeta, choices: CompletionChoice[], usage?: Usage): Completion {
-  const completion: Completion = { id: meta.id, object: 'text_completion', created: meta.created, model: meta.model, choices };
+  const completion: Completion = {
+    id: meta.id,
+    object: 'text_completion',
+    created: meta.created,
+    model: meta.model,
+    choices,
+  };
   if (usage) completion.usage = usage;
   return completion;
 }

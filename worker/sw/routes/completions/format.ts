@@ -19,10 +19,25 @@ export function completionStream(meta: CompletionMeta, request: CompletionReques
     frames(event: Progress) {
       if (event.type === 'generation.prompt') return [];
       if (event.type === 'generation.piece') {
-        const logprobs = event.tokens && request.logprobs !== null ? toLegacyLogprobs(event.tokens, request.logprobs) : null;
-        return [sseFrame(completionObject(meta, [{ text: event.text, index: event.index, logprobs, finish_reason: null }], usageOf(event.counts)))];
+        const logprobs =
+          event.tokens && request.logprobs !== null ? toLegacyLogprobs(event.tokens, request.logprobs) : null;
+        return [
+          sseFrame(
+            completionObject(
+              meta,
+              [{ text: event.text, index: event.index, logprobs, finish_reason: null }],
+              usageOf(event.counts),
+            ),
+          ),
+        ];
       }
-      const choice = { text: '', index: event.index, logprobs: null, finish_reason: event.finish_reason, ...(event.matched_stop === null ? {} : { matched_stop: event.matched_stop }) };
+      const choice = {
+        text: '',
+        index: event.index,
+        logprobs: null,
+        finish_reason: event.finish_reason,
+        ...(event.matched_stop === null ? {} : { matched_stop: event.matched_stop }),
+      };
       return [sseFrame(completionObject(meta, [choice], usageOf(event.counts)))];
     },
     done(counts) {
@@ -37,7 +52,8 @@ export function completionJson(meta: CompletionMeta, request: CompletionRequest)
   return {
     add(event: Progress) {
       if (event.type === 'generation.piece') choices.add(event.index, event.text, event.tokens);
-      else if (event.type === 'generation.choice-end') choices.end(event.index, event.finish_reason, event.matched_stop);
+      else if (event.type === 'generation.choice-end')
+        choices.end(event.index, event.finish_reason, event.matched_stop);
     },
     body(counts) {
       return completionObject(meta, choices.list(), toUsage(counts));

@@ -16,10 +16,17 @@ export function completionsRoute(clients: Clients, prefix: string): Route {
     method: 'POST',
     path: `${prefix}/completions`,
     async handle(event) {
-      const request = await engineFor(clients, event, async () => validateCompletion(await readJson(event.request)), (body) => body);
+      const request = await engineFor(
+        clients,
+        event,
+        async () => validateCompletion(await readJson(event.request)),
+        (body) => body,
+      );
       const generation = await openGeneration(request.client, request.generation, event.request.signal);
       const meta = completionMeta(request.body.model);
-      return request.body.stream ? sseResponse(generation, completionStream(meta, request.body)) : jsonResponse(generation, completionJson(meta, request.body));
+      return request.body.stream
+        ? sseResponse(generation, completionStream(meta, request.body))
+        : jsonResponse(generation, completionJson(meta, request.body));
     },
   };
 }

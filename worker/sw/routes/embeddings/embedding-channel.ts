@@ -20,7 +20,9 @@ export function runEmbedding(client: Client, request: EmbeddingRequest, signal: 
       else reject(OpenAIError.fromWire(data.error));
     };
     // Where MessagePort 'close' events exist (not in Chromium 156): the page went away mid-request.
-    port.addEventListener('close', () => reject(new InternalServerError('The page running the engine went away during the request.', 'engine_gone')));
+    port.addEventListener('close', () =>
+      reject(new InternalServerError('The page running the engine went away during the request.', 'engine_gone')),
+    );
     signal.addEventListener(
       'abort',
       () => {

@@ -10,7 +10,12 @@ export interface EmbeddingsResponse {
   usage: { prompt_tokens: number; total_tokens: number };
 }
 
-export function embeddingsResponse(model: string, vectors: ReadonlyArray<ArrayLike<number>>, promptTokens: number, format: 'float' | 'base64'): EmbeddingsResponse {
+export function embeddingsResponse(
+  model: string,
+  vectors: ReadonlyArray<ArrayLike<number>>,
+  promptTokens: number,
+  format: 'float' | 'base64',
+): EmbeddingsResponse {
   return {
     object: 'list',
     data: vectors.map((vector, index) => ({

@@ -26,7 +26,12 @@ export function embeddingsRoute(clients: Clients, prefix: string): Route {
         checkEmbeddingCapabilities,
       );
       const result = await runEmbedding(routed.client, routed.generation, event.request.signal);
-      const body = embeddingsResponse(routed.body.model, result.vectors.map(l2Normalize), result.promptTokens, routed.body.encoding_format);
+      const body = embeddingsResponse(
+        routed.body.model,
+        result.vectors.map(l2Normalize),
+        result.promptTokens,
+        routed.body.encoding_format,
+      );
       return new Response(JSON.stringify(body), { headers: JSON_HEADERS });
     },
   };

@@ -22,17 +22,29 @@ export function validateEmbeddings(body: unknown): EmbeddingsRequest {
   if (!isRecord(body)) throw new InvalidRequestError('The request body must be a JSON object.', null, 'invalid_json');
   rejectUnknownKeys(body, KEYS);
   const model = requireKey(body, 'model');
-  if (typeof model !== 'string' || model === '') throw new InvalidRequestError("Invalid value for 'model': must be a non-empty string.", 'model');
+  if (typeof model !== 'string' || model === '')
+    throw new InvalidRequestError("Invalid value for 'model': must be a non-empty string.", 'model');
   const inputs = normalizeInput(requireKey(body, 'input'));
   const format = body.encoding_format ?? 'float';
   if (format !== 'float' && format !== 'base64') {
-    throw new InvalidRequestError(`Invalid value for 'encoding_format': expected 'float' or 'base64', but got ${JSON.stringify(format)}.`, 'encoding_format');
+    throw new InvalidRequestError(
+      `Invalid value for 'encoding_format': expected 'float' or 'base64', but got ${JSON.stringify(format)}.`,
+      'encoding_format',
+    );
   }
   if (body.dimensions != null) {
-    throw new InvalidRequestError("'dimensions' is not supported: this model returns embeddings of its native size only.", 'dimensions', 'unsupported_parameter');
+    throw new InvalidRequestError(
+      "'dimensions' is not supported: this model returns embeddings of its native size only.",
+      'dimensions',
+      'unsupported_parameter',
+    );
   }
   const user = body.user ?? null;
-  if (user !== null && typeof user !== 'string') throw new InvalidRequestError(`Invalid type for 'user': expected a string, but got ${describeValue(user)} instead.`, 'user');
+  if (user !== null && typeof user !== 'string')
+    throw new InvalidRequestError(
+      `Invalid type for 'user': expected a string, but got ${describeValue(user)} instead.`,
+      'user',
+    );
   return { model, inputs, encoding_format: format, user };
 }
 
@@ -42,7 +54,8 @@ function normalizeInput(input: unknown): Array<string | number[]> {
       `Invalid type for 'input': expected a string, an array of strings, an array of token ids or an array of token-id arrays, but got ${describeValue(input)} instead.`,
       'input',
     );
-  const empty = () => new InvalidRequestError("Invalid value for 'input': an input must not be empty.", 'input', 'empty_input');
+  const empty = () =>
+    new InvalidRequestError("Invalid value for 'input': an input must not be empty.", 'input', 'empty_input');
   if (typeof input === 'string') {
     if (input === '') throw empty();
     return [input];

@@ -7,7 +7,13 @@ import type { ResponsesRequest } from './validate-responses';
 import type { TokenCounts } from '../chat/neutral-types';
 
 export type OutputItem =
-  | { type: 'message'; id: string; status: ItemStatus; role: 'assistant'; content: Array<{ type: 'output_text'; text: string; annotations: []; logprobs: [] }> }
+  | {
+      type: 'message';
+      id: string;
+      status: ItemStatus;
+      role: 'assistant';
+      content: Array<{ type: 'output_text'; text: string; annotations: []; logprobs: [] }>;
+    }
   | { type: 'function_call'; id: string; call_id: string; name: string; arguments: string; status: ItemStatus }
   | { type: 'reasoning'; id: string; summary: []; content: Array<{ type: 'reasoning_text'; text: string }> };
 
@@ -34,7 +40,13 @@ export function responseUsage(counts: TokenCounts) {
   };
 }
 
-export function responseObject(meta: ResponseMeta, status: ResponseStatus, output: OutputItem[], counts: TokenCounts | null, error: { code: string; message: string } | null = null) {
+export function responseObject(
+  meta: ResponseMeta,
+  status: ResponseStatus,
+  output: OutputItem[],
+  counts: TokenCounts | null,
+  error: { code: string; message: string } | null = null,
+) {
   const { chat, instructions, max_output_tokens, metadata } = meta.request;
   return {
     id: meta.id,
@@ -53,8 +65,16 @@ export function responseObject(meta: ResponseMeta, status: ResponseStatus, outpu
     store: false,
     temperature: chat.temperature,
     text: { format: textFormat(chat.response_format) },
-    tool_choice: typeof chat.tool_choice === 'string' ? chat.tool_choice : { type: 'function' as const, name: chat.tool_choice.function.name },
-    tools: chat.tools.map((t) => ({ type: 'function' as const, ...t.function, strict: t.function.strict ?? null, parameters: t.function.parameters ?? null })),
+    tool_choice:
+      typeof chat.tool_choice === 'string'
+        ? chat.tool_choice
+        : { type: 'function' as const, name: chat.tool_choice.function.name },
+    tools: chat.tools.map((t) => ({
+      type: 'function' as const,
+      ...t.function,
+      strict: t.function.strict ?? null,
+      parameters: t.function.parameters ?? null,
+    })),
     top_p: chat.top_p,
     truncation: 'disabled' as const,
     usage: counts === null ? null : responseUsage(counts),

@@ -25,7 +25,10 @@ export class ResponseStream {
   private last: ResponseObject | null = null;
   private readonly events: ResponseEvent[] = [];
 
-  constructor(private readonly meta: ResponseMeta, private readonly parser: ParserOptions) {
+  constructor(
+    private readonly meta: ResponseMeta,
+    private readonly parser: ParserOptions,
+  ) {
     this.choice = new ChatChoice(0, parser);
   }
 
@@ -40,7 +43,8 @@ export class ResponseStream {
   accept(event: GenerationEvent): ResponseEvent[] {
     switch (event.type) {
       case 'generation.prompt':
-        if (event.index === 0) this.choice = new ChatChoice(0, { ...this.parser, startInReasoning: event.opens_reasoning });
+        if (event.index === 0)
+          this.choice = new ChatChoice(0, { ...this.parser, startInReasoning: event.opens_reasoning });
         break;
       case 'generation.piece':
         if (event.index === 0) this.step(this.choice.piece(event.text, event.tokens).delta);
@@ -76,11 +80,23 @@ export class ResponseStream {
     if (delta.content !== '') this.text('message', delta.content);
     for (const call of delta.toolCalls) {
       this.close();
-      const item: OutputItem = { type: 'function_call', id: randomId('fc_'), call_id: call.id, name: call.name, arguments: '', status: 'in_progress' };
+      const item: OutputItem = {
+        type: 'function_call',
+        id: randomId('fc_'),
+        call_id: call.id,
+        name: call.name,
+        arguments: '',
+        status: 'in_progress',
+      };
       const at = { output_index: this.output.length };
       this.emit('response.output_item.added', { ...at, item: { ...item } });
       this.emit('response.function_call_arguments.delta', { ...at, item_id: item.id, delta: call.arguments });
-      this.emit('response.function_call_arguments.done', { ...at, item_id: item.id, name: call.name, arguments: call.arguments });
+      this.emit('response.function_call_arguments.done', {
+        ...at,
+        item_id: item.id,
+        name: call.name,
+        arguments: call.arguments,
+      });
       const done: OutputItem = { ...item, arguments: call.arguments, status: 'completed' };
       this.output.push(done);
       this.emit('response.output_item.done', { ...at, item: done });
@@ -93,11 +109,15 @@ export class ResponseStream {
       this.open = { kind, index: this.output.length, id: randomId(kind === 'message' ? 'msg_' : 'rs_'), text: '' };
       const at = { output_index: this.open.index };
       this.emit('response.output_item.added', { ...at, item: this.item(this.open, 'in_progress', false) });
-      if (kind === 'message') this.emit('response.content_part.added', { ...at, item_id: this.open.id, content_index: 0, part: part('') });
+      if (kind === 'message')
+        this.emit('response.content_part.added', { ...at, item_id: this.open.id, content_index: 0, part: part('') });
     }
     this.open.text += delta;
     const at = { item_id: this.open.id, output_index: this.open.index, content_index: 0, delta };
-    this.emit(kind === 'message' ? 'response.output_text.delta' : 'response.reasoning_text.delta', kind === 'message' ? { ...at, logprobs: [] } : at);
+    this.emit(
+      kind === 'message' ? 'response.output_text.delta' : 'response.reasoning_text.delta',
+      kind === 'message' ? { ...at, logprobs: [] } : at,
+    );
   }
 
   private close(): void {
@@ -117,7 +137,13 @@ export class ResponseStream {
   }
 
   private item(open: Open, status: 'in_progress' | 'completed', full: boolean): OutputItem {
-    if (open.kind === 'reasoning') return { type: 'reasoning', id: open.id, summary: [], content: full ? [{ type: 'reasoning_text', text: open.text }] : [] };
+    if (open.kind === 'reasoning')
+      return {
+        type: 'reasoning',
+        id: open.id,
+        summary: [],
+        content: full ? [{ type: 'reasoning_text', text: open.text }] : [],
+      };
     return { type: 'message', id: open.id, status, role: 'assistant', content: full ? [part(open.text)] : [] };
   }
 

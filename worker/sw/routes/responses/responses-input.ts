@@ -15,7 +15,10 @@ export function responsesMessages(input: unknown, instructions: string | null): 
   const messages: ChatMessage[] = instructions === null ? [] : [{ role: 'system', content: instructions }];
   if (typeof input === 'string') return [...messages, { role: 'user', content: input }];
   if (!Array.isArray(input)) {
-    throw new InvalidRequestError(`Invalid type for 'input': expected a string or an array of input items, but got ${describeValue(input)} instead.`, 'input');
+    throw new InvalidRequestError(
+      `Invalid type for 'input': expected a string or an array of input items, but got ${describeValue(input)} instead.`,
+      'input',
+    );
   }
   input.forEach((item: unknown, i) => addItem(messages, item, `input[${i}]`));
   return messages;
@@ -27,14 +30,22 @@ function addItem(messages: ChatMessage[], item: unknown, at: string): void {
   switch (type) {
     case 'message': {
       const role = ROLES.find((r) => r === item.role);
-      if (role === undefined) throw new InvalidRequestError(`Invalid value for '${at}.role': ${JSON.stringify(item.role ?? null)}.`, `${at}.role`);
+      if (role === undefined)
+        throw new InvalidRequestError(
+          `Invalid value for '${at}.role': ${JSON.stringify(item.role ?? null)}.`,
+          `${at}.role`,
+        );
       const parts = role === 'assistant' ? ['output_text', 'refusal'] : ['input_text'];
       const content = flattenContent(requireKey(item, 'content', `${at}.`), `${at}.content`, parts);
       messages.push(role === 'assistant' ? { role, content } : { role, content });
       return;
     }
     case 'function_call': {
-      const call = { id: text(item, 'call_id', at), type: 'function' as const, function: { name: text(item, 'name', at), arguments: text(item, 'arguments', at) } };
+      const call = {
+        id: text(item, 'call_id', at),
+        type: 'function' as const,
+        function: { name: text(item, 'name', at), arguments: text(item, 'arguments', at) },
+      };
       const last = messages.at(-1);
       if (last?.role === 'assistant') last.tool_calls = [...(last.tool_calls ?? []), call];
       else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
@@ -55,12 +66,19 @@ function addItem(messages: ChatMessage[], item: unknown, at: string): void {
         'stateless_endpoint',
       );
     default:
-      throw new InvalidRequestError(`Invalid value for '${at}.type': ${JSON.stringify(type)} items are not supported here.`, `${at}.type`);
+      throw new InvalidRequestError(
+        `Invalid value for '${at}.type': ${JSON.stringify(type)} items are not supported here.`,
+        `${at}.type`,
+      );
   }
 }
 
 function text(item: Record<string, unknown>, key: string, at: string): string {
   const value = requireKey(item, key, `${at}.`);
-  if (typeof value !== 'string') throw new InvalidRequestError(`Invalid type for '${at}.${key}': expected a string, but got ${describeValue(value)} instead.`, `${at}.${key}`);
+  if (typeof value !== 'string')
+    throw new InvalidRequestError(
+      `Invalid type for '${at}.${key}': expected a string, but got ${describeValue(value)} instead.`,
+      `${at}.${key}`,
+    );
   return value;
 }

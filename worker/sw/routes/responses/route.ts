@@ -6,7 +6,13 @@
  */
 import { InternalServerError } from '../../../../src/core/errors';
 import { engineFor } from '../../engine-for';
-import { jsonResponse, openGeneration, sseResponse, type JsonFormatter, type StreamFormatter } from '../../engine-response';
+import {
+  jsonResponse,
+  openGeneration,
+  sseResponse,
+  type JsonFormatter,
+  type StreamFormatter,
+} from '../../engine-response';
 import { readJson } from '../../read-json';
 import type { Route } from '../../route';
 import { chatFormatOptions } from '../chat/chat-format-options';
@@ -39,7 +45,8 @@ function responseJson(meta: ResponseMeta, request: ResponsesRequest): JsonFormat
     body: (counts) => {
       stream.accept({ type: 'generation.done', counts });
       const response = stream.final();
-      if (!response) throw new InternalServerError('The response ended without its final object.', 'response_incomplete');
+      if (!response)
+        throw new InternalServerError('The response ended without its final object.', 'response_incomplete');
       return response;
     },
   };
@@ -61,7 +68,9 @@ export function responsesRoute(clients: Clients, prefix: string): Route {
       );
       const generation = await openGeneration(request.client, request.generation, event.request.signal);
       const meta = responseMeta(request.body);
-      return request.body.chat.stream ? sseResponse(generation, responseStream(meta, request.body)) : jsonResponse(generation, responseJson(meta, request.body));
+      return request.body.chat.stream
+        ? sseResponse(generation, responseStream(meta, request.body))
+        : jsonResponse(generation, responseJson(meta, request.body));
     },
   };
 }

@@ -23,8 +23,23 @@ export interface ResponsesRequest {
 }
 
 const KEYS = new Set([
-  'model', 'input', 'instructions', 'max_output_tokens', 'temperature', 'top_p', 'text', 'tools', 'tool_choice', 'stream',
-  'user', 'parallel_tool_calls', 'previous_response_id', 'conversation', 'reasoning', 'include', 'truncation',
+  'model',
+  'input',
+  'instructions',
+  'max_output_tokens',
+  'temperature',
+  'top_p',
+  'text',
+  'tools',
+  'tool_choice',
+  'stream',
+  'user',
+  'parallel_tool_calls',
+  'previous_response_id',
+  'conversation',
+  'reasoning',
+  'include',
+  'truncation',
   // store, metadata, service_tier, prompt_cache_key...: accepted, cannot change the text
   ...Object.keys(ADVISORY_FIELDS),
 ]);
@@ -34,7 +49,11 @@ export function validateResponses(body: unknown): ResponsesRequest {
   rejectUnknownKeys(body, KEYS);
   for (const key of ['previous_response_id', 'conversation']) {
     if (body[key] != null) {
-      throw new InvalidRequestError(`'${key}' is not supported: this endpoint is stateless and stores no responses; send the whole conversation in 'input'.`, key, 'stateless_endpoint');
+      throw new InvalidRequestError(
+        `'${key}' is not supported: this endpoint is stateless and stores no responses; send the whole conversation in 'input'.`,
+        key,
+        'stateless_endpoint',
+      );
     }
   }
   requireKey(body, 'model');
@@ -45,10 +64,17 @@ export function validateResponses(body: unknown): ResponsesRequest {
     throw new InvalidRequestError("Invalid value for 'truncation': expected 'auto' or 'disabled'.", 'truncation');
   }
   const instructions = body.instructions ?? null;
-  if (instructions !== null && typeof instructions !== 'string') throw typeError('instructions', 'a string', instructions);
-  const maxOutput = body.max_output_tokens == null ? null : parseField(integerField('max_output_tokens', 1), body.max_output_tokens, 'max_output_tokens');
+  if (instructions !== null && typeof instructions !== 'string')
+    throw typeError('instructions', 'a string', instructions);
+  const maxOutput =
+    body.max_output_tokens == null
+      ? null
+      : parseField(integerField('max_output_tokens', 1), body.max_output_tokens, 'max_output_tokens');
   const tools = functionTools(body.tools);
-  const toolChoice = validateToolChoice(body.tool_choice, tools.map((t) => t.function.name));
+  const toolChoice = validateToolChoice(
+    body.tool_choice,
+    tools.map((t) => t.function.name),
+  );
   const chat = validateChat({
     model: body.model,
     messages: responsesMessages(input, instructions),
@@ -61,7 +87,12 @@ export function validateResponses(body: unknown): ResponsesRequest {
     reasoning_effort: reasoningEffort(body.reasoning),
   });
   const grammar = readGrammar({ text: body.text });
-  return { chat: { ...chat, tools, tool_choice: toolChoice, response_format: textFormat(body.text), grammar }, instructions, max_output_tokens: maxOutput, metadata: metadata(body.metadata) };
+  return {
+    chat: { ...chat, tools, tool_choice: toolChoice, response_format: textFormat(body.text), grammar },
+    instructions,
+    max_output_tokens: maxOutput,
+    metadata: metadata(body.metadata),
+  };
 }
 
 function functionTools(tools: unknown): ChatRequest['tools'] {
@@ -69,7 +100,10 @@ function functionTools(tools: unknown): ChatRequest['tools'] {
   if (!Array.isArray(tools)) throw typeError('tools', 'an array', tools);
   return tools.map((tool: unknown, i) => {
     if (!isRecord(tool) || tool.type !== 'function') {
-      throw new InvalidRequestError(`Invalid value for 'tools[${i}]': only function tools ({"type": "function", "name": ...}) are supported.`, `tools[${i}]`);
+      throw new InvalidRequestError(
+        `Invalid value for 'tools[${i}]': only function tools ({"type": "function", "name": ...}) are supported.`,
+        `tools[${i}]`,
+      );
     }
     const { type: _type, ...fn } = tool;
     return { type: 'function', function: validateFunction(fn, `tools[${i}].`) };
@@ -84,7 +118,11 @@ function textFormat(text: unknown): ResponseFormat {
   if (format == null) return { type: 'text' };
   if (!isRecord(format)) throw typeError('text.format', 'an object', format);
   if (format.type === 'text' || format.type === 'json_object') return { type: format.type };
-  if (format.type !== 'json_schema') throw new InvalidRequestError("Invalid value for 'text.format.type': expected 'text', 'json_object' or 'json_schema'.", 'text.format.type');
+  if (format.type !== 'json_schema')
+    throw new InvalidRequestError(
+      "Invalid value for 'text.format.type': expected 'text', 'json_object' or 'json_schema'.",
+      'text.format.type',
+    );
   return { type: 'json_schema', json_schema: validateJsonSchemaSpec(format, 'text.format.', ['type']) };
 }
 
