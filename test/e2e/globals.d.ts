@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { createParser } from 'eventsource-parser';
-import type { embed, generateText, jsonSchema, streamText, tool } from 'ai';
+import type { embed, generateText, jsonSchema, Output, streamText, tool } from 'ai';
 import type { createOpenAI } from '@ai-sdk/openai';
 import type { ChatOpenAI } from '@langchain/openai';
 import type { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
@@ -29,6 +29,7 @@ declare global {
       streamText: typeof streamText;
       jsonSchema: typeof jsonSchema;
       tool: typeof tool;
+      Output: typeof Output;
       createOpenAI: typeof createOpenAI;
     };
     /** Only on pages that loaded the 'langchain' script. */

@@ -89,7 +89,7 @@ test('a streamed completion shows text, time to first token and tokens/s; the co
   assert.equal(await text(page, '#prompt-tokens'), '3');
   assert.match(await text(page, '#prefill-tps'), /^\d+$/);
   assert.match(await text(page, '#decode-tps'), /^\d+$/);
-  assert.match(await text(page, '#code-note'), /README's snippet plus stream_options.*maxRetries: 0/s);
+  assert.match(await text(page, '#code-note'), /README's\s+snippet\s+plus\s+stream_options.*maxRetries: 0/s);
   await shot(page, 'streamed');
 
   const sdk = await text(page, '#code');

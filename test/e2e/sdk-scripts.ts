@@ -12,8 +12,8 @@ import type { Page } from 'playwright';
 const ENTRIES = {
   openai: `import OpenAI from 'openai'; import { createParser } from 'eventsource-parser';
     globalThis.OpenAI = OpenAI; globalThis.createParser = createParser;`,
-  'ai-sdk': `import { embed, generateText, streamText, jsonSchema, tool } from 'ai'; import { createOpenAI } from '@ai-sdk/openai';
-    globalThis.AISDK = { embed, generateText, streamText, jsonSchema, tool, createOpenAI };`,
+  'ai-sdk': `import { embed, generateText, streamText, jsonSchema, tool, Output } from 'ai'; import { createOpenAI } from '@ai-sdk/openai';
+    globalThis.AISDK = { embed, generateText, streamText, jsonSchema, tool, Output, createOpenAI };`,
   langchain: `import { ChatOpenAI } from '@langchain/openai';
     import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
     globalThis.LangChain = { ChatOpenAI, AIMessage, HumanMessage, SystemMessage, ToolMessage };`,
