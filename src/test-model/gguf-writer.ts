@@ -1,4 +1,6 @@
+/** Writes GGUF v3 files (metadata and F32, F16, Q8_0 or Q4_0 tensors) in memory. */
 import { ByteWriter } from './byte-writer';
+import { encodeTensor, GGML_TYPE, tensorBytes, type GgmlType } from './quantize';
 
 /** GGUF metadata value type codes (gguf_type). */
 export const GGUF_VALUE_TYPE = {
@@ -34,11 +36,16 @@ export interface GgufKv {
   readonly value: GgufValue;
 }
 
-/** An F32 tensor; `dims` in ggml order (ne0, the fastest-varying, first). */
+/**
+ * A tensor given as F32 values; `dims` in ggml order (ne0, the fastest-varying, first).
+ * `type` (default `f32`) is how it is stored: the writer encodes the values (quantized types
+ * need ne0 to be a multiple of 32).
+ */
 export interface GgufTensor {
   readonly name: string;
   readonly dims: readonly number[];
   readonly data: Float32Array;
+  readonly type?: GgmlType;
 }
 
 /** Input of {@link writeGguf}. `general.alignment` is emitted by the writer. */
@@ -86,6 +93,10 @@ function checkTensor(t: GgufTensor): void {
   if (t.dims.length === 0 || t.dims.length > 4 || count !== t.data.length) {
     throw new RangeError(`tensor ${t.name}: dims [${t.dims.join(', ')}] do not fit ${t.data.length} values`);
   }
+  const type = t.type ?? 'f32';
+  if (type !== 'f32' && type !== 'f16' && (t.dims[0] ?? 0) % 32 !== 0) {
+    throw new RangeError(`tensor ${t.name}: ${type} rows must be a multiple of 32 values, got ${t.dims[0]}`);
+  }
 }
 
 function checkUnique(names: readonly string[], what: string): void {
@@ -96,7 +107,7 @@ function checkUnique(names: readonly string[], what: string): void {
   }
 }
 
-/** Serialises metadata and F32 tensors into a little-endian GGUF v3 file. */
+/** Serialises metadata and tensors into a little-endian GGUF v3 file. */
 export function writeGguf(spec: GgufFileSpec): Uint8Array<ArrayBuffer> {
   const alignment = spec.alignment ?? 32;
   if (!Number.isInteger(alignment) || alignment <= 0 || (alignment & (alignment - 1)) !== 0) {
@@ -112,7 +123,7 @@ export function writeGguf(spec: GgufFileSpec): Uint8Array<ArrayBuffer> {
   for (const t of spec.tensors) {
     dataSize = alignUp(dataSize, alignment);
     offsets.push(dataSize);
-    dataSize += t.data.length * 4;
+    dataSize += tensorBytes(t.type ?? 'f32', t.data.length);
   }
 
   const w = new ByteWriter();
@@ -128,7 +139,7 @@ export function writeGguf(spec: GgufFileSpec): Uint8Array<ArrayBuffer> {
     w.string(t.name);
     w.u32(t.dims.length);
     for (const d of t.dims) w.u64(d);
-    w.u32(GGUF_TENSOR_TYPE_F32);
+    w.u32(GGML_TYPE[t.type ?? 'f32']);
     w.u64(offsets[i] ?? 0);
   });
   w.padTo(alignment);
@@ -136,10 +147,6 @@ export function writeGguf(spec: GgufFileSpec): Uint8Array<ArrayBuffer> {
   const header = w.finish();
   const out = new Uint8Array(header.length + dataSize);
   out.set(header);
-  const view = new DataView(out.buffer);
-  spec.tensors.forEach((t, i) => {
-    const base = header.length + (offsets[i] ?? 0);
-    for (let k = 0; k < t.data.length; k++) view.setFloat32(base + 4 * k, t.data[k] ?? 0, true);
-  });
+  spec.tensors.forEach((t, i) => out.set(encodeTensor(t.type ?? 'f32', t.data), header.length + (offsets[i] ?? 0)));
   return out;
 }
