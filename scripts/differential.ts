@@ -4,31 +4,17 @@
  * endpoint (real Chromium, real Service Worker), on the generated test model written to a file.
  * Reports every difference in text or top-5 logprobs. Not part of CI.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { buildInpageTestModel } from '../src/test-model/inpage-test-model';
 import { startHarness } from '../test/e2e/harness';
 import { nativeGreedy, type NativeStep } from './differential-native';
+import { ensureNative } from './ensure-native';
 
-const DIR = resolve('.bench/native');
 const MODEL = resolve('.bench/inpage-test.gguf');
 const PROMPTS = ['abc', 'Hello, World', 'zZ9', 'x.', 'hi there', 'The year 2026 ends'];
 const TOKENS = 12;
 const TOLERANCE = 1e-4;
-
-async function ensureNative(): Promise<string> {
-  const entry = resolve(DIR, 'node_modules/node-llama-cpp/dist/index.js');
-  if (!existsSync(entry)) {
-    await mkdir(DIR, { recursive: true });
-    await writeFile(resolve(DIR, 'package.json'), '{"private":true,"type":"module"}\n');
-    console.log('installing node-llama-cpp (CPU prebuilt) into .bench/native ...');
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=optional', 'node-llama-cpp@3.22.1', `@node-llama-cpp/linux-x64@3.22.1`], { cwd: DIR, stdio: 'inherit' });
-  }
-  return pathToFileURL(entry).href;
-}
 
 interface PageStep {
   token: string;
