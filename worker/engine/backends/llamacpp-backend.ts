@@ -13,10 +13,15 @@ const DEFAULT_CONTEXT = 4096;
 
 const quietLogger = { debug: () => {}, log: () => {}, warn: console.warn, error: console.error };
 
-/** Threads: several only when the page is cross-origin isolated (SharedArrayBuffer). */
+/**
+ * Threads: several only when the page is cross-origin isolated (SharedArrayBuffer), and one per
+ * physical core (hardwareConcurrency / 2, at most 4): ggml's threads spin at barriers, so on a
+ * 2-core machine a second thread competes with the page, the Service Worker and the browser and
+ * decode got slower (measured in `npm run bench`).
+ */
 export function llamaCppThreads(): number {
   if (!self.crossOriginIsolated) return 1;
-  return Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 4));
+  return Math.max(1, Math.min(Math.floor((navigator.hardwareConcurrency || 1) / 2), 4));
 }
 
 /** The `llamacpp` backend: llama.cpp compiled to wasm (`@wllama/wllama`), CPU only. */
