@@ -50,8 +50,8 @@ export async function benchModel(harness: Harness, model: BenchModel, options: M
     loadMs,
   };
   try {
-    // Warm-up: one of each, not recorded.
-    await runInPage(page, 'endpoint', prefillBody);
+    // Warm-up: one of each, short, not recorded.
+    await runInPage(page, 'endpoint', { ...prefillBody, prompt: benchPrompt(64) });
     await runInPage(page, 'direct', { ...decodeBody, max_tokens: 8 });
     for (let round = 0; round < options.rounds; round++) {
       const routes: Route[] = round % 2 === 0 ? ['endpoint', 'direct'] : ['direct', 'endpoint'];

@@ -5,7 +5,7 @@
  * - Generated random-weight llama models (./bench-models): prefill and decode tok/s in the page
  *   (endpoint and direct) vs native llama.cpp (node-llama-cpp) on the same file at 1 and 2
  *   threads, a request queued behind a running one, peak memory.
- * Environment: BENCH_ROUNDS (3), BENCH_MODELS (all six), BENCH_PROMPT_TOKENS (512),
+ * Environment: BENCH_ROUNDS (3), BENCH_MODELS (see ./bench-models; `all` for all six), BENCH_PROMPT_TOKENS (512),
  * BENCH_DECODE_TOKENS (128; 64 for the large shape), BENCH_TOKENS (transport, 1000),
  * BENCH_NATIVE_THREADS (1,2), BENCH_SKIP_TRANSPORT=1.
  */
