@@ -24,6 +24,7 @@ const started = performance.now();
 const models = await ensureBenchModels();
 const harness = await startHarness();
 const out: string[] = [];
+const failures: string[] = [];
 try {
   if (process.env.BENCH_SKIP_TRANSPORT !== '1') {
     out.push(transportTable(await benchTransport(harness, ROUNDS, env('BENCH_TOKENS', 1000))));
@@ -33,10 +34,16 @@ try {
   for (const model of models) {
     process.stdout.write(`${model.id} `);
     const decodeTokens = env('BENCH_DECODE_TOKENS', model.shape === 'large' ? 64 : 128);
-    results.push(await benchModel(harness, model, { rounds: ROUNDS, promptTokens: PROMPT_TOKENS, decodeTokens, nativeThreads: THREADS }));
-    console.log(` ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    try {
+      results.push(await benchModel(harness, model, { rounds: ROUNDS, promptTokens: PROMPT_TOKENS, decodeTokens, nativeThreads: THREADS }));
+      console.log(` ${((performance.now() - started) / 1000).toFixed(0)} s\n${modelTables(results, THREADS)}`);
+    } catch (error) {
+      failures.push(`${model.id} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      console.log(failures.at(-1));
+    }
   }
   if (results.length > 0) out.push(modelTables(results, THREADS));
+  out.push(...failures);
 } finally {
   await harness.close();
 }

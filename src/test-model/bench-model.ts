@@ -1,7 +1,8 @@
 /**
  * Random-weight llama models for speed measurements (`npm run bench`): the byte-level
  * vocabulary of `inpage-test`, realistic shapes, every matrix stored as F32, F16, Q8_0 or
- * Q4_0. The weights mean nothing; only the amount of work per token is realistic.
+ * Q4_0. The weights mean nothing; only the amount of work per token is realistic. Greedy
+ * output is ASCII (see the output projection).
  */
 import { byteVocab } from './byte-vocab';
 import { writeGguf, type GgufKv, type GgufTensor } from './gguf-writer';
@@ -87,6 +88,10 @@ export function buildBenchModel(shapeName: BenchShapeName, type: GgmlType, seed 
       matrix(rand, name('ffn_down'), nFf, nEmbd, type),
     );
   }
-  tensors.push(norm('output_norm.weight'), matrix(rand, 'output.weight', nEmbd, nVocab, type));
+  // Output rows of bytes >= 0x80 and control tokens are zero: their logits are 0 while some ASCII
+  // logit is positive, so greedy output stays ASCII (valid UTF-8) with or without a logit_bias.
+  const output = matrix(rand, 'output.weight', nEmbd, nVocab, type);
+  output.data.fill(0, 128 * nEmbd);
+  tensors.push(norm('output_norm.weight'), output);
   return writeGguf({ metadata: metadata(shape, type, `bench-${shapeName}-${type}`), tensors });
 }
