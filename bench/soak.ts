@@ -16,7 +16,11 @@ try {
   const result = await page.evaluate(
     async ({ seconds, perPrompt }) => {
       const post = (body: object) =>
-        fetch('/v1/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'inpage-test', temperature: 0, ...body }) });
+        fetch('/v1/completions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'inpage-test', temperature: 0, ...body }),
+        });
       const warmStart = performance.now();
       await (await post({ prompt: 'hi ', max_tokens: 500, ignore_eos: true })).json();
       const tokensPerSecond = 500 / ((performance.now() - warmStart) / 1000);
@@ -25,7 +29,12 @@ try {
       let text = '';
       let outcome = 'ended without [DONE] or an error frame';
       try {
-        const response = await post({ prompt: Array.from({ length: prompts }, () => 'hi '), max_tokens: perPrompt, ignore_eos: true, stream: true });
+        const response = await post({
+          prompt: Array.from({ length: prompts }, () => 'hi '),
+          max_tokens: perPrompt,
+          ignore_eos: true,
+          stream: true,
+        });
         const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
         for (;;) {
           const { done, value } = await reader.read();
@@ -33,7 +42,8 @@ try {
           text = (text + value).slice(-2000);
         }
         if (text.includes('data: [DONE]')) outcome = 'completed with [DONE]';
-        else if (text.includes('data: {"error"')) outcome = `error frame: ${text.slice(text.lastIndexOf('data: {"error"')).trim()}`;
+        else if (text.includes('data: {"error"'))
+          outcome = `error frame: ${text.slice(text.lastIndexOf('data: {"error"')).trim()}`;
       } catch (error) {
         outcome = `broke: ${(error as Error).name}: ${(error as Error).message}`;
       }
@@ -42,7 +52,9 @@ try {
     { seconds: SECONDS, perPrompt: TOKENS_PER_PROMPT },
   );
   console.log(JSON.stringify(result));
-  console.log(`soak: ${result.outcome} after ${result.seconds.toFixed(0)} s (${result.prompts} prompts x ${TOKENS_PER_PROMPT} tokens at ~${result.tokensPerSecond.toFixed(0)} tok/s)`);
+  console.log(
+    `soak: ${result.outcome} after ${result.seconds.toFixed(0)} s (${result.prompts} prompts x ${TOKENS_PER_PROMPT} tokens at ~${result.tokensPerSecond.toFixed(0)} tok/s)`,
+  );
 } finally {
   await harness.close();
 }

@@ -1,69 +1,59 @@
 /**
- * `npm run bench`: a 1,000-token greedy stream on `inpage-test`, through the endpoint
- * (fetch -> Service Worker -> engine worker, SSE) and direct from the engine (no HTTP, no SW),
- * alternating in one page so both see the same machine load. Reports medians and the ratio.
+ * `npm run bench`: speed in one run, printed as markdown tables of medians.
+ * - Transport on the tiny `inpage-test`: endpoint (fetch -> Service Worker -> engine, SSE) vs
+ *   direct (`inpage.stream()`), decode tok/s and TTFT.
+ * - Generated random-weight llama models (./bench-models): prefill and decode tok/s in the page
+ *   (endpoint and direct) vs native llama.cpp (node-llama-cpp) on the same file at 1 and 2
+ *   threads, a request queued behind a running one, peak memory.
+ * Environment: BENCH_ROUNDS (3), BENCH_MODELS (see ./bench-models; `all` for all six), BENCH_PROMPT_TOKENS (512),
+ * BENCH_DECODE_TOKENS (128; 64 for the large shape), BENCH_TOKENS (transport, 1000),
+ * BENCH_NATIVE_THREADS (1,2), BENCH_SKIP_TRANSPORT=1.
  */
 import { startHarness } from '../test/e2e/harness';
+import { ensureBenchModels } from './bench-models';
+import { benchModel, type ModelResult } from './model-bench';
+import { modelTables, transportTable } from './report';
+import { benchTransport } from './transport-bench';
 
-const TOKENS = Number(process.env.BENCH_TOKENS ?? 1000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+const ROUNDS = env('BENCH_ROUNDS', 3);
+const PROMPT_TOKENS = env('BENCH_PROMPT_TOKENS', 512);
+const THREADS = (process.env.BENCH_NATIVE_THREADS ?? '1,2').split(',').map(Number);
 
-interface Sample {
-  ttftMs: number;
-  totalMs: number;
-  tokens: number;
-}
-
+const started = performance.now();
+const models = await ensureBenchModels();
 const harness = await startHarness();
+const out: string[] = [];
+const failures: string[] = [];
 try {
-  const { page } = await harness.openPage();
-  const body = { model: 'inpage-test', prompt: 'abc', max_tokens: TOKENS, temperature: 0 };
-  const endpoint: Sample[] = [];
-  const direct: Sample[] = [];
-  for (let round = 0; round < ROUNDS + 1; round++) {
-    const viaEndpoint = await page.evaluate(async (body) => {
-      const start = performance.now();
-      const response = await fetch('/v1/completions', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...body, stream: true, stream_options: { include_usage: true } }),
-      });
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let ttftMs = 0;
-      let text = '';
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (!ttftMs) ttftMs = performance.now() - start;
-        text += value;
-      }
-      const totalMs = performance.now() - start;
-      const usage = text.match(/"completion_tokens":(\d+)/);
-      return { ttftMs, totalMs, tokens: Number(usage?.[1] ?? 0) };
-    }, body);
-    const viaDirect = await page.evaluate(async (body) => {
-      const start = performance.now();
-      let ttftMs = 0;
-      let tokens = 0;
-      for await (const event of window.inpage.stream(body)) {
-        if (!ttftMs) ttftMs = performance.now() - start;
-        if (event.type === 'generation.done') tokens = event.counts.completion;
-      }
-      return { ttftMs, totalMs: performance.now() - start, tokens };
-    }, body);
-    if (round === 0) continue; // warm-up
-    endpoint.push(viaEndpoint);
-    direct.push(viaDirect);
+  if (process.env.BENCH_SKIP_TRANSPORT !== '1') {
+    out.push(transportTable(await benchTransport(harness, ROUNDS, env('BENCH_TOKENS', 1000))));
+    console.log(out.at(-1));
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-  const rate = (samples: Sample[]) => median(samples.map((s) => (s.tokens - 1) / ((s.totalMs - s.ttftMs) / 1000)));
-  const ttft = (samples: Sample[]) => median(samples.map((s) => s.ttftMs));
-  const rows = {
-    endpoint: { 'tokens/s': rate(endpoint).toFixed(0), 'ttft ms': ttft(endpoint).toFixed(1), tokens: endpoint[0]?.tokens },
-    direct: { 'tokens/s': rate(direct).toFixed(0), 'ttft ms': ttft(direct).toFixed(1), tokens: direct[0]?.tokens },
-  };
-  console.table(rows);
-  console.log(`endpoint / direct throughput: ${(rate(endpoint) / rate(direct)).toFixed(3)} (median of ${ROUNDS} alternating rounds, ${TOKENS} tokens)`);
+  const results: ModelResult[] = [];
+  for (const model of models) {
+    process.stdout.write(`${model.id} `);
+    const decodeTokens = env('BENCH_DECODE_TOKENS', model.shape === 'large' ? 64 : 128);
+    try {
+      results.push(
+        await benchModel(harness, model, {
+          rounds: ROUNDS,
+          promptTokens: PROMPT_TOKENS,
+          decodeTokens,
+          nativeThreads: THREADS,
+        }),
+      );
+      console.log(` ${((performance.now() - started) / 1000).toFixed(0)} s\n${modelTables(results, THREADS)}`);
+    } catch (error) {
+      failures.push(`${model.id} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      console.log(failures.at(-1));
+    }
+  }
+  if (results.length > 0) out.push(modelTables(results, THREADS));
+  out.push(...failures);
 } finally {
   await harness.close();
 }
+console.log(
+  `\n${out.join('\n\n')}\n\n(medians of ${ROUNDS} interleaved rounds; ${((performance.now() - started) / 60000).toFixed(1)} min)`,
+);

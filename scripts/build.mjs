@@ -19,12 +19,17 @@ const pkg = JSON.parse(await readFile('package.json', 'utf8'));
 await rm('dist', { recursive: true, force: true });
 const stamp = await buildServiceWorker(pkg.version);
 await buildEngineWorker();
-const define = { __INPAGE_VERSION__: JSON.stringify(stamp.version), __INPAGE_SW_CHECKSUM__: JSON.stringify(stamp.checksum) };
+const define = {
+  __INPAGE_VERSION__: JSON.stringify(stamp.version),
+  __INPAGE_SW_CHECKSUM__: JSON.stringify(stamp.checksum),
+};
 await build({ configFile: 'vite.config.ts', logLevel: 'warn', define });
 await buildPageBundles(stamp, Object.keys(pkg.dependencies ?? {}));
 execFileSync('npx', ['tsc', '-p', 'tsconfig.lib.json'], { stdio: 'inherit' });
 const precached = await precacheShells();
-execFileSync('npx', ['tsx', 'scripts/write-test-qwen3-model.ts', 'dist/models/inpage-test-qwen3.gguf'], { stdio: 'ignore' });
+execFileSync('npx', ['tsx', 'scripts/write-test-qwen3-model.ts', 'dist/models/inpage-test-qwen3.gguf'], {
+  stdio: 'ignore',
+});
 const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;
 console.log(
   `built dist/ (sw ${stamp.version} ${stamp.checksum}; playground precache ${precached.playground.count} files, ` +

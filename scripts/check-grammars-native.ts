@@ -8,7 +8,10 @@ interface NativeGrammar {
 }
 
 interface NativeCompletion {
-  generateCompletion(prompt: string, options: { grammar: NativeGrammar; maxTokens: number; temperature: number }): Promise<string>;
+  generateCompletion(
+    prompt: string,
+    options: { grammar: NativeGrammar; maxTokens: number; temperature: number },
+  ): Promise<string>;
 }
 
 interface NativeLlama {
@@ -26,7 +29,12 @@ interface NativeApi {
 }
 
 function isNativeApi(value: unknown): value is NativeApi {
-  return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'getLlama') === 'function' && typeof Reflect.get(value, 'LlamaCompletion') === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof Reflect.get(value, 'getLlama') === 'function' &&
+    typeof Reflect.get(value, 'LlamaCompletion') === 'function'
+  );
 }
 
 /** A loaded model that can run grammar-constrained greedy completions. */

@@ -26,7 +26,19 @@ async function ensureNative(): Promise<string> {
     await mkdir(DIR, { recursive: true });
     await writeFile(resolve(DIR, 'package.json'), '{"private":true,"type":"module"}\n');
     console.log('installing node-llama-cpp (CPU prebuilt) into .bench/native ...');
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=optional', 'node-llama-cpp@3.22.1', '@node-llama-cpp/linux-x64@3.22.1'], { cwd: DIR, stdio: 'inherit' });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--omit=optional',
+        'node-llama-cpp@3.22.1',
+        '@node-llama-cpp/linux-x64@3.22.1',
+      ],
+      { cwd: DIR, stdio: 'inherit' },
+    );
   }
   return pathToFileURL(entry).href;
 }
@@ -36,7 +48,14 @@ const PET = {
   properties: {
     name: { type: 'string', maxLength: 6 },
     kind: { enum: ['cat', 'dog'] },
-    owner: { type: 'object', properties: { id: { type: 'integer', minimum: 0, maximum: 99 }, tags: { type: 'array', items: { type: 'string', maxLength: 4 }, minItems: 1, maxItems: 2 } }, required: ['id', 'tags'] },
+    owner: {
+      type: 'object',
+      properties: {
+        id: { type: 'integer', minimum: 0, maximum: 99 },
+        tags: { type: 'array', items: { type: 'string', maxLength: 4 }, minItems: 1, maxItems: 2 },
+      },
+      required: ['id', 'tags'],
+    },
   },
   required: ['name', 'kind', 'owner'],
   additionalProperties: false,
@@ -54,13 +73,20 @@ const report = (ok: boolean, line: string) => {
 // Parse checks first: they are fast. Greedy JSON generations under a grammar take tens of seconds each here.
 for (const [name, schema] of Object.entries(CONVERTER_SCHEMAS)) {
   const complaint = await runner.parse(jsonSchemaToGbnf(schema, 'response_format'));
-  report(complaint === null, `native llama.cpp parses the GBNF for schema '${name}'${complaint ? `: ${complaint}` : ''}`);
+  report(
+    complaint === null,
+    `native llama.cpp parses the GBNF for schema '${name}'${complaint ? `: ${complaint}` : ''}`,
+  );
 }
 const cases: { label: string; request: Record<string, unknown>; prompt: string; expected?: string }[] = [
   { label: 'grammar', request: { grammar: 'root ::= "xyz" [a-z] [a-z] [a-z]' }, prompt: 'a', expected: 'xyzabc' },
   { label: 'regex', request: { regex: '[0-9]{3}-x[a-z]{2}' }, prompt: '7', expected: '890-xyz' },
   { label: 'choice', request: { guided_choice: ['cat', 'dog', 'bcd'] }, prompt: 'a', expected: 'bcd' },
-  { label: 'json_schema', request: { response_format: { type: 'json_schema', json_schema: { name: 'pet', schema: PET, strict: true } } }, prompt: 'a' },
+  {
+    label: 'json_schema',
+    request: { response_format: { type: 'json_schema', json_schema: { name: 'pet', schema: PET, strict: true } } },
+    prompt: 'a',
+  },
   { label: 'json_object', request: { response_format: { type: 'json_object' } }, prompt: 'a' },
 ];
 const ajv = new Ajv2020({ strict: false });
@@ -71,7 +97,10 @@ for (const { label, request, prompt, expected } of cases) {
   const text = await runner.complete(prompt, constraint.gbnf, 160);
   console.log(`     (${label}: ${Date.now() - started} ms)`);
   if (expected !== undefined) {
-    report(text === expected, `${label}: prompt ${JSON.stringify(prompt)} -> ${JSON.stringify(text)} (expected ${JSON.stringify(expected)})`);
+    report(
+      text === expected,
+      `${label}: prompt ${JSON.stringify(prompt)} -> ${JSON.stringify(text)} (expected ${JSON.stringify(expected)})`,
+    );
     continue;
   }
   let valid = false;

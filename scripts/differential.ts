@@ -31,8 +31,18 @@ try {
   for (const prompt of PROMPTS) {
     const steps: PageStep[] = await page.evaluate(
       async ({ prompt, tokens }) => {
-        const client = new window.OpenAI({ baseURL: location.origin + '/v1', apiKey: 'unused', dangerouslyAllowBrowser: true });
-        const result = await client.completions.create({ model: 'inpage-test', prompt, max_tokens: tokens, temperature: 0, logprobs: 5 });
+        const client = new window.OpenAI({
+          baseURL: location.origin + '/v1',
+          apiKey: 'unused',
+          dangerouslyAllowBrowser: true,
+        });
+        const result = await client.completions.create({
+          model: 'inpage-test',
+          prompt,
+          max_tokens: tokens,
+          temperature: 0,
+          logprobs: 5,
+        });
         const logprobs = result.choices[0]?.logprobs;
         return (logprobs?.tokens ?? []).map((token, i) => ({ token, top: logprobs?.top_logprobs?.[i] ?? {} }));
       },
@@ -43,7 +53,11 @@ try {
 } finally {
   await harness.close();
 }
-console.log(differences === 0 ? `no differences over ${PROMPTS.length} prompts x ${TOKENS} tokens (top-5 logprobs within ${TOLERANCE})` : `${differences} differences`);
+console.log(
+  differences === 0
+    ? `no differences over ${PROMPTS.length} prompts x ${TOKENS} tokens (top-5 logprobs within ${TOLERANCE})`
+    : `${differences} differences`,
+);
 process.exitCode = differences === 0 ? 0 : 1;
 
 function compare(prompt: string, expected: NativeStep[], actual: PageStep[]): number {
@@ -54,12 +68,16 @@ function compare(prompt: string, expected: NativeStep[], actual: PageStep[]): nu
   };
   const nativeText = expected.map((step) => step.token).join('');
   const pageText = actual.map((step) => step.token).join('');
-  if (nativeText !== pageText) report(`text: native ${JSON.stringify(nativeText)} vs in-page ${JSON.stringify(pageText)}`);
+  if (nativeText !== pageText)
+    report(`text: native ${JSON.stringify(nativeText)} vs in-page ${JSON.stringify(pageText)}`);
   for (const [i, step] of expected.entries()) {
     const top = actual[i]?.top ?? {};
     for (const [token, logprob] of step.top) {
       const other = top[token];
-      if (other === undefined || Math.abs(other - logprob) > TOLERANCE) report(`step ${i} ${JSON.stringify(token)}: native ${logprob.toFixed(5)} vs in-page ${other?.toFixed(5) ?? 'missing'}`);
+      if (other === undefined || Math.abs(other - logprob) > TOLERANCE)
+        report(
+          `step ${i} ${JSON.stringify(token)}: native ${logprob.toFixed(5)} vs in-page ${other?.toFixed(5) ?? 'missing'}`,
+        );
     }
   }
   return found;

@@ -15,7 +15,19 @@ export async function ensureNative(): Promise<string> {
     await mkdir(DIR, { recursive: true });
     await writeFile(resolve(DIR, 'package.json'), '{"private":true,"type":"module"}\n');
     console.log('installing node-llama-cpp (CPU prebuilt) into .bench/native ...');
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=optional', `node-llama-cpp@${VERSION}`, `@node-llama-cpp/linux-x64@${VERSION}`], { cwd: DIR, stdio: 'inherit' });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--omit=optional',
+        `node-llama-cpp@${VERSION}`,
+        `@node-llama-cpp/linux-x64@${VERSION}`,
+      ],
+      { cwd: DIR, stdio: 'inherit' },
+    );
   }
   return pathToFileURL(entry).href;
 }

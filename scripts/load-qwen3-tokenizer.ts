@@ -16,7 +16,8 @@ export function qwen3TokenizerPath(file: Qwen3TokenizerFile): string {
 
 /** Reads, parses and checks `tokenizer.json` and `tokenizer_config.json`. */
 export async function loadQwen3Tokenizer(): Promise<HfTokenizerFiles> {
-  const read = async (file: Qwen3TokenizerFile): Promise<unknown> => JSON.parse(await readFile(qwen3TokenizerPath(file), 'utf8'));
+  const read = async (file: Qwen3TokenizerFile): Promise<unknown> =>
+    JSON.parse(await readFile(qwen3TokenizerPath(file), 'utf8'));
   const [tokenizer, config] = await Promise.all([read('tokenizer.json'), read('tokenizer_config.json')]);
   return parseHfTokenizerFiles(tokenizer, config);
 }

@@ -73,7 +73,10 @@ await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
 const address = server.address();
 if (address === null || typeof address === 'string') throw new Error('the probe server has no port');
 const { port } = address;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: CHROMIUM_ARGS,
+});
 try {
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.log('pageerror', error.message));

@@ -17,7 +17,13 @@ export async function buildEngineWorker() {
       chunkSizeWarningLimit: 7000,
       rollupOptions: {
         input: 'worker/engine/engine-worker.ts',
-        output: { format: 'es', entryFileNames: 'engine-worker.js', chunkFileNames: (chunk) => (chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm')) ? 'webllm.js' : '[name].js'), assetFileNames: '[name][extname]' },
+        output: {
+          format: 'es',
+          entryFileNames: 'engine-worker.js',
+          chunkFileNames: (chunk) =>
+            chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm')) ? 'webllm.js' : '[name].js',
+          assetFileNames: '[name][extname]',
+        },
       },
     },
   });

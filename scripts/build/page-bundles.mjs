@@ -23,8 +23,18 @@ function spawnVariant(file) {
 }
 
 export async function buildPageBundles(stamp, dependencies) {
-  const define = { __INPAGE_VERSION__: JSON.stringify(stamp.version), __INPAGE_SW_CHECKSUM__: JSON.stringify(stamp.checksum) };
-  const common = { bundle: true, platform: 'browser', target: 'es2022', define, logLevel: 'warning', legalComments: 'none' };
+  const define = {
+    __INPAGE_VERSION__: JSON.stringify(stamp.version),
+    __INPAGE_SW_CHECKSUM__: JSON.stringify(stamp.checksum),
+  };
+  const common = {
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    define,
+    logLevel: 'warning',
+    legalComments: 'none',
+  };
   await build({
     ...common,
     entryPoints: ['src/index.ts'],

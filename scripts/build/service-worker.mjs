@@ -30,7 +30,8 @@ export async function buildServiceWorker(version) {
   });
   const code = await readFile(file, 'utf8');
   if (!code.includes(PLACEHOLDER)) throw new Error('the SW build lost its checksum placeholder');
-  if (code.split('self.__WB_MANIFEST').length !== 2) throw new Error('the SW build must contain self.__WB_MANIFEST exactly once');
+  if (code.split('self.__WB_MANIFEST').length !== 2)
+    throw new Error('the SW build must contain self.__WB_MANIFEST exactly once');
   const checksum = createHash('sha256').update(code).digest('hex').slice(0, 16);
   const banner = `// inpage-llm service worker ${JSON.stringify({ version, checksum })}\n`;
   await writeFile(file, banner + code.replace(PLACEHOLDER, checksum));

@@ -1,9 +1,22 @@
+/** Writes GGUF v3 files (metadata and F32, F16, Q8_0 or Q4_0 tensors) in memory. */
 import { ByteWriter } from './byte-writer';
+import { encodeTensor, GGML_TYPE, tensorBytes, type GgmlType } from './quantize';
 
 /** GGUF metadata value type codes (gguf_type). */
 export const GGUF_VALUE_TYPE = {
-  uint8: 0, int8: 1, uint16: 2, int16: 3, uint32: 4, int32: 5, float32: 6,
-  bool: 7, string: 8, array: 9, uint64: 10, int64: 11, float64: 12,
+  uint8: 0,
+  int8: 1,
+  uint16: 2,
+  int16: 3,
+  uint32: 4,
+  int32: 5,
+  float32: 6,
+  bool: 7,
+  string: 8,
+  array: 9,
+  uint64: 10,
+  int64: 11,
+  float64: 12,
 } as const;
 
 /** GGUF tensor type code for F32 (ggml_type GGML_TYPE_F32). */
@@ -34,11 +47,16 @@ export interface GgufKv {
   readonly value: GgufValue;
 }
 
-/** An F32 tensor; `dims` in ggml order (ne0, the fastest-varying, first). */
+/**
+ * A tensor given as F32 values; `dims` in ggml order (ne0, the fastest-varying, first).
+ * `type` (default `f32`) is how it is stored: the writer encodes the values (quantized types
+ * need ne0 to be a multiple of 32).
+ */
 export interface GgufTensor {
   readonly name: string;
   readonly dims: readonly number[];
   readonly data: Float32Array;
+  readonly type?: GgmlType;
 }
 
 /** Input of {@link writeGguf}. `general.alignment` is emitted by the writer. */
@@ -64,8 +82,14 @@ function writeScalar(w: ByteWriter, kind: ScalarKind, value: ScalarValue): void 
   }
   if (typeof value !== 'number') return fail();
   const writers: Record<GgufNumberKind, (v: number) => void> = {
-    uint8: (v) => w.u8(v), int8: (v) => w.i8(v), uint16: (v) => w.u16(v), int16: (v) => w.i16(v),
-    uint32: (v) => w.u32(v), int32: (v) => w.i32(v), float32: (v) => w.f32(v), float64: (v) => w.f64(v),
+    uint8: (v) => w.u8(v),
+    int8: (v) => w.i8(v),
+    uint16: (v) => w.u16(v),
+    int16: (v) => w.i16(v),
+    uint32: (v) => w.u32(v),
+    int32: (v) => w.i32(v),
+    float32: (v) => w.f32(v),
+    float64: (v) => w.f64(v),
   };
   writers[kind](value);
 }
@@ -86,6 +110,10 @@ function checkTensor(t: GgufTensor): void {
   if (t.dims.length === 0 || t.dims.length > 4 || count !== t.data.length) {
     throw new RangeError(`tensor ${t.name}: dims [${t.dims.join(', ')}] do not fit ${t.data.length} values`);
   }
+  const type = t.type ?? 'f32';
+  if (type !== 'f32' && type !== 'f16' && (t.dims[0] ?? 0) % 32 !== 0) {
+    throw new RangeError(`tensor ${t.name}: ${type} rows must be a multiple of 32 values, got ${t.dims[0]}`);
+  }
 }
 
 function checkUnique(names: readonly string[], what: string): void {
@@ -96,15 +124,24 @@ function checkUnique(names: readonly string[], what: string): void {
   }
 }
 
-/** Serialises metadata and F32 tensors into a little-endian GGUF v3 file. */
+/** Serialises metadata and tensors into a little-endian GGUF v3 file. */
 export function writeGguf(spec: GgufFileSpec): Uint8Array<ArrayBuffer> {
   const alignment = spec.alignment ?? 32;
   if (!Number.isInteger(alignment) || alignment <= 0 || (alignment & (alignment - 1)) !== 0) {
     throw new RangeError(`alignment must be a power of two, got ${alignment}`);
   }
-  const metadata: GgufKv[] = [{ key: 'general.alignment', value: { type: 'uint32', value: alignment } }, ...spec.metadata];
-  checkUnique(metadata.map((kv) => kv.key), 'metadata key');
-  checkUnique(spec.tensors.map((t) => t.name), 'tensor name');
+  const metadata: GgufKv[] = [
+    { key: 'general.alignment', value: { type: 'uint32', value: alignment } },
+    ...spec.metadata,
+  ];
+  checkUnique(
+    metadata.map((kv) => kv.key),
+    'metadata key',
+  );
+  checkUnique(
+    spec.tensors.map((t) => t.name),
+    'tensor name',
+  );
   spec.tensors.forEach(checkTensor);
 
   const offsets: number[] = [];
@@ -112,7 +149,7 @@ export function writeGguf(spec: GgufFileSpec): Uint8Array<ArrayBuffer> {
   for (const t of spec.tensors) {
     dataSize = alignUp(dataSize, alignment);
     offsets.push(dataSize);
-    dataSize += t.data.length * 4;
+    dataSize += tensorBytes(t.type ?? 'f32', t.data.length);
   }
 
   const w = new ByteWriter();
@@ -128,7 +165,7 @@ export function writeGguf(spec: GgufFileSpec): Uint8Array<ArrayBuffer> {
     w.string(t.name);
     w.u32(t.dims.length);
     for (const d of t.dims) w.u64(d);
-    w.u32(GGUF_TENSOR_TYPE_F32);
+    w.u32(GGML_TYPE[t.type ?? 'f32']);
     w.u64(offsets[i] ?? 0);
   });
   w.padTo(alignment);
@@ -136,10 +173,6 @@ export function writeGguf(spec: GgufFileSpec): Uint8Array<ArrayBuffer> {
   const header = w.finish();
   const out = new Uint8Array(header.length + dataSize);
   out.set(header);
-  const view = new DataView(out.buffer);
-  spec.tensors.forEach((t, i) => {
-    const base = header.length + (offsets[i] ?? 0);
-    for (let k = 0; k < t.data.length; k++) view.setFloat32(base + 4 * k, t.data[k] ?? 0, true);
-  });
+  spec.tensors.forEach((t, i) => out.set(encodeTensor(t.type ?? 'f32', t.data), header.length + (offsets[i] ?? 0)));
   return out;
 }

@@ -13,7 +13,11 @@ export const TOKEN_TYPE_UNUSED = 5;
 
 /** The parts of `tokenizer.json` read here. */
 export interface HfTokenizerJson {
-  readonly model: { readonly type: string; readonly vocab: Readonly<Record<string, number>>; readonly merges: ReadonlyArray<string | readonly string[]> };
+  readonly model: {
+    readonly type: string;
+    readonly vocab: Readonly<Record<string, number>>;
+    readonly merges: ReadonlyArray<string | readonly string[]>;
+  };
   readonly added_tokens: ReadonlyArray<{ readonly id: number; readonly content: string; readonly special: boolean }>;
 }
 
@@ -52,16 +56,25 @@ export function hfBpeVocab(files: HfTokenizerFiles, nVocab: number): GgufBpeVoca
   const tokens = Array.from({ length: nVocab }, (_, id) => `[PAD${id}]`);
   const tokenTypes = new Int32Array(nVocab).fill(TOKEN_TYPE_UNUSED);
   const place = (id: number, text: string, type: number): void => {
-    if (!Number.isInteger(id) || id < 0 || id >= nVocab) throw new RangeError(`token ${JSON.stringify(text)} has id ${id}, outside ${nVocab}`);
+    if (!Number.isInteger(id) || id < 0 || id >= nVocab)
+      throw new RangeError(`token ${JSON.stringify(text)} has id ${id}, outside ${nVocab}`);
     tokens[id] = text;
     tokenTypes[id] = type;
   };
   for (const [text, id] of Object.entries(model.vocab)) place(id, text, TOKEN_TYPE_NORMAL);
-  for (const token of added) place(token.id, token.content, token.special || looksSpecial(token.content) ? TOKEN_TYPE_CONTROL : TOKEN_TYPE_USER_DEFINED);
+  for (const token of added)
+    place(
+      token.id,
+      token.content,
+      token.special || looksSpecial(token.content) ? TOKEN_TYPE_CONTROL : TOKEN_TYPE_USER_DEFINED,
+    );
   const merges = model.merges.map((merge) => (typeof merge === 'string' ? merge : merge.join(' ')));
-  const idOf = (text: string | null | undefined): number | undefined => added.find((token) => token.content === text)?.id;
+  const idOf = (text: string | null | undefined): number | undefined =>
+    added.find((token) => token.content === text)?.id;
   return {
-    tokens, tokenTypes, merges,
+    tokens,
+    tokenTypes,
+    merges,
     eosTokenId: idOf(files.config.eos_token),
     padTokenId: idOf(files.config.pad_token),
     addBos: files.config.add_bos_token ?? false,

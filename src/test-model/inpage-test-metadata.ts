@@ -9,7 +9,9 @@ import { inpageTestFim, inpageTestSpec } from './inpage-test-spec';
 export function inpageTestMetadata(fim = false): GgufKv[] {
   const s = inpageTestSpec;
   const f = inpageTestFim;
-  const vocab = byteVocab(fim ? [s.bosToken, s.eosToken, f.pre.text, f.suf.text, f.mid.text] : [s.bosToken, s.eosToken]);
+  const vocab = byteVocab(
+    fim ? [s.bosToken, s.eosToken, f.pre.text, f.suf.text, f.mid.text] : [s.bosToken, s.eosToken],
+  );
   const nVocab = fim ? f.nVocab : s.nVocab;
   if (vocab.tokens.length !== nVocab) throw new Error('vocabulary size mismatch');
   const u32 = (key: string, value: number): GgufKv => ({ key, value: { type: 'uint32', value } });
@@ -41,7 +43,11 @@ export function inpageTestMetadata(fim = false): GgufKv[] {
     bool('tokenizer.ggml.add_eos_token', false),
     str('tokenizer.chat_template', s.chatTemplate),
     ...(fim
-      ? [u32('tokenizer.ggml.fim_pre_token_id', f.pre.id), u32('tokenizer.ggml.fim_suf_token_id', f.suf.id), u32('tokenizer.ggml.fim_mid_token_id', f.mid.id)]
+      ? [
+          u32('tokenizer.ggml.fim_pre_token_id', f.pre.id),
+          u32('tokenizer.ggml.fim_suf_token_id', f.suf.id),
+          u32('tokenizer.ggml.fim_mid_token_id', f.mid.id),
+        ]
       : []),
   ];
 }

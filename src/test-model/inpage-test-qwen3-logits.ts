@@ -48,7 +48,8 @@ export function inpageTestQwen3ClassLogits(c: number): Float64Array {
  * every other token gets {@link qwen3BackgroundLogit}.
  */
 export function inpageTestQwen3Logits(prevToken: number): Float64Array {
-  if (!Number.isInteger(prevToken) || prevToken < 0 || prevToken >= nVocab) throw new RangeError(`token id out of range: ${prevToken}`);
+  if (!Number.isInteger(prevToken) || prevToken < 0 || prevToken >= nVocab)
+    throw new RangeError(`token id out of range: ${prevToken}`);
   return inpageTestQwen3ClassLogits(inpageTestQwen3Class(prevToken));
 }
 

@@ -10,8 +10,10 @@ import { inpageTestQwen3Spec } from './inpage-test-qwen3-spec';
 /** Builds the metadata from the model's GGUF vocabulary (see `hfBpeVocab`). */
 export function inpageTestQwen3Metadata(vocab: GgufBpeVocab): GgufKv[] {
   const s = inpageTestQwen3Spec;
-  if (vocab.tokens.length !== s.nVocab) throw new Error(`vocabulary has ${vocab.tokens.length} tokens, expected ${s.nVocab}`);
-  if (vocab.eosTokenId !== s.eosTokenId || vocab.padTokenId !== s.padTokenId) throw new Error('tokenizer_config.json names other EOS/pad tokens than Qwen3');
+  if (vocab.tokens.length !== s.nVocab)
+    throw new Error(`vocabulary has ${vocab.tokens.length} tokens, expected ${s.nVocab}`);
+  if (vocab.eosTokenId !== s.eosTokenId || vocab.padTokenId !== s.padTokenId)
+    throw new Error('tokenizer_config.json names other EOS/pad tokens than Qwen3');
   if (vocab.chatTemplate === undefined) throw new Error('tokenizer_config.json has no chat_template');
   const u32 = (key: string, value: number): GgufKv => ({ key, value: { type: 'uint32', value } });
   const f32 = (key: string, value: number): GgufKv => ({ key, value: { type: 'float32', value } });

@@ -8,16 +8,26 @@ import { writeGguf } from './gguf-writer';
 import type { GgufTensor } from './gguf-writer';
 import { hfBpeVocab } from './hf-bpe-vocab';
 import type { HfTokenizerFiles } from './hf-bpe-vocab';
-import { INPAGE_TEST_QWEN3_CLASSES, inpageTestQwen3Class, inpageTestQwen3ClassLogits } from './inpage-test-qwen3-logits';
+import {
+  INPAGE_TEST_QWEN3_CLASSES,
+  inpageTestQwen3Class,
+  inpageTestQwen3ClassLogits,
+} from './inpage-test-qwen3-logits';
 import { inpageTestQwen3Metadata } from './inpage-test-qwen3-metadata';
 import { inpageTestQwen3Spec } from './inpage-test-qwen3-spec';
 import { createPrng, uniformArray } from './prng';
 import type { Prng } from './prng';
 
-export { INPAGE_TEST_QWEN3_CHAIN, INPAGE_TEST_QWEN3_CHAIN_TEXT, INPAGE_TEST_QWEN3_MODEL_ID, inpageTestQwen3Spec } from './inpage-test-qwen3-spec';
+export {
+  INPAGE_TEST_QWEN3_CHAIN,
+  INPAGE_TEST_QWEN3_CHAIN_TEXT,
+  INPAGE_TEST_QWEN3_MODEL_ID,
+  inpageTestQwen3Spec,
+} from './inpage-test-qwen3-spec';
 export { inpageTestQwen3Class, inpageTestQwen3Logits, inpageTestQwen3Logprobs } from './inpage-test-qwen3-logits';
 
-const { nVocab, nEmbd, nFf, nLayer, nHead, nHeadKv, headDim, rmsNormEps, embeddingValue, weightScale } = inpageTestQwen3Spec;
+const { nVocab, nEmbd, nFf, nLayer, nHead, nHeadKv, headDim, rmsNormEps, embeddingValue, weightScale } =
+  inpageTestQwen3Spec;
 
 /** token_embd: row t holds `embeddingValue` at the dimension of t's class, zeros elsewhere. */
 function tokenEmbedding(): Float32Array {

@@ -14,7 +14,9 @@ export const INPAGE_TEST_QWEN3_CHAIN_TEXT = 'Hello, world! 你好 😀 𝔸 caf�
  * Qwen3's tokenization of {@link INPAGE_TEST_QWEN3_CHAIN_TEXT}: 12 distinct tokens; `𝔸`
  * (F0 9D 94 B8) is split across 81250 (" \xF0\x9D"), 242 and 116.
  */
-export const INPAGE_TEST_QWEN3_CHAIN: readonly number[] = [9707, 11, 1879, 0, 220, 108386, 90316, 81250, 242, 116, 51950, 13];
+export const INPAGE_TEST_QWEN3_CHAIN: readonly number[] = [
+  9707, 11, 1879, 0, 220, 108386, 90316, 81250, 242, 116, 51950, 13,
+];
 
 /** Hyper-parameters and token ids of `inpage-test-qwen3`. */
 export const inpageTestQwen3Spec = {

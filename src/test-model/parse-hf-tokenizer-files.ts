@@ -5,7 +5,8 @@
 import type { HfTokenizerConfig, HfTokenizerFiles, HfTokenizerJson } from './hf-bpe-vocab';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const optionalString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 function fail(what: string): never {
@@ -15,13 +16,15 @@ function fail(what: string): never {
 function parseVocab(value: unknown): Record<string, number> {
   if (!isObject(value)) return fail('model.vocab is not an object');
   const vocab: Record<string, number> = {};
-  for (const [text, id] of Object.entries(value)) vocab[text] = typeof id === 'number' ? id : fail(`vocab entry ${JSON.stringify(text)}`);
+  for (const [text, id] of Object.entries(value))
+    vocab[text] = typeof id === 'number' ? id : fail(`vocab entry ${JSON.stringify(text)}`);
   return vocab;
 }
 
 function parseMerge(value: unknown): string | readonly string[] {
   if (typeof value === 'string') return value;
-  if (Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === 'string')) return value.map(String);
+  if (Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === 'string'))
+    return value.map(String);
   return fail(`merge ${JSON.stringify(value)}`);
 }
 
@@ -30,11 +33,13 @@ function parseTokenizerJson(value: unknown): HfTokenizerJson {
   const model = value['model'];
   const merges = model['merges'];
   const added = value['added_tokens'];
-  if (typeof model['type'] !== 'string' || !Array.isArray(merges) || !Array.isArray(added)) return fail('model.type, model.merges or added_tokens');
+  if (typeof model['type'] !== 'string' || !Array.isArray(merges) || !Array.isArray(added))
+    return fail('model.type, model.merges or added_tokens');
   return {
     model: { type: model['type'], vocab: parseVocab(model['vocab']), merges: merges.map(parseMerge) },
     added_tokens: added.map((token: unknown) => {
-      if (!isObject(token) || typeof token['id'] !== 'number' || typeof token['content'] !== 'string') return fail('added token');
+      if (!isObject(token) || typeof token['id'] !== 'number' || typeof token['content'] !== 'string')
+        return fail('added token');
       return { id: token['id'], content: token['content'], special: token['special'] === true };
     }),
   };

@@ -15,26 +15,48 @@ const DEFAULT_CONTEXT = 4096;
 
 const quietLogger = { debug: () => {}, log: () => {}, warn: console.warn, error: console.error };
 
-const newWllama = () => new Wllama({ default: new URL(wasmUrl, self.location.href).href }, { suppressNativeLog: true, logger: quietLogger });
+const newWllama = () =>
+  new Wllama({ default: new URL(wasmUrl, self.location.href).href }, { suppressNativeLog: true, logger: quietLogger });
 
 /** A second instance of the model's blobs, for embeddings only (llama-server completes nothing on it). */
-async function startEmbeddingContext(blobs: Blob[], contextLength: number, pooling: 'mean' | 'unspecified'): Promise<Wllama> {
+async function startEmbeddingContext(
+  blobs: Blob[],
+  contextLength: number,
+  pooling: 'mean' | 'unspecified',
+): Promise<Wllama> {
   const wllama = newWllama();
   const batch = Math.min(contextLength, EMBEDDING_BATCH);
   try {
-    await wllama.loadModel(blobs, { n_gpu_layers: 0, n_ctx: batch, n_batch: batch, n_ubatch: batch, n_threads: llamaCppThreads(), n_parallel: 1, embeddings: true, pooling_type: pooling });
+    await wllama.loadModel(blobs, {
+      n_gpu_layers: 0,
+      n_ctx: batch,
+      n_batch: batch,
+      n_ubatch: batch,
+      n_threads: llamaCppThreads(),
+      n_parallel: 1,
+      embeddings: true,
+      pooling_type: pooling,
+    });
     return wllama;
   } catch (error) {
     await wllama.exit().catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ServiceUnavailableError(`Loading the embedding context on the llamacpp backend failed: ${reason}`, 'model_load_failed');
+    throw new ServiceUnavailableError(
+      `Loading the embedding context on the llamacpp backend failed: ${reason}`,
+      'model_load_failed',
+    );
   }
 }
 
-/** Threads: several only when the page is cross-origin isolated (SharedArrayBuffer). */
+/**
+ * Threads: several only when the page is cross-origin isolated (SharedArrayBuffer), and one per
+ * physical core (hardwareConcurrency / 2, at most 4): ggml's threads spin at barriers, so on a
+ * 2-core machine a second thread competes with the page, the Service Worker and the browser and
+ * decode got slower (measured in `npm run bench`).
+ */
 export function llamaCppThreads(): number {
   if (!self.crossOriginIsolated) return 1;
-  return Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 4));
+  return Math.max(1, Math.min(Math.floor((navigator.hardwareConcurrency || 1) / 2), 4));
 }
 
 /** The `llamacpp` backend: llama.cpp compiled to wasm (`@wllama/wllama`), CPU only. */
@@ -43,7 +65,8 @@ export class LlamaCppBackend implements Backend {
 
   async load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<LoadedModel> {
     const wllama = newWllama();
-    const contextLength = spec.contextLength ?? (spec.source.kind === 'builtin' ? inpageTestSpec.contextLength : DEFAULT_CONTEXT);
+    const contextLength =
+      spec.contextLength ?? (spec.source.kind === 'builtin' ? inpageTestSpec.contextLength : DEFAULT_CONTEXT);
     const params = { n_gpu_layers: 0, n_ctx: contextLength, n_threads: llamaCppThreads(), n_parallel: 1 };
     try {
       const blobs = await this.fetchModel(wllama, spec, onProgress);
@@ -59,20 +82,41 @@ export class LlamaCppBackend implements Backend {
       await wllama.exit().catch(() => undefined);
       if (error instanceof ServiceUnavailableError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ServiceUnavailableError(`Loading '${spec.id}' on the llamacpp backend failed: ${reason}`, 'model_load_failed', { cause: error });
+      throw new ServiceUnavailableError(
+        `Loading '${spec.id}' on the llamacpp backend failed: ${reason}`,
+        'model_load_failed',
+        { cause: error },
+      );
     }
   }
 
   /** The model's GGUF file(s): generated in memory, or downloaded (and cached) with progress. */
-  private async fetchModel(wllama: Wllama, spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<Blob[]> {
+  private async fetchModel(
+    wllama: Wllama,
+    spec: ModelSpec,
+    onProgress: (progress: LoadProgress) => void,
+  ): Promise<Blob[]> {
     if (spec.source.kind === 'builtin') return [new Blob([buildInpageTestModel()])];
-    if (spec.source.kind !== 'url') throw new ServiceUnavailableError(`'${spec.id}' is not a GGUF model: use the webllm backend for it.`, 'model_load_failed');
+    if (spec.source.kind !== 'url')
+      throw new ServiceUnavailableError(
+        `'${spec.id}' is not a GGUF model: use the webllm backend for it.`,
+        'model_load_failed',
+      );
     const model = spec.id;
     await checkGgufUrl(spec.source.url, model);
-    const file = await wllama.modelManager.getModelOrDownload({ url: spec.source.url }, {
-      progressCallback: ({ loaded, total }: { loaded: number; total: number }) =>
-        onProgress({ model, phase: 'download', fraction: total > 0 ? loaded / total : 0, loadedBytes: loaded, totalBytes: total }),
-    });
+    const file = await wllama.modelManager.getModelOrDownload(
+      { url: spec.source.url },
+      {
+        progressCallback: ({ loaded, total }: { loaded: number; total: number }) =>
+          onProgress({
+            model,
+            phase: 'download',
+            fraction: total > 0 ? loaded / total : 0,
+            loadedBytes: loaded,
+            totalBytes: total,
+          }),
+      },
+    );
     return file.open();
   }
 }

@@ -1,0 +1,59 @@
+/**
+ * The models `npm run bench` measures: generated random-weight llama GGUFs, written once into
+ * .bench/ (gitignored) and hard-linked into dist/bench-models/ so the preview server serves them.
+ * `BENCH_MODELS` picks some, e.g. `small-q4_0,large-f32`, or `all`. The default leaves out
+ * large-q8_0 and large-q4_0: in the page their quantized matmuls run wllama's scalar kernels, and
+ * each would take about 10 minutes of a 15-minute run on 2 cores.
+ */
+import { existsSync } from 'node:fs';
+import { link, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { buildBenchModel, type BenchShapeName } from '../src/test-model/bench-model';
+import type { GgmlType } from '../src/test-model/quantize';
+
+/** One generated model: its id in the page (the file name) and where it lives. */
+export interface BenchModel {
+  readonly id: string;
+  readonly shape: BenchShapeName;
+  readonly type: GgmlType;
+  readonly file: string;
+  readonly url: string;
+  readonly bytes: number;
+}
+
+const ALL = ['small-f32', 'small-q8_0', 'small-q4_0', 'large-f32', 'large-q8_0', 'large-q4_0'];
+const DEFAULT = ALL.slice(0, 4);
+const SERVED = resolve('dist/bench-models');
+
+function parse(name: string): { shape: BenchShapeName; type: GgmlType } {
+  const [shape, type] = name.split('-');
+  if (
+    (shape !== 'small' && shape !== 'large') ||
+    (type !== 'f32' && type !== 'f16' && type !== 'q8_0' && type !== 'q4_0')
+  ) {
+    throw new Error(`unknown bench model '${name}' (use small|large - f32|f16|q8_0|q4_0)`);
+  }
+  return { shape, type };
+}
+
+/** Writes the chosen models when missing and serves them; returns them in order. */
+export async function ensureBenchModels(chosen = process.env.BENCH_MODELS): Promise<BenchModel[]> {
+  const names = chosen === 'all' ? ALL : (chosen?.split(',') ?? DEFAULT);
+  await mkdir('.bench', { recursive: true });
+  await mkdir(SERVED, { recursive: true });
+  const models: BenchModel[] = [];
+  for (const name of names.map((n) => n.trim()).filter(Boolean)) {
+    const { shape, type } = parse(name);
+    const id = `bench-${shape}-${type}`;
+    const file = resolve('.bench', `${id}.gguf`);
+    if (!existsSync(file)) {
+      console.log(`writing ${file} ...`);
+      await writeFile(file, buildBenchModel(shape, type));
+    }
+    const served = resolve(SERVED, `${id}.gguf`);
+    await rm(served, { force: true });
+    await link(file, served);
+    models.push({ id, shape, type, file, url: `/bench-models/${id}.gguf`, bytes: (await stat(file)).size });
+  }
+  return models;
+}

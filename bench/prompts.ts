@@ -1,0 +1,16 @@
+/** Prompts of the bench: printable ASCII only, so a byte vocabulary gives one token per character. */
+
+const TEXT = 'The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs. ';
+
+/** A prompt of exactly `tokens` bytes. */
+export function benchPrompt(tokens: number): string {
+  return TEXT.repeat(Math.ceil(tokens / TEXT.length)).slice(0, tokens);
+}
+
+/** The short prompt that decode measurements start from. */
+export const DECODE_PROMPT = 'Once upon a time';
+
+/** Bans token ids 128..257 (bytes >= 0x80 and the control tokens): random weights must emit ASCII. */
+export const ASCII_ONLY: Record<string, number> = Object.fromEntries(
+  Array.from({ length: 130 }, (_, i) => [String(128 + i), -100]),
+);

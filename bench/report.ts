@@ -1,0 +1,98 @@
+/** The bench's printed tables (markdown), from medians of the rounds. */
+import type { ModelResult } from './model-bench';
+import type { RunSample } from './page-runs';
+import { fmt, median } from './stats';
+import type { TransportResult } from './transport-bench';
+
+const prefillRate = (samples: RunSample[]): number => median(samples.map((s) => s.promptTokens / (s.totalMs / 1000)));
+const decodeRate = (samples: RunSample[]): number =>
+  median(samples.map((s) => (s.tokens - 1) / ((s.totalMs - s.ttftMs) / 1000)));
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** Prefill, decode and queueing/memory tables for the models. */
+export function modelTables(results: ModelResult[], threads: readonly number[]): string {
+  const prefill: string[][] = [];
+  const decode: string[][] = [];
+  const other: string[][] = [];
+  for (const r of results) {
+    const native = threads.map((t) => r.native.get(t) ?? []);
+    const nPrefill = native.map((samples) => median(samples.map((s) => s.promptTokens / (s.prefillMs / 1000))));
+    const nDecode = native.map((samples) => median(samples.map((s) => s.decodeTps)));
+    const [pe, pd] = [prefillRate(r.prefill.endpoint), prefillRate(r.prefill.direct)];
+    const [de, dd] = [decodeRate(r.decode.endpoint), decodeRate(r.decode.direct)];
+    const name = `${r.model.id} (${fmt(r.model.bytes / 1e6)} MB)`;
+    prefill.push([
+      name,
+      fmt(pe),
+      fmt(pd),
+      ...nPrefill.map((v) => fmt(v)),
+      fmt(pe / Math.max(...nPrefill), 2),
+      fmt(pe / pd, 2),
+    ]);
+    decode.push([
+      name,
+      fmt(de, 1),
+      fmt(dd, 1),
+      ...nDecode.map((v) => fmt(v, 1)),
+      fmt(de / Math.max(...nDecode), 2),
+      fmt(de / dd, 2),
+    ]);
+    const finite = native.flat().every((s) => s.finite);
+    other.push([
+      name,
+      fmt(r.loadMs),
+      fmt(median(r.queued.map((q) => q.queuedTtftMs)), 1),
+      fmt(median(r.queued.map((q) => q.gapMs)), 1),
+      fmt(r.pagePeakMb),
+      fmt(Math.max(...native.flat().map((s) => s.maxRssMb))),
+      finite ? 'yes' : 'NO',
+    ]);
+  }
+  const nat = threads.map((t) => `native ${t}t`);
+  return [
+    'Prefill (tok/s, 512-token prompt, cache_prompt false)',
+    table(['model', 'endpoint', 'direct', ...nat, 'endpoint / best native', 'endpoint / direct'], prefill),
+    '',
+    'Decode (tok/s after the first token, greedy, ignore_eos)',
+    table(['model', 'endpoint', 'direct', ...nat, 'endpoint / best native', 'endpoint / direct'], decode),
+    '',
+    'Load, queueing and memory',
+    table(
+      [
+        'model',
+        'page load ms',
+        'queued TTFT ms',
+        'queued gap ms',
+        'page peak RSS MB',
+        'native peak RSS MB',
+        'native logits finite',
+      ],
+      other,
+    ),
+  ].join('\n');
+}
+
+/** The transport line on `inpage-test`. */
+export function transportTable(result: TransportResult): string {
+  const [e, d] = [decodeRate(result.endpoint), decodeRate(result.direct)];
+  const ttft = (samples: RunSample[]) => median(samples.map((s) => s.ttftMs));
+  const overhead = median(result.endpoint.map((s, i) => s.ttftMs - (result.direct[i]?.ttftMs ?? NaN)));
+  return [
+    `Transport on inpage-test (${result.endpoint[0]?.tokens ?? 0} tokens)`,
+    table(
+      [
+        'endpoint tok/s',
+        'direct tok/s',
+        'endpoint / direct',
+        'endpoint TTFT ms',
+        'direct TTFT ms',
+        'TTFT overhead ms (median of pairs)',
+      ],
+      [[fmt(e), fmt(d), fmt(e / d, 3), fmt(ttft(result.endpoint), 1), fmt(ttft(result.direct), 1), fmt(overhead, 1)]],
+    ),
+  ].join('\n');
+}
