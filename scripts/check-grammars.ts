@@ -5,43 +5,17 @@
  * JSON schema must be exactly as expected (the schema's output must pass Ajv), and the GBNF
  * emitted for every converter unit-test schema must parse natively. Not part of CI.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020';
 import { toConstraint } from '../src/core/constraints/to-constraint';
 import { jsonSchemaToGbnf } from '../src/core/constraints/json-schema-to-gbnf';
 import { buildInpageTestModel } from '../src/test-model/inpage-test-model';
 import { CONVERTER_SCHEMAS } from '../test/unit/constraint-schemas';
 import { openNativeRunner } from './check-grammars-native';
+import { ensureNative } from './ensure-native';
 
-const DIR = resolve('.bench/native');
 const MODEL = resolve('.bench/inpage-test.gguf');
-
-async function ensureNative(): Promise<string> {
-  const entry = resolve(DIR, 'node_modules/node-llama-cpp/dist/index.js');
-  if (!existsSync(entry)) {
-    await mkdir(DIR, { recursive: true });
-    await writeFile(resolve(DIR, 'package.json'), '{"private":true,"type":"module"}\n');
-    console.log('installing node-llama-cpp (CPU prebuilt) into .bench/native ...');
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--ignore-scripts',
-        '--omit=optional',
-        'node-llama-cpp@3.22.1',
-        '@node-llama-cpp/linux-x64@3.22.1',
-      ],
-      { cwd: DIR, stdio: 'inherit' },
-    );
-  }
-  return pathToFileURL(entry).href;
-}
 
 const PET = {
   type: 'object',

@@ -1,15 +1,14 @@
 import { NotFoundError, ServiceUnavailableError, toOpenAIError } from '../../src/core/errors';
 import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
-import { KeepaliveWatch } from '../../src/core/keepalive';
 import type { EngineApi, RequestRecord } from '../../src/core/engine-api';
 import type { GenerationRequest } from '../../src/core/generation';
 import type { EmbeddingRequest } from '../../src/core/embedding';
-import { isSwToEngine } from '../../src/core/protocol';
 import { DISTINCT_LOAD_CODES } from '../../src/core/webllm-source';
 import type { Backend, LoadedModel } from './backend';
 import { ModelQueue } from './model-queue';
 import { RequestLog } from './request-log';
+import { requestControl } from './request-control';
 import { postToSw, runGeneration } from './run-generation';
 import { serveEmbedding } from './serve-embedding';
 
@@ -99,47 +98,33 @@ export class EngineHost implements EngineApi {
 
   /** Queues `request`; its events go to `port`, and a cancel on `port` stops only this request. */
   generate(request: GenerationRequest, port: MessagePort): void {
-    const controller = new AbortController();
-    const watch = new KeepaliveWatch(() => controller.abort('the Service Worker went silent'));
-    controller.signal.addEventListener('abort', () => watch.stop(), { once: true });
-    port.onmessage = (event: MessageEvent<unknown>) => {
-      if (!isSwToEngine(event.data)) return;
-      if (event.data.type === 'generation.cancel') controller.abort(event.data.reason);
-      else {
-        watch.beat();
-        // Liveness the other way: Chromium has no MessagePort 'close' event, so the SW learns
-        // that this engine (its page) went away only when these answers stop.
-        postToSw(port, 'generation.alive', {});
-      }
-    };
-    // Where MessagePort 'close' events exist (not in Chromium 156): the SW side vanished.
-    port.addEventListener('close', () => controller.abort('channel closed'));
+    const control = requestControl(port);
     const entry = this.entries.get(request.model);
     if (!entry) {
       const error = new NotFoundError(`The model '${request.model}' is not loaded in this engine.`, 'model');
       postToSw(port, 'generation.error', { error: error.toWire() });
-      watch.stop();
+      control.stop();
       return;
     }
-    void entry.queue.run(controller.signal, async () => {
+    void entry.queue.run(control.signal, async () => {
       let outcome: RequestRecord['outcome'] = 'failed';
       let counts = { prompt: 0, completion: 0 };
       try {
         const model = await entry.loaded;
-        counts = await runGeneration(model, request, port, controller.signal);
+        counts = await runGeneration(model, request, port, control.signal);
         outcome = 'completed';
       } catch (error) {
         postToSw(port, 'generation.error', { error: toOpenAIError(error).toWire() });
       } finally {
-        const reason: unknown = controller.signal.reason;
+        const { aborted, reason } = control.signal;
         this.log.add({
           model: request.model,
-          outcome: controller.signal.aborted ? 'aborted' : outcome,
-          ...(controller.signal.aborted ? { reason: String(reason) } : {}),
+          outcome: aborted ? 'aborted' : outcome,
+          ...(aborted ? { reason: String(reason) } : {}),
           promptTokens: counts.prompt,
           completionTokens: counts.completion,
         });
-        watch.stop();
+        control.stop();
         port.close();
       }
     });

@@ -5,11 +5,11 @@
  */
 import { InvalidRequestError, NotFoundError, toOpenAIError } from '../../src/core/errors';
 import type { EmbeddingRequest } from '../../src/core/embedding';
-import { KeepaliveWatch } from '../../src/core/keepalive';
-import { isSwToEngine, message, type EngineToSwEmbedding } from '../../src/core/protocol';
+import { message, type EngineToSwEmbedding } from '../../src/core/protocol';
 import type { LoadedModel } from './backend';
 import type { ModelQueue } from './model-queue';
 import type { RequestLog } from './request-log';
+import { requestControl } from './request-control';
 
 /** The part of a model's engine entry an embedding request needs. */
 export interface EmbeddingTarget {
@@ -26,22 +26,15 @@ export function serveEmbedding(
   port: MessagePort,
   log: RequestLog,
 ): void {
-  const controller = new AbortController();
-  const watch = new KeepaliveWatch(() => controller.abort('the Service Worker went silent'));
-  controller.signal.addEventListener('abort', () => watch.stop(), { once: true });
-  port.onmessage = (event: MessageEvent<unknown>) => {
-    if (!isSwToEngine(event.data)) return;
-    if (event.data.type === 'generation.cancel') controller.abort(event.data.reason);
-    else watch.beat();
-  };
+  const control = requestControl(port);
   if (!target) {
     post(port, 'generation.error', {
       error: new NotFoundError(`The model '${request.model}' is not loaded in this engine.`, 'model').toWire(),
     });
-    watch.stop();
+    control.stop();
     return;
   }
-  void target.queue.run(controller.signal, async () => {
+  void target.queue.run(control.signal, async () => {
     let promptTokens = 0;
     let outcome: 'completed' | 'failed' = 'failed';
     try {
@@ -52,23 +45,23 @@ export function serveEmbedding(
           'model',
           'unsupported_parameter',
         );
-      const result = await model.embed(request.inputs, controller.signal);
+      const result = await model.embed(request.inputs, control.signal);
       promptTokens = result.promptTokens;
       outcome = 'completed';
-      if (!controller.signal.aborted)
+      if (!control.signal.aborted)
         post(port, 'embedding.result', { vectors: result.vectors, prompt_tokens: result.promptTokens });
     } catch (error) {
       post(port, 'generation.error', { error: toOpenAIError(error).toWire() });
     } finally {
-      const aborted = controller.signal.aborted;
+      const aborted = control.signal.aborted;
       log.add({
         model: request.model,
         outcome: aborted ? 'aborted' : outcome,
-        ...(aborted ? { reason: String(controller.signal.reason) } : {}),
+        ...(aborted ? { reason: String(control.signal.reason) } : {}),
         promptTokens,
         completionTokens: 0,
       });
-      watch.stop();
+      control.stop();
       port.close();
     }
   });

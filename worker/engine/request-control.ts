@@ -1,0 +1,32 @@
+/**
+ * One request's control channel, the same for generations and embeddings: a
+ * `generation.cancel` or the SW's keepalives stopping aborts it, and each keepalive is answered
+ * with `generation.alive` (Chromium has no MessagePort `close` event, so the SW learns that this
+ * engine, or its page, went away only when these answers stop).
+ */
+import { KeepaliveWatch } from '../../src/core/keepalive';
+import { isSwToEngine, message, type EngineToSw } from '../../src/core/protocol';
+
+export interface RequestControl {
+  /** Aborts when the client cancels or the SW goes silent. */
+  readonly signal: AbortSignal;
+  /** The request ended: stop watching for the SW's keepalives. */
+  stop(): void;
+}
+
+export function requestControl(port: MessagePort): RequestControl {
+  const controller = new AbortController();
+  const watch = new KeepaliveWatch(() => controller.abort('the Service Worker went silent'));
+  controller.signal.addEventListener('abort', () => watch.stop(), { once: true });
+  port.onmessage = (event: MessageEvent<unknown>) => {
+    if (!isSwToEngine(event.data)) return;
+    if (event.data.type === 'generation.cancel') controller.abort(event.data.reason);
+    else {
+      watch.beat();
+      port.postMessage(message<EngineToSw, 'generation.alive'>('generation.alive', {}));
+    }
+  };
+  // Where MessagePort 'close' events exist (not in Chromium 156): the SW side vanished.
+  port.addEventListener('close', () => controller.abort('channel closed'));
+  return { signal: controller.signal, stop: () => watch.stop() };
+}
