@@ -1,4 +1,8 @@
-/** The page runtime: registers the Service Worker, starts the engine worker, loads the model and bridges the two. */
+/**
+ * The page runtime: registers the Service Worker and, in the one tab elected for the model
+ * (`engine-election.ts`), starts the engine worker, loads the model and bridges the two; the
+ * other tabs follow (served through the SW) until the leader goes, then one of them takes over.
+ */
 import { proxy } from 'comlink';
 import { BUILD_STAMP } from '../core/build-stamp';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/route-prefix';
@@ -9,7 +13,11 @@ import { checkSwVersion } from './check-sw-version';
 import { controlPage } from './control-page';
 import { directStream, type DirectEvent } from './direct-stream';
 import { createEngine } from './create-engine';
+import { electEngine, type EngineElection } from './engine-election';
+import { ServiceUnavailableError } from '../core/errors';
+import { message, type PageToSw } from '../core/protocol';
 import { probeEndpoint } from './probe-endpoint';
+import { probeUntilServed } from './probe-until-served';
 import type { BackendName, ModelCard } from '../core/model-card';
 import { loadWithFallback } from './load-with-fallback';
 import {
@@ -42,10 +50,23 @@ class InpageRuntime extends EventTarget implements Inpage {
   readonly apiKey: string | null;
   private serving: ModelSpec;
   readonly ready: Promise<void>;
-  private readonly worker: Worker;
-  private readonly detach: () => void;
-  private readonly engine: ReturnType<typeof createEngine>['engine'];
+  private running: ReturnType<typeof createEngine> | null = null;
+  private detach: () => void = () => undefined;
+  private readonly election: EngineElection;
   private readonly options: InpageOptions;
+
+  get role(): 'leader' | 'follower' {
+    return this.running ? 'leader' : 'follower';
+  }
+
+  /** The engine, in the leader tab; a follower's direct-engine calls get a 503 `engine_in_other_tab`. */
+  private get engine(): ReturnType<typeof createEngine>['engine'] {
+    if (this.running) return this.running.engine;
+    throw new ServiceUnavailableError(
+      `The engine for '${this.model}' runs in another tab of this origin: use the endpoint (fetch('/v1/...')), which it serves.`,
+      'engine_in_other_tab',
+    );
+  }
 
   get model(): string {
     return this.serving.id;
@@ -55,11 +76,11 @@ class InpageRuntime extends EventTarget implements Inpage {
     return this.serving.backend;
   }
 
-  isCached(model?: string | WebLLMModelOptions): Promise<boolean> {
+  async isCached(model?: string | WebLLMModelOptions): Promise<boolean> {
     return this.engine.isCached(this.specOf(model));
   }
 
-  deleteCached(model?: string | WebLLMModelOptions): Promise<void> {
+  async deleteCached(model?: string | WebLLMModelOptions): Promise<void> {
     return this.engine.deleteCached(this.specOf(model));
   }
 
@@ -87,15 +108,17 @@ class InpageRuntime extends EventTarget implements Inpage {
     this.serving = models.primary;
     warnIfNotIsolated(models.fallback ?? models.primary);
     this.options = options;
-    const { worker, engine } = createEngine();
-    this.worker = worker;
-    this.engine = engine;
     this.apiKey = options.apiKey ?? null;
-    this.detach = bridgeServiceWorker(engine, this.apiKey);
-    const catalogues = backendsOf(options.backend ?? 'llamacpp').filter((backend) => backend.offersCatalogue);
-    if (catalogues.length > 0) void engine.offerCatalogue(catalogues.map((backend) => backend.name));
-    this.ready = this.start(models, options);
-    this.ready.catch((error: unknown) => this.dispatchEvent(new CustomEvent('error', { detail: error })));
+    this.election = electEngine(models.primary.id);
+    addEventListener('pagehide', this.onPageHide);
+    this.ready = this.election.first.then((leads) =>
+      leads ? this.start(models, options) : this.follow(models, options),
+    );
+    this.ready.catch((error: unknown) => {
+      // A tab whose start failed neither keeps the engine lock nor waits for it: another tab may try.
+      this.election.release();
+      this.dispatchEvent(new CustomEvent('error', { detail: error }));
+    });
   }
 
   onProgress(listener: (progress: LoadProgress) => void): () => void {
@@ -106,7 +129,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     return () => this.removeEventListener('progress', handler);
   }
 
-  recentRequests(): Promise<RequestRecord[]> {
+  async recentRequests(): Promise<RequestRecord[]> {
     return this.engine.recent();
   }
 
@@ -124,12 +147,67 @@ class InpageRuntime extends EventTarget implements Inpage {
   }
 
   async dispose(): Promise<void> {
+    removeEventListener('pagehide', this.onPageHide);
     this.detach();
-    await this.engine.dispose().catch(() => undefined);
-    this.worker.terminate();
+    const running = this.running;
+    this.running = null;
+    if (running) {
+      await running.engine.dispose().catch(() => undefined);
+      running.worker.terminate();
+    }
+    this.election.release();
+  }
+
+  /** Leaving for good (not into the back/forward cache): hand the engine lock on at once. */
+  private readonly onPageHide = (event: PageTransitionEvent) => {
+    if (!event.persisted) this.election.release();
+  };
+
+  /** Starts this tab's engine worker and bridges the SW to it. */
+  private run(options: InpageOptions): ReturnType<typeof createEngine>['engine'] {
+    this.detach();
+    this.running = createEngine();
+    const { engine } = this.running;
+    this.detach = bridgeServiceWorker(engine, this.apiKey);
+    const catalogues = backendsOf(options.backend ?? 'llamacpp').filter((backend) => backend.offersCatalogue);
+    if (catalogues.length > 0) void engine.offerCatalogue(catalogues.map((backend) => backend.name));
+    return engine;
+  }
+
+  /**
+   * A follower: no engine here; ready once another tab's engine answers through the SW. When
+   * the leader goes, the lock comes to one follower, which starts the engine and says hello.
+   */
+  private async follow(models: ResolvedModels, options: InpageOptions): Promise<void> {
+    this.detach = bridgeServiceWorker(null, this.apiKey);
+    const timeoutMs = options.timeoutMs ?? 15_000;
+    const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
+    const url = withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href);
+    await controlPage(url, options.scope ?? '/', timeoutMs, false);
+    void this.election.leads.then(() => this.takeOver(models, options));
+    await probeUntilServed(prefix, this.serving.id, this.apiKey, timeoutMs).catch(async (error: unknown) => {
+      // With `backend: 'auto'` the leader may serve the fallback instead.
+      const fallback = models.fallback;
+      if (!fallback) throw error;
+      await probeEndpoint(prefix, fallback.id, this.apiKey).catch(() => Promise.reject(error));
+      this.serving = fallback;
+    });
+  }
+
+  /** Promoted: load the model (from the browser's cache by now) and tell the SW this page serves it. */
+  private async takeOver(models: ResolvedModels, options: InpageOptions): Promise<void> {
+    try {
+      const engine = this.run(options);
+      this.serving = await loadWithFallback(engine, models, proxy(this.report));
+      navigator.serviceWorker.controller?.postMessage(message<PageToSw, 'client.hello'>('client.hello', {}));
+      this.dispatchEvent(new CustomEvent('leader'));
+    } catch (error) {
+      this.dispatchEvent(new CustomEvent('error', { detail: error }));
+    }
   }
 
   private async start(models: ResolvedModels, options: InpageOptions): Promise<void> {
+    const engine = this.run(options);
     const scope = options.scope ?? '/';
     const timeoutMs = options.timeoutMs ?? 15_000;
     const report = proxy(this.report);
@@ -147,7 +225,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     // A failed load settles `ready` only once the SW controls the page, so /v1 then answers
     // with the OpenAI error (503 model_load_failed) instead of reaching the network.
     const loaded = after
-      .then(() => loadWithFallback(this.engine, models, report))
+      .then(() => loadWithFallback(engine, models, report))
       .then(
         (spec) => (this.serving = spec),
         async (error: unknown) => {

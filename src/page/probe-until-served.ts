@@ -1,0 +1,30 @@
+/**
+ * A follower tab's readiness: its engine runs in another tab, so it probes the endpoint until
+ * that engine answers, retrying while no page serves the model yet (the leader is starting, or
+ * a closed leader's successor is loading).
+ */
+import { OpenAIError } from '../core/errors';
+import { probeEndpoint } from './probe-endpoint';
+
+/** The answers that mean "no engine serves the model yet, ask again". */
+const NOT_YET = new Set(['engine_not_loaded', 'engine_gone']);
+const RETRY_MS = 100;
+
+/** `probeEndpoint`, retried on `NOT_YET` answers until one succeeds or `timeoutMs` passed. */
+export async function probeUntilServed(
+  prefix: string,
+  model: string,
+  apiKey: string | null,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await probeEndpoint(prefix, model, apiKey);
+    } catch (error) {
+      const again = error instanceof OpenAIError && error.code !== null && NOT_YET.has(error.code);
+      if (!again || performance.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+  }
+}
