@@ -3,21 +3,17 @@
  * (`engine-election.ts`), starts the engine worker, loads the model and bridges the two; the
  * other tabs follow (served through the SW) until the leader goes, then one of them takes over.
  */
-import { proxy } from 'comlink';
+import { proxy, type Remote } from 'comlink';
 import { BUILD_STAMP } from '../core/build-stamp';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/route-prefix';
 import type { LoadProgress, ModelSpec } from '../core/model-spec';
-import type { RequestRecord } from '../core/engine-api';
+import type { EngineApi, RequestRecord } from '../core/engine-api';
 import type { Inpage, InpageOptions } from './inpage-options';
 import { checkSwVersion } from './check-sw-version';
 import { controlPage } from './control-page';
 import { directStream, type DirectEvent } from './direct-stream';
-import { createEngine } from './create-engine';
-import { electEngine, type EngineElection } from './engine-election';
-import { ServiceUnavailableError } from '../core/errors';
-import { message, type PageToSw } from '../core/protocol';
 import { probeEndpoint } from './probe-endpoint';
-import { probeUntilServed } from './probe-until-served';
+import { probeLeader } from './probe-leader';
 import type { BackendName, ModelCard } from '../core/model-card';
 import { loadWithFallback } from './load-with-fallback';
 import {
@@ -28,7 +24,7 @@ import {
   type WebLLMModelOptions,
 } from './resolve-backend';
 import { INPAGE_TEST_MODEL } from './resolve-model';
-import { bridgeServiceWorker } from './sw-bridge';
+import { TabEngine } from './tab-engine';
 import { warnIfNotIsolated } from './warn-not-isolated';
 
 export type { Inpage, InpageOptions } from './inpage-options';
@@ -50,22 +46,16 @@ class InpageRuntime extends EventTarget implements Inpage {
   readonly apiKey: string | null;
   private serving: ModelSpec;
   readonly ready: Promise<void>;
-  private running: ReturnType<typeof createEngine> | null = null;
-  private detach: () => void = () => undefined;
-  private readonly election: EngineElection;
+  private readonly tab: TabEngine;
   private readonly options: InpageOptions;
 
   get role(): 'leader' | 'follower' {
-    return this.running ? 'leader' : 'follower';
+    return this.tab.leads ? 'leader' : 'follower';
   }
 
   /** The engine, in the leader tab; a follower's direct-engine calls get a 503 `engine_in_other_tab`. */
-  private get engine(): ReturnType<typeof createEngine>['engine'] {
-    if (this.running) return this.running.engine;
-    throw new ServiceUnavailableError(
-      `The engine for '${this.model}' runs in another tab of this origin: use the endpoint (fetch('/v1/...')), which it serves.`,
-      'engine_in_other_tab',
-    );
+  private get engine(): Remote<EngineApi> {
+    return this.tab.engineFor(this.model);
   }
 
   get model(): string {
@@ -109,14 +99,13 @@ class InpageRuntime extends EventTarget implements Inpage {
     warnIfNotIsolated(models.fallback ?? models.primary);
     this.options = options;
     this.apiKey = options.apiKey ?? null;
-    this.election = electEngine(models.primary.id);
-    addEventListener('pagehide', this.onPageHide);
-    this.ready = this.election.first.then((leads) =>
+    this.tab = new TabEngine(models.primary.id, this.apiKey);
+    this.ready = this.tab.election.first.then((leads) =>
       leads ? this.start(models, options) : this.follow(models, options),
     );
     this.ready.catch((error: unknown) => {
       // A tab whose start failed neither keeps the engine lock nor waits for it: another tab may try.
-      this.election.release();
+      this.tab.election.release();
       this.dispatchEvent(new CustomEvent('error', { detail: error }));
     });
   }
@@ -146,32 +135,14 @@ class InpageRuntime extends EventTarget implements Inpage {
     return directStream(this.engine, { model: this.model, ...body });
   }
 
-  async dispose(): Promise<void> {
-    removeEventListener('pagehide', this.onPageHide);
-    this.detach();
-    const running = this.running;
-    this.running = null;
-    if (running) {
-      await running.engine.dispose().catch(() => undefined);
-      running.worker.terminate();
-    }
-    this.election.release();
+  dispose(): Promise<void> {
+    return this.tab.dispose();
   }
 
-  /** Leaving for good (not into the back/forward cache): hand the engine lock on at once. */
-  private readonly onPageHide = (event: PageTransitionEvent) => {
-    if (!event.persisted) this.election.release();
-  };
-
-  /** Starts this tab's engine worker and bridges the SW to it. */
-  private run(options: InpageOptions): ReturnType<typeof createEngine>['engine'] {
-    this.detach();
-    this.running = createEngine();
-    const { engine } = this.running;
-    this.detach = bridgeServiceWorker(engine, this.apiKey);
+  /** Starts this tab's engine worker, offering the catalogues of the chosen backends. */
+  private run(options: InpageOptions): Remote<EngineApi> {
     const catalogues = backendsOf(options.backend ?? 'llamacpp').filter((backend) => backend.offersCatalogue);
-    if (catalogues.length > 0) void engine.offerCatalogue(catalogues.map((backend) => backend.name));
-    return engine;
+    return this.tab.lead(catalogues.map((backend) => backend.name));
   }
 
   /**
@@ -179,19 +150,13 @@ class InpageRuntime extends EventTarget implements Inpage {
    * the leader goes, the lock comes to one follower, which starts the engine and says hello.
    */
   private async follow(models: ResolvedModels, options: InpageOptions): Promise<void> {
-    this.detach = bridgeServiceWorker(null, this.apiKey);
+    this.tab.follow();
     const timeoutMs = options.timeoutMs ?? 15_000;
     const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
     const url = withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href);
     await controlPage(url, options.scope ?? '/', timeoutMs, false);
-    void this.election.leads.then(() => this.takeOver(models, options));
-    await probeUntilServed(prefix, this.serving.id, this.apiKey, timeoutMs).catch(async (error: unknown) => {
-      // With `backend: 'auto'` the leader may serve the fallback instead.
-      const fallback = models.fallback;
-      if (!fallback) throw error;
-      await probeEndpoint(prefix, fallback.id, this.apiKey).catch(() => Promise.reject(error));
-      this.serving = fallback;
-    });
+    void this.tab.election.leads.then(() => this.takeOver(models, options));
+    this.serving = await probeLeader(prefix, models, this.apiKey, timeoutMs);
   }
 
   /** Promoted: load the model (from the browser's cache by now) and tell the SW this page serves it. */
@@ -199,9 +164,10 @@ class InpageRuntime extends EventTarget implements Inpage {
     try {
       const engine = this.run(options);
       this.serving = await loadWithFallback(engine, models, proxy(this.report));
-      navigator.serviceWorker.controller?.postMessage(message<PageToSw, 'client.hello'>('client.hello', {}));
+      this.tab.sayHello();
       this.dispatchEvent(new CustomEvent('leader'));
     } catch (error) {
+      this.tab.election.release();
       this.dispatchEvent(new CustomEvent('error', { detail: error }));
     }
   }
