@@ -13,11 +13,13 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise
  * Registers the Service Worker and waits until it controls this page. Fetches made before
  * control go to the network, so nothing may claim readiness earlier. After a hard reload the
  * page stays uncontrolled and `activate` does not run again: then we ask the SW to claim us.
+ * `hello`: tell the SW this page runs an engine (a follower tab, whose engine is elsewhere, does not).
  */
 export async function controlPage(
   scriptUrl: string,
   scope: string,
   timeoutMs: number,
+  hello = true,
 ): Promise<ServiceWorkerRegistration> {
   const container = navigator.serviceWorker;
   const controlled = new Promise<void>((resolve) => {
@@ -26,7 +28,7 @@ export async function controlPage(
   });
   const registration = await container.register(scriptUrl, { scope });
   const active = (await withDeadline(container.ready, timeoutMs, 'the Service Worker to activate')).active;
-  active?.postMessage(message<PageToSw, 'client.hello'>('client.hello', {}));
+  if (hello) active?.postMessage(message<PageToSw, 'client.hello'>('client.hello', {}));
   if (!container.controller) active?.postMessage(message<PageToSw, 'client.claim'>('client.claim', {}));
   await withDeadline(controlled, timeoutMs, 'the Service Worker to control this page');
   return registration;

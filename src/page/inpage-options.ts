@@ -47,6 +47,14 @@ export interface Inpage extends EventTarget {
   readonly model: string;
   /** The key requests must carry (`Authorization: Bearer`), or null when any key is accepted. */
   readonly apiKey: string | null;
+  /**
+   * `'leader'` when this tab runs the engine for `model`; `'follower'` when another tab of the
+   * origin does (one engine per model, elected with Web Locks; every tab leads without them).
+   * A follower is served through the Service Worker; its direct-engine calls (`stream`,
+   * `recentRequests`, `load`, `isCached`, `deleteCached`) fail with a 503 `engine_in_other_tab`.
+   * When the leader's tab closes, one follower becomes the leader (a `leader` event).
+   */
+  readonly role: 'leader' | 'follower';
   /** The backend serving `model` (settled once `ready` resolved). */
   readonly backend: BackendName;
   /** Whether the model's files (all of them) are in the browser's cache (WebLLM models). */

@@ -1,15 +1,19 @@
-/** The page runtime: registers the Service Worker, starts the engine worker, loads the model and bridges the two. */
-import { proxy } from 'comlink';
+/**
+ * The page runtime: registers the Service Worker and, in the one tab elected for the model
+ * (`engine-election.ts`), starts the engine worker, loads the model and bridges the two; the
+ * other tabs follow (served through the SW) until the leader goes, then one of them takes over.
+ */
+import { proxy, type Remote } from 'comlink';
 import { BUILD_STAMP } from '../core/build-stamp';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/route-prefix';
 import type { LoadProgress, ModelSpec } from '../core/model-spec';
-import type { RequestRecord } from '../core/engine-api';
+import type { EngineApi, RequestRecord } from '../core/engine-api';
 import type { Inpage, InpageOptions } from './inpage-options';
 import { checkSwVersion } from './check-sw-version';
 import { controlPage } from './control-page';
 import { directStream, type DirectEvent } from './direct-stream';
-import { createEngine } from './create-engine';
 import { probeEndpoint } from './probe-endpoint';
+import { probeLeader } from './probe-leader';
 import type { BackendName, ModelCard } from '../core/model-card';
 import { loadWithFallback } from './load-with-fallback';
 import {
@@ -20,7 +24,7 @@ import {
   type WebLLMModelOptions,
 } from './resolve-backend';
 import { INPAGE_TEST_MODEL } from './resolve-model';
-import { bridgeServiceWorker } from './sw-bridge';
+import { TabEngine } from './tab-engine';
 import { warnIfNotIsolated } from './warn-not-isolated';
 
 export type { Inpage, InpageOptions } from './inpage-options';
@@ -42,10 +46,17 @@ class InpageRuntime extends EventTarget implements Inpage {
   readonly apiKey: string | null;
   private serving: ModelSpec;
   readonly ready: Promise<void>;
-  private readonly worker: Worker;
-  private readonly detach: () => void;
-  private readonly engine: ReturnType<typeof createEngine>['engine'];
+  private readonly tab: TabEngine;
   private readonly options: InpageOptions;
+
+  get role(): 'leader' | 'follower' {
+    return this.tab.leads ? 'leader' : 'follower';
+  }
+
+  /** The engine, in the leader tab; a follower's direct-engine calls get a 503 `engine_in_other_tab`. */
+  private get engine(): Remote<EngineApi> {
+    return this.tab.engineFor(this.model);
+  }
 
   get model(): string {
     return this.serving.id;
@@ -55,11 +66,11 @@ class InpageRuntime extends EventTarget implements Inpage {
     return this.serving.backend;
   }
 
-  isCached(model?: string | WebLLMModelOptions): Promise<boolean> {
+  async isCached(model?: string | WebLLMModelOptions): Promise<boolean> {
     return this.engine.isCached(this.specOf(model));
   }
 
-  deleteCached(model?: string | WebLLMModelOptions): Promise<void> {
+  async deleteCached(model?: string | WebLLMModelOptions): Promise<void> {
     return this.engine.deleteCached(this.specOf(model));
   }
 
@@ -87,15 +98,16 @@ class InpageRuntime extends EventTarget implements Inpage {
     this.serving = models.primary;
     warnIfNotIsolated(models.fallback ?? models.primary);
     this.options = options;
-    const { worker, engine } = createEngine();
-    this.worker = worker;
-    this.engine = engine;
     this.apiKey = options.apiKey ?? null;
-    this.detach = bridgeServiceWorker(engine, this.apiKey);
-    const catalogues = backendsOf(options.backend ?? 'llamacpp').filter((backend) => backend.offersCatalogue);
-    if (catalogues.length > 0) void engine.offerCatalogue(catalogues.map((backend) => backend.name));
-    this.ready = this.start(models, options);
-    this.ready.catch((error: unknown) => this.dispatchEvent(new CustomEvent('error', { detail: error })));
+    this.tab = new TabEngine(models.primary.id, this.apiKey);
+    this.ready = this.tab.election.first.then((leads) =>
+      leads ? this.start(models, options) : this.follow(models, options),
+    );
+    this.ready.catch((error: unknown) => {
+      // A tab whose start failed neither keeps the engine lock nor waits for it: another tab may try.
+      this.tab.election.release();
+      this.dispatchEvent(new CustomEvent('error', { detail: error }));
+    });
   }
 
   onProgress(listener: (progress: LoadProgress) => void): () => void {
@@ -106,7 +118,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     return () => this.removeEventListener('progress', handler);
   }
 
-  recentRequests(): Promise<RequestRecord[]> {
+  async recentRequests(): Promise<RequestRecord[]> {
     return this.engine.recent();
   }
 
@@ -123,13 +135,45 @@ class InpageRuntime extends EventTarget implements Inpage {
     return directStream(this.engine, { model: this.model, ...body });
   }
 
-  async dispose(): Promise<void> {
-    this.detach();
-    await this.engine.dispose().catch(() => undefined);
-    this.worker.terminate();
+  dispose(): Promise<void> {
+    return this.tab.dispose();
+  }
+
+  /** Starts this tab's engine worker, offering the catalogues of the chosen backends. */
+  private run(options: InpageOptions): Remote<EngineApi> {
+    const catalogues = backendsOf(options.backend ?? 'llamacpp').filter((backend) => backend.offersCatalogue);
+    return this.tab.lead(catalogues.map((backend) => backend.name));
+  }
+
+  /**
+   * A follower: no engine here; ready once another tab's engine answers through the SW. When
+   * the leader goes, the lock comes to one follower, which starts the engine and says hello.
+   */
+  private async follow(models: ResolvedModels, options: InpageOptions): Promise<void> {
+    this.tab.follow();
+    const timeoutMs = options.timeoutMs ?? 15_000;
+    const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
+    const url = withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href);
+    await controlPage(url, options.scope ?? '/', timeoutMs, false);
+    void this.tab.election.leads.then(() => this.takeOver(models, options));
+    this.serving = await probeLeader(prefix, models, this.apiKey, timeoutMs);
+  }
+
+  /** Promoted: load the model (from the browser's cache by now) and tell the SW this page serves it. */
+  private async takeOver(models: ResolvedModels, options: InpageOptions): Promise<void> {
+    try {
+      const engine = this.run(options);
+      this.serving = await loadWithFallback(engine, models, proxy(this.report));
+      this.tab.sayHello();
+      this.dispatchEvent(new CustomEvent('leader'));
+    } catch (error) {
+      this.tab.election.release();
+      this.dispatchEvent(new CustomEvent('error', { detail: error }));
+    }
   }
 
   private async start(models: ResolvedModels, options: InpageOptions): Promise<void> {
+    const engine = this.run(options);
     const scope = options.scope ?? '/';
     const timeoutMs = options.timeoutMs ?? 15_000;
     const report = proxy(this.report);
@@ -147,7 +191,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     // A failed load settles `ready` only once the SW controls the page, so /v1 then answers
     // with the OpenAI error (503 model_load_failed) instead of reaching the network.
     const loaded = after
-      .then(() => loadWithFallback(this.engine, models, report))
+      .then(() => loadWithFallback(engine, models, report))
       .then(
         (spec) => (this.serving = spec),
         async (error: unknown) => {

@@ -5,9 +5,11 @@ import type { EngineApi } from '../core/engine-api';
 /**
  * The page's side of the SW protocol: answers `engine.query` with this page's models and
  * hands each `generation.start` (and `embedding.start`) port straight to the engine worker,
- * so tokens flow worker -> SW without passing through this thread.
+ * so tokens flow worker -> SW without passing through this thread. A follower tab (`engine`
+ * null: the engine runs in another tab) answers the query with no models, so the SW never
+ * waits out its query timeout on it.
  */
-export function bridgeServiceWorker(engine: Remote<EngineApi>, apiKey: string | null): () => void {
+export function bridgeServiceWorker(engine: Remote<EngineApi> | null, apiKey: string | null): () => void {
   const container = navigator.serviceWorker;
   let open = true;
   const onMessage = (event: MessageEvent<unknown>) => {
@@ -15,16 +17,17 @@ export function bridgeServiceWorker(engine: Remote<EngineApi>, apiKey: string | 
     const port = event.ports[0];
     if (!isSwToPage(data) || !port) return;
     if (data.type === 'engine.query') {
-      const models = !open
-        ? Promise.resolve([])
-        : data.catalogue
-          ? Promise.all([engine.models(), engine.catalogue()]).then(([served, more]) => [...served, ...more])
-          : engine.models();
+      const models =
+        !open || !engine
+          ? Promise.resolve([])
+          : data.catalogue
+            ? Promise.all([engine.models(), engine.catalogue()]).then(([served, more]) => [...served, ...more])
+            : engine.models();
       void models.then(
         (list) => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: list, apiKey })),
         () => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: [], apiKey })),
       );
-    } else if (!open) {
+    } else if (!open || !engine) {
       port.close();
     } else if (data.type === 'generation.start') {
       void engine.generate(data.request, transfer(port, [port]));
