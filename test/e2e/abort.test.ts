@@ -116,3 +116,60 @@ test('a request queued behind another waits its turn, and both complete', async 
   });
   assert.deepEqual(texts, ['defghi', 'DEFGHI', '345678']);
 });
+
+test('100 aborts, streamed and not, at random moments: each is recorded aborted and frees the engine', async () => {
+  const result = await fixture.page.evaluate(async () => {
+    let seed = 12345;
+    const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296;
+    const post = (extra: object, signal?: AbortSignal) =>
+      fetch('/v1/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'inpage-test', prompt: 'hi ', max_tokens: 3000, temperature: 0, ...extra }),
+        ...(signal ? { signal } : {}),
+      });
+    let slowestFree = 0;
+    const wrong: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const controller = new AbortController();
+      const stream = i % 2 === 0;
+      const request = post({ stream }, controller.signal).then(
+        (response) =>
+          stream
+            ? response.body
+                ?.getReader()
+                .read()
+                .then(() => '')
+            : response.text(),
+        () => undefined,
+      );
+      await new Promise((resolve) => setTimeout(resolve, rand() * 60));
+      controller.abort();
+      await request.catch(() => undefined);
+      // The engine is free once a one-token request gets its answer.
+      const start = performance.now();
+      const next = await post({ prompt: 'abc', max_tokens: 1 });
+      const text = ((await next.json()) as { choices: Array<{ text: string }> }).choices[0]?.text;
+      slowestFree = Math.max(slowestFree, performance.now() - start);
+      if (text !== 'd') wrong.push(`${i}: ${text}`);
+    }
+    // The engine keeps its last 32 records: the last 16 aborts and their 16 follow-ups.
+    const records = await window.inpage.recentRequests();
+    return {
+      slowestFree,
+      wrong,
+      aborted: records.filter((r) => r.outcome === 'aborted').length,
+      completed: records.filter((r) => r.outcome === 'completed' && r.completionTokens > 100).length,
+    };
+  });
+  console.log(JSON.stringify(result));
+  assert.deepEqual(result.wrong, []);
+  // Non-streamed answers are held up to 1 s for their exact status, then become cancellable.
+  assert.ok(
+    result.slowestFree < 3000,
+    `the engine was free ${Math.round(result.slowestFree)} ms after the slowest abort`,
+  );
+  assert.equal(result.completed, 0, 'no aborted request ran to a long completion');
+  // Some aborts land before the request reaches the engine (nothing to record); the rest are recorded aborted.
+  assert.ok(result.aborted >= 8, `${result.aborted} of the last 16 aborts were recorded as aborted by the engine`);
+});

@@ -133,7 +133,7 @@ async function openTabs(context: BrowserContext, count: number): Promise<Page[]>
 
 const roleOf = (tab: Page) => tab.evaluate(() => window.inpage.role);
 
-test('three tabs on one model run one engine: one leader, two followers served through it', async () => {
+test('three tabs on one model run one engine: one leader, two followers served through it, 3 x 20 streams exact', async () => {
   const { context, page: first } = await harness.openPage();
   const tabs = [first, ...(await openTabs(context, 2))];
   assert.deepEqual(await Promise.all(tabs.map(roleOf)), ['leader', 'follower', 'follower']);
@@ -142,6 +142,32 @@ test('three tabs on one model run one engine: one leader, two followers served t
     assert.equal(served.status, 200);
     assert.equal((served.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
   }
+  // 3 tabs x 20 concurrent streams, all through the one engine: every one exact, none mixed.
+  const streams = await Promise.all(
+    tabs.map((tab) =>
+      tab.evaluate(async (body) => {
+        const one = async () => {
+          const response = await fetch('/v1/completions', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ ...body, stream: true }),
+          });
+          const text = await response.text();
+          return text
+            .split('\n')
+            .filter((line) => line.startsWith('data: {'))
+            .map((line) => (JSON.parse(line.slice(6)) as { choices: Array<{ text: string }> }).choices[0]?.text ?? '')
+            .join('');
+        };
+        return Promise.all(Array.from({ length: 20 }, one));
+      }, ABC),
+    ),
+  );
+  assert.deepEqual(
+    streams.flat(),
+    Array.from({ length: 60 }, () => 'defgh'),
+  );
+  assert.deepEqual(await Promise.all(tabs.map(roleOf)), ['leader', 'follower', 'follower'], 'still one engine');
   // The leader's engine answered every tab: its log holds the followers' probes and requests.
   const served = await first.evaluate(() => window.inpage.recentRequests().then((records) => records.length));
   assert.ok(served >= 6, `the leader's engine served ${served} requests`);
