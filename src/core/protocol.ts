@@ -40,7 +40,12 @@ export interface PageToSw {
 
 /** Replies on the port of a page <-> SW question. */
 export interface Reply {
-  'engine.info': { models: ModelCard[]; apiKey: string | null };
+  /**
+   * The models this page's engine serves; `standby`: the models this page runs or will run an
+   * engine for (a leader whose engine may still be starting, or a follower in line for their
+   * lock), so the SW knows a handover is coming and holds requests for it instead of failing them.
+   */
+  'engine.info': { models: ModelCard[]; apiKey: string | null; standby: string[] };
   'sw.version': BuildStamp;
 }
 

@@ -1,17 +1,36 @@
 import { transfer, type Remote } from 'comlink';
-import { isSwToPage, message, type PageToSw, type Reply } from '../core/protocol';
+import { ServiceUnavailableError } from '../core/errors';
+import { isSwToPage, message, type EngineToSw, type PageToSw, type Reply } from '../core/protocol';
 import type { EngineApi } from '../core/engine-api';
+import type { ModelCard } from '../core/model-card';
+
+/**
+ * How long a query waits for an engine worker that is still starting before it is answered
+ * "no models yet" (with `standby`): the SW, waiting out a handover, asks again, instead of
+ * taking the silence for a page without a runtime.
+ */
+const BOOT_REPLY_MS = 200;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const engineGone = () => new ServiceUnavailableError('This page no longer runs the engine.', 'engine_gone').toWire();
 
 /**
  * The page's side of the SW protocol: answers `engine.query` with this page's models and
  * hands each `generation.start` (and `embedding.start`) port straight to the engine worker,
  * so tokens flow worker -> SW without passing through this thread. A follower tab (`engine`
  * null: the engine runs in another tab) answers the query with no models, so the SW never
- * waits out its query timeout on it.
+ * waits out its query timeout on it, and names the models it stands by for (`standby`).
  */
-export function bridgeServiceWorker(engine: Remote<EngineApi> | null, apiKey: string | null): () => void {
+export function bridgeServiceWorker(
+  engine: Remote<EngineApi> | null,
+  apiKey: string | null,
+  standby: string[] = [],
+): () => void {
   const container = navigator.serviceWorker;
   let open = true;
+  // Until the engine worker first answers (it is still starting), queries get a quick "none yet".
+  let booted = engine === null;
   const onMessage = (event: MessageEvent<unknown>) => {
     const data = event.data;
     const port = event.ports[0];
@@ -23,11 +42,15 @@ export function bridgeServiceWorker(engine: Remote<EngineApi> | null, apiKey: st
           : data.catalogue
             ? Promise.all([engine.models(), engine.catalogue()]).then(([served, more]) => [...served, ...more])
             : engine.models();
-      void models.then(
-        (list) => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: list, apiKey })),
-        () => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: [], apiKey })),
+      const answered = models.then((list) => ((booted = true), list));
+      const reply = booted ? answered : Promise.race([answered, delay(BOOT_REPLY_MS).then((): ModelCard[] => [])]);
+      void reply.then(
+        (list) => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: list, apiKey, standby })),
+        () => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: [], apiKey, standby })),
       );
     } else if (!open || !engine) {
+      // Detached (this page is going) or never serving: the SW runs it elsewhere at once.
+      port.postMessage(message<EngineToSw, 'generation.error'>('generation.error', { error: engineGone() }));
       port.close();
     } else if (data.type === 'generation.start') {
       void engine.generate(data.request, transfer(port, [port]));

@@ -19,7 +19,7 @@ export class TabEngine {
   private detach: () => void = () => undefined;
 
   constructor(
-    modelId: string,
+    private readonly modelId: string,
     private readonly apiKey: string | null,
   ) {
     this.election = electEngine(modelId);
@@ -39,10 +39,13 @@ export class TabEngine {
     );
   }
 
-  /** Follows: answers the SW's queries with no models, so it never waits on this page. */
+  /**
+   * Follows: answers the SW's queries with no models (so it never waits on this page) and
+   * says it stands by for this model (so the SW holds requests through a handover).
+   */
   follow(): void {
     this.detach();
-    this.detach = bridgeServiceWorker(null, this.apiKey);
+    this.detach = bridgeServiceWorker(null, this.apiKey, [this.modelId]);
   }
 
   /** Leads: starts the engine worker (offering `catalogues`) and bridges the SW to it. */
@@ -50,7 +53,7 @@ export class TabEngine {
     this.detach();
     this.running = createEngine();
     const { engine } = this.running;
-    this.detach = bridgeServiceWorker(engine, this.apiKey);
+    this.detach = bridgeServiceWorker(engine, this.apiKey, [this.modelId]);
     if (catalogues.length > 0) void engine.offerCatalogue(catalogues);
     return engine;
   }

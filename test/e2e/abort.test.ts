@@ -66,7 +66,7 @@ test('aborting a stream after its first chunk frees the engine for the next requ
   );
 });
 
-test('aborting a non-streamed request frees the engine within the JSON hold (1 s), not at its last token', async () => {
+test('aborting a non-streamed request frees the engine within ms, as a stream: its answer is under way from its first token', async () => {
   const result = await fixture.page.evaluate(async () => {
     const before = (await window.inpage.recentRequests()).length;
     const controller = new AbortController();
@@ -77,7 +77,7 @@ test('aborting a non-streamed request frees the engine within the JSON hold (1 s
       body: JSON.stringify(body),
       signal: controller.signal,
     }).then((response) => response.json());
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 150));
     controller.abort();
     const abortedAt = performance.now();
     const error = await sent.then(
@@ -99,8 +99,8 @@ test('aborting a non-streamed request frees the engine within the JSON hold (1 s
     (result.record?.completionTokens ?? Infinity) < 1200,
     `stopped after ${result.record?.completionTokens} tokens`,
   );
-  // Held for JSON_HOLD_MS (1 s) from the start for an exact status, then cancellable within ms.
-  assert.ok(result.stopMs < 3000, `the engine stopped ${result.stopMs} ms after the abort`);
+  // Held only until the first token (not for JSON_HOLD_MS, 1 s, which would be ~850 ms here), then cancellable.
+  assert.ok(result.stopMs < 500, `the engine stopped ${result.stopMs} ms after the abort`);
 });
 
 test('a request queued behind another waits its turn, and both complete', async () => {
@@ -164,7 +164,9 @@ test('100 aborts, streamed and not, at random moments: each is recorded aborted 
   });
   console.log(JSON.stringify(result));
   assert.deepEqual(result.wrong, []);
-  // Non-streamed answers are held up to 1 s for their exact status, then become cancellable.
+  // Non-streamed answers are cancellable from their first token, as streams. The bound includes
+  // the one-token follow-up itself on a busy machine (1.4 s seen at load 17); a leaked
+  // 3,000-token generation would take far longer.
   assert.ok(
     result.slowestFree < 3000,
     `the engine was free ${Math.round(result.slowestFree)} ms after the slowest abort`,

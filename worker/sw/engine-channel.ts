@@ -10,6 +10,8 @@ import {
   type SwToPage,
 } from '../../src/core/protocol';
 import type { GenerationRequest } from '../../src/core/generation';
+import { markEngineGone } from './engine-gone-clock';
+import { trackChannel } from './open-channels';
 
 /** An engine event as a reader sees it (the `generation.alive` answers stay inside the channel). */
 export type EngineEvent = Exclude<MessageOf<EngineToSw>, { type: 'generation.alive' }>;
@@ -20,20 +22,28 @@ export const FIRST_ALIVE_TIMEOUT_MS = 5000;
 const gone = () =>
   new ServiceUnavailableError('The page running the engine went away during the request.', 'engine_gone').toWire();
 
+/** Whether `event` is the error of an engine that went away (its page closed or stopped it). */
+export function isEngineGone(event: EngineEvent): boolean {
+  return event.type === 'generation.error' && event.error.body.error.code === 'engine_gone';
+}
+
 /**
  * One request's MessageChannel to the engine (relayed by the page that owns it): engine
  * events arrive in order through `next()`, ending with exactly one `generation.done` or
- * `generation.error`; `cancel()` tells the engine to stop this request.
+ * `generation.error`; `cancel()` tells the engine to stop this request. The page's goodbye,
+ * or silence from its engine, ends it with `engine_gone`.
  */
 export class EngineChannel {
   private readonly port: MessagePort;
+  private readonly untrack: () => void;
   private readonly events = new AsyncQueue<EngineEvent>();
   private open = true;
   private readonly keepalive: ReturnType<typeof setInterval>;
   /** Silence from the engine (its page closed: its worker died) ends the request with `engine_gone`. */
-  private readonly watch = new KeepaliveWatch(() => this.push({ type: 'generation.error', error: gone() }));
+  private readonly watch = new KeepaliveWatch(() => this.engineGone());
 
   constructor(client: Client, request: GenerationRequest) {
+    this.untrack = trackChannel(client.id, this);
     const channel = new MessageChannel();
     this.port = channel.port1;
     this.port.onmessage = (event: MessageEvent<unknown>) => {
@@ -42,7 +52,7 @@ export class EngineChannel {
       else this.push(event.data);
     };
     // Where MessagePort 'close' events exist (not in Chromium 156): the page went away mid-request.
-    this.port.addEventListener('close', () => this.push({ type: 'generation.error', error: gone() }));
+    this.port.addEventListener('close', () => this.engineGone());
     client.postMessage(message<SwToPage, 'generation.start'>('generation.start', { request }), [channel.port2]);
     const keepalive = () =>
       this.port.postMessage(message<SwToEngine, 'generation.keepalive'>('generation.keepalive', {}));
@@ -68,9 +78,16 @@ export class EngineChannel {
     this.close();
   }
 
+  /** The engine's page went away: the request ends with `engine_gone` (after what already arrived). */
+  engineGone(): void {
+    markEngineGone();
+    this.push({ type: 'generation.error', error: gone() });
+  }
+
   /** Ends the channel after the engine's last event. */
   close(): void {
     this.open = false;
+    this.untrack();
     clearInterval(this.keepalive);
     this.watch.stop();
     this.events.end();
@@ -83,6 +100,7 @@ export class EngineChannel {
     if (event.type === 'generation.done' || event.type === 'generation.error') {
       this.watch.stop();
       this.events.end();
+      this.untrack();
     }
   }
 }

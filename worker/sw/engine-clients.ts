@@ -2,6 +2,7 @@ import { AuthenticationError, NotFoundError, ServiceUnavailableError } from '../
 import type { ModelCard } from '../../src/core/model-card';
 import { ask } from '../../src/core/ask';
 import type { SwToPage } from '../../src/core/protocol';
+import { markEngineGone } from './engine-gone-clock';
 
 const QUERY_TIMEOUT_MS = 2000;
 
@@ -11,18 +12,24 @@ export interface EngineClient {
   models: ModelCard[];
   /** The key its runtime was started with; requests it serves must carry it. */
   apiKey: string | null;
+  /** The models whose engine it starts when their tab goes (a follower in line for the lock). */
+  standby: string[];
 }
 
 /** Asks one page which models its engine serves; null if it has no engine or does not answer. */
-export async function queryClient(client: Client, catalogue = false): Promise<EngineClient | null> {
+export async function queryClient(
+  client: Client,
+  catalogue = false,
+  timeoutMs = QUERY_TIMEOUT_MS,
+): Promise<EngineClient | null> {
   const info = await ask<SwToPage, 'engine.query', 'engine.info'>(
     client,
     'engine.query',
     { catalogue },
     'engine.info',
-    QUERY_TIMEOUT_MS,
+    timeoutMs,
   );
-  return info ? { client, models: info.models, apiKey: info.apiKey } : null;
+  return info ? { client, models: info.models, apiKey: info.apiKey, standby: info.standby ?? [] } : null;
 }
 
 /**
@@ -37,7 +44,11 @@ export const engineHints = new Set<string>();
 export async function engineClients(clients: Clients, requesterId: string, catalogue = false): Promise<EngineClient[]> {
   const windows = await clients.matchAll({ type: 'window', includeUncontrolled: true });
   const live = new Set(windows.map((client) => client.id));
-  for (const id of engineHints) if (!live.has(id)) engineHints.delete(id);
+  for (const id of engineHints) {
+    if (live.has(id)) continue;
+    engineHints.delete(id);
+    markEngineGone();
+  }
   // With hints, ask only the pages that have a runtime (a page without one never answers).
   const candidates = engineHints.size > 0 ? windows.filter((client) => engineHints.has(client.id)) : windows;
   const requester = candidates.find((client) => client.id === requesterId);

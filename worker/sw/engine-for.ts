@@ -4,9 +4,11 @@
  * request against the model's capabilities (400s for what it cannot honour, over-long prompts).
  */
 import { checkCapabilities, type ModelCapabilities } from '../../src/core/capabilities';
-import { NotFoundError } from '../../src/core/errors';
+import { NotFoundError, ServiceUnavailableError } from '../../src/core/errors';
 import type { GenerationRequest } from '../../src/core/generation';
 import { checkApiKey, engineClients, pickEngineClient, type EngineClient } from './engine-clients';
+import { handoverLikely } from './engine-gone-clock';
+import { awaitSuccessor } from './handover';
 import type { RouteEvent } from './route';
 
 /** A validated request, its neutral form, and the page whose engine will run it. */
@@ -14,6 +16,8 @@ export interface Routed<B, R = GenerationRequest> {
   body: B;
   generation: R;
   client: Client;
+  /** The page that serves the model after its engine's page went (a handover), by `deadline`; null if none will. */
+  successor(deadline: number): Promise<Client | null>;
 }
 
 /** Validates with `validate`, maps with `toGeneration`, and routes the request to a page's engine. */
@@ -38,21 +42,31 @@ export async function routeToEngine<B extends { model: string }, R>(
   checkApiKey(event.request, engines[0]?.apiKey ?? null);
   const body = await validate();
   const generation = toRequest(body);
-  const { engine, card } = await pickOrExplain(clients, event.clientId, engines, body.model);
+  const { engine, card } = await pickOrExplain(clients, event, engines, body.model);
   checkApiKey(event.request, engine.apiKey);
   if (card.capabilities) check(card.capabilities, generation);
-  return { body, generation, client: engine.client };
+  const successor = async (deadline: number) => {
+    const next = await awaitSuccessor(clients, body.model, event.request.signal, deadline);
+    if (next) checkApiKey(event.request, next.apiKey);
+    return next?.client ?? null;
+  };
+  return { body, generation, client: engine.client, successor };
 }
 
 /**
  * The page serving `model`. A model no page serves is asked about once more, catalogues
- * included, so one that could be loaded is a 503 `model_not_loaded`, not a 404.
+ * included, so one that could be loaded is a 503 `model_not_loaded`, not a 404; one whose
+ * engine is being handed over to a tab standing by waits for the new engine.
  */
-async function pickOrExplain(clients: Clients, requesterId: string, engines: EngineClient[], model: string) {
+async function pickOrExplain(clients: Clients, event: RouteEvent, engines: EngineClient[], model: string) {
   try {
     return pickEngineClient(engines, model);
   } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    return pickEngineClient(await engineClients(clients, requesterId, true), model);
+    const notLoaded = error instanceof ServiceUnavailableError && error.code === 'engine_not_loaded';
+    if (!(error instanceof NotFoundError) && !notLoaded) throw error;
+    const successor = handoverLikely() ? await awaitSuccessor(clients, model, event.request.signal) : null;
+    if (successor) return pickEngineClient([successor], model);
+    if (notLoaded) throw error;
+    return pickEngineClient(await engineClients(clients, event.clientId, true), model);
   }
 }

@@ -7,7 +7,8 @@
 import type { GenerationRequest, TokenCounts } from '../../src/core/generation';
 import { OpenAIError } from '../../src/core/errors';
 import { SSE_HEADERS, sseFrame } from './sse';
-import { EngineChannel, raise, type EngineEvent } from './engine-channel';
+import { HANDOVER_TIMEOUT_MS } from './engine-gone-clock';
+import { EngineChannel, isEngineGone, raise, type EngineEvent } from './engine-channel';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const encoder = new TextEncoder();
@@ -33,22 +34,46 @@ export interface JsonFormatter {
 export interface OpenGeneration {
   channel: EngineChannel;
   first: EngineOutput;
+  /** The first choice index of the request's last prompt: its first event means every prompt was accepted. */
+  lastPromptFrom: number;
 }
 
-/** Starts `request` on `client`'s engine; throws the engine's error if that is its first event. */
-export async function openGeneration(
-  client: Client,
-  request: GenerationRequest,
-  signal: AbortSignal,
-): Promise<OpenGeneration> {
-  const channel = new EngineChannel(client, request);
-  signal.addEventListener('abort', () => channel.cancel('client aborted'), { once: true });
-  const first = await channel.next();
-  if (first.type === 'generation.error') {
-    channel.close();
-    raise(first);
+/** Where a generation runs, and who runs it once that page goes (`Routed`). */
+export interface GenerationTarget {
+  client: Client;
+  generation: GenerationRequest;
+  successor(deadline: number): Promise<Client | null>;
+}
+
+/**
+ * Starts the request on its page's engine; throws the engine's error if that is its first
+ * event. A request whose engine went before it began (queued behind others when its tab
+ * closed) starts again on the engine that takes over, if a tab stands by for the model.
+ */
+export async function openGeneration(target: GenerationTarget, signal: AbortSignal): Promise<OpenGeneration> {
+  const { generation: request } = target;
+  const lastPromptFrom = (request.prompts.length - 1) * request.n;
+  let client = target.client;
+  // Retries (a new engine can be slow to take a request on a busy machine) share one handover bound.
+  let deadline: number | null = null;
+  for (;;) {
+    const channel = new EngineChannel(client, request);
+    const onAbort = () => channel.cancel('client aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    const first = await channel.next();
+    if (first.type !== 'generation.error') return { channel, first, lastPromptFrom };
+    signal.removeEventListener('abort', onAbort);
+    if (!isEngineGone(first) || signal.aborted) {
+      channel.close();
+      raise(first);
+    }
+    // Its page is going (it said goodbye) or gone: drop the request there, run it on the successor.
+    channel.cancel('engine gone');
+    deadline ??= Date.now() + HANDOVER_TIMEOUT_MS;
+    const next = await target.successor(deadline);
+    if (!next) raise(first);
+    client = next;
   }
-  return { channel, first };
 }
 
 /** How a non-streamed generation ended: the status and JSON body of its answer. */
@@ -75,14 +100,23 @@ function feed(channel: EngineChannel, events: EngineEvent[], format: JsonFormatt
 }
 
 /**
- * How long a non-streamed answer is held back for the generation to end. One that ends (or
- * fails) by then is answered with its own status; one still running is answered with a body
- * stream that carries the JSON when it ends, whose cancel (the client aborted) stops the engine:
- * Chromium does not abort `event.request.signal` in the SW, so a response held until the end
- * lets an aborted generation run to its last token. The price: an engine error after this
- * hold comes as OpenAI error JSON under status 200.
+ * A non-streamed answer is held back only until every prompt of the request was accepted (its
+ * first token came: a prompt the engine refuses, too long for the context, fails before that),
+ * at most `JSON_HOLD_MS` (a batch whose later prompts wait behind long earlier ones). An error
+ * until then keeps its own status; after it, the answer goes out as a body stream that carries
+ * the JSON when the generation ends, and whose cancel (the client aborted) stops the engine at
+ * once. Chromium does not abort `event.request.signal` in the SW, so a response held until the
+ * end would let an aborted generation run to its last token. The price: an engine failure
+ * after the first token (its tab closed) comes as OpenAI error JSON under status 200.
  */
 export const JSON_HOLD_MS = 1000;
+
+/** Whether `events` include the first output of the last prompt (every prompt was accepted). */
+const acceptsAll = (events: EngineEvent[], lastPromptFrom: number) =>
+  events.some(
+    (event) =>
+      (event.type === 'generation.piece' || event.type === 'generation.choice-end') && event.index >= lastPromptFrom,
+  );
 
 /** The next event, or null once `ms` passed (the pending read stays usable). */
 async function within(read: Promise<EngineEvent>, ms: number): Promise<EngineEvent | null> {
@@ -96,16 +130,21 @@ async function within(read: Promise<EngineEvent>, ms: number): Promise<EngineEve
 }
 
 /** Collects the generation into one JSON body (see `JSON_HOLD_MS`). */
-export async function jsonResponse({ channel, first }: OpenGeneration, format: JsonFormatter): Promise<Response> {
+export async function jsonResponse(
+  { channel, first, lastPromptFrom }: OpenGeneration,
+  format: JsonFormatter,
+): Promise<Response> {
   const deadline = Date.now() + JSON_HOLD_MS;
   let pending: Promise<EngineEvent> | null = null;
-  let ended = feed(channel, [first, ...channel.drain()], format);
-  while (ended === null && Date.now() < deadline) {
+  let events = [first, ...channel.drain()];
+  let ended = feed(channel, events, format);
+  while (ended === null && !acceptsAll(events, lastPromptFrom) && Date.now() < deadline) {
     pending ??= channel.next();
     const event = await within(pending, deadline - Date.now());
     if (event === null) break;
     pending = null;
-    ended = feed(channel, [event, ...channel.drain()], format);
+    events = [event, ...channel.drain()];
+    ended = feed(channel, events, format);
   }
   if (ended) return new Response(JSON.stringify(ended.body), { status: ended.status, headers: JSON_HEADERS });
   const body = new ReadableStream<Uint8Array>(

@@ -9,6 +9,8 @@ import { toOpenAIError } from '../../src/core/errors';
 import { isPageToSw, message, type Reply } from '../../src/core/protocol';
 import { routePrefixOf } from '../../src/core/route-prefix';
 import { engineHints } from './engine-clients';
+import { markEngineGone } from './engine-gone-clock';
+import { endChannelsOf } from './open-channels';
 import { lazyChunkRoute } from './lazy-chunk-cache';
 import { precacheShell } from './precache-shell';
 import { dispatch } from './dispatch';
@@ -55,7 +57,9 @@ self.addEventListener('message', (event) => {
       if (sender) engineHints.add(sender);
       break;
     case 'client.goodbye':
-      if (sender) engineHints.delete(sender);
+      // The page's engine stopped (its tab is going): its requests end now, not after the keepalive's silence.
+      if (sender && engineHints.delete(sender)) markEngineGone();
+      if (sender) endChannelsOf(sender);
       break;
     case 'sw.version.query':
       event.ports[0]?.postMessage(message<Reply, 'sw.version'>('sw.version', BUILD_STAMP));

@@ -49,7 +49,7 @@ export function chatRoute(clients: Clients, prefix: string): Route {
         async () => validateChat(await readJson(event.request)),
         chatGenerationRequest,
       );
-      const generation = await openGeneration(request.client, request.generation, event.request.signal);
+      const generation = await openGeneration(request, event.request.signal);
       const options = chatFormatOptions(request.body);
       return request.body.stream
         ? sseResponse(generation, chatStream(options))

@@ -22,7 +22,7 @@ export function completionsRoute(clients: Clients, prefix: string): Route {
         async () => validateCompletion(await readJson(event.request)),
         (body) => body,
       );
-      const generation = await openGeneration(request.client, request.generation, event.request.signal);
+      const generation = await openGeneration(request, event.request.signal);
       const meta = completionMeta(request.body.model);
       return request.body.stream
         ? sseResponse(generation, completionStream(meta, request.body))

@@ -66,7 +66,7 @@ export function responsesRoute(clients: Clients, prefix: string): Route {
         },
         (body) => chatGenerationRequest(body.chat),
       );
-      const generation = await openGeneration(request.client, request.generation, event.request.signal);
+      const generation = await openGeneration(request, event.request.signal);
       const meta = responseMeta(request.body);
       return request.body.chat.stream
         ? sseResponse(generation, responseStream(meta, request.body))
