@@ -1,6 +1,7 @@
 // The engine worker as one prebuilt ES module beside its wasm (dist/inpage-llm/), for the ES
 // library and the drop-in script. `base: './'` makes the wasm URL relative to the worker file.
 import { build } from 'vite';
+import { patchedWllamaWasm } from './patch-wllama-wasm.mjs';
 
 export async function buildEngineWorker() {
   await build({
@@ -8,6 +9,7 @@ export async function buildEngineWorker() {
     logLevel: 'warn',
     publicDir: false,
     base: './',
+    plugins: [patchedWllamaWasm()],
     build: {
       outDir: 'dist/inpage-llm',
       emptyOutDir: false,

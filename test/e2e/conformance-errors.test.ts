@@ -114,16 +114,32 @@ describe('conformance: errors', () => {
     assert.equal(whole.status, 400);
   });
 
-  test('output the wasm backend cannot encode (invalid UTF-8) is a clear 500, and the engine keeps answering', async () => {
-    // After the bytes of "é" the model repeats the lone continuation byte 0xA9.
-    const response = await postFromPage(fixture.page, '/v1/completions', {
-      model: 'inpage-test',
-      prompt: 'é',
-      max_tokens: 3,
-      temperature: 0,
-    });
-    assert.equal(response.status, 500);
-    assert.equal((response.body as { error: { code: string } }).error.code, 'invalid_utf8_output');
+  test("output that is not valid UTF-8 is served with U+FFFD, JSON and SSE, with its tokens and logprobs (as llama.cpp's server does)", async () => {
+    // After the bytes of "é" (C3 A9) the model writes the lone continuation bytes AA AB AC.
+    const body = { model: 'inpage-test', prompt: 'é', max_tokens: 3, temperature: 0, logprobs: 1 };
+    const json = await postFromPage(fixture.page, '/v1/completions', body);
+    const sse = await streamFromPage(fixture.page, { ...body, stream: true });
+    console.log(JSON.stringify({ json: json.body, sse: sse.events }));
+    assert.equal(json.status, 200);
+    const choice = (
+      json.body as {
+        choices: Array<{
+          text: string;
+          finish_reason: string;
+          logprobs: { tokens: string[]; token_logprobs: number[] };
+        }>;
+      }
+    ).choices[0]!;
+    assert.equal(choice.text, '\uFFFD\uFFFD\uFFFD');
+    assert.equal(choice.finish_reason, 'length');
+    assert.equal(choice.logprobs.tokens.length, 3);
+    for (const logprob of choice.logprobs.token_logprobs) assert.ok(logprob > -0.01, `greedy step ${logprob}`);
+    assert.equal(sse.status, 200);
+    assert.equal(sse.done, true);
+    const streamed = sse.events
+      .map((event) => (event as { choices: Array<{ text: string }> }).choices[0]?.text ?? '')
+      .join('');
+    assert.equal(streamed, '\uFFFD\uFFFD\uFFFD');
     const ok = await postFromPage(fixture.page, '/v1/completions', {
       model: 'inpage-test',
       prompt: 'abc',
