@@ -197,19 +197,54 @@ describe('conformance on inpage-test-qwen3: cuts and stops around the split char
     }
   });
 
-  test('limit: a stop (or stop token id) that needs the text through 𝔸 is a 500 invalid_utf8_output', async () => {
-    // '𝔸' itself, its first UTF-16 half, a stop after it, and the id of its last token: the
-    // engine asks llama-server for per-token text, which it cannot encode for 242 and 116.
-    for (const stop of [{ stop: '𝔸' }, { stop: '\uD835' }, { stop: 'café' }, { stop_token_ids: [116] }]) {
-      const answer = await postFromPage(fixture.page, '/v1/completions', {
-        model,
-        prompt: 'x',
-        temperature: 0,
-        ...stop,
-      });
-      assert.equal(answer.status, 500, JSON.stringify(stop));
-      assert.equal(errorOf(answer.body).code, 'invalid_utf8_output');
+  test('stops ending inside, at or after 𝔸 match on whole characters, as llama-server matches them (JSON = SSE)', async () => {
+    for (const [stop, text, tokens] of [
+      ['𝔸', `${HEAD.join('')} `, 10],
+      [' 𝔸', HEAD.join(''), 10],
+      ['café', `${HEAD.join('')} 𝔸 `, 11],
+      [['.', '𝔸 c'], `${HEAD.join('')} `, 11],
+    ] as const) {
+      const params = { model, prompt: 'x', temperature: 0, stop };
+      const whole = await create(fixture.page, params);
+      const streamed = await createStreamed(fixture.page, params);
+      for (const result of [whole, streamed]) {
+        assert.equal(result.choices[0]?.text, text, JSON.stringify(stop));
+        assert.equal(result.choices[0]?.finish_reason, 'stop');
+      }
+      assert.equal(whole.choices[0]?.matched_stop, typeof stop === 'string' ? stop : stop[1]);
+      assert.equal(
+        whole.usage.completion_tokens,
+        tokens,
+        `${JSON.stringify(stop)}: tokens up to the one completing it`,
+      );
     }
+    const kept = await createStreamed(fixture.page, {
+      model,
+      prompt: 'x',
+      temperature: 0,
+      stop: '𝔸',
+      include_stop_str_in_output: true,
+    });
+    assert.equal(kept.choices[0]?.text, `${HEAD.join('')} 𝔸`);
+  });
+
+  test('a stop holding half of a character (a lone UTF-16 surrogate) is a 400 naming stop', async () => {
+    for (const stop of ['\uD835', ['ok', '\uDD38']]) {
+      const answer = await postFromPage(fixture.page, '/v1/completions', { model, prompt: 'x', stop });
+      assert.equal(answer.status, 400, JSON.stringify(stop));
+      assert.deepEqual([errorOf(answer.body).param, errorOf(answer.body).type], ['stop', 'invalid_request_error']);
+    }
+  });
+
+  test('limit: a stop token id past 𝔸 is a 500 invalid_utf8_output (it needs per-token text, which the wasm build cannot encode for 242 and 116)', async () => {
+    const answer = await postFromPage(fixture.page, '/v1/completions', {
+      model,
+      prompt: 'x',
+      temperature: 0,
+      stop_token_ids: [116],
+    });
+    assert.equal(answer.status, 500);
+    assert.equal(errorOf(answer.body).code, 'invalid_utf8_output');
   });
 });
 
