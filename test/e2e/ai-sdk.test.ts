@@ -2,10 +2,13 @@
  * The Vercel AI SDK (`ai` + `@ai-sdk/openai`) against the Service Worker, bundled into the test
  * page, on `inpage-test` (its chat template concatenates the messages' contents; greedy decoding
  * continues the alphabet, so 'abc' answers 'defgh' in 5 tokens). `createOpenAI(...)(id)` calls
- * `/v1/responses`; `.chat(id)` calls `/v1/chat/completions`.
+ * `/v1/responses`; `.chat(id)` calls `/v1/chat/completions`. The same page then loads
+ * `inpage-test-qwen3` (Qwen3's real vocabulary and chat template), whose greedy answer to any
+ * user message is `Hello, world! 你好 😀 𝔸 café.`, through both APIs, streamed and not.
  */
 import assert from 'node:assert/strict';
-import { beforeEach, describe, test } from 'node:test';
+import { before, beforeEach, describe, test } from 'node:test';
+import { INPAGE_TEST_QWEN3_CHAIN_TEXT } from '../../src/test-model/inpage-test-qwen3-spec';
 import { usePage } from './page-fixture';
 import { recordV1Fetches, takeV1Fetches } from './page-helpers';
 import { loadSdk } from './sdk-scripts';
@@ -191,5 +194,57 @@ describe('AI SDK, embed: /v1/embeddings', () => {
     assert.deepEqual((await takeV1Fetches(fixture.page)).calls, [
       { method: 'POST', path: '/v1/embeddings', status: 200 },
     ]);
+  });
+});
+
+describe('AI SDK on inpage-test-qwen3 (Qwen3 vocabulary and template), both APIs', () => {
+  before(() => fixture.page.evaluate(() => window.inpage.load('/models/inpage-test-qwen3.gguf')));
+  beforeEach(() => takeV1Fetches(fixture.page));
+
+  test('generateText and streamText answer the chain exactly, 9 prompt tokens, ending with stop', async () => {
+    const result = await fixture.page.evaluate(async () => {
+      const { generateText, streamText, createOpenAI } = window.AISDK;
+      const openai = createOpenAI({ baseURL: location.origin + '/v1', apiKey: 'x' });
+      const answers = [];
+      for (const model of [openai('inpage-test-qwen3'), openai.chat('inpage-test-qwen3')]) {
+        const whole = await generateText({ model, prompt: 'abc', temperature: 0 });
+        const errors: string[] = [];
+        const stream = streamText({
+          model,
+          prompt: 'abc',
+          temperature: 0,
+          onError: ({ error }) => void errors.push(String(error)),
+        });
+        const deltas: string[] = [];
+        for await (const delta of stream.textStream) deltas.push(delta);
+        answers.push({
+          text: whole.text,
+          finishReason: whole.finishReason,
+          input: whole.usage.inputTokens,
+          streamed: deltas.join(''),
+          streamFinish: await stream.finishReason,
+          errors,
+        });
+      }
+      return answers;
+    });
+    for (const answer of result)
+      assert.deepEqual(answer, {
+        text: INPAGE_TEST_QWEN3_CHAIN_TEXT,
+        finishReason: 'stop',
+        input: 9,
+        streamed: INPAGE_TEST_QWEN3_CHAIN_TEXT,
+        streamFinish: 'stop',
+        errors: [],
+      });
+    assert.deepEqual(
+      (await takeV1Fetches(fixture.page)).calls.map((call) => [call.path, call.status]),
+      [
+        ['/v1/responses', 200],
+        ['/v1/responses', 200],
+        ['/v1/chat/completions', 200],
+        ['/v1/chat/completions', 200],
+      ],
+    );
   });
 });

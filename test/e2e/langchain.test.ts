@@ -2,10 +2,13 @@
  * LangChain's `ChatOpenAI` (`@langchain/openai` + `@langchain/core`) against the Service Worker,
  * bundled into the test page, on `inpage-test` (its chat template concatenates the messages'
  * contents; greedy decoding continues the alphabet, so 'abc' answers 'defgh' in 5 tokens).
- * It calls `/v1/chat/completions`.
+ * It calls `/v1/chat/completions`. The same page then loads `inpage-test-qwen3` (Qwen3's real
+ * vocabulary and chat template), whose greedy answer to any user message is
+ * `Hello, world! 你好 😀 𝔸 café.`.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
+import { INPAGE_TEST_QWEN3_CHAIN_TEXT } from '../../src/test-model/inpage-test-qwen3-spec';
 import { usePage } from './page-fixture';
 import { recordV1Fetches, takeV1Fetches } from './page-helpers';
 import { loadSdk } from './sdk-scripts';
@@ -107,5 +110,37 @@ describe('LangChain ChatOpenAI', () => {
       (bodies[1]?.messages as Array<{ role: string }>).map((m) => m.role),
       ['user', 'assistant', 'tool'],
     );
+  });
+});
+
+describe('LangChain ChatOpenAI on inpage-test-qwen3 (Qwen3 vocabulary and template)', () => {
+  before(() => fixture.page.evaluate(() => window.inpage.load('/models/inpage-test-qwen3.gguf')));
+
+  test('invoke and stream answer the chain exactly; usage 9 in', async () => {
+    const result = await fixture.page.evaluate(async () => {
+      const { ChatOpenAI } = window.LangChain;
+      const model = new ChatOpenAI({
+        model: 'inpage-test-qwen3',
+        configuration: { baseURL: location.origin + '/v1' },
+        apiKey: 'x',
+        temperature: 0,
+      });
+      const answer = await model.invoke('abc');
+      const chunks: string[] = [];
+      for await (const chunk of await model.stream('abc')) chunks.push(String(chunk.content));
+      return {
+        content: answer.content,
+        input: answer.usage_metadata?.input_tokens,
+        finish: answer.response_metadata.finish_reason as unknown,
+        streamed: chunks.join(''),
+      };
+    });
+    assert.deepEqual(result, {
+      content: INPAGE_TEST_QWEN3_CHAIN_TEXT,
+      input: 9,
+      finish: 'stop',
+      streamed: INPAGE_TEST_QWEN3_CHAIN_TEXT,
+    });
+    assert.deepEqual((await takeV1Fetches(fixture.page)).calls, [...CHAT, ...CHAT]);
   });
 });

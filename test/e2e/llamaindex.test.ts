@@ -10,11 +10,15 @@
  * `additionalChatOptions`; and its stream chunks keep the last text delta, so every event after
  * the last `response.output_text.delta` (text done, item done, completed...) repeats it: the
  * spec joins the deltas of the text-delta chunks only, as the chunk's `raw` event says.
+ *
+ * The same page then loads `inpage-test-qwen3` (Qwen3's real vocabulary and chat template), whose
+ * greedy answer to any user message is `Hello, world! 你好 😀 𝔸 café.`, through both classes.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { ToolCallLLM } from '@llamaindex/core/llms';
 import type { OpenAIResponses } from '@llamaindex/openai';
+import { INPAGE_TEST_QWEN3_CHAIN_TEXT } from '../../src/test-model/inpage-test-qwen3-spec';
 import { usePage } from './page-fixture';
 import { recordV1Fetches, takeV1Fetches } from './page-helpers';
 import { loadSdk } from './sdk-scripts';
@@ -160,3 +164,47 @@ for (const api of ['chat', 'responses'] as const) {
     });
   });
 }
+
+describe('LlamaIndex on inpage-test-qwen3 (Qwen3 vocabulary and template), both classes', () => {
+  before(() => fixture.page.evaluate(() => window.inpage.load('/models/inpage-test-qwen3.gguf')));
+
+  test('chat and chat stream answer the chain exactly', async () => {
+    const result = await fixture.page.evaluate(async () => {
+      const { OpenAI, OpenAIResponses } = window.LlamaIndex;
+      const options = {
+        model: 'inpage-test-qwen3',
+        baseURL: location.origin + '/v1',
+        apiKey: 'x',
+        temperature: 0,
+        additionalSessionOptions: { dangerouslyAllowBrowser: true },
+      };
+      const answers = [];
+      for (const llm of [
+        new OpenAI(options),
+        new OpenAIResponses({ ...options, additionalChatOptions: { temperature: 0 } as OpenAIResponsesChatOptions }),
+      ] as ToolCallLLM[]) {
+        const messages = [{ role: 'user' as const, content: 'abc' }];
+        const answer = await llm.chat({ messages });
+        const deltas: string[] = [];
+        for await (const chunk of await llm.chat({ messages, stream: true })) {
+          const raw = chunk.raw as { type?: string; object?: string };
+          if (raw.type === 'response.output_text.delta' || raw.object === 'chat.completion.chunk')
+            deltas.push(chunk.delta);
+        }
+        answers.push({ content: answer.message.content, streamed: deltas.join('') });
+      }
+      return answers;
+    });
+    const exact = { content: INPAGE_TEST_QWEN3_CHAIN_TEXT, streamed: INPAGE_TEST_QWEN3_CHAIN_TEXT };
+    assert.deepEqual(result, [exact, exact]);
+    assert.deepEqual(
+      (await takeV1Fetches(fixture.page)).calls.map((call) => [call.path, call.status]),
+      [
+        ['/v1/chat/completions', 200],
+        ['/v1/chat/completions', 200],
+        ['/v1/responses', 200],
+        ['/v1/responses', 200],
+      ],
+    );
+  });
+});

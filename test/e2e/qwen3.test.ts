@@ -67,4 +67,33 @@ describe('inpage-test-qwen3 through the endpoint', () => {
     assert.equal(answer.choices[0].finish_reason, 'stop');
     assert.equal(answer.usage.prompt_tokens, 9);
   });
+
+  test('openai SDK: chat streamed, and the Responses API created and streamed, answer the chain exactly', async () => {
+    const result = await fixture.page.evaluate(async () => {
+      const client = new window.OpenAI({
+        baseURL: location.origin + '/v1',
+        apiKey: 'unused',
+        dangerouslyAllowBrowser: true,
+      });
+      const model = 'inpage-test-qwen3';
+      const chat: string[] = [];
+      const chatStream = await client.chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'abc' }],
+        temperature: 0,
+        stream: true,
+      });
+      for await (const chunk of chatStream) chat.push(chunk.choices[0]?.delta.content ?? '');
+      const response = await client.responses.create({ model, input: 'abc', temperature: 0 });
+      const deltas: string[] = [];
+      const stream = await client.responses.create({ model, input: 'abc', temperature: 0, stream: true });
+      for await (const event of stream) if (event.type === 'response.output_text.delta') deltas.push(event.delta);
+      return { chat: chat.join(''), response: response.output_text, streamed: deltas.join('') };
+    });
+    assert.deepEqual(result, {
+      chat: INPAGE_TEST_QWEN3_CHAIN_TEXT,
+      response: INPAGE_TEST_QWEN3_CHAIN_TEXT,
+      streamed: INPAGE_TEST_QWEN3_CHAIN_TEXT,
+    });
+  });
 });

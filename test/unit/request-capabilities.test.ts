@@ -123,7 +123,7 @@ describe('needsTokens', () => {
     [{ n: 2, best_of: 2 }, false],
     [{ echo: true }, false],
     [{ logprobs: 0 }, true],
-    [{ stop: '\n' }, true],
+    [{ stop: '\n' }, false],
     [{ stop_token_ids: [1] }, true],
     [{ best_of: 2 }, true],
   ])('%j -> %s', (body, expected) => {
@@ -188,7 +188,8 @@ describe('choiceRequest', () => {
     expect(choiceRequest(request(), 'p', 0).token_info).toBeNull();
     expect(choiceRequest(request({ logprobs: 3 }), 'p', 0).token_info).toBe(3);
     expect(choiceRequest(request({ logprobs: 0 }), 'p', 0).token_info).toBe(0);
-    expect(choiceRequest(request({ stop: 'x' }), 'p', 0).token_info).toBe(0);
+    expect(choiceRequest(request({ stop: 'x' }), 'p', 0).token_info).toBeNull();
+    expect(choiceRequest(request({ stop_token_ids: [1] }), 'p', 0).token_info).toBe(0);
     expect(choiceRequest(request({ best_of: 3 }), 'p', 0).token_info).toBe(0);
     expect(choiceRequest(request({ max_tokens: null }), 'p', 0).max_tokens).toBeNull();
   });

@@ -72,16 +72,13 @@ async function shape(events: GenerationEvent[], options: Partial<ShapeOptions> =
 
 describe('shapeChoice', () => {
   it('passes text through when the backend gives no tokens (prompt events skipped)', async () => {
-    const r = await shape(
-      [
-        { type: 'prompt', promptTokens: 3, cachedTokens: 0 },
-        { type: 'text', text: 'Hel', tokens: null },
-        { type: 'text', text: '', tokens: null },
-        { type: 'text', text: 'lo', tokens: null },
-        end(2),
-      ],
-      { stops: ['l'] },
-    );
+    const r = await shape([
+      { type: 'prompt', promptTokens: 3, cachedTokens: 0 },
+      { type: 'text', text: 'Hel', tokens: null },
+      { type: 'text', text: '', tokens: null },
+      { type: 'text', text: 'lo', tokens: null },
+      end(2),
+    ]);
     expect(r.deltas).toStrictEqual([
       { type: 'delta', text: 'Hel', logprobs: null },
       { type: 'delta', text: 'lo', logprobs: null },
@@ -94,6 +91,27 @@ describe('shapeChoice', () => {
       cumulativeLogprob: 0,
     });
     expect(r.halts).toBe(0);
+  });
+
+  it('matches stop strings on text without tokens, counting tokens by `generated` (a split character is one piece)', async () => {
+    const events: GenerationEvent[] = [
+      { type: 'text', text: 'Hi', tokens: null, generated: 1 },
+      { type: 'text', text: ' 𝔸', tokens: null, generated: 4 },
+      { type: 'text', text: ' café', tokens: null, generated: 5 },
+      end(6),
+    ];
+    const r = await shape(events, { stops: ['𝔸'] });
+    expect(r.text).toBe('Hi ');
+    expect(r.end).toMatchObject({ finishReason: 'stop', matchedStop: '𝔸', completionTokens: 4 });
+    expect([r.halts, r.pulled]).toStrictEqual([1, 2]);
+    const counted = await shape(
+      events.map((e) => (e.type === 'text' ? { ...e, generated: undefined } : e)),
+      { stops: ['caf'] },
+    );
+    expect(counted.text).toBe('Hi 𝔸 ');
+    expect(counted.end).toMatchObject({ matchedStop: 'caf', completionTokens: 3 });
+    const held = await shape([{ type: 'text', text: 'abc', tokens: null }, end(1)], { stops: ['cd'] });
+    expect(held.deltas.map((d) => d.text)).toStrictEqual(['ab', 'c']);
   });
 
   it('cuts before a stop spanning several tokens, halts once and reads no further', async () => {

@@ -272,6 +272,8 @@ describe('validateCompletion: invalid fields', () => {
     ['stop', ['']],
     ['stop', [1]],
     ['stop', {}],
+    ['stop', '\uD835'],
+    ['stop', ['ok', 'x\uDD38']],
     ['stop_token_ids', [-1]],
     ['stop_token_ids', [1.5]],
     ['stop_token_ids', [2, 'x']],

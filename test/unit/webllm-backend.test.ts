@@ -66,7 +66,8 @@ describe('webllm request mapping (through WebLLM 0.2.x validators)', () => {
     for (const key of ['suffix', 'user', 'best_of', 'n', 'echo', 'stop']) expect(key in params).toBe(false);
     expect(params.stream).toBe(true);
     expect(params.stream_options?.include_usage).toBe(true);
-    if (request.logprobs !== null || request.stop.length > 0) expect(params.top_logprobs).toBeGreaterThanOrEqual(1);
+    if (request.logprobs !== null || request.stop_token_ids.length > 0)
+      expect(params.top_logprobs).toBeGreaterThanOrEqual(1);
     if (request.seed !== null) expect(params.seed).toBe(request.seed + 1);
   });
 

@@ -50,7 +50,12 @@ export interface ChoiceRequest extends SamplingParams {
 export type GenerationEvent =
   /** The prompt was read: its size in tokens, and how many came from the prefix cache. */
   | { type: 'prompt'; promptTokens: number; cachedTokens: number }
-  | { type: 'text'; text: string; tokens: TokenInfo[] | null }
+  /**
+   * `generated`: tokens generated so far, where the backend says (llama-server's
+   * `timings.predicted_n`): without per-token info one piece can hold several tokens (the tokens
+   * of a character split across them arrive as one piece).
+   */
+  | { type: 'text'; text: string; tokens: TokenInfo[] | null; generated?: number }
   | { type: 'end'; finishReason: FinishReason; promptTokens: number; completionTokens: number; cachedTokens: number };
 
 export interface LoadedModel {

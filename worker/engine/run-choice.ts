@@ -18,14 +18,14 @@ export type ChoicePiece =
       cachedTokens: number;
     };
 
-/** Whether the backend must report every token (stops, logprobs and `best_of` need them). */
+/**
+ * Whether the backend must report every token (logprobs, stop token ids and `best_of` need
+ * them). Stop strings do not: they are matched on the text, which on llamacpp never holds part of
+ * a character, whereas per-token text can (a token of a split character), and the wasm build
+ * fails on it (`invalid_utf8_output`).
+ */
 export function needsTokens(request: GenerationRequest): boolean {
-  return (
-    request.logprobs !== null ||
-    request.stop.length > 0 ||
-    request.stop_token_ids.length > 0 ||
-    request.best_of > request.n
-  );
+  return request.logprobs !== null || request.stop_token_ids.length > 0 || request.best_of > request.n;
 }
 
 /** The backend request for choice `choice` of `prompt` (choice j of a seeded request uses seed + j). */

@@ -29,11 +29,11 @@ export type ChoiceOutput =
     };
 
 /**
- * Turns one backend generation into the choice's output. With per-token info (the backend was
- * asked for it whenever stops or logprobs matter) it applies stop strings, matched across token
- * boundaries and never emitted unless `includeStop`, and stop token ids; it holds back only the
- * text that could still begin a stop, attaches each token's logprobs, and calls `halt` when a stop
- * ends the choice early. Without per-token info, text passes straight through.
+ * Turns one backend generation into the choice's output. It applies stop strings, matched
+ * across token boundaries and never emitted unless `includeStop`, and (with per-token info, which
+ * the backend gives when logprobs, stop token ids or `best_of` need it) stop token ids; it holds
+ * back only the text that could still begin a stop, attaches each token's logprobs, and calls
+ * `halt` when a stop ends the choice early.
  */
 export async function* shapeChoice(
   events: AsyncIterable<GenerationEvent>,
@@ -89,7 +89,19 @@ export async function* shapeChoice(
       return;
     }
     if (event.tokens === null) {
-      if (event.text) yield { type: 'delta', text: event.text, tokens: null };
+      // Text only: stop strings are matched on the text; one piece may hold several tokens.
+      tokens = event.generated ?? tokens + 1;
+      text.append(event.text, tokens > options.minTokens);
+      const match = text.match(released);
+      if (match) {
+        halt();
+        const last = release(match.end);
+        if (last) yield last;
+        yield end('stop', match.stop, tokens);
+        return;
+      }
+      const out = release(Math.max(released, text.safeEnd()));
+      if (out) yield out;
       continue;
     }
     for (const token of event.tokens) {

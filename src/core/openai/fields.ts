@@ -36,11 +36,23 @@ export const stringField = (param: string) => v.string(typeMessage(param, 'a str
 
 export const booleanField = (param: string) => v.boolean(typeMessage(param, 'a boolean'));
 
-/** `stop`: a string or an array of non-empty strings. */
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * `stop`: a string or an array of non-empty strings, each well-formed Unicode: a lone surrogate
+ * would match half of a character (llama.cpp's server refuses such JSON too).
+ */
 export const stopField = (param: string) =>
-  v.union(
-    [v.string(), v.array(v.pipe(v.string(), v.minLength(1)))],
-    typeMessage(param, 'a string or an array of non-empty strings'),
+  v.pipe(
+    v.union(
+      [v.string(), v.array(v.pipe(v.string(), v.minLength(1)))],
+      typeMessage(param, 'a string or an array of non-empty strings'),
+    ),
+    v.check(
+      (stop) => (typeof stop === 'string' ? [stop] : stop).every((s) => !LONE_SURROGATE.test(s)),
+      `Invalid value for '${param}': a stop string holds a lone UTF-16 surrogate (half of a character).`,
+    ),
   );
 
 /** An array of non-negative integer token ids. */

@@ -41,6 +41,9 @@ export function chunkEvents(chunk: unknown, wantTokens: boolean): GenerationEven
       cachedTokens: asNumber(Reflect.get(progress, 'cache')),
     });
   }
+  const timings: unknown = Reflect.get(chunk, 'timings');
+  const predicted: unknown =
+    typeof timings === 'object' && timings !== null ? Reflect.get(timings, 'predicted_n') : null;
   const choices: unknown = Reflect.get(chunk, 'choices');
   let finish: FinishReason | null = null;
   if (Array.isArray(choices)) {
@@ -55,6 +58,7 @@ export function chunkEvents(chunk: unknown, wantTokens: boolean): GenerationEven
           type: 'text',
           text: typeof text === 'string' ? text : '',
           tokens: wantTokens ? (tokens ?? []) : null,
+          ...(typeof predicted === 'number' ? { generated: predicted } : {}),
         });
       }
       const reason: unknown = Reflect.get(choice, 'finish_reason');

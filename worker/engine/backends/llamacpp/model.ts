@@ -78,7 +78,8 @@ export class LlamaCppModel implements LoadedModel {
       if (event.type === 'prompt') continue;
       if (event.type === 'end') {
         yield { ...event, promptTokens, cachedTokens, completionTokens: completion + event.completionTokens };
-      } else yield event;
+      } else if (event.generated !== undefined) yield { ...event, generated: completion + event.generated };
+      else yield event;
     }
   }
 

@@ -23,6 +23,8 @@ export interface ServerParams {
   cache_prompt: boolean;
   grammar?: string;
   return_progress: boolean;
+  /** Every chunk carries `timings.predicted_n`: the tokens generated so far. */
+  timings_per_token: true;
   stream: true;
   stream_options: { include_usage: boolean };
   abortSignal: AbortSignal;
@@ -56,6 +58,7 @@ export function toServerParams(request: ChoiceRequest, prompt: string, signal: A
     cache_prompt: request.cache_prompt,
     ...(request.grammar === null ? {} : { grammar: request.grammar }),
     return_progress: true,
+    timings_per_token: true,
     stream: true,
     stream_options: { include_usage: true },
     abortSignal: signal,
