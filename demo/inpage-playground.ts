@@ -1,14 +1,8 @@
 import { css, html, LitElement, nothing } from 'lit';
 import type { Inpage, LoadProgress, ModelCard } from '../src/index';
 import { CATALOGUE } from './catalogue';
-import {
-  pendingConversation,
-  toChatBody,
-  toEmbeddingsBody,
-  toResponsesBody,
-  type ChatTurn,
-  type Conversation,
-} from './chat-body';
+import { pendingConversation, toChatBody, toEmbeddingsBody, toResponsesBody } from './chat-body';
+import { ChatSession, type Runner } from './chat-session';
 import {
   BUSY_NOTICE,
   describeLoadFailure,
@@ -18,7 +12,6 @@ import {
 } from './describe-failure';
 import { detectWebGpu } from './detect-webgpu';
 import { DEFAULT_PARAMS, toRequestBody, type SamplingParams } from './request-body';
-import { runChat } from './run-chat';
 import type { Endpoint, EndpointBody } from './request-code';
 import { runRequest, type RunStats } from './run-request';
 import { fetchServedModels } from './served-models';
@@ -55,11 +48,6 @@ export class InpagePlayground extends LitElement {
     busy: { state: true },
     requestNotice: { state: true },
     tab: { state: true },
-    turns: { state: true },
-    system: { state: true },
-    draft: { state: true },
-    chatStatus: { state: true },
-    chatStats: { state: true },
     codeEndpoint: { state: true },
   };
 
@@ -121,15 +109,10 @@ export class InpagePlayground extends LitElement {
   declare busy: boolean;
   declare requestNotice: Notice | undefined;
   declare tab: Tab;
-  /** The Chat tab's conversation, its message box, and its last request's status and figures. */
-  declare turns: ChatTurn[];
-  declare system: string;
-  declare draft: string;
-  declare chatStatus: string;
-  declare chatStats: RunStats | undefined;
   /** The endpoint the code panel shows: the active tab's, unless picked in the panel. */
   declare codeEndpoint: Endpoint;
   private abort: AbortController | undefined;
+  private readonly chat = new ChatSession(this);
 
   constructor() {
     super();
@@ -143,10 +126,6 @@ export class InpagePlayground extends LitElement {
     this.status = '';
     this.busy = false;
     this.tab = 'completions';
-    this.turns = [];
-    this.system = '';
-    this.draft = 'abc';
-    this.chatStatus = '';
     this.codeEndpoint = 'completions';
   }
 
@@ -261,30 +240,32 @@ export class InpagePlayground extends LitElement {
       : this.model === 'inpage-test'
         ? `${note} Its chat template concatenates the messages' contents.`
         : note;
+    const chat = this.chat;
     return html`<chat-view
-      .turns=${this.turns}
+      .turns=${chat.turns}
       .params=${this.params}
-      .stats=${this.chatStats}
-      system=${this.system}
-      draft=${this.draft}
-      status=${this.chatStatus}
+      .stats=${chat.stats}
+      system=${chat.system}
+      draft=${chat.draft}
+      status=${chat.status}
       note=${chatNote}
       ?ready=${this.state === 'ready'}
       ?busy=${this.busy}
       @params-change=${(event: CustomEvent<SamplingParams>) => (this.params = event.detail)}
-      @system-change=${(event: CustomEvent<string>) => (this.system = event.detail)}
-      @draft-change=${(event: CustomEvent<string>) => (this.draft = event.detail)}
-      @send=${(event: CustomEvent<string>) => this.sendChat(event.detail)}
+      @system-change=${(event: CustomEvent<string>) => chat.set({ system: event.detail })}
+      @draft-change=${(event: CustomEvent<string>) => chat.set({ draft: event.detail })}
+      @send=${(event: CustomEvent<string>) =>
+        chat.send(event.detail, this.model, this.params, this.run, () => (this.requestNotice = BUSY_NOTICE))}
       @stop=${this.stop}
-      @clear=${this.clearChat}
+      @clear=${() => chat.clear()}
     ></chat-view>`;
   }
 
   /** The request on each endpoint: completions from the form, the others from the chat. */
   private codeBodies(): Record<Endpoint, EndpointBody> {
     const model = this.model || 'inpage-test';
-    const conversation = pendingConversation({ system: this.system, turns: this.turns }, this.draft);
-    const about: Conversation = this.tab === 'chat' ? conversation : { system: '', turns: [] };
+    const conversation = pendingConversation(this.chat.conversation(), this.chat.draft);
+    const about = this.tab === 'chat' ? conversation : { system: '', turns: [] };
     return {
       completions: toRequestBody(model, this.params),
       chat: toChatBody(model, this.params, conversation),
@@ -312,40 +293,8 @@ export class InpagePlayground extends LitElement {
     );
   }
 
-  /** Sends the conversation plus `text`; the answer streams into a new assistant turn. */
-  private async sendChat(text: string): Promise<void> {
-    const before = this.turns;
-    const conversation: Conversation = { system: this.system, turns: [...before, { role: 'user', content: text }] };
-    const answer: ChatTurn = { role: 'assistant', content: '' };
-    const show = () => (this.turns = [...conversation.turns, { ...answer }]);
-    show();
-    this.draft = '';
-    this.chatStats = undefined;
-    const ok = await this.run(
-      (status) => (this.chatStatus = status),
-      (signal) =>
-        runChat(toChatBody(this.model, this.params, conversation), signal, {
-          onText: (piece) => {
-            answer.content += piece;
-            show();
-          },
-          onReasoning: (piece) => {
-            answer.reasoning = (answer.reasoning ?? '') + piece;
-            show();
-          },
-          onStats: (stats) => (this.chatStats = stats),
-          onWaiting: () => (this.requestNotice = BUSY_NOTICE),
-        }),
-    );
-    // A failed turn goes back into the message box, to send again.
-    if (!ok) {
-      this.turns = before;
-      this.draft = text;
-    }
-  }
-
   /** One request at a time: busy, Stop, status and the failure notice. False when it failed. */
-  private async run(setStatus: (status: string) => void, request: (signal: AbortSignal) => Promise<string | null>) {
+  private readonly run: Runner = async (setStatus, request) => {
     const abort = new AbortController();
     this.abort = abort;
     this.busy = true;
@@ -367,13 +316,7 @@ export class InpagePlayground extends LitElement {
       if (this.requestNotice === BUSY_NOTICE) this.requestNotice = undefined;
       this.busy = false;
     }
-  }
-
-  private clearChat(): void {
-    this.turns = [];
-    this.chatStatus = '';
-    this.chatStats = undefined;
-  }
+  };
 
   private stop(): void {
     this.abort?.abort();

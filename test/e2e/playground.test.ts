@@ -188,17 +188,19 @@ test('chat: Enter sends and the answer streams; a second turn carries the histor
   assert.ok(length > 20 && length < 4000, `stopped early (${length} chars)`);
 
   // reasoning_content shows collapsed above the answer (set directly: the test models never think).
-  await page.evaluate(() => {
-    const playground = document.querySelector('inpage-playground');
-    if (playground)
-      playground.turns = [
-        { role: 'user', content: 'why?' },
-        { role: 'assistant', content: 'because', reasoning: 'thinking <b>hard</b>' },
-      ];
+  await page.locator('chat-transcript').evaluate((transcript) => {
+    if (transcript instanceof HTMLElement)
+      Object.assign(transcript, {
+        turns: [
+          { role: 'user', content: 'why?' },
+          { role: 'assistant', content: 'because', reasoning: 'thinking <b>hard</b>' },
+        ],
+      });
   });
   const details = page.locator('chat-transcript details');
   assert.equal(await details.getAttribute('open'), null, 'collapsed');
   assert.equal(await text(page, 'chat-transcript details pre'), 'thinking <b>hard</b>', 'as text, not HTML');
+  assert.equal(await page.locator('chat-transcript details b').count(), 0);
   await details.locator('summary').click();
   assert.equal(await details.getAttribute('open'), '');
   await shot(page, 'chat');
