@@ -29,6 +29,10 @@ export class SamplingControls extends LitElement {
       .field input {
         width: 100%;
       }
+      #stop {
+        min-height: 3.6rem;
+        resize: vertical;
+      }
       .check input {
         width: auto;
       }
