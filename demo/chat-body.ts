@@ -20,15 +20,24 @@ export interface Conversation {
   turns: ChatTurn[];
 }
 
+/** A message as the tab sends it. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** The `/v1/chat/completions` body as the tab builds it. */
+export type ChatBody = EndpointBody & { messages: ChatMessage[]; stream: boolean };
+
 /** Messages in API order: the system prompt (when set) first; past reasoning is not sent back. */
-export function toMessages(conversation: Conversation): Array<{ role: string; content: string }> {
-  const turns = conversation.turns.map(({ role, content }) => ({ role, content }));
+export function toMessages(conversation: Conversation): ChatMessage[] {
+  const turns = conversation.turns.map(({ role, content }): ChatMessage => ({ role, content }));
   return conversation.system.trim() === '' ? turns : [{ role: 'system', content: conversation.system }, ...turns];
 }
 
 /** The `/v1/chat/completions` body: only what differs from the API's defaults, as for completions. */
-export function toChatBody(model: string, params: SamplingParams, conversation: Conversation): EndpointBody {
-  const body: EndpointBody = {
+export function toChatBody(model: string, params: SamplingParams, conversation: Conversation): ChatBody {
+  const body: ChatBody = {
     model,
     messages: toMessages(conversation),
     max_tokens: params.maxTokens,

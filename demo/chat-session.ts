@@ -25,6 +25,7 @@ export class ChatSession implements ReactiveController {
     host.addController(this);
   }
 
+  /** Nothing to start: the session only asks its host to render again when it changes. */
   hostConnected(): void {}
 
   conversation(): Conversation {

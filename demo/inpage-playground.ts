@@ -204,6 +204,7 @@ export class InpagePlayground extends LitElement {
       aria-controls="tabpanel"
       aria-selected=${this.tab === tab ? 'true' : 'false'}
       @click=${() => this.selectTab(tab)}
+      @keydown=${this.onTabKey}
     >
       ${label}
     </button>`;
@@ -277,6 +278,14 @@ export class InpagePlayground extends LitElement {
   private selectTab(tab: Tab): void {
     this.tab = tab;
     this.codeEndpoint = tab;
+  }
+
+  /** Left / Right move between the two tabs (the ARIA tabs pattern). */
+  private onTabKey(event: KeyboardEvent): void {
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    const next: Tab = this.tab === 'chat' ? 'completions' : 'chat';
+    this.selectTab(next);
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#tab-${next}`)?.focus());
   }
 
   private async generate(): Promise<void> {

@@ -4,7 +4,7 @@
  * `reasoning_content` as they arrive. Resolves with the finish reason, or null when stopped.
  */
 import { playgroundClient, QUEUED_AFTER_MS, type RunCallbacks } from './run-request';
-import type { EndpointBody } from './request-code';
+import type { ChatBody } from './chat-body';
 import { runStats, type RunStats } from './run-stats';
 
 export interface ChatCallbacks extends RunCallbacks {
@@ -17,11 +17,7 @@ function reasoningOf(part: object): string {
   return typeof value === 'string' ? value : '';
 }
 
-export async function runChat(
-  body: EndpointBody,
-  signal: AbortSignal,
-  callbacks: ChatCallbacks,
-): Promise<string | null> {
+export async function runChat(body: ChatBody, signal: AbortSignal, callbacks: ChatCallbacks): Promise<string | null> {
   const openai = playgroundClient();
   const started = performance.now();
   let first: number | null = null;
@@ -32,7 +28,7 @@ export async function runChat(
   const stats = (exact: boolean): RunStats => runStats({ started, first, last, promptTokens, tokens, exact });
   try {
     const { stream, model, messages, ...params } = body;
-    const request = { ...params, model, messages: Array.isArray(messages) ? messages : [] };
+    const request = { ...params, model, messages };
     if (!stream) {
       const completion = await openai.chat.completions.create({ ...request, stream: false }, { signal });
       last = performance.now();

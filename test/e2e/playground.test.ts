@@ -128,7 +128,9 @@ async function axeViolations(page: Page): Promise<string[]> {
 
 test('chat: Enter sends and the answer streams; a second turn carries the history; Stop; the code panel covers chat, responses and embeddings', async () => {
   await reset();
-  await page.locator('#tab-chat').click();
+  await page.locator('#tab-completions').press('ArrowRight'); // the tabs take arrow keys
+  assert.equal(await page.locator('#tab-chat').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('#tab-chat').evaluate((tab) => tab.matches(':focus')), true);
   const chatStatus = (pattern: RegExp) =>
     page.locator('#chat-status').filter({ hasText: pattern }).waitFor({ timeout: 15_000 });
   const bubbles = () => page.locator('chat-transcript li .content').allTextContents();
