@@ -1,13 +1,17 @@
 import { css, html, LitElement } from 'lit';
-import { fetchCode, sdkCode, type CompletionBody } from './request-code';
+import { ENDPOINTS, fetchCode, sdkCode, type Endpoint, type EndpointBody } from './request-code';
 import { controls } from './theme';
 
 type Flavour = 'sdk' | 'fetch';
 
-/** The exact `openai` SDK / `fetch` code for the current request, copyable. */
+/**
+ * The exact `openai` SDK / `fetch` code for the current request, copyable, for the endpoint the
+ * active tab uses or, picked here, the same request on another endpoint (`endpoint-change`).
+ */
 export class CodePanel extends LitElement {
   static override properties = {
-    body: { attribute: false },
+    bodies: { attribute: false },
+    endpoint: {},
     apiKey: { attribute: false },
     flavour: { state: true },
     copied: { state: true },
@@ -39,6 +43,9 @@ export class CodePanel extends LitElement {
         padding: 0.75rem;
         border-radius: 6px;
       }
+      .bar select {
+        margin-left: 0.5rem;
+      }
       .bar {
         display: flex;
         justify-content: space-between;
@@ -49,7 +56,9 @@ export class CodePanel extends LitElement {
     `,
   ];
 
-  declare body: CompletionBody | undefined;
+  /** The request on each endpoint. */
+  declare bodies: Partial<Record<Endpoint, EndpointBody>>;
+  declare endpoint: Endpoint;
   /** The key the runtime requires (shown in the code), or null. */
   declare apiKey: string | null;
   declare flavour: Flavour;
@@ -57,6 +66,8 @@ export class CodePanel extends LitElement {
 
   constructor() {
     super();
+    this.bodies = {};
+    this.endpoint = 'completions';
     this.flavour = 'sdk';
     this.copied = '';
   }
@@ -64,20 +75,20 @@ export class CodePanel extends LitElement {
   override render() {
     const code = this.code();
     return html`<h2>Code for this request</h2>
-      <p class="muted" id="code-note">
-        The playground runs the <code>openai</code> SDK version of this against its own endpoint. It is the README's
-        snippet plus
-        ${
-          this.body?.stream
-            ? html`<code>stream_options: { include_usage: true }</code> (usage in the last chunk, for the token counts
-                and the prefill rate; that chunk has no choices, hence <code>choices[0]?.</code>) and `
-            : ''
-        }<code>maxRetries: 0</code> (an error shows at once; the SDK would retry a 503 twice).
-      </p>
+      <p class="muted" id="code-note">${this.note()}</p>
       <div class="bar">
         <div role="tablist" aria-label="Code flavour">
           ${this.tab('sdk', 'openai SDK')} ${this.tab('fetch', 'fetch')}
         </div>
+        <span
+          ><label for="code-endpoint">Endpoint</label
+          ><select id="code-endpoint" .value=${this.endpoint} @change=${this.onEndpoint}>
+            ${Object.entries(ENDPOINTS).map(
+              ([endpoint, { path }]) =>
+                html`<option value=${endpoint} ?selected=${endpoint === this.endpoint}>${path}</option>`,
+            )}
+          </select></span
+        >
         <span
           ><button id="copy" @click=${this.copy}>Copy</button>
           <span role="status" class="muted">${this.copied}</span></span
@@ -85,6 +96,34 @@ export class CodePanel extends LitElement {
       </div>
       <pre id="code" role="tabpanel" tabindex="0" aria-label="${this.flavour === 'sdk' ? 'openai SDK' : 'fetch'} code">
 ${code}</pre>`;
+  }
+
+  private note() {
+    const retries = html`<code>maxRetries: 0</code> (an error shows at once; the SDK would retry a 503 twice).`;
+    if (this.endpoint === 'responses')
+      return html`The Chat tab's request on <code>/v1/responses</code> (stateless: the whole conversation goes in
+        <code>input</code>, the system prompt in <code>instructions</code>); the playground does not send it, but it
+        runs as is in this page. Client options: the README's plus ${retries}`;
+    if (this.endpoint === 'embeddings')
+      return html`The embedding of the current text (the prompt, or the Chat tab's last message); the playground does
+      not send it, but it runs as is in this page. Client options: the README's plus ${retries}`;
+    return html`The playground runs the <code>openai</code> SDK version of this against its own endpoint. It is the
+      README's snippet plus
+      ${
+        this.bodies[this.endpoint]?.stream
+          ? html`<code>stream_options: { include_usage: true }</code> (usage in the last chunk, for the token counts and
+              the prefill rate; that chunk has no choices, hence <code>choices[0]?.</code>) and `
+          : ''
+      }${retries}`;
+  }
+
+  private onEndpoint(event: Event): void {
+    const value = event.target instanceof HTMLSelectElement ? event.target.value : '';
+    const endpoint = Object.keys(ENDPOINTS).find((key): key is Endpoint => key === value);
+    if (!endpoint) return;
+    this.endpoint = endpoint;
+    this.copied = '';
+    this.dispatchEvent(new CustomEvent('endpoint-change', { detail: endpoint, bubbles: true, composed: true }));
   }
 
   private tab(flavour: Flavour, label: string) {
@@ -105,8 +144,10 @@ ${code}</pre>`;
   }
 
   private code(): string {
-    if (!this.body) return '';
-    return this.flavour === 'sdk' ? sdkCode(this.body, this.apiKey ?? null) : fetchCode(this.body, this.apiKey ?? null);
+    const body = this.bodies[this.endpoint];
+    if (!body) return '';
+    const code = this.flavour === 'sdk' ? sdkCode : fetchCode;
+    return code(body, this.apiKey ?? null, this.endpoint);
   }
 
   private async copy(): Promise<void> {

@@ -1,6 +1,8 @@
 import { css, html, LitElement, nothing } from 'lit';
 import type { Inpage, LoadProgress, ModelCard } from '../src/index';
 import { CATALOGUE } from './catalogue';
+import { pendingConversation, toChatBody, toEmbeddingsBody, toResponsesBody } from './chat-body';
+import { ChatSession, type Runner } from './chat-session';
 import {
   BUSY_NOTICE,
   describeLoadFailure,
@@ -10,9 +12,11 @@ import {
 } from './describe-failure';
 import { detectWebGpu } from './detect-webgpu';
 import { DEFAULT_PARAMS, toRequestBody, type SamplingParams } from './request-body';
+import type { Endpoint, EndpointBody } from './request-code';
 import { runRequest, type RunStats } from './run-request';
 import { fetchServedModels } from './served-models';
 import { controls } from './theme';
+import './chat-view';
 import './code-panel';
 import './completion-output';
 import './load-progress';
@@ -20,7 +24,13 @@ import './model-picker';
 import './notice-banner';
 import './request-form';
 
-/** The playground: picks and loads a model, runs requests against the page's own endpoint. */
+type Tab = 'completions' | 'chat';
+
+/**
+ * The playground: picks and loads a model, runs requests against the page's own endpoint from its
+ * Completions and Chat tabs (one request at a time; the sampling controls are shared), and shows
+ * the code for them.
+ */
 export class InpagePlayground extends LitElement {
   static override properties = {
     runtime: { attribute: false },
@@ -37,6 +47,8 @@ export class InpagePlayground extends LitElement {
     stats: { state: true },
     busy: { state: true },
     requestNotice: { state: true },
+    tab: { state: true },
+    codeEndpoint: { state: true },
   };
 
   static override styles = [
@@ -69,6 +81,15 @@ export class InpagePlayground extends LitElement {
       load-progress {
         margin-bottom: 0.75rem;
       }
+      [role='tablist'] {
+        display: flex;
+        gap: 0.25rem;
+        margin-bottom: 0.5rem;
+      }
+      [role='tab'][aria-selected='true'] {
+        background: var(--accent);
+        color: #fff;
+      }
     `,
   ];
 
@@ -87,7 +108,11 @@ export class InpagePlayground extends LitElement {
   declare stats: RunStats | undefined;
   declare busy: boolean;
   declare requestNotice: Notice | undefined;
+  declare tab: Tab;
+  /** The endpoint the code panel shows: the active tab's, unless picked in the panel. */
+  declare codeEndpoint: Endpoint;
   private abort: AbortController | undefined;
+  private readonly chat = new ChatSession(this);
 
   constructor() {
     super();
@@ -100,6 +125,8 @@ export class InpagePlayground extends LitElement {
     this.output = '';
     this.status = '';
     this.busy = false;
+    this.tab = 'completions';
+    this.codeEndpoint = 'completions';
   }
 
   override connectedCallback(): void {
@@ -129,14 +156,15 @@ export class InpagePlayground extends LitElement {
   }
 
   override render() {
+    const note = CATALOGUE.find((entry) => entry.id === this.model)?.promptNote ?? '';
     const notices = [this.webgpu ? undefined : NO_WEBGPU_NOTICE, this.startNotice, this.requestNotice].filter(
       (notice) => notice !== undefined,
     );
     return html`<header>
         <h1>inpage-llm playground</h1>
         <p class="muted">
-          An OpenAI-compatible endpoint inside this page: <code>POST /v1/completions</code> is answered by a Service
-          Worker and a model running in a Web Worker.
+          An OpenAI-compatible endpoint inside this page: <code>POST /v1/completions</code> and
+          <code>/v1/chat/completions</code> are answered by a Service Worker and a model running in a Web Worker.
         </p>
       </header>
       <div @use-test-model=${() => this.loadModel('inpage-test')}>
@@ -153,61 +181,151 @@ export class InpagePlayground extends LitElement {
           @load-model=${(event: CustomEvent<string>) => this.loadModel(event.detail)}
         ></model-picker>
       </section>
-      <div class="columns">
-        <section class="panel" aria-label="Request">
-          <request-form
-            .params=${this.params}
-            ?ready=${this.state === 'ready'}
-            ?busy=${this.busy}
-            note=${CATALOGUE.find((entry) => entry.id === this.model)?.promptNote ?? ''}
-            @params-change=${(event: CustomEvent<SamplingParams>) => (this.params = event.detail)}
-            @generate=${this.generate}
-            @stop=${this.stop}
-          ></request-form>
-        </section>
-        <section class="panel" aria-label="Response">
-          <completion-output
-            .text=${this.output}
-            .stats=${this.stats}
-            status=${this.status}
-            ?streaming=${this.busy}
-          ></completion-output>
-        </section>
+      <div role="tablist" aria-label="Endpoint">
+        ${this.tabButton('completions', 'Completions')} ${this.tabButton('chat', 'Chat')}
+      </div>
+      <div role="tabpanel" id="tabpanel" aria-labelledby="tab-${this.tab}">
+        ${this.tab === 'chat' ? this.renderChat(note) : this.renderCompletions(note)}
       </div>
       <section class="panel" aria-label="Code">
         <code-panel
-          .body=${toRequestBody(this.model || 'inpage-test', this.params)}
+          .bodies=${this.codeBodies()}
+          endpoint=${this.codeEndpoint}
           .apiKey=${this.runtime?.apiKey ?? null}
+          @endpoint-change=${(event: CustomEvent<Endpoint>) => (this.codeEndpoint = event.detail)}
         ></code-panel>
       </section>`;
   }
 
+  private tabButton(tab: Tab, label: string) {
+    return html`<button
+      role="tab"
+      id="tab-${tab}"
+      aria-controls="tabpanel"
+      aria-selected=${this.tab === tab ? 'true' : 'false'}
+      @click=${() => this.selectTab(tab)}
+      @keydown=${this.onTabKey}
+    >
+      ${label}
+    </button>`;
+  }
+
+  private renderCompletions(note: string) {
+    return html`<div class="columns">
+      <section class="panel" aria-label="Request">
+        <request-form
+          .params=${this.params}
+          ?ready=${this.state === 'ready'}
+          ?busy=${this.busy}
+          note=${note}
+          @params-change=${(event: CustomEvent<SamplingParams>) => (this.params = event.detail)}
+          @generate=${this.generate}
+          @stop=${this.stop}
+        ></request-form>
+      </section>
+      <section class="panel" aria-label="Response">
+        <completion-output
+          .text=${this.output}
+          .stats=${this.stats}
+          status=${this.status}
+          ?streaming=${this.busy}
+        ></completion-output>
+      </section>
+    </div>`;
+  }
+
+  private renderChat(note: string) {
+    const webllm = this.runtime?.backend === 'webllm';
+    const chatNote = webllm
+      ? 'Chat does not run on the webllm backend yet (the endpoint answers 400).'
+      : this.model === 'inpage-test'
+        ? `${note} Its chat template concatenates the messages' contents.`
+        : note;
+    const chat = this.chat;
+    return html`<chat-view
+      .turns=${chat.turns}
+      .params=${this.params}
+      .stats=${chat.stats}
+      system=${chat.system}
+      draft=${chat.draft}
+      status=${chat.status}
+      note=${chatNote}
+      ?ready=${this.state === 'ready'}
+      ?busy=${this.busy}
+      @params-change=${(event: CustomEvent<SamplingParams>) => (this.params = event.detail)}
+      @system-change=${(event: CustomEvent<string>) => chat.set({ system: event.detail })}
+      @draft-change=${(event: CustomEvent<string>) => chat.set({ draft: event.detail })}
+      @send=${(event: CustomEvent<string>) =>
+        chat.send(event.detail, this.model, this.params, this.run, () => (this.requestNotice = BUSY_NOTICE))}
+      @stop=${this.stop}
+      @clear=${() => chat.clear()}
+    ></chat-view>`;
+  }
+
+  /** The request on each endpoint: completions from the form, the others from the chat. */
+  private codeBodies(): Record<Endpoint, EndpointBody> {
+    const model = this.model || 'inpage-test';
+    const conversation = pendingConversation(this.chat.conversation(), this.chat.draft);
+    const about = this.tab === 'chat' ? conversation : { system: '', turns: [] };
+    return {
+      completions: toRequestBody(model, this.params),
+      chat: toChatBody(model, this.params, conversation),
+      responses: toResponsesBody(model, this.params, conversation),
+      embeddings: toEmbeddingsBody(model, about, this.params.prompt),
+    };
+  }
+
+  private selectTab(tab: Tab): void {
+    this.tab = tab;
+    this.codeEndpoint = tab;
+  }
+
+  /** Left / Right move between the two tabs (the ARIA tabs pattern). */
+  private onTabKey(event: KeyboardEvent): void {
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    const next: Tab = this.tab === 'chat' ? 'completions' : 'chat';
+    this.selectTab(next);
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#tab-${next}`)?.focus());
+  }
+
   private async generate(): Promise<void> {
+    this.output = '';
+    this.stats = undefined;
+    await this.run(
+      (status) => (this.status = status),
+      (signal) =>
+        runRequest(toRequestBody(this.model, this.params), signal, {
+          onText: (text) => (this.output += text),
+          onStats: (stats) => (this.stats = stats),
+          onWaiting: () => (this.requestNotice = BUSY_NOTICE),
+        }),
+    );
+  }
+
+  /** One request at a time: busy, Stop, status and the failure notice. False when it failed. */
+  private readonly run: Runner = async (setStatus, request) => {
     const abort = new AbortController();
     this.abort = abort;
     this.busy = true;
-    this.output = '';
-    this.stats = undefined;
     this.requestNotice = undefined;
-    this.status = 'Generating…';
+    setStatus('Generating…');
     try {
-      const finish = await runRequest(toRequestBody(this.model, this.params), abort.signal, {
-        onText: (text) => (this.output += text),
-        onStats: (stats) => (this.stats = stats),
-        onWaiting: () => (this.requestNotice = BUSY_NOTICE),
-      });
-      this.status = finish === null ? 'Stopped.' : `Done: finish_reason ${finish}.`;
+      const finish = await request(abort.signal);
+      setStatus(finish === null ? 'Stopped.' : `Done: finish_reason ${finish}.`);
+      return true;
     } catch (error) {
-      if (abort.signal.aborted) this.status = 'Stopped.';
-      else {
-        this.requestNotice = describeRequestFailure(error);
-        this.status = 'Failed.';
+      if (abort.signal.aborted) {
+        setStatus('Stopped.');
+        return true;
       }
+      this.requestNotice = describeRequestFailure(error);
+      setStatus('Failed.');
+      return false;
     } finally {
       if (this.requestNotice === BUSY_NOTICE) this.requestNotice = undefined;
       this.busy = false;
     }
-  }
+  };
 
   private stop(): void {
     this.abort?.abort();

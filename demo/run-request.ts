@@ -13,6 +13,16 @@ export interface RunCallbacks {
 
 export const QUEUED_AFTER_MS = 1000;
 
+/** The client the code panel shows: the README's options plus `maxRetries: 0`. */
+export function playgroundClient(): OpenAI {
+  return new OpenAI({
+    baseURL: location.origin + '/v1',
+    apiKey: window.inpage?.apiKey ?? 'unused',
+    dangerouslyAllowBrowser: true,
+    maxRetries: 0,
+  });
+}
+
 /**
  * Runs `body` with the official `openai` SDK against this page's own endpoint, exactly as the
  * code panel shows it. Resolves with the finish reason, or null when stopped.
@@ -22,12 +32,7 @@ export async function runRequest(
   signal: AbortSignal,
   callbacks: RunCallbacks,
 ): Promise<string | null> {
-  const openai = new OpenAI({
-    baseURL: location.origin + '/v1',
-    apiKey: window.inpage?.apiKey ?? 'unused',
-    dangerouslyAllowBrowser: true,
-    maxRetries: 0,
-  });
+  const openai = playgroundClient();
   const started = performance.now();
   let first: number | null = null;
   let last = started;

@@ -50,7 +50,8 @@ function runPanelCode(page: Page, code: string): Promise<string> {
   return page.evaluate((source) => {
     const run = new Function('console', `return (async () => { ${source} })();`);
     const logs: string[] = [];
-    return Promise.resolve(run({ log: (value: string) => logs.push(value) })).then(() => logs.join(''));
+    const log = (...values: unknown[]) => logs.push(values.join(' '));
+    return Promise.resolve(run({ log })).then(() => logs.join(''));
   }, body);
 }
 
@@ -109,6 +110,103 @@ test('a streamed completion shows text, time to first token and tokens/s; the co
   assert.doesNotMatch(await text(page, '#code'), /stream_options/);
   assert.doesNotMatch(await text(page, '#code'), /top_p/, 'top_p at its default is not sent, as in the README');
   assert.equal(await text(page, '#decode-tps'), '–', 'a non-streamed body cannot tell prefill from decode');
+});
+
+/** axe-core's WCAG A/AA violations on the page as it is. */
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.addScriptTag({ content: await readFile('node_modules/axe-core/axe.min.js', 'utf8') });
+  return page.evaluate(async () => {
+    const axe = Reflect.get(window, 'axe');
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+    return result.violations.map(
+      (violation: { id: string; nodes: Array<{ target: unknown }> }) =>
+        `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+    );
+  });
+}
+
+test('chat: Enter sends and the answer streams; a second turn carries the history; Stop; the code panel covers chat, responses and embeddings', async () => {
+  await reset();
+  await page.locator('#tab-completions').press('ArrowRight'); // the tabs take arrow keys
+  assert.equal(await page.locator('#tab-chat').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('#tab-chat').evaluate((tab) => tab.matches(':focus')), true);
+  const chatStatus = (pattern: RegExp) =>
+    page.locator('#chat-status').filter({ hasText: pattern }).waitFor({ timeout: 15_000 });
+  const bubbles = () => page.locator('chat-transcript li .content').allTextContents();
+  await page.locator('#max_tokens').fill('5');
+  await page.locator('#chat-input').fill('abc');
+  await page.locator('#chat-input').press('Shift+Enter');
+  assert.equal(await page.locator('#chat-input').inputValue(), 'abc\n', 'Shift+Enter adds a line');
+  assert.deepEqual(await bubbles(), [], 'and does not send');
+  await page.locator('#chat-input').fill('abc');
+  await page.locator('#chat-input').press('Enter');
+  await chatStatus(/Done: finish_reason length/);
+  // inpage-test's chat template concatenates the contents: [user 'abc'] is the prompt 'abc'.
+  assert.deepEqual(await bubbles(), ['abc', 'defgh']);
+  assert.equal(await page.locator('#chat-input').inputValue(), '', 'the box empties once sent');
+  assert.equal(await text(page, '#tokens'), '5');
+  assert.equal(await text(page, '#prompt-tokens'), '3');
+
+  // The panel follows the tab: the chat request just sent, and its code gives the same answer.
+  const chat = await text(page, '#code');
+  assert.match(chat, /await openai\.chat\.completions\.create\(/);
+  assert.match(chat, /"messages": \[\s*\{\s*"role": "user",\s*"content": "abc"\s*\}\s*\]/);
+  assert.match(await text(page, '#code-note'), /README's\s+snippet\s+plus\s+stream_options.*maxRetries: 0/s);
+  assert.equal(await runPanelCode(page, chat), 'defgh');
+  await page.locator('#code-endpoint').selectOption('responses');
+  const responses = await text(page, '#code');
+  assert.match(responses, /await openai\.responses\.create\(\{\s*"model": "inpage-test",\s*"input": "abc",/);
+  assert.equal(await runPanelCode(page, responses), 'defgh');
+  await page.locator('#tab-fetch').click();
+  assert.match(await text(page, '#code'), /fetch\('\/v1\/responses'/);
+  assert.equal(await runPanelCode(page, await text(page, '#code')), 'defgh');
+  await page.locator('#code-endpoint').selectOption('embeddings');
+  assert.match(await text(page, '#code'), /fetch\('\/v1\/embeddings'/);
+  await page.locator('#tab-sdk').click();
+  const embeddings = await text(page, '#code');
+  assert.match(embeddings, /await openai\.embeddings\.create\(\{\s*"model": "inpage-test",\s*"input": "abc"\s*\}\)/);
+  assert.equal(await runPanelCode(page, embeddings), '320 3', '320 floats, 3 prompt tokens');
+  await page.locator('#code-endpoint').selectOption('chat');
+
+  // The second turn sends the history: the prompt is 'abc' + 'defgh' + 'x', so greedy 'yz' then z -> a.
+  await page.locator('#chat-input').fill('x');
+  await page.locator('#chat-send').click();
+  await chatStatus(/Done: finish_reason length/);
+  assert.deepEqual(await bubbles(), ['abc', 'defgh', 'x', 'yzabc']);
+  assert.equal(await text(page, '#prompt-tokens'), '9');
+  assert.match(await text(page, '#code'), /"content": "defgh"\s*\},\s*\{\s*"role": "user",\s*"content": "x"/);
+
+  // Stop aborts a long answer; what came stays.
+  await page.locator('#chat-clear').click();
+  await page.locator('#max_tokens').fill('4000');
+  await page.locator('#chat-input').fill('abc');
+  await page.locator('#chat-input').press('Enter');
+  const answer = page.locator('chat-transcript li[data-role="assistant"] .content');
+  while (((await answer.textContent()) ?? '').length <= 20) await page.waitForTimeout(20);
+  await page.locator('#chat-stop').click();
+  await chatStatus(/Stopped/);
+  const length = (await answer.textContent())?.length ?? 0;
+  assert.ok(length > 20 && length < 4000, `stopped early (${length} chars)`);
+
+  // reasoning_content shows collapsed above the answer (set directly: the test models never think).
+  await page.locator('chat-transcript').evaluate((transcript) => {
+    if (transcript instanceof HTMLElement)
+      Object.assign(transcript, {
+        turns: [
+          { role: 'user', content: 'why?' },
+          { role: 'assistant', content: 'because', reasoning: 'thinking <b>hard</b>' },
+        ],
+      });
+  });
+  const details = page.locator('chat-transcript details');
+  assert.equal(await details.getAttribute('open'), null, 'collapsed');
+  assert.equal(await text(page, 'chat-transcript details pre'), 'thinking <b>hard</b>', 'as text, not HTML');
+  assert.equal(await page.locator('chat-transcript details b').count(), 0);
+  await details.locator('summary').click();
+  assert.equal(await details.getAttribute('open'), '');
+  await shot(page, 'chat');
+  assert.deepEqual(await axeViolations(page), []);
 });
 
 test('Stop aborts a long stream, and the engine is free for the next request at once', async () => {
@@ -199,16 +297,7 @@ test('keyboard: Ctrl+Enter in the prompt generates; axe finds no WCAG A/AA viola
   await waitStatus(page, /Done/);
   assert.equal(await text(page, '#output'), 'DEFGHIJKLMNOPQRSTUVWXYZABCDEFGHI');
   await shot(page, 'done'); // docs/playground.png is this one
-  await page.addScriptTag({ content: await readFile('node_modules/axe-core/axe.min.js', 'utf8') });
-  const violations = await page.evaluate(async () => {
-    const axe = Reflect.get(window, 'axe');
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-    return result.violations.map(
-      (violation: { id: string; nodes: Array<{ target: unknown }> }) =>
-        `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
-    );
-  });
-  assert.deepEqual(violations, []);
+  assert.deepEqual(await axeViolations(page), []);
 });
 
 test('with ?api_key= the playground sends the key, and its code panel shows it', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueEntry } from '../../demo/catalogue';
 import { CATALOGUE, formatBytes } from '../../demo/catalogue';
+import { pendingConversation, toChatBody, toEmbeddingsBody, toResponsesBody } from '../../demo/chat-body';
 import { chooseDefaultModel } from '../../demo/choose-default-model';
 import { describeLoadFailure, describeRequestFailure } from '../../demo/describe-failure';
 import { DEFAULT_PARAMS, parseStop, toRequestBody } from '../../demo/request-body';
@@ -131,5 +132,77 @@ describe('the request body and its code', () => {
       '5.5 MB',
       '3.00 GB',
     ]);
+  });
+});
+
+describe('the Chat tab: its bodies on each endpoint, and their code', () => {
+  const abc = { system: '', turns: [{ role: 'user' as const, content: 'abc' }] };
+  const twoTurns = {
+    system: 'Be brief.',
+    turns: [
+      { role: 'user' as const, content: 'abc' },
+      { role: 'assistant' as const, content: 'defgh', reasoning: 'hmm' },
+    ],
+  };
+
+  it('chat: the system prompt first when set, past reasoning not sent back, the shared samplers', () => {
+    expect(toChatBody('m', { ...DEFAULT_PARAMS, maxTokens: 5, seed: '3' }, abc)).toEqual({
+      model: 'm',
+      messages: [{ role: 'user', content: 'abc' }],
+      max_tokens: 5,
+      temperature: 0,
+      stream: true,
+      seed: 3,
+      stream_options: { include_usage: true },
+    });
+    expect(toChatBody('m', DEFAULT_PARAMS, twoTurns).messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'abc' },
+      { role: 'assistant', content: 'defgh' },
+    ]);
+  });
+
+  it('responses: a lone user turn is a string input, else the turns; the system prompt is instructions', () => {
+    expect(toResponsesBody('m', { ...DEFAULT_PARAMS, stop: 'x', stream: false }, abc)).toEqual({
+      model: 'm',
+      input: 'abc',
+      max_output_tokens: 32,
+      temperature: 0,
+      stream: false,
+    });
+    expect(toResponsesBody('m', DEFAULT_PARAMS, twoTurns)).toMatchObject({
+      instructions: 'Be brief.',
+      input: [
+        { role: 'user', content: 'abc' },
+        { role: 'assistant', content: 'defgh' },
+      ],
+    });
+  });
+
+  it('embeddings: the last user turn, else the prompt', () => {
+    expect(toEmbeddingsBody('m', twoTurns, 'p')).toEqual({ model: 'm', input: 'abc' });
+    expect(toEmbeddingsBody('m', { system: '', turns: [] }, 'p')).toEqual({ model: 'm', input: 'p' });
+  });
+
+  it('the pending request: the turns plus the draft, or up to the last user turn', () => {
+    expect(pendingConversation(twoTurns, 'x').turns.map((turn) => turn.content)).toEqual(['abc', 'defgh', 'x']);
+    expect(pendingConversation(twoTurns, ' ').turns.map((turn) => turn.content)).toEqual(['abc']);
+  });
+
+  it('the code for each endpoint calls its SDK method or path and reads its answer', () => {
+    const chat = toChatBody('m', DEFAULT_PARAMS, abc);
+    expect(sdkCode(chat, null, 'chat')).toContain('openai.chat.completions.create(');
+    expect(sdkCode(chat, null, 'chat')).toContain("chunk.choices[0]?.delta.content ?? ''");
+    expect(sdkCode({ ...chat, stream: false }, null, 'chat')).toContain('completion.choices[0].message.content');
+    expect(fetchCode(chat, null, 'chat')).toContain("fetch('/v1/chat/completions'");
+    const responses = toResponsesBody('m', DEFAULT_PARAMS, abc);
+    expect(sdkCode(responses, null, 'responses')).toContain("event.type === 'response.output_text.delta'");
+    expect(sdkCode({ ...responses, stream: false }, null, 'responses')).toContain('console.log(response.output_text)');
+    expect(fetchCode(responses, 'k', 'responses')).toContain('authorization: "Bearer k"');
+    const embeddings = toEmbeddingsBody('m', abc, '');
+    expect(sdkCode(embeddings, null, 'embeddings')).toContain(
+      'const { data, usage } = await openai.embeddings.create(',
+    );
+    expect(fetchCode(embeddings, null, 'embeddings')).toContain("fetch('/v1/embeddings'");
   });
 });
