@@ -10,7 +10,6 @@ import {
   NO_WEBGPU_NOTICE,
   type Notice,
 } from './describe-failure';
-import { detectWebGpu } from './detect-webgpu';
 import { DEFAULT_PARAMS, toRequestBody, type SamplingParams } from './request-body';
 import type { Endpoint, EndpointBody } from './request-code';
 import { runRequest, type RunStats } from './run-request';
@@ -131,7 +130,6 @@ export class InpagePlayground extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void detectWebGpu().then((webgpu) => (this.webgpu = webgpu));
     void Promise.all(CATALOGUE.map(async (entry) => ((await entry.isCached()) ? [entry.id] : []))).then(
       (ids) => (this.cached = new Set(ids.flat())),
     );

@@ -1,14 +1,16 @@
 /**
  * The playground page: starts the runtime on `?model=` (or on the default catalogue model) and
- * exposes it as `window.inpage` / `window.inpageProgress` (the README's contract).
+ * exposes it as `window.inpage` / `window.inpageProgress` (the README's contract), also when the
+ * model cannot start: its `ready` then rejects with why.
  */
-import { startInpage, type BackendChoice } from '../src/index';
+import { startInpage, type BackendChoice, type Inpage } from '../src/index';
 import { exposeOnWindow } from '../src/page/dropin/window-globals';
 import { CATALOGUE } from './catalogue';
 import { chooseDefaultModel } from './choose-default-model';
-import { describeLoadFailure, type Notice } from './describe-failure';
+import type { Notice } from './describe-failure';
 import { detectWebGpu } from './detect-webgpu';
 import './inpage-playground';
+import { fetchServedModels } from './served-models';
 import { backendOptions, webllmModel } from './webllm-params';
 
 const playground = document.querySelector('inpage-playground');
@@ -19,26 +21,50 @@ const apiKey = params.get('api_key');
 function start(model: string, notice: Notice | undefined, backend?: BackendChoice): void {
   if (!playground) return;
   playground.startNotice = notice;
-  try {
-    // `?model=<folder>&model_lib=<wasm>` is a self-hosted WebLLM model; `?backend=`, `?fallback=`, `?cache=` as in webllm-params.
-    const runtime = startInpage({
-      model: webllmModel(params) ?? model,
-      timeoutMs: 60_000,
-      ...(backend ? { backend } : {}),
-      ...backendOptions(params),
-      ...(apiKey ? { apiKey } : {}),
-    });
-    exposeOnWindow(runtime);
-    playground.runtime = runtime;
-  } catch (error) {
-    playground.model = model;
-    playground.state = 'failed';
-    playground.startNotice = describeLoadFailure(error, model, navigator.onLine);
-  }
+  // `?model=<folder>&model_lib=<wasm>` is a self-hosted WebLLM model; `?backend=`, `?fallback=`, `?cache=` as in webllm-params.
+  // No `?backend=`: the model's own (a WebLLM catalogue id runs on webllm, anything else on llamacpp).
+  const runtime = startInpage({
+    model: webllmModel(params) ?? model,
+    timeoutMs: 60_000,
+    ...(backend ? { backend } : {}),
+    ...backendOptions(params),
+    ...(apiKey ? { apiKey } : {}),
+  });
+  exposeOnWindow(runtime);
+  playground.runtime = runtime;
+  if (runtime.backend === 'webllm') learnWebGpu(runtime);
+}
+
+/**
+ * Whether this browser has WebGPU, asked only when a choice depends on it (the default model,
+ * the picker in use) and not yet known: Chromium logs "No available adapters." for each ask that
+ * finds none, so a llama.cpp page logs nothing, and no page more than once.
+ */
+let webgpuKnown = false;
+function showWebGpu(webgpu: boolean): void {
+  webgpuKnown = true;
+  if (playground) playground.webgpu = webgpu;
+}
+
+function askWebGpu(): void {
+  if (!webgpuKnown) void detectWebGpu().then(showWebGpu);
+}
+
+/** A WebLLM model: the engine worker asks for the adapter, and the page learns its answer from the outcome. */
+function learnWebGpu(runtime: Inpage): void {
+  const noAdapter = (code: unknown) => code === 'webgpu_unavailable' && showWebGpu(false);
+  runtime.ready.then(
+    // `auto` fell back to llama.cpp: the WebLLM model's card says why.
+    async () => {
+      if (runtime.backend !== 'webllm') for (const card of await fetchServedModels()) noAdapter(card.error_code);
+    },
+    (error: unknown) => noAdapter(typeof error === 'object' && error !== null ? Reflect.get(error, 'code') : null),
+  );
 }
 
 async function startDefault(): Promise<void> {
   const env = { webgpu: await detectWebGpu(), online: navigator.onLine };
+  showWebGpu(env.webgpu);
   const cached = new Set(
     (await Promise.all(CATALOGUE.map(async (entry) => ((await entry.isCached()) ? [entry.id] : [])))).flat(),
   );
@@ -50,6 +76,12 @@ async function startDefault(): Promise<void> {
   start(choice.entry.source, notice, choice.entry.backend === 'webllm' ? 'auto' : undefined);
 }
 
+// The picker marks the models that need WebGPU: ask once someone uses it.
+playground?.addEventListener('focusin', (event) => {
+  if (event.composedPath().some((node) => node instanceof Element && node.localName === 'model-picker')) askWebGpu();
+});
+
 const requested = params.get('model');
-if (requested) start(requested, undefined);
+// A playground catalogue id (`inpage-test-qwen3`) stands for its source (the served GGUF).
+if (requested) start(CATALOGUE.find((entry) => entry.id === requested)?.source ?? requested, undefined);
 else void startDefault();

@@ -8,11 +8,16 @@ import type { BackendChoice, WebLLMModelOptions } from './resolve-backend';
 
 export interface InpageOptions {
   /**
-   * `'inpage-test'` (default), a GGUF URL (relative to the page), a WebLLM catalogue id or a
-   * self-hosted WebLLM model (with `backend: 'webllm' | 'auto'`), or a full `ModelSpec`.
+   * `'inpage-test'` (default), a GGUF URL (relative to the page), a WebLLM catalogue id, a
+   * self-hosted WebLLM model, or a full `ModelSpec`. A model that cannot be resolved makes
+   * `ready` reject (`startInpage` does not throw).
    */
   model?: string | ModelSpec | WebLLMModelOptions;
-  /** `llamacpp` (default, CPU), `webllm` (WebGPU), or `auto`: WebLLM, else llama.cpp with `fallbackModel`. */
+  /**
+   * `llamacpp` (CPU), `webllm` (WebGPU), or `auto`: WebLLM, else llama.cpp with `fallbackModel`.
+   * Default: the model's own, `webllm` for a WebLLM catalogue id or self-hosted WebLLM model and
+   * `llamacpp` otherwise. Named, it wins: `llamacpp` with a WebLLM model is an error.
+   */
   backend?: BackendChoice;
   /** With `backend: 'auto'`: the GGUF model (or `'inpage-test'`, the default) served when WebGPU cannot. */
   fallbackModel?: string;

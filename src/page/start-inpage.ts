@@ -16,8 +16,10 @@ import { probeEndpoint } from './probe-endpoint';
 import { probeLeader } from './probe-leader';
 import type { BackendName, ModelCard } from '../core/model-card';
 import { loadWithFallback } from './load-with-fallback';
+import { FailedInpage } from './failed-inpage';
 import {
   backendsOf,
+  chooseBackend,
   resolveModels,
   type BackendChoice,
   type ResolvedModels,
@@ -31,7 +33,8 @@ export type { Inpage, InpageOptions } from './inpage-options';
 
 /**
  * Starts the in-page OpenAI endpoint: registers the Service Worker, starts the engine worker,
- * loads the model and bridges the two.
+ * loads the model and bridges the two. It does not throw: a model it cannot resolve, like one
+ * that fails to load, makes `ready` reject with an `OpenAIError` saying why (its `code`).
  *
  * @example
  * const inpage = startInpage({ model: 'inpage-test' });
@@ -39,7 +42,19 @@ export type { Inpage, InpageOptions } from './inpage-options';
  * const openai = new OpenAI({ baseURL: location.origin + '/v1', apiKey: 'none', dangerouslyAllowBrowser: true });
  */
 export function startInpage(options: InpageOptions = {}): Inpage {
-  return new InpageRuntime(options);
+  const model = options.model ?? INPAGE_TEST_MODEL;
+  const backend = chooseBackend(model, options.backend);
+  let models: ResolvedModels;
+  try {
+    models = resolveModels(model, backend, document.baseURI, {
+      ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
+      ...(options.webllmCache ? { cache: options.webllmCache } : {}),
+    });
+  } catch (error) {
+    const name = typeof model === 'string' ? model : model.id;
+    return new FailedInpage(name, backend === 'auto' ? 'webllm' : backend, options.apiKey ?? null, error);
+  }
+  return new InpageRuntime(options, models, backend);
 }
 
 class InpageRuntime extends EventTarget implements Inpage {
@@ -89,12 +104,13 @@ class InpageRuntime extends EventTarget implements Inpage {
     ).primary;
   }
 
-  constructor(options: InpageOptions) {
+  /** `choice`: the backend named, or the one the model implies. */
+  constructor(
+    options: InpageOptions,
+    models: ResolvedModels,
+    private readonly choice: BackendChoice,
+  ) {
     super();
-    const models = resolveModels(options.model ?? INPAGE_TEST_MODEL, options.backend ?? 'llamacpp', document.baseURI, {
-      ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
-      ...(options.webllmCache ? { cache: options.webllmCache } : {}),
-    });
     this.serving = models.primary;
     warnIfNotIsolated(models.fallback ?? models.primary);
     this.options = options;
@@ -140,8 +156,8 @@ class InpageRuntime extends EventTarget implements Inpage {
   }
 
   /** Starts this tab's engine worker, offering the catalogues of the chosen backends. */
-  private run(options: InpageOptions): Remote<EngineApi> {
-    const catalogues = backendsOf(options.backend ?? 'llamacpp').filter((backend) => backend.offersCatalogue);
+  private run(): Remote<EngineApi> {
+    const catalogues = backendsOf(this.choice).filter((backend) => backend.offersCatalogue);
     return this.tab.lead(catalogues.map((backend) => backend.name));
   }
 
@@ -162,7 +178,7 @@ class InpageRuntime extends EventTarget implements Inpage {
   /** Promoted: load the model (from the browser's cache by now) and tell the SW this page serves it. */
   private async takeOver(models: ResolvedModels, options: InpageOptions): Promise<void> {
     try {
-      const engine = this.run(options);
+      const engine = this.run();
       this.serving = await loadWithFallback(engine, models, proxy(this.report));
       this.tab.sayHello();
       this.dispatchEvent(new CustomEvent('leader'));
@@ -173,7 +189,7 @@ class InpageRuntime extends EventTarget implements Inpage {
   }
 
   private async start(models: ResolvedModels, options: InpageOptions): Promise<void> {
-    const engine = this.run(options);
+    const engine = this.run();
     const scope = options.scope ?? '/';
     const timeoutMs = options.timeoutMs ?? 15_000;
     const report = proxy(this.report);

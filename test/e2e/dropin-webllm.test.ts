@@ -24,6 +24,15 @@ before(async () => {
     join(app.dir, 'public', 'index.html'),
     `<!doctype html><script src="/inpage-llm.js" data-model="${CATALOGUE_ID}" data-backend="webllm"></script>\n`,
   );
+  // No data-backend: a catalogue id is WebLLM's. And a named backend that cannot run it.
+  await writeFile(
+    join(app.dir, 'public', 'no-backend.html'),
+    `<!doctype html><script src="/inpage-llm.js" data-model="${CATALOGUE_ID}"></script>\n`,
+  );
+  await writeFile(
+    join(app.dir, 'public', 'llamacpp.html'),
+    `<!doctype html><script src="/inpage-llm.js" data-model="${CATALOGUE_ID}" data-backend="llamacpp"></script>\n`,
+  );
   site = await startStaticSite(join(app.dir, 'public'), { args: ['--enable-unsafe-webgpu'] });
 });
 
@@ -82,5 +91,48 @@ test('a catalogue id with data-backend="webllm" loads WebLLM from the drop-in fo
     message.startsWith('error: [inpage-llm] The endpoint did not start'),
   );
   assert.equal(errors.length, 1, 'the drop-in says in the console why it did not start');
+  await context.close();
+});
+
+test('a catalogue id without data-backend goes to WebLLM too (the same model-library failure)', async () => {
+  const requested: string[] = [];
+  const { page, context } = await site.openPage('/no-backend.html', {
+    waitReady: false,
+    beforeGoto: (fresh) => routeCatalogue(fresh, requested),
+  });
+  await page.waitForFunction(() => 'inpage' in window);
+  const code = await page.evaluate(() =>
+    window.inpage.ready.then(
+      () => null,
+      (error: { code?: string }) => error.code ?? null,
+    ),
+  );
+  assert.equal(await page.evaluate(() => window.inpage.backend), 'webllm');
+  assert.equal(code, 'model_library_failed', requested.join('\n'));
+  await context.close();
+});
+
+test('data-backend="llamacpp" with a catalogue id: window.inpage is there, and ready rejects with a 400 model_not_found', async () => {
+  const { page, context } = await site.openPage('/llamacpp.html', { waitReady: false });
+  await page.waitForFunction(() => 'inpage' in window);
+  const failure = await page.evaluate(() =>
+    window.inpage.ready.then(
+      () => null,
+      (error: { code?: string; status?: number; message: string }) => ({
+        code: error.code ?? null,
+        status: error.status ?? null,
+        message: error.message,
+      }),
+    ),
+  );
+  assert.equal(failure?.code, 'model_not_found', JSON.stringify(failure));
+  assert.equal(failure?.status, 400);
+  assert.match(failure?.message ?? '', /is a WebLLM model/);
+  assert.ok(
+    site.consoleMessages.some((message) =>
+      message.startsWith(`error: [inpage-llm] The endpoint did not start: '${CATALOGUE_ID}' is a WebLLM model`),
+    ),
+    site.consoleMessages.join('\n'),
+  );
   await context.close();
 });

@@ -7,18 +7,18 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
   it('defaults: inpage-test, the SW beside the script, no errors', () => {
     const { options, errors } = readScriptOptions({}, SCRIPT);
     expect(errors).toEqual([]);
-    expect(options?.model).toBe('inpage-test');
-    expect(options?.backend).toBeUndefined();
-    expect(options?.serviceWorkerUrl).toBe('https://app.example/static/sw.js');
-    expect(options?.scope).toBeUndefined();
+    expect(options.model).toBe('inpage-test');
+    expect(options.backend).toBeUndefined();
+    expect(options.serviceWorkerUrl).toBe('https://app.example/static/sw.js');
+    expect(options.scope).toBeUndefined();
   });
 
   it('a GGUF URL is resolved against the script, with data-sw and data-scope passed through', () => {
     const { options, errors } = readScriptOptions({ model: 'models/tiny.gguf', sw: '/sw.js', scope: '/' }, SCRIPT);
     expect(errors).toEqual([]);
-    expect(options?.model).toBe('https://app.example/static/models/tiny.gguf');
-    expect(options?.serviceWorkerUrl).toBe('https://app.example/sw.js');
-    expect(options?.scope).toBe('/');
+    expect(options.model).toBe('https://app.example/static/models/tiny.gguf');
+    expect(options.serviceWorkerUrl).toBe('https://app.example/sw.js');
+    expect(options.scope).toBe('/');
   });
 
   it('data-backend and data-fallback pass through; an unknown backend is an error, not silence', () => {
@@ -34,28 +34,32 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
     });
     const unknown = readScriptOptions({ backend: 'cuda' }, SCRIPT);
     expect(unknown.errors).toEqual([expect.stringContaining('data-backend="cuda" is not a backend')]);
-    expect(unknown.options?.backend).toBeUndefined();
+    expect(unknown.options.backend).toBeUndefined();
+    // A model the backend cannot run is startInpage's to report, through `ready` (resolve-backend.test.ts).
     const mismatch = readScriptOptions({ model: 'inpage-test', backend: 'webllm' }, SCRIPT);
-    expect(mismatch.options).toBeNull();
-    expect(mismatch.errors).toEqual([expect.stringContaining('GGUF model')]);
+    expect(mismatch.errors).toEqual([]);
+    expect(mismatch.options).toMatchObject({ model: 'inpage-test', backend: 'webllm' });
   });
 
   it('an API key and a route prefix are passed on; /v1 (with a slash) is the default; a bad prefix is reported', () => {
     const { errors, options } = readScriptOptions({ apiKey: ' sk-1 ', routePrefix: 'api/v2/' }, SCRIPT);
     expect(errors).toEqual([]);
     expect(options).toMatchObject({ apiKey: 'sk-1', routePrefix: '/api/v2' });
-    expect(readScriptOptions({}, SCRIPT).options?.apiKey).toBeUndefined();
+    expect(readScriptOptions({}, SCRIPT).options.apiKey).toBeUndefined();
     const v1 = readScriptOptions({ routePrefix: '/v1/' }, SCRIPT);
     expect(v1.errors).toEqual([]);
-    expect(v1.options?.routePrefix).toBeUndefined();
+    expect(v1.options.routePrefix).toBeUndefined();
     const bad = readScriptOptions({ routePrefix: '/a b?' }, SCRIPT);
     expect(bad.errors).toEqual([expect.stringContaining('data-route-prefix')]);
-    expect(bad.options?.routePrefix).toBeUndefined();
+    expect(bad.options.routePrefix).toBeUndefined();
   });
 
-  it('a model that is neither inpage-test nor a GGUF URL starts nothing and says why', () => {
-    const { options, errors } = readScriptOptions({ model: 'gpt-4' }, SCRIPT);
-    expect(options).toBeNull();
-    expect(errors).toEqual([expect.stringMatching(/^data-model: Unknown model 'gpt-4'/)]);
+  it('data-model is passed on as it is (a catalogue id, an unknown id); only GGUF URLs are made absolute', () => {
+    for (const model of ['Qwen2.5-0.5B-Instruct-q4f16_1-MLC', 'gpt-4']) {
+      const { options, errors } = readScriptOptions({ model }, SCRIPT);
+      expect(errors).toEqual([]);
+      expect(options.model).toBe(model);
+      expect(options.backend).toBeUndefined();
+    }
   });
 });

@@ -2,8 +2,13 @@
 import { OpenAIError } from '../../core/errors';
 import type { ModelSpec } from '../../core/model-spec';
 import { WEBGPU_ERROR_CODES, type WebLLMCacheBackend, type WebLLMVariant } from '../../core/webllm-source';
-import { llamacppBackend } from './llamacpp';
 import type { PageBackend, WebLLMModelOptions } from './page-backend';
+import { WEBLLM_CATALOGUE_IDS } from './webllm-catalogue-ids';
+
+const CATALOGUE = new Set(WEBLLM_CATALOGUE_IDS);
+
+/** Whether `model` is in the prebuilt catalogue of the WebLLM this package was built with. */
+export const isWebLLMCatalogueId = (model: string): boolean => CATALOGUE.has(model);
 
 const features = (model: WebLLMModelOptions) => {
   const required = [...(model.requiredFeatures ?? []), ...(model.f32 ? ['shader-f16'] : [])];
@@ -29,8 +34,9 @@ export function resolveWebLLM(model: string | WebLLMModelOptions, base: string, 
 
 export const webllmBackend: PageBackend = {
   name: 'webllm',
-  // Everything that is not a GGUF model names a WebLLM model (a catalogue id or a self-hosted one).
-  claims: (model) => !llamacppBackend.claims(model),
+  // A catalogue id (as of the WebLLM this package was built with) or a self-hosted model. With
+  // backend 'webllm' any other id still goes to the engine, whose WebLLM has the last word.
+  claims: (model) => typeof model !== 'string' || isWebLLMCatalogueId(model),
   resolve: (model, base, options) => resolveWebLLM(model, base, options.cache),
   // No WebGPU, no adapter, no shader-f16 build, limits too low, device lost: WebGPU cannot serve here.
   fallsBackOn: (error) => error instanceof OpenAIError && error.code !== null && WEBGPU_ERROR_CODES.has(error.code),

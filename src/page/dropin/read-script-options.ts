@@ -1,4 +1,4 @@
-import { resolveModels, type BackendChoice } from '../resolve-backend';
+import type { BackendChoice } from '../resolve-backend';
 import type { InpageOptions } from '../start-inpage';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix } from '../../core/route-prefix';
 
@@ -15,8 +15,8 @@ export interface ScriptAttributes {
 
 /** What the drop-in starts with, and what it must report with `console.error`. */
 export interface ScriptOptions {
-  /** Null when nothing can start (the model cannot be resolved). */
-  options: InpageOptions | null;
+  /** A model that cannot be resolved is not an error here: `startInpage` rejects `ready` with why. */
+  options: InpageOptions;
   errors: string[];
 }
 
@@ -36,7 +36,9 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
   const requested = attributes.backend?.trim();
   const backend = BACKENDS.find((name) => name === requested);
   if (requested && !backend)
-    errors.push(`data-backend="${requested}" is not a backend: use one of ${BACKENDS.join(', ')}. Using llamacpp.`);
+    errors.push(
+      `data-backend="${requested}" is not a backend: use one of ${BACKENDS.join(', ')}. Choosing one from data-model.`,
+    );
   let routePrefix: string | undefined;
   try {
     if (attributes.routePrefix?.trim()) routePrefix = normalizeRoutePrefix(attributes.routePrefix);
@@ -48,12 +50,6 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
   const model = fromScript(attributes.model?.trim() || 'inpage-test', scriptUrl);
   const fallback = attributes.fallback?.trim();
   const fallbackModel = fallback ? fromScript(fallback, scriptUrl) : undefined;
-  try {
-    resolveModels(model, backend ?? 'llamacpp', scriptUrl, fallbackModel ? { fallbackModel } : {});
-  } catch (error) {
-    errors.push(`data-model: ${error instanceof Error ? error.message : String(error)}`);
-    return { options: null, errors };
-  }
   const options: InpageOptions = {
     model,
     // Beside the script by default: `npx inpage-llm init <publicDir> --dropin` copies both there.

@@ -17,8 +17,18 @@ export interface AdapterFacts {
   description: string;
 }
 
-/** Asks the browser for a WebGPU adapter: 503 `webgpu_unavailable` when there is none. */
-export async function adapterFacts(): Promise<AdapterFacts> {
+let asked: Promise<AdapterFacts> | undefined;
+
+/**
+ * Asks the browser for a WebGPU adapter, once per engine worker (Chromium logs "No available
+ * adapters." for each ask that finds none): 503 `webgpu_unavailable` when there is none.
+ */
+export function adapterFacts(): Promise<AdapterFacts> {
+  asked ??= askAdapter();
+  return asked;
+}
+
+async function askAdapter(): Promise<AdapterFacts> {
   const gpu = 'gpu' in navigator ? navigator.gpu : undefined;
   if (!gpu) {
     throw new ServiceUnavailableError(

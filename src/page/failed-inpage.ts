@@ -1,0 +1,64 @@
+/**
+ * What `startInpage` returns for a model it cannot resolve (an unknown id, a catalogue id on
+ * backend `llamacpp`, a GGUF URL on `webllm`): nothing starts (no Service Worker registration,
+ * no engine), `ready` rejects with the error, and every other call fails with it too. So a
+ * failure always shows in one place, `ready`, as the drop-in's and the playground's
+ * `window.inpage` do for a model that fails to load.
+ */
+import type { RequestRecord } from '../core/engine-api';
+import type { BackendName, ModelCard } from '../core/model-card';
+import type { LoadProgress } from '../core/model-spec';
+import type { DirectEvent } from './direct-stream';
+import type { Inpage } from './inpage-options';
+
+export class FailedInpage extends EventTarget implements Inpage {
+  readonly ready: Promise<void>;
+  /** No other tab is involved: the start failed in this one. */
+  readonly role = 'leader' as const;
+
+  constructor(
+    readonly model: string,
+    readonly backend: BackendName,
+    readonly apiKey: string | null,
+    private readonly error: unknown,
+  ) {
+    super();
+    this.ready = Promise.reject(error);
+    // Awaited by the caller; handled here so an app that never awaits it sees no unhandled rejection.
+    this.ready.catch(() => undefined);
+    // As a runtime whose load failed: an `error` event, after the caller could listen.
+    setTimeout(() => this.dispatchEvent(new CustomEvent('error', { detail: error })));
+  }
+
+  private fail<T>(): Promise<T> {
+    return Promise.reject(this.error);
+  }
+
+  isCached(): Promise<boolean> {
+    return this.fail();
+  }
+
+  deleteCached(): Promise<void> {
+    return this.fail();
+  }
+
+  onProgress(_listener: (progress: LoadProgress) => void): () => void {
+    return () => undefined;
+  }
+
+  async *stream(): AsyncIterable<DirectEvent> {
+    throw this.error;
+  }
+
+  recentRequests(): Promise<RequestRecord[]> {
+    return this.fail();
+  }
+
+  load(): Promise<ModelCard> {
+    return this.fail();
+  }
+
+  dispose(): Promise<void> {
+    return Promise.resolve();
+  }
+}
