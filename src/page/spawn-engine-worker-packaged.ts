@@ -1,7 +1,7 @@
 /**
  * The ES library's engine worker: the prebuilt `dist/inpage-llm/engine-worker.js`, and the URLs
  * of its wasm and WebLLM module (`createEngine` sends them first). Each file is a plain
- * `new URL('literal', import.meta.url)`, which an app's bundler (Vite, webpack 5) copies verbatim
+ * `new URL('literal', import.meta.url)`, which an app's bundler (Vite) copies verbatim
  * as an asset and a browser without a bundler resolves natively. The worker's URL is deliberately
  * not written inside `new Worker(...)`: Vite would re-bundle the prebuilt worker in its default
  * `iife` worker format (warning about `import.meta`) and inline WebLLM's ~6 MB into it.
