@@ -1,32 +1,61 @@
-// The engine worker as one prebuilt ES module beside its wasm (dist/inpage-llm/), for the ES
-// library and the drop-in script. `base: './'` makes the wasm URL relative to the worker file.
+// The prebuilt engine worker for the ES library and the drop-in script, in dist/inpage-llm/:
+// - engine-worker.js: the worker, with no `import.meta` and no relative imports, so an app's
+//   bundler can copy it verbatim as an asset (any name, any worker format setting);
+// - webllm.js: WebLLM's code (~6 MB) as one self-contained ES module, imported by URL only when
+//   a WebLLM model loads;
+// - wllama.wasm: @wllama/wllama's, with the build's one patch (patch-wllama-wasm.mjs).
+// The worker learns the URLs of the other two from the page's first message (`useAssets`), else
+// takes its siblings (worker/engine/engine-assets-prebuilt.ts, swapped in for engine-assets.ts here).
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { build } from 'vite';
-import { patchedWllamaWasm } from './patch-wllama-wasm.mjs';
+import { patchedWllamaWasmPath } from './patch-wllama-wasm.mjs';
 
-export async function buildEngineWorker() {
-  await build({
+const OUT = 'dist/inpage-llm';
+const ASSETS = resolve('worker/engine/engine-assets.ts');
+const PREBUILT_ASSETS = resolve('worker/engine/engine-assets-prebuilt.ts');
+
+/** Resolves the worker's `./engine-assets` imports to the prebuilt variant. */
+const prebuiltAssets = {
+  name: 'engine-assets-prebuilt',
+  enforce: 'pre',
+  async resolveId(source, importer, options) {
+    if (!source.endsWith('/engine-assets')) return null;
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    return resolved?.id === ASSETS ? PREBUILT_ASSETS : null;
+  },
+};
+
+/** One ES module file from `input`, everything inlined. */
+function single(input, fileName, plugins = []) {
+  return build({
     configFile: false,
     logLevel: 'warn',
     publicDir: false,
-    base: './',
-    plugins: [patchedWllamaWasm()],
+    plugins,
     build: {
-      outDir: 'dist/inpage-llm',
+      outDir: OUT,
       emptyOutDir: false,
       target: 'es2022',
       assetsInlineLimit: 0,
-      // WebLLM is one ~6 MB chunk, imported only when a WebLLM model loads.
+      // WebLLM is one ~6 MB file, imported only when a WebLLM model loads.
       chunkSizeWarningLimit: 7000,
       rollupOptions: {
-        input: 'worker/engine/engine-worker.ts',
-        output: {
-          format: 'es',
-          entryFileNames: 'engine-worker.js',
-          chunkFileNames: (chunk) =>
-            chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm')) ? 'webllm.js' : '[name].js',
-          assetFileNames: '[name][extname]',
-        },
+        input,
+        preserveEntrySignatures: 'strict',
+        // Slow transforms of WebLLM's code on a busy machine are not worth a warning.
+        checks: { pluginTimings: false },
+        output: { format: 'es', entryFileNames: fileName, codeSplitting: false },
       },
     },
   });
+}
+
+export async function buildEngineWorker() {
+  await mkdir(OUT, { recursive: true });
+  await single('worker/engine/engine-worker.ts', 'engine-worker.js', [prebuiltAssets]);
+  await single('worker/engine/backends/webllm/webllm-module.ts', 'webllm.js');
+  await copyFile(patchedWllamaWasmPath(), `${OUT}/wllama.wasm`);
+  const files = (await readdir(OUT)).sort().join(', ');
+  if (files !== 'engine-worker.js, webllm.js, wllama.wasm') throw new Error(`${OUT} holds ${files}`);
 }

@@ -19,7 +19,15 @@ export interface RequestRecord {
   completionTokens: number;
 }
 
+/** Where the prebuilt engine worker finds its large files (absolute URLs; an app's bundler renames them). */
+export interface EngineAssets {
+  wllamaWasm: string;
+  webllm: string;
+}
+
 export interface EngineApi {
+  /** Sent first by the ES library: the prebuilt worker's wasm and WebLLM URLs (builds that bundle the worker ignore it). */
+  useAssets(assets: EngineAssets): void;
   /** Loads `spec` (once; a second call waits for the first) and resolves with its card. */
   load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<ModelCard>;
   /** The models this engine knows, with their status. */

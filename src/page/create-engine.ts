@@ -1,11 +1,16 @@
 import { wrap, type Remote } from 'comlink';
 import { registerErrorTransfer } from '../core/comlink-errors';
 import type { EngineApi } from '../core/engine-api';
-import { spawnEngineWorker } from './spawn-engine-worker';
+import { engineAssets, spawnEngineWorker } from './spawn-engine-worker';
 
 /** Starts the engine Web Worker and wraps its API with comlink. */
 export function createEngine(): { worker: Worker; engine: Remote<EngineApi> } {
   registerErrorTransfer();
   const worker = spawnEngineWorker();
-  return { worker, engine: wrap<EngineApi>(worker) };
+  const engine = wrap<EngineApi>(worker);
+  // Posted before any other call, and the worker handles calls in order: it knows its files
+  // before the first load asks for them.
+  const assets = engineAssets();
+  if (assets) void engine.useAssets(assets);
+  return { worker, engine };
 }

@@ -1,12 +1,21 @@
 /**
- * The ES library's engine worker: the prebuilt `dist/inpage-llm/engine-worker.js`, by a URL
- * relative to this module. Left as `new Worker(new URL(..., import.meta.url))` on purpose: an
- * app's bundler (Vite, webpack 5, esbuild with a plugin) sees the pattern and emits the worker
- * and its wasm; without a bundler the browser resolves it natively.
+ * The ES library's engine worker: the prebuilt `dist/inpage-llm/engine-worker.js`, and the URLs
+ * of its wasm and WebLLM module (`createEngine` sends them first). Each file is a plain
+ * `new URL('literal', import.meta.url)`, which an app's bundler (Vite) copies verbatim
+ * as an asset and a browser without a bundler resolves natively. The worker's URL is deliberately
+ * not written inside `new Worker(...)`: Vite would re-bundle the prebuilt worker in its default
+ * `iife` worker format (warning about `import.meta`) and inline WebLLM's ~6 MB into it.
  */
+import type { EngineAssets } from '../core/engine-api';
+
 export function spawnEngineWorker(): Worker {
-  return new Worker(new URL('../inpage-llm/engine-worker.js', import.meta.url), {
-    type: 'module',
-    name: 'inpage-engine',
-  });
+  const url = new URL('../inpage-llm/engine-worker.js', import.meta.url);
+  return new Worker(url, { type: 'module', name: 'inpage-engine' });
+}
+
+export function engineAssets(): EngineAssets | null {
+  return {
+    wllamaWasm: new URL('../inpage-llm/wllama.wasm', import.meta.url).href,
+    webllm: new URL('../inpage-llm/webllm.js', import.meta.url).href,
+  };
 }

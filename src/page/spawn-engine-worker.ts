@@ -4,9 +4,16 @@
  * `spawn-engine-worker-dropin.ts` (script tag), which start the prebuilt
  * `inpage-llm/engine-worker.js` instead (see scripts/build/page-bundles.mjs).
  */
+import type { EngineAssets } from '../core/engine-api';
+
 export function spawnEngineWorker(): Worker {
   return new Worker(new URL('../../worker/engine/engine-worker.ts', import.meta.url), {
     type: 'module',
     name: 'inpage-engine',
   });
+}
+
+/** Vite bundled the wasm and WebLLM's chunk with the worker. */
+export function engineAssets(): EngineAssets | null {
+  return null;
 }

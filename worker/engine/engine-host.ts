@@ -1,11 +1,12 @@
 import { NotFoundError, ServiceUnavailableError, toOpenAIError } from '../../src/core/errors';
 import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
-import type { EngineApi, RequestRecord } from '../../src/core/engine-api';
+import type { EngineApi, EngineAssets, RequestRecord } from '../../src/core/engine-api';
 import type { GenerationRequest } from '../../src/core/generation';
 import type { EmbeddingRequest } from '../../src/core/embedding';
 import { DISTINCT_LOAD_CODES } from '../../src/core/webllm-source';
 import type { Backend, LoadedModel } from './backend';
+import { setEngineAssets } from './engine-assets';
 import { ModelQueue } from './model-queue';
 import { RequestLog } from './request-log';
 import { requestControl } from './request-control';
@@ -31,6 +32,11 @@ export class EngineHost implements EngineApi {
 
   constructor(backends: Backend[]) {
     this.backends = new Map(backends.map((backend) => [backend.name, backend]));
+  }
+
+  /** Where the prebuilt worker's wasm and WebLLM module are (engine-assets-prebuilt.ts). */
+  useAssets(assets: EngineAssets): void {
+    setEngineAssets(assets);
   }
 
   /** Loads `spec` (once; a second call waits for the first) and resolves with its card. */

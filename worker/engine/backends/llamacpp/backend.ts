@@ -1,5 +1,4 @@
 import { Wllama } from '@wllama/wllama';
-import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { ServiceUnavailableError } from '../../../../src/core/errors';
 import type { LoadProgress, ModelSpec } from '../../../../src/core/model-spec';
 import { readGgufMetadata } from '../../../../src/gguf/read-gguf-metadata';
@@ -7,6 +6,7 @@ import { chatTemplateFromMetadata } from '../../../../src/gguf/chat-template';
 import { vocabularyFromMetadata } from '../../../../src/gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '../../../../src/test-model/inpage-test-model';
 import type { Backend, LoadedModel } from '../../backend';
+import { wllamaWasmUrl } from '../../engine-assets';
 import { checkGgufUrl } from './check-gguf-url';
 import { EMBEDDING_BATCH, LlamaCppEmbedder, poolingOf } from './embedder';
 import { LlamaCppModel } from './model';
@@ -15,8 +15,7 @@ const DEFAULT_CONTEXT = 4096;
 
 const quietLogger = { debug: () => {}, log: () => {}, warn: console.warn, error: console.error };
 
-const newWllama = () =>
-  new Wllama({ default: new URL(wasmUrl, self.location.href).href }, { suppressNativeLog: true, logger: quietLogger });
+const newWllama = () => new Wllama({ default: wllamaWasmUrl() }, { suppressNativeLog: true, logger: quietLogger });
 
 /** A second instance of the model's blobs, for embeddings only (llama-server completes nothing on it). */
 async function startEmbeddingContext(

@@ -3,6 +3,7 @@ import { ServiceUnavailableError } from '../../../../src/core/errors';
 import type { LoadProgress, ModelSpec } from '../../../../src/core/model-spec';
 import type { WebLLMSource } from '../../../../src/core/webllm-source';
 import type { Backend, LoadedModel } from '../../backend';
+import { importWebLLM } from '../../engine-assets';
 import type { ModelCard } from '../../../../src/core/model-card';
 import { catalogueCards } from './catalogue';
 import { adapterFacts, pickVariant } from './device';
@@ -31,7 +32,7 @@ export class WebLLMBackend implements Backend {
 
   async load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<LoadedModel> {
     const source = webllmSource(spec);
-    const webllm = await import('@mlc-ai/web-llm');
+    const webllm = await importWebLLM();
     const records = variantRecords(source.variants, webllm.prebuiltAppConfig.model_list);
     const record = pickVariant(records, await adapterFacts(), spec.id);
     const cacheBackend = source.cache ?? 'cache';
@@ -85,7 +86,7 @@ export class WebLLMBackend implements Backend {
   private async listCatalogue(): Promise<ModelCard[]> {
     const facts = await adapterFacts().catch(() => null);
     if (!facts) return [];
-    const webllm = await import('@mlc-ai/web-llm');
+    const webllm = await importWebLLM();
     const records = webllm.prebuiltAppConfig.model_list;
     const appConfig = { model_list: records, cacheBackend: 'cache' as const };
     const cached = new Set<string>();
@@ -109,7 +110,7 @@ export class WebLLMBackend implements Backend {
 
   private async appConfig(spec: ModelSpec) {
     const source = webllmSource(spec);
-    const webllm = await import('@mlc-ai/web-llm');
+    const webllm = await importWebLLM();
     const records: ModelRecord[] = variantRecords(source.variants, webllm.prebuiltAppConfig.model_list);
     return { webllm, records, appConfig: { model_list: records, cacheBackend: source.cache ?? 'cache' } };
   }

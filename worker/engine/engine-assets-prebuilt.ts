@@ -1,0 +1,26 @@
+/**
+ * The prebuilt engine worker's files (dist/inpage-llm/): `wllama.wasm` and `webllm.js`, at the
+ * URLs the ES library sends first (`useAssets`, src/page/spawn-engine-worker-packaged.ts), else
+ * beside the worker (the drop-in script's folder).
+ *
+ * An app's bundler copies the three files verbatim under hashed names, so nothing here may find
+ * them by a path relative to this file, and the worker holds no `import.meta` for a bundler to
+ * rewrite. The URLs come by message, not in the worker's query string: a worker served from a
+ * Service Worker's precache gets the cached entry's URL, without the query, as its location.
+ */
+import type * as WebLLM from '@mlc-ai/web-llm';
+import type { EngineAssets } from '../../src/core/engine-api';
+
+let given: EngineAssets | null = null;
+const beside = (name: string): string => new URL(name, self.location.href).href;
+
+export function setEngineAssets(assets: EngineAssets): void {
+  given = assets;
+}
+
+/** The absolute URL of `wllama.wasm`. */
+export const wllamaWasmUrl = (): string => given?.wllamaWasm ?? beside('wllama.wasm');
+
+/** WebLLM's module (`webllm.js`), imported only when a WebLLM model is used. */
+export const importWebLLM = (): Promise<typeof WebLLM> =>
+  import(/* @vite-ignore */ given?.webllm ?? beside('webllm.js'));
