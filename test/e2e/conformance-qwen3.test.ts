@@ -243,6 +243,19 @@ describe('conformance on inpage-test-qwen3: cuts and stops around the split char
     }
   });
 
+  test('logit_bias forcing the middle piece of 𝔸 (242) writes an invalid byte, served as U+FFFD', async () => {
+    const answer = await postFromPage(fixture.page, '/v1/completions', {
+      model,
+      prompt: 'x',
+      max_tokens: 2,
+      temperature: 0,
+      logit_bias: { 242: 100 },
+    });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const text = (answer.body as { choices: Array<{ text: string }> }).choices[0]?.text ?? '';
+    assert.match(text, /^\uFFFD+$/);
+  });
+
   test('a stop token id inside 𝔸 (its last piece, 116) stops before the character', async () => {
     const answer = await postFromPage(fixture.page, '/v1/completions', {
       model,
