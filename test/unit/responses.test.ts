@@ -48,7 +48,6 @@ describe('validateResponses', () => {
       input,
       tools,
       tool_choice: { type: 'function', name: 'f' },
-      text: { format: { type: 'json_schema', name: 'o', schema: { type: 'object' } } },
     });
     expect(r.chat.messages).toStrictEqual([
       { role: 'user', content: 'w?' },
@@ -63,10 +62,18 @@ describe('validateResponses', () => {
       { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} }, strict: true } },
     ]);
     expect(r.chat.tool_choice).toStrictEqual({ type: 'function', function: { name: 'f' } });
-    expect(r.chat.response_format).toStrictEqual({
+    expect(r.chat.grammar).toMatchObject({ param: 'tools' });
+    const format = { format: { type: 'json_schema', name: 'o', schema: { type: 'object' } } };
+    expect(validateResponses({ ...base, input, text: format }).chat.response_format).toStrictEqual({
       type: 'json_schema',
       json_schema: { name: 'o', schema: { type: 'object' } },
     });
+    // One grammar per request: strict tools and text.format together are a 400.
+    expect(() => validateResponses({ ...base, input, tools, text: format })).toThrow(/strict function tools/);
+    const bad = [{ ...tools[0], parameters: { type: 'object', not: {} } }];
+    expect(() => validateResponses({ ...base, input, tools: bad })).toThrow(
+      expect.objectContaining({ param: 'tools[0].parameters' }),
+    );
   });
 
   it("accepts what clients send that cannot change the text (the AI SDK's provider options), type-checked", () => {

@@ -12,6 +12,7 @@ import { ADVISORY_FIELDS } from '../../format/advisory-fields';
 import { validateChat } from '../chat/validate-chat';
 import { validateFunction, validateToolChoice, typeError } from '../chat/validate-chat-tools';
 import { validateJsonSchemaSpec } from '../chat/validate-response-format';
+import { withStrictTools } from '../chat/strict-tools';
 import { responsesMessages } from './responses-input';
 import type { ChatRequest, ResponseFormat } from '../chat/chat-types';
 
@@ -88,7 +89,10 @@ export function validateResponses(body: unknown): ResponsesRequest {
   });
   const grammar = readGrammar({ text: body.text });
   return {
-    chat: { ...chat, tools, tool_choice: toolChoice, response_format: textFormat(body.text), grammar },
+    chat: withStrictTools(
+      { ...chat, tools, tool_choice: toolChoice, response_format: textFormat(body.text), grammar },
+      (i) => `tools[${i}].parameters`,
+    ),
     instructions,
     max_output_tokens: maxOutput,
     metadata: metadata(body.metadata),
