@@ -201,6 +201,34 @@ describe('ResponseStream', () => {
     ]);
   });
 
+  it('streams a function call: the item first (empty arguments), argument deltas as they arrive, then done', () => {
+    const body = { ...base, tools: [{ type: 'function', name: 'f' }] };
+    const text = 'Ok.<tool_call>\n{"name": "f", "arguments": {"a": [1, 2]}}\n</tool_call>';
+    const { out, final } = run(
+      [
+        ...[...text].map((c) => piece(c)),
+        { type: 'generation.choice-end', index: 0, finish_reason: 'length', matched_stop: null },
+        { type: 'generation.done', counts },
+      ],
+      body,
+    );
+    const types = out.map((e) => e.type);
+    const added = out.filter((e) => e.type === 'response.output_item.added');
+    expect(added[1]).toMatchObject({ output_index: 1, item: { type: 'function_call', name: 'f', arguments: '' } });
+    const deltas = out.filter((e) => e.type === 'response.function_call_arguments.delta').map((e) => e.delta);
+    expect(deltas).toStrictEqual([...'{"a":[1,2]}']);
+    expect(out.find((e) => e.type === 'response.function_call_arguments.done')).toMatchObject({
+      output_index: 1,
+      name: 'f',
+      arguments: '{"a":[1,2]}',
+    });
+    expect(types.indexOf('response.output_text.done')).toBeLessThan(types.indexOf('response.output_item.added', 5));
+    expect(final?.output).toMatchObject([
+      { type: 'message', content: [{ text: 'Ok.' }] },
+      { type: 'function_call', name: 'f', arguments: '{"a":[1,2]}', status: 'incomplete' },
+    ]);
+  });
+
   it('reports length as incomplete, and an engine error as error + response.failed', () => {
     const cut = run([
       piece('a'),

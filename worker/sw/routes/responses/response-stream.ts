@@ -8,14 +8,22 @@
  */
 import { randomId } from '../../format/random-id';
 import { ChatChoice } from '../chat/chat-choice';
-import { responseObject, type OutputItem, type ResponseMeta, type ResponseObject } from './response-object';
+import {
+  responseObject,
+  type ItemStatus,
+  type OutputItem,
+  type ResponseMeta,
+  type ResponseObject,
+} from './response-object';
 import type { ParserOptions } from '../chat/chat-output-parser';
 import type { GenerationEvent } from '../chat/neutral-types';
 import type { ParsedDelta } from '../chat/chat-output-parser';
 
 export type ResponseEvent = { type: string; sequence_number: number } & Record<string, unknown>;
 
-type Open = { kind: 'message' | 'reasoning'; index: number; id: string; text: string };
+type Open =
+  | { kind: 'message' | 'reasoning'; index: number; id: string; text: string }
+  | { kind: 'function_call'; index: number; id: string; text: string; call_id: string; name: string };
 
 export class ResponseStream {
   private sequence = 0;
@@ -53,8 +61,8 @@ export class ResponseStream {
         if (event.index === 0) this.step(this.choice.end(event.finish_reason).delta);
         break;
       case 'generation.done': {
-        this.close();
         const status = this.choice.finishReason === 'length' ? 'incomplete' : 'completed';
+        this.close(status);
         this.last = responseObject(this.meta, status, this.output, event.counts);
         this.emit(status === 'completed' ? 'response.completed' : 'response.incomplete', { response: this.last });
         break;
@@ -79,48 +87,50 @@ export class ResponseStream {
     if (delta.reasoning !== '') this.text('reasoning', delta.reasoning);
     if (delta.content !== '') this.text('message', delta.content);
     for (const call of delta.toolCalls) {
-      this.close();
-      const item: OutputItem = {
-        type: 'function_call',
-        id: randomId('fc_'),
-        call_id: call.id,
-        name: call.name,
-        arguments: '',
-        status: 'in_progress',
-      };
-      const at = { output_index: this.output.length };
-      this.emit('response.output_item.added', { ...at, item: { ...item } });
-      this.emit('response.function_call_arguments.delta', { ...at, item_id: item.id, delta: call.arguments });
-      this.emit('response.function_call_arguments.done', {
-        ...at,
-        item_id: item.id,
-        name: call.name,
-        arguments: call.arguments,
-      });
-      const done: OutputItem = { ...item, arguments: call.arguments, status: 'completed' };
-      this.output.push(done);
-      this.emit('response.output_item.done', { ...at, item: done });
+      if (call.id !== undefined) {
+        this.close();
+        const id = randomId('fc_');
+        this.open = {
+          kind: 'function_call',
+          index: this.output.length,
+          id,
+          text: '',
+          call_id: call.id,
+          name: call.name ?? '',
+        };
+        this.emit('response.output_item.added', {
+          output_index: this.open.index,
+          item: this.item(this.open, 'in_progress', false),
+        });
+      }
+      if (this.open?.kind !== 'function_call' || call.arguments === '') continue;
+      this.open.text += call.arguments;
+      const at = { item_id: this.open.id, output_index: this.open.index };
+      this.emit('response.function_call_arguments.delta', { ...at, delta: call.arguments });
     }
   }
 
-  private text(kind: Open['kind'], delta: string): void {
-    if (this.open?.kind !== kind) {
+  private text(kind: 'message' | 'reasoning', delta: string): void {
+    let open = this.open;
+    if (open?.kind !== kind) {
       this.close();
-      this.open = { kind, index: this.output.length, id: randomId(kind === 'message' ? 'msg_' : 'rs_'), text: '' };
-      const at = { output_index: this.open.index };
-      this.emit('response.output_item.added', { ...at, item: this.item(this.open, 'in_progress', false) });
+      open = { kind, index: this.output.length, id: randomId(kind === 'message' ? 'msg_' : 'rs_'), text: '' };
+      this.open = open;
+      const at = { output_index: open.index };
+      this.emit('response.output_item.added', { ...at, item: this.item(open, 'in_progress', false) });
       if (kind === 'message')
-        this.emit('response.content_part.added', { ...at, item_id: this.open.id, content_index: 0, part: part('') });
+        this.emit('response.content_part.added', { ...at, item_id: open.id, content_index: 0, part: part('') });
     }
-    this.open.text += delta;
-    const at = { item_id: this.open.id, output_index: this.open.index, content_index: 0, delta };
+    open.text += delta;
+    const at = { item_id: open.id, output_index: open.index, content_index: 0, delta };
     this.emit(
       kind === 'message' ? 'response.output_text.delta' : 'response.reasoning_text.delta',
       kind === 'message' ? { ...at, logprobs: [] } : at,
     );
   }
 
-  private close(): void {
+  /** Ends the open item; `status`: 'incomplete' when the output was cut at max_output_tokens. */
+  private close(status: 'completed' | 'incomplete' = 'completed'): void {
     const open = this.open;
     if (open === null) return;
     this.open = null;
@@ -128,15 +138,27 @@ export class ResponseStream {
     if (open.kind === 'message') {
       this.emit('response.output_text.done', { ...at, text: open.text, logprobs: [] });
       this.emit('response.content_part.done', { ...at, part: part(open.text) });
+    } else if (open.kind === 'function_call') {
+      const { item_id, output_index } = at;
+      this.emit('response.function_call_arguments.done', {
+        item_id,
+        output_index,
+        name: open.name,
+        arguments: open.text,
+      });
     } else {
       this.emit('response.reasoning_text.done', { ...at, text: open.text });
     }
-    const item = this.item(open, 'completed', true);
+    const item = this.item(open, status, true);
     this.output.push(item);
     this.emit('response.output_item.done', { output_index: open.index, item });
   }
 
-  private item(open: Open, status: 'in_progress' | 'completed', full: boolean): OutputItem {
+  private item(open: Open, status: ItemStatus, full: boolean): OutputItem {
+    if (open.kind === 'function_call') {
+      const { id, call_id, name } = open;
+      return { type: 'function_call', id, call_id, name, arguments: full ? open.text : '', status };
+    }
     if (open.kind === 'reasoning')
       return {
         type: 'reasoning',
