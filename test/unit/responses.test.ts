@@ -106,6 +106,19 @@ describe('validateResponses', () => {
     expect(rejection({ ...base, store: 'yes' }).param).toBe('store');
     expect(rejection({ model: 'm' }).param).toBe('input');
   });
+
+  it('reads include: output text logprobs with top_logprobs; other known values add nothing; unknown ones are a 400', () => {
+    const include = ['message.output_text.logprobs'];
+    expect(validateResponses({ ...base, include, top_logprobs: 2 }).chat).toMatchObject({
+      logprobs: true,
+      top_logprobs: 2,
+    });
+    expect(validateResponses({ ...base, include: ['reasoning.encrypted_content'] }).chat.logprobs).toBe(false);
+    expect(rejection({ ...base, include: ['message.output_text.logprob'] }).param).toBe('include');
+    expect(rejection({ ...base, include: 'message.output_text.logprobs' }).param).toBe('include');
+    expect(rejection({ ...base, top_logprobs: 2 }).param).toBe('top_logprobs');
+    expect(rejection({ ...base, include, top_logprobs: 21 }).param).toBe('top_logprobs');
+  });
 });
 
 const piece = (text: string): GenerationEvent => ({ type: 'generation.piece', index: 0, text, tokens: null });
@@ -227,6 +240,42 @@ describe('ResponseStream', () => {
       { type: 'message', content: [{ text: 'Ok.' }] },
       { type: 'function_call', name: 'f', arguments: '{"a":[1,2]}', status: 'incomplete' },
     ]);
+  });
+
+  it('puts logprobs on output_text deltas (no bytes), on output_text.done and on the final part (with bytes)', () => {
+    const tok = (text: string, logprob: number) => ({
+      id: text.charCodeAt(0),
+      text,
+      bytes: [...new TextEncoder().encode(text)],
+      logprob,
+      top: [{ id: 1, text: 'z', bytes: [122], logprob: -3 }],
+      offset: 0,
+    });
+    const body = { ...base, include: ['message.output_text.logprobs'], top_logprobs: 1 };
+    const { out, final } = run(
+      [
+        { type: 'generation.piece', index: 0, text: 'a<', tokens: [tok('a', -0.5), tok('<', -1)] },
+        { type: 'generation.piece', index: 0, text: 'b', tokens: [tok('b', -2)] },
+        { type: 'generation.choice-end', index: 0, finish_reason: 'stop', matched_stop: null },
+        { type: 'generation.done', counts },
+      ],
+      body,
+    );
+    const deltas = out.filter((e) => e.type === 'response.output_text.delta');
+    expect(deltas.map((e) => [e.delta, (e.logprobs as Array<{ token: string }>).map((l) => l.token)])).toStrictEqual([
+      ['a<', ['a', '<']],
+      ['b', ['b']],
+    ]);
+    expect(deltas[0]?.logprobs).toStrictEqual([
+      { token: 'a', logprob: -0.5, top_logprobs: [{ token: 'z', logprob: -3 }] },
+      { token: '<', logprob: -1, top_logprobs: [{ token: 'z', logprob: -3 }] },
+    ]);
+    const full = { token: 'b', logprob: -2, bytes: [98], top_logprobs: [{ token: 'z', logprob: -3, bytes: [122] }] };
+    expect(out.find((e) => e.type === 'response.output_text.done')?.logprobs).toHaveLength(3);
+    expect(final?.output[0]).toMatchObject({ content: [{ text: 'a<b', logprobs: [{}, {}, full] }] });
+    expect(final?.top_logprobs).toBe(1);
+    const plain = run([{ type: 'generation.piece', index: 0, text: 'a', tokens: [tok('a', -0.5)] }]).out;
+    expect(plain.find((e) => e.type === 'response.output_text.delta')?.logprobs).toStrictEqual([]);
   });
 
   it('reports length as incomplete, and an engine error as error + response.failed', () => {

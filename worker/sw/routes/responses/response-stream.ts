@@ -17,12 +17,13 @@ import {
 } from './response-object';
 import type { ParserOptions } from '../chat/chat-output-parser';
 import type { GenerationEvent } from '../chat/neutral-types';
-import type { ParsedDelta } from '../chat/chat-output-parser';
+import type { ChoiceStep } from '../chat/chat-choice';
+import type { ChatTokenLogprob } from '../chat/chat-logprobs';
 
 export type ResponseEvent = { type: string; sequence_number: number } & Record<string, unknown>;
 
 type Open =
-  | { kind: 'message' | 'reasoning'; index: number; id: string; text: string }
+  | { kind: 'message' | 'reasoning'; index: number; id: string; text: string; logprobs: ChatTokenLogprob[] }
   | { kind: 'function_call'; index: number; id: string; text: string; call_id: string; name: string };
 
 export class ResponseStream {
@@ -32,6 +33,8 @@ export class ResponseStream {
   private choice: ChatChoice;
   private last: ResponseObject | null = null;
   private readonly events: ResponseEvent[] = [];
+  /** Logprobs of tokens whose text the parser still holds back. */
+  private readonly held: ChatTokenLogprob[] = [];
 
   constructor(
     private readonly meta: ResponseMeta,
@@ -55,10 +58,10 @@ export class ResponseStream {
           this.choice = new ChatChoice(0, { ...this.parser, startInReasoning: event.opens_reasoning });
         break;
       case 'generation.piece':
-        if (event.index === 0) this.step(this.choice.piece(event.text, event.tokens).delta);
+        if (event.index === 0) this.step(this.choice.piece(event.text, event.tokens));
         break;
       case 'generation.choice-end':
-        if (event.index === 0) this.step(this.choice.end(event.finish_reason).delta);
+        if (event.index === 0) this.step(this.choice.end(event.finish_reason));
         break;
       case 'generation.done': {
         const status = this.choice.finishReason === 'length' ? 'incomplete' : 'completed';
@@ -83,9 +86,15 @@ export class ResponseStream {
     return this.last;
   }
 
-  private step(delta: ParsedDelta): void {
-    if (delta.reasoning !== '') this.text('reasoning', delta.reasoning);
-    if (delta.content !== '') this.text('message', delta.content);
+  /**
+   * One parsed step. Its tokens' logprobs (with those of tokens whose text the parser held back)
+   * go to the output text it shows; tokens that only wrote reasoning or a tool call have none.
+   */
+  private step({ delta, logprobs }: ChoiceStep): void {
+    if (this.meta.request.chat.logprobs) this.held.push(...logprobs);
+    if (delta.reasoning !== '') this.text('reasoning', delta.reasoning, []);
+    if (delta.content !== '') this.text('message', delta.content, this.held.splice(0));
+    else if (delta.reasoning !== '' || delta.toolCalls.length > 0) this.held.length = 0;
     for (const call of delta.toolCalls) {
       if (call.id !== undefined) {
         this.close();
@@ -110,11 +119,12 @@ export class ResponseStream {
     }
   }
 
-  private text(kind: 'message' | 'reasoning', delta: string): void {
+  private text(kind: 'message' | 'reasoning', delta: string, logprobs: ChatTokenLogprob[]): void {
     let open = this.open;
     if (open?.kind !== kind) {
       this.close();
-      open = { kind, index: this.output.length, id: randomId(kind === 'message' ? 'msg_' : 'rs_'), text: '' };
+      const id = randomId(kind === 'message' ? 'msg_' : 'rs_');
+      open = { kind, index: this.output.length, id, text: '', logprobs: [] };
       this.open = open;
       const at = { output_index: open.index };
       this.emit('response.output_item.added', { ...at, item: this.item(open, 'in_progress', false) });
@@ -122,10 +132,11 @@ export class ResponseStream {
         this.emit('response.content_part.added', { ...at, item_id: open.id, content_index: 0, part: part('') });
     }
     open.text += delta;
+    open.logprobs.push(...logprobs);
     const at = { item_id: open.id, output_index: open.index, content_index: 0, delta };
     this.emit(
       kind === 'message' ? 'response.output_text.delta' : 'response.reasoning_text.delta',
-      kind === 'message' ? { ...at, logprobs: [] } : at,
+      kind === 'message' ? { ...at, logprobs: logprobs.map(deltaLogprob) } : at,
     );
   }
 
@@ -136,8 +147,8 @@ export class ResponseStream {
     this.open = null;
     const at = { item_id: open.id, output_index: open.index, content_index: 0 };
     if (open.kind === 'message') {
-      this.emit('response.output_text.done', { ...at, text: open.text, logprobs: [] });
-      this.emit('response.content_part.done', { ...at, part: part(open.text) });
+      this.emit('response.output_text.done', { ...at, text: open.text, logprobs: open.logprobs });
+      this.emit('response.content_part.done', { ...at, part: part(open.text, open.logprobs) });
     } else if (open.kind === 'function_call') {
       const { item_id, output_index } = at;
       this.emit('response.function_call_arguments.done', {
@@ -166,7 +177,8 @@ export class ResponseStream {
         summary: [],
         content: full ? [{ type: 'reasoning_text', text: open.text }] : [],
       };
-    return { type: 'message', id: open.id, status, role: 'assistant', content: full ? [part(open.text)] : [] };
+    const content = full ? [part(open.text, open.logprobs)] : [];
+    return { type: 'message', id: open.id, status, role: 'assistant', content };
   }
 
   private emit(type: string, fields: Record<string, unknown>): void {
@@ -174,8 +186,13 @@ export class ResponseStream {
   }
 }
 
-function part(text: string) {
-  return { type: 'output_text' as const, text, annotations: [] as [], logprobs: [] as [] };
+function part(text: string, logprobs: ChatTokenLogprob[] = []) {
+  return { type: 'output_text' as const, text, annotations: [] as [], logprobs };
+}
+
+/** A token's logprob as `response.output_text.delta` carries it (OpenAI's delta shape has no bytes). */
+function deltaLogprob({ token, logprob, top_logprobs }: ChatTokenLogprob) {
+  return { token, logprob, top_logprobs: top_logprobs.map((top) => ({ token: top.token, logprob: top.logprob })) };
 }
 
 /** One SSE frame as OpenAI sends Responses events: `event: <type>` then `data: <json>`. */
