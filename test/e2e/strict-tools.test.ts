@@ -104,29 +104,31 @@ describe('strict function tools', () => {
   });
 
   test("the openai SDK's chat.completions.stream accumulates the call; Responses streams function_call_arguments events", async () => {
-    const result = await fixture.page.evaluate(async (body) => {
-      const client = new window.OpenAI({
-        baseURL: location.origin + '/v1',
-        apiKey: 'unused',
-        dangerouslyAllowBrowser: true,
-      });
-      const stream = client.chat.completions.stream({ ...body, stream: true } as never);
-      const final = await stream.finalChatCompletion();
-      const { function: fn } = body.tools[0];
-      const events = await client.responses.create({
-        model: body.model,
-        input: 'abc',
-        max_output_tokens: body.max_tokens,
-        temperature: 0,
-        tools: [{ type: 'function', name: fn.name, parameters: fn.parameters, strict: true }],
-        tool_choice: { type: 'function', name: fn.name },
-        parallel_tool_calls: false,
-        stream: true,
-      });
-      const seen: Array<Record<string, unknown>> = [];
-      for await (const event of events) seen.push(JSON.parse(JSON.stringify(event)));
-      return { final: JSON.parse(JSON.stringify(final)), events: seen };
-    }, CHAT);
+    const result = await fixture.page.evaluate(
+      async ({ body, fn }) => {
+        const client = new window.OpenAI({
+          baseURL: location.origin + '/v1',
+          apiKey: 'unused',
+          dangerouslyAllowBrowser: true,
+        });
+        const stream = client.chat.completions.stream({ ...body, stream: true } as never);
+        const final = await stream.finalChatCompletion();
+        const events = await client.responses.create({
+          model: body.model,
+          input: 'abc',
+          max_output_tokens: body.max_tokens,
+          temperature: 0,
+          tools: [{ type: 'function', name: fn.name, parameters: fn.parameters, strict: true }],
+          tool_choice: { type: 'function', name: fn.name },
+          parallel_tool_calls: false,
+          stream: true,
+        });
+        const seen: Array<Record<string, unknown>> = [];
+        for await (const event of events) seen.push(JSON.parse(JSON.stringify(event)));
+        return { final: JSON.parse(JSON.stringify(final)), events: seen };
+      },
+      { body: CHAT, fn: TOOL.function },
+    );
     const message = result.final.choices[0].message;
     assert.equal(result.final.choices[0].finish_reason, 'tool_calls');
     assert.equal(message.tool_calls[0].function.arguments, ARGUMENTS);
