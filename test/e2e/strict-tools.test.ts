@@ -2,15 +2,16 @@
  * Strict function tools on `inpage-test` (greedy; the model follows its successor rule wherever
  * the grammar allows): a named strict tool forces one `<tool_call>` whose arguments validate
  * against the tool's schema, non-stream and streamed (argument pieces that join to the same
- * arguments), through fetch, the openai SDK's stream helper, and the Responses API.
+ * arguments), through fetch, the openai SDK's stream helper, the Responses API and the AI SDK.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
+import { loadSdk } from './sdk-scripts';
 
-const fixture = usePage();
+const fixture = usePage(undefined, (page) => loadSdk(page, 'ai-sdk'));
 
 const SCHEMA = {
   type: 'object',
@@ -155,6 +156,39 @@ describe('strict function tools', () => {
       [['function_call', 'get_weather', ARGUMENTS, 'completed']],
     );
     assert.equal(types.includes('response.output_text.delta'), false);
+  });
+
+  test("the AI SDK's streamText (chat model, strict tool): tool-input deltas join to the arguments, one tool-call", async () => {
+    const parts = await fixture.page.evaluate(async (schema) => {
+      const { streamText, createOpenAI, jsonSchema, tool } = window.AISDK;
+      const openai = createOpenAI({ baseURL: location.origin + '/v1', apiKey: 'x' });
+      const result = streamText({
+        model: openai.chat('inpage-test'),
+        prompt: 'abc',
+        maxOutputTokens: 1500,
+        temperature: 0,
+        tools: { get_weather: tool({ inputSchema: jsonSchema(schema), strict: true }) },
+        toolChoice: { type: 'tool', toolName: 'get_weather' },
+        providerOptions: { openai: { parallelToolCalls: false } },
+      });
+      const seen: Array<{ type: string; delta?: string; input?: unknown; finishReason?: string }> = [];
+      for await (const part of result.fullStream) {
+        if (part.type === 'tool-input-delta') seen.push({ type: part.type, delta: part.delta });
+        else if (part.type === 'tool-call') seen.push({ type: part.type, input: part.input });
+        else if (part.type === 'finish') seen.push({ type: part.type, finishReason: part.finishReason });
+      }
+      return seen;
+    }, SCHEMA);
+    const deltas = parts.filter((p) => p.type === 'tool-input-delta').map((p) => p.delta);
+    assert.ok(deltas.length > 3);
+    assert.equal(deltas.join(''), ARGUMENTS);
+    assert.deepEqual(
+      parts.filter((p) => p.type !== 'tool-input-delta'),
+      [
+        { type: 'tool-call', input: JSON.parse(ARGUMENTS) },
+        { type: 'finish', finishReason: 'tool-calls' },
+      ],
+    );
   });
 
   test('auto: the grammar waits for <tool_call> (free text meanwhile); with response_format it is a 400', async () => {
