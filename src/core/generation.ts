@@ -61,6 +61,11 @@ export interface OutputGrammar {
   gbnf: string;
   /** The request field that asked for it, named by errors (`response_format`, `guided_regex`, ...). */
   param: string;
+  /**
+   * Lazy: the grammar applies from the first occurrence of this text in the output (which it
+   * must then match from there); before it the output is free. Absent: from the first token.
+   */
+  trigger?: string;
 }
 
 /** One candidate token with its log-probability. */

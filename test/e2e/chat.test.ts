@@ -115,6 +115,56 @@ describe('chat completions and responses with the openai SDK', () => {
     assert.ok(result.content[0].logprob < 0 && result.content[0].logprob === result.content[0].top_logprobs[0].logprob);
   });
 
+  test('responses logprobs (include message.output_text.logprobs, top_logprobs): on the output_text part and the delta events', async () => {
+    const result = await fixture.page.evaluate(async () => {
+      const client = new window.OpenAI({
+        baseURL: location.origin + '/v1',
+        apiKey: 'unused',
+        dangerouslyAllowBrowser: true,
+      });
+      const params = {
+        model: 'inpage-test',
+        input: 'abc',
+        max_output_tokens: 2,
+        temperature: 0,
+        include: ['message.output_text.logprobs' as const],
+        top_logprobs: 2,
+      };
+      const whole = await client.responses.create(params);
+      const deltas: unknown[] = [];
+      for await (const event of await client.responses.create({ ...params, stream: true }))
+        if (event.type === 'response.output_text.delta') deltas.push(...event.logprobs);
+      const unknown = await fetch('/v1/responses', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...params, include: ['message.output_text.logprob'] }),
+      });
+      return {
+        output: JSON.parse(JSON.stringify(whole.output)),
+        deltas: JSON.parse(JSON.stringify(deltas)),
+        unknown: { status: unknown.status, body: await unknown.json() },
+      };
+    });
+    const logprobs = result.output[0].content[0].logprobs;
+    assert.deepEqual(
+      logprobs.map((entry: { token: string }) => entry.token),
+      ['d', 'e'],
+    );
+    assert.deepEqual(logprobs[0].bytes, [100]);
+    assert.equal(logprobs[0].top_logprobs.length, 2);
+    assert.equal(logprobs[0].top_logprobs[0].token, 'd');
+    assert.ok(logprobs[0].logprob < 0 && logprobs[0].logprob === logprobs[0].top_logprobs[0].logprob);
+    // The delta events carry OpenAI's delta shape: the same tokens and numbers, without bytes.
+    const strip = ({ token, logprob, top_logprobs }: { token: string; logprob: number; top_logprobs: [] }) => ({
+      token,
+      logprob,
+      top_logprobs: top_logprobs.map(({ token, logprob }) => ({ token, logprob })),
+    });
+    assert.deepEqual(result.deltas, logprobs.map(strip));
+    assert.equal(result.unknown.status, 400);
+    assert.equal(result.unknown.body.error.param, 'include');
+  });
+
   test('responses: input abc answers defgh as an output_text message, stream and not', async () => {
     const result = await fixture.page.evaluate(async () => {
       const client = new window.OpenAI({

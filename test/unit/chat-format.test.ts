@@ -142,7 +142,7 @@ describe('ChatStream (SSE chunks)', () => {
     });
   });
 
-  it('streams reasoning, then tool calls as id/type/name then arguments, and finishes with tool_calls', () => {
+  it('streams reasoning, then tool calls as id/type/name then argument pieces as they arrive, and finishes with tool_calls', () => {
     const text =
       '<think>\nplan\n</think>\n\n<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>\n<tool_call>{"name":"g","arguments":{}}</tool_call>';
     const items = stream([...[...text].map((c) => piece(c)), end(), done], options({}, true));
@@ -150,9 +150,9 @@ describe('ChatStream (SSE chunks)', () => {
       { role: 'assistant', content: '' },
       ...[...'plan'].map((c) => ({ reasoning_content: c })),
       { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] },
-      { tool_calls: [{ index: 0, function: { arguments: '{"a":1}' } }] },
+      ...[...'{"a":1}'].map((c) => ({ tool_calls: [{ index: 0, function: { arguments: c } }] })),
       { tool_calls: [{ index: 1, id: 'call_2', type: 'function', function: { name: 'g', arguments: '' } }] },
-      { tool_calls: [{ index: 1, function: { arguments: '{}' } }] },
+      ...[...'{}'].map((c) => ({ tool_calls: [{ index: 1, function: { arguments: c } }] })),
       {},
     ]);
     const finish = items.at(-2);

@@ -14,7 +14,11 @@ function run(pieces: string[], options: ParserOptions) {
   for (const delta of [...pieces.map((p) => parser.push(p)), parser.finish()]) {
     total.reasoning += delta.reasoning;
     total.content += delta.content;
-    total.toolCalls.push(...delta.toolCalls);
+    for (const call of delta.toolCalls) {
+      const known = total.toolCalls[call.index];
+      if (known) known.arguments += call.arguments;
+      else total.toolCalls.push({ id: call.id ?? '?', name: call.name ?? '?', arguments: call.arguments });
+    }
   }
   return total;
 }
@@ -98,6 +102,42 @@ describe('ChatOutputParser: tool calls', () => {
     expect(run(['<tool_call>{"name":"f","arguments":"{\\"a\\":1}"}</tool_call>'], opts()).toolCalls[0]?.arguments).toBe(
       '{"a":1}',
     );
+  });
+
+  it('streams the arguments of a canonical call as they arrive, without JSON whitespace outside strings', () => {
+    const parser = new ChatOutputParser(opts());
+    expect(parser.push('Sure.\n<tool_call>\n{"name": "f", "argu')).toStrictEqual({
+      reasoning: '',
+      content: 'Sure.\n',
+      toolCalls: [],
+    });
+    expect(parser.push('ments": {\n  "a": "x y",').toolCalls).toStrictEqual([
+      { index: 0, id: 'call_1', name: 'f', arguments: '' },
+      { index: 0, arguments: '{"a":"x y",' },
+    ]);
+    expect(parser.push(' "b": [1, {"c": "}</tool_call>"}]').toolCalls).toStrictEqual([
+      { index: 0, arguments: '"b":[1,{"c":"}</tool_call>"}]' },
+    ]);
+    expect(parser.push('}}\n</tool_call>\n<tool_call>{"name": "g", "arguments": {}}').toolCalls).toStrictEqual([
+      { index: 0, arguments: '}' },
+      { index: 1, id: 'call_2', name: 'g', arguments: '' },
+      { index: 1, arguments: '{}' },
+    ]);
+    expect(parser.push('</tool_call>')).toStrictEqual({ reasoning: '', content: '', toolCalls: [] });
+  });
+
+  it('keeps a call cut short (length) with the arguments streamed so far; other shapes wait for the block end', () => {
+    expect(expectSplitInvariant('<tool_call>{"name": "f", "arguments": {"a": "x')).toStrictEqual({
+      reasoning: '',
+      content: '',
+      toolCalls: [{ id: 'call_1', name: 'f', arguments: '{"a":"x' }],
+    });
+    const parser = new ChatOutputParser(opts());
+    expect(parser.push('<tool_call>{"arguments": {"a": 1}, ').toolCalls).toStrictEqual([]);
+    expect(parser.push('"name": "f"}</tool_call>').toolCalls).toStrictEqual([
+      { index: 0, id: 'call_1', name: 'f', arguments: '' },
+      { index: 0, arguments: '{"a":1}' },
+    ]);
   });
 
   it('returns an invalid or unterminated block as content', () => {

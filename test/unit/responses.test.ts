@@ -48,7 +48,6 @@ describe('validateResponses', () => {
       input,
       tools,
       tool_choice: { type: 'function', name: 'f' },
-      text: { format: { type: 'json_schema', name: 'o', schema: { type: 'object' } } },
     });
     expect(r.chat.messages).toStrictEqual([
       { role: 'user', content: 'w?' },
@@ -63,10 +62,18 @@ describe('validateResponses', () => {
       { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} }, strict: true } },
     ]);
     expect(r.chat.tool_choice).toStrictEqual({ type: 'function', function: { name: 'f' } });
-    expect(r.chat.response_format).toStrictEqual({
+    expect(r.chat.grammar).toMatchObject({ param: 'tools' });
+    const format = { format: { type: 'json_schema', name: 'o', schema: { type: 'object' } } };
+    expect(validateResponses({ ...base, input, text: format }).chat.response_format).toStrictEqual({
       type: 'json_schema',
       json_schema: { name: 'o', schema: { type: 'object' } },
     });
+    // One grammar per request: strict tools and text.format together are a 400.
+    expect(() => validateResponses({ ...base, input, tools, text: format })).toThrow(/strict function tools/);
+    const bad = [{ ...tools[0], parameters: { type: 'object', not: {} } }];
+    expect(() => validateResponses({ ...base, input, tools: bad })).toThrow(
+      expect.objectContaining({ param: 'tools[0].parameters' }),
+    );
   });
 
   it("accepts what clients send that cannot change the text (the AI SDK's provider options), type-checked", () => {
@@ -98,6 +105,19 @@ describe('validateResponses', () => {
     expect(rejection({ ...base, frob: 1 }).message).toBe('Unrecognized request argument supplied: frob');
     expect(rejection({ ...base, store: 'yes' }).param).toBe('store');
     expect(rejection({ model: 'm' }).param).toBe('input');
+  });
+
+  it('reads include: output text logprobs with top_logprobs; other known values add nothing; unknown ones are a 400', () => {
+    const include = ['message.output_text.logprobs'];
+    expect(validateResponses({ ...base, include, top_logprobs: 2 }).chat).toMatchObject({
+      logprobs: true,
+      top_logprobs: 2,
+    });
+    expect(validateResponses({ ...base, include: ['reasoning.encrypted_content'] }).chat.logprobs).toBe(false);
+    expect(rejection({ ...base, include: ['message.output_text.logprob'] }).param).toBe('include');
+    expect(rejection({ ...base, include: 'message.output_text.logprobs' }).param).toBe('include');
+    expect(rejection({ ...base, top_logprobs: 2 }).param).toBe('top_logprobs');
+    expect(rejection({ ...base, include, top_logprobs: 21 }).param).toBe('top_logprobs');
   });
 });
 
@@ -192,6 +212,70 @@ describe('ResponseStream', () => {
       { type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: 'hm' }] },
       { type: 'function_call', call_id: 'call_x', name: 'f', arguments: '{"a":1}', status: 'completed' },
     ]);
+  });
+
+  it('streams a function call: the item first (empty arguments), argument deltas as they arrive, then done', () => {
+    const body = { ...base, tools: [{ type: 'function', name: 'f' }] };
+    const text = 'Ok.<tool_call>\n{"name": "f", "arguments": {"a": [1, 2]}}\n</tool_call>';
+    const { out, final } = run(
+      [
+        ...[...text].map((c) => piece(c)),
+        { type: 'generation.choice-end', index: 0, finish_reason: 'length', matched_stop: null },
+        { type: 'generation.done', counts },
+      ],
+      body,
+    );
+    const types = out.map((e) => e.type);
+    const added = out.filter((e) => e.type === 'response.output_item.added');
+    expect(added[1]).toMatchObject({ output_index: 1, item: { type: 'function_call', name: 'f', arguments: '' } });
+    const deltas = out.filter((e) => e.type === 'response.function_call_arguments.delta').map((e) => e.delta);
+    expect(deltas).toStrictEqual([...'{"a":[1,2]}']);
+    expect(out.find((e) => e.type === 'response.function_call_arguments.done')).toMatchObject({
+      output_index: 1,
+      name: 'f',
+      arguments: '{"a":[1,2]}',
+    });
+    expect(types.indexOf('response.output_text.done')).toBeLessThan(types.indexOf('response.output_item.added', 5));
+    expect(final?.output).toMatchObject([
+      { type: 'message', content: [{ text: 'Ok.' }] },
+      { type: 'function_call', name: 'f', arguments: '{"a":[1,2]}', status: 'incomplete' },
+    ]);
+  });
+
+  it('puts logprobs on output_text deltas (no bytes), on output_text.done and on the final part (with bytes)', () => {
+    const tok = (text: string, logprob: number) => ({
+      id: text.charCodeAt(0),
+      text,
+      bytes: [...new TextEncoder().encode(text)],
+      logprob,
+      top: [{ id: 1, text: 'z', bytes: [122], logprob: -3 }],
+      offset: 0,
+    });
+    const body = { ...base, include: ['message.output_text.logprobs'], top_logprobs: 1 };
+    const { out, final } = run(
+      [
+        { type: 'generation.piece', index: 0, text: 'a<', tokens: [tok('a', -0.5), tok('<', -1)] },
+        { type: 'generation.piece', index: 0, text: 'b', tokens: [tok('b', -2)] },
+        { type: 'generation.choice-end', index: 0, finish_reason: 'stop', matched_stop: null },
+        { type: 'generation.done', counts },
+      ],
+      body,
+    );
+    const deltas = out.filter((e) => e.type === 'response.output_text.delta');
+    expect(deltas.map((e) => [e.delta, (e.logprobs as Array<{ token: string }>).map((l) => l.token)])).toStrictEqual([
+      ['a<', ['a', '<']],
+      ['b', ['b']],
+    ]);
+    expect(deltas[0]?.logprobs).toStrictEqual([
+      { token: 'a', logprob: -0.5, top_logprobs: [{ token: 'z', logprob: -3 }] },
+      { token: '<', logprob: -1, top_logprobs: [{ token: 'z', logprob: -3 }] },
+    ]);
+    const full = { token: 'b', logprob: -2, bytes: [98], top_logprobs: [{ token: 'z', logprob: -3, bytes: [122] }] };
+    expect(out.find((e) => e.type === 'response.output_text.done')?.logprobs).toHaveLength(3);
+    expect(final?.output[0]).toMatchObject({ content: [{ text: 'a<b', logprobs: [{}, {}, full] }] });
+    expect(final?.top_logprobs).toBe(1);
+    const plain = run([{ type: 'generation.piece', index: 0, text: 'a', tokens: [tok('a', -0.5)] }]).out;
+    expect(plain.find((e) => e.type === 'response.output_text.delta')?.logprobs).toStrictEqual([]);
   });
 
   it('reports length as incomplete, and an engine error as error + response.failed', () => {

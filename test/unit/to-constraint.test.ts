@@ -1,6 +1,5 @@
 /** toConstraint: every accepted field spelling, conflicts, and the 400s that name the field. */
 import { describe, expect, it } from 'vitest';
-import { toolArgumentConstraints } from '../../src/core/constraints/tool-constraints';
 import { toConstraint } from '../../src/core/constraints/to-constraint';
 import { InvalidRequestError } from '../../src/core/errors';
 
@@ -123,25 +122,5 @@ describe('toConstraint', () => {
     expect(errorOf(() => toConstraint({ guided_json: '{"type":' })).message).toMatch(
       /^Invalid JSON schema in 'guided_json' at #: not valid JSON: /,
     );
-  });
-});
-
-describe('toolArgumentConstraints', () => {
-  it('constrains strict function tools (Chat and Responses shapes) only', () => {
-    const tools = [
-      { type: 'function', function: { name: 'get', parameters: schema, strict: true } },
-      { type: 'function', function: { name: 'loose', parameters: schema } },
-      { type: 'function', name: 'flat', parameters: schema, strict: true },
-    ];
-    const out = toolArgumentConstraints(tools);
-    expect(out.map((t) => t.name)).toEqual(['get', 'flat']);
-    expect(out[0]?.gbnf.split('\n')[0]).toBe('root ::= "{" space a-kv "}" space');
-  });
-
-  it('names the tool in schema errors', () => {
-    const tools = [
-      { type: 'function', function: { name: 'f', parameters: { type: 'string', format: 'email' }, strict: true } },
-    ];
-    expect(errorOf(() => toolArgumentConstraints(tools)).param).toBe('tools[0].function.parameters');
   });
 });

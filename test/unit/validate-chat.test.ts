@@ -275,3 +275,35 @@ describe('validateChat: tools, tool_choice, response_format', () => {
     expect(rejection({ ...base, response_format: { type: 'json_schema' } }).param).toBe('response_format.json_schema');
   });
 });
+
+describe('validateChat: strict tools', () => {
+  const strictTool = { ...fnTool, function: { ...fnTool.function, strict: true } };
+  const other = { type: 'function', function: { name: 'other', parameters: { type: 'object' } } };
+
+  it('constrains calls from the first token for required and named choices, lazily for auto', () => {
+    const required = validateChat({ ...base, tools: [strictTool], tool_choice: 'required' }).grammar;
+    expect(required).toMatchObject({ param: 'tools' });
+    expect(required?.trigger).toBeUndefined();
+    expect(required?.gbnf).toContain('"\\"get_weather\\""');
+    const auto = validateChat({ ...base, tools: [strictTool] }).grammar;
+    expect(auto?.trigger).toBe('<tool_call>');
+    expect(chatGenerationRequest(validateChat({ ...base, tools: [strictTool] })).grammar).toStrictEqual(auto);
+  });
+
+  it('applies only when a tool that may be called is strict', () => {
+    expect(validateChat({ ...base, tools: [fnTool] }).grammar).toBeNull();
+    expect(validateChat({ ...base, tools: [strictTool], tool_choice: 'none' }).grammar).toBeNull();
+    const named = { type: 'function', function: { name: 'other' } };
+    expect(validateChat({ ...base, tools: [strictTool, other], tool_choice: named }).grammar).toBeNull();
+    const gbnf = validateChat({ ...base, tools: [strictTool, other], tool_choice: 'required' }).grammar?.gbnf;
+    expect(gbnf).toContain('"\\"other\\""');
+  });
+
+  it('is a 400 with another constraint, or a schema a grammar cannot enforce', () => {
+    const format = { type: 'json_object' };
+    const conflict = rejection({ ...base, tools: [strictTool], response_format: format });
+    expect([conflict.param, conflict.code]).toStrictEqual(['response_format', 'conflicting_constraints']);
+    const badSchema = { ...strictTool, function: { ...strictTool.function, parameters: { not: {} } } };
+    expect(rejection({ ...base, tools: [other, badSchema] }).param).toBe('tools[1].function.parameters');
+  });
+});

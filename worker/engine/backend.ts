@@ -44,6 +44,8 @@ export interface ChoiceRequest extends SamplingParams {
   cache_prompt: boolean;
   /** GBNF the whole output must match, or null. */
   grammar: string | null;
+  /** Lazy grammar: it applies from the first occurrence of this text in the output (null: from the start). */
+  grammar_trigger: string | null;
 }
 
 /** What a generation yields: text pieces (with their tokens when asked), then exactly one `end`. */

@@ -39,6 +39,7 @@ export function choiceRequest(request: GenerationRequest, prompt: PromptInput, c
     token_info: needsTokens(request) ? (request.logprobs ?? 0) : null,
     cache_prompt: request.cache_prompt,
     grammar: request.grammar?.gbnf ?? null,
+    grammar_trigger: request.grammar?.trigger ?? null,
     ...pickSampling(request),
     seed: request.seed === null ? null : request.seed + choice,
   };

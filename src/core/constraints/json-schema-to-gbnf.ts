@@ -51,6 +51,21 @@ function inferType(schema: SchemaObject): string | undefined {
 /** Converts `schema` (already JSON-parsed); errors name `param` and the JSON pointer. */
 export function jsonSchemaToGbnf(schema: unknown, param: string): string {
   const rules = new GbnfRules();
+  rules.set('root', '');
+  rules.set('root', schemaVisitor(schema, rules).visit(schema, 'root', { param, path: '#' }));
+  return rules.format();
+}
+
+/**
+ * Adds the rules of `schema` to `rules`, named from `name` (its `$ref`s resolve in `schema`
+ * itself), for grammars that embed several schemas; returns the rule name of its values.
+ */
+export function addSchemaRule(rules: GbnfRules, schema: unknown, name: string, param: string): string {
+  return schemaVisitor(schema, rules).ruleFor(schema, name, { param, path: '#' });
+}
+
+/** The visitor for one schema (the root its local `$ref`s resolve in), writing into `rules`. */
+function schemaVisitor(schema: unknown, rules: GbnfRules): SchemaContext {
   const refs = new Map<string, string>();
   const literals = (values: readonly unknown[]) =>
     `${values.length === 1 ? '' : '('}${values.map((v) => gbnfLiteral(JSON.stringify(v))).join(' | ')}${values.length === 1 ? '' : ')'} space`;
@@ -123,9 +138,7 @@ export function jsonSchemaToGbnf(schema: unknown, param: string): string {
     return ruleName;
   }
 
-  rules.set('root', '');
-  rules.set('root', visit(schema, 'root', { param, path: '#' }));
-  return rules.format();
+  return ctx;
 }
 
 /** `response_format: {type: 'json_object'}`: any JSON object. */

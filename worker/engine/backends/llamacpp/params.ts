@@ -22,6 +22,8 @@ export interface ServerParams {
   n_probs: number;
   cache_prompt: boolean;
   grammar?: string;
+  grammar_lazy?: boolean;
+  grammar_triggers?: Array<{ type: number; value: string }>;
   return_progress: boolean;
   /** Every chunk carries `timings.predicted_n`: the tokens generated so far. */
   timings_per_token: true;
@@ -57,12 +59,26 @@ export function toServerParams(request: ChoiceRequest, prompt: string, signal: A
     n_probs: request.token_info === null ? 0 : Math.max(1, request.token_info),
     cache_prompt: request.cache_prompt,
     ...(request.grammar === null ? {} : { grammar: request.grammar }),
+    ...(request.grammar_trigger === null ? {} : lazyGrammar(request.grammar_trigger)),
     return_progress: true,
     timings_per_token: true,
     stream: true,
     stream_options: { include_usage: true },
     abortSignal: signal,
   };
+}
+
+/** llama.cpp's `COMMON_GRAMMAR_TRIGGER_TYPE_PATTERN_FULL`: a regex the whole output so far must match. */
+const PATTERN_FULL = 3;
+
+/**
+ * A lazy grammar, as llama-server takes it: a full-match pattern (its first capture group is
+ * where the constrained text starts). A pattern rather than a word trigger, because llama-server
+ * refuses a word that is one token unless it is also a preserved token.
+ */
+function lazyGrammar(trigger: string): Pick<ServerParams, 'grammar_lazy' | 'grammar_triggers'> {
+  const escaped = trigger.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return { grammar_lazy: true, grammar_triggers: [{ type: PATTERN_FULL, value: `[\\s\\S]*?(${escaped})[\\s\\S]*` }] };
 }
 
 /** wllama's `logit_bias` type: the intersection its typings produce (no value has it). */

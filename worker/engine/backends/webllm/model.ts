@@ -125,6 +125,7 @@ export class WebLLMModel implements LoadedModel {
       token_info: null,
       cache_prompt: true,
       grammar: null,
+      grammar_trigger: null,
     };
     for await (const event of this.generate(probe, signal)) if (event.type === 'end') return event.promptTokens;
     return 0;

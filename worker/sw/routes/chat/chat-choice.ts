@@ -61,21 +61,19 @@ export class ChatChoice {
     return this.logprobs;
   }
 
-  /** How many tool calls came before this step's (their `index` in tool_call deltas). */
-  get toolCallCount(): number {
-    return this.toolCalls.length;
-  }
-
   private record(delta: ParsedDelta, tokens: readonly TokenLogprob[]): ChoiceStep {
     this.content += delta.content;
     this.reasoning += delta.reasoning;
-    this.toolCalls.push(
-      ...delta.toolCalls.map((c): ToolCall => ({
-        id: c.id,
-        type: 'function',
-        function: { name: c.name, arguments: c.arguments },
-      })),
-    );
+    for (const call of delta.toolCalls) {
+      const known = this.toolCalls[call.index];
+      if (known !== undefined) known.function.arguments += call.arguments;
+      else
+        this.toolCalls.push({
+          id: call.id ?? '',
+          type: 'function',
+          function: { name: call.name ?? '', arguments: call.arguments },
+        });
+    }
     const logprobs = chatTokenLogprobs(tokens);
     this.logprobs.push(...logprobs);
     return { delta, logprobs };

@@ -6,12 +6,15 @@
  */
 import { randomId } from '../../format/random-id';
 import { partialTagLength, trailingSpace } from '../../format/partial-tag';
-import { parseToolCall, type ParsedToolCall } from './parse-tool-call';
+import { TOOL_OPEN, ToolCallReader, type ToolCallDelta } from './tool-call-reader';
+
+export type { ToolCallDelta } from './tool-call-reader';
 
 export interface ParsedDelta {
   reasoning: string;
   content: string;
-  toolCalls: ParsedToolCall[];
+  /** Calls as they stream: a call's start (id, name), then pieces of its arguments. */
+  toolCalls: ToolCallDelta[];
 }
 
 export interface ParserOptions {
@@ -26,8 +29,6 @@ export interface ParserOptions {
 
 const THINK = '<think>';
 const END_THINK = '</think>';
-const TOOL = '<tool_call>';
-const END_TOOL = '</tool_call>';
 
 type State = 'start' | 'reasoning' | 'content' | 'tool';
 
@@ -37,6 +38,8 @@ export class ChatOutputParser {
   /** Drop whitespace at the start of the next reasoning/content run. */
   private skipSpace: boolean;
   private readonly newId: () => string;
+  private tool: ToolCallReader | null = null;
+  private calls = 0;
 
   constructor(private readonly options: ParserOptions) {
     this.state = options.startInReasoning ? 'reasoning' : options.reasoning ? 'start' : 'content';
@@ -84,29 +87,38 @@ export class ChatOutputParser {
         return this.emit(out, 'reasoning', tag + trailingSpace(this.pending.slice(0, this.pending.length - tag)));
       }
       case 'content': {
-        const start = this.options.tools ? this.pending.indexOf(TOOL) : -1;
+        const start = this.options.tools ? this.pending.indexOf(TOOL_OPEN) : -1;
         if (start >= 0) {
           out.content += this.pending.slice(0, start);
-          return this.enter('tool', start + TOOL.length);
+          this.tool = new ToolCallReader(this.calls, this.newId);
+          return this.enter('tool', start + TOOL_OPEN.length);
         }
-        const keep = final || !this.options.tools ? 0 : partialTagLength(this.pending, TOOL);
+        const keep = final || !this.options.tools ? 0 : partialTagLength(this.pending, TOOL_OPEN);
         return this.emit(out, 'content', keep);
       }
-      case 'tool': {
-        const end = this.pending.indexOf(END_TOOL);
-        if (end < 0) {
-          if (!final) return false;
-          out.content += TOOL + this.pending; // unterminated: the model's text, as it is
-          this.pending = '';
-          return false;
-        }
-        const body = this.pending.slice(0, end);
-        const call = parseToolCall(body, this.newId);
-        if (call === null) out.content += TOOL + body + END_TOOL;
-        else out.toolCalls.push(call);
-        return this.enter('content', end + END_TOOL.length);
-      }
+      case 'tool':
+        return this.readTool(out, final);
     }
+  }
+
+  /** Feeds the open tool-call block; its call deltas (merged per call) and any content go to `out`. */
+  private readTool(out: ParsedDelta, final: boolean): boolean {
+    if (this.tool === null) throw new Error('ChatOutputParser: a tool block without its reader');
+    const read = this.tool.read(this.pending, final);
+    out.content += read.content;
+    for (const delta of read.deltas) {
+      const last = out.toolCalls.at(-1);
+      if (delta.id === undefined && last?.index === delta.index && last.id === undefined)
+        last.arguments += delta.arguments;
+      else out.toolCalls.push(delta);
+      if (delta.id !== undefined) this.calls++;
+    }
+    if (!read.closed) {
+      this.pending = this.pending.slice(read.consumed);
+      return false;
+    }
+    this.tool = null;
+    return this.enter('content', read.consumed);
   }
 
   private enter(state: State, consumed: number): boolean {

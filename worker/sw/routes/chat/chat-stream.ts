@@ -1,7 +1,7 @@
 /**
  * The SSE stream of `chat.completion.chunk`s, as a state machine fed with neutral events: a role
- * chunk opens each choice, then reasoning/content deltas, tool-call deltas (id, type and name,
- * then arguments), a finish chunk; at the end an optional usage chunk (`choices: []`) and
+ * chunk opens each choice, then reasoning/content deltas, tool-call deltas (index, id, type and
+ * name with empty arguments, then argument pieces as the model writes them), a finish chunk; at the end an optional usage chunk (`choices: []`) and
  * `[DONE]`. An error event yields `{"error":{…}}` and ends the stream without `[DONE]`.
  */
 import { SSE_DONE, sseFrame } from '../../sse';
@@ -82,13 +82,15 @@ export class ChatStream {
     const deltas: ChunkDelta[] = [];
     if (reasoning !== '') deltas.push({ reasoning_content: reasoning });
     if (content !== '') deltas.push({ content });
-    const first = choice.toolCallCount - toolCalls.length;
-    toolCalls.forEach((call, k) => {
+    for (const { index, id, name, arguments: args } of toolCalls) {
       deltas.push({
-        tool_calls: [{ index: first + k, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+        tool_calls: [
+          id === undefined
+            ? { index, function: { arguments: args } }
+            : { index, id, type: 'function', function: { name: name ?? '', arguments: args } },
+        ],
       });
-      deltas.push({ tool_calls: [{ index: first + k, function: { arguments: call.arguments } }] });
-    });
+    }
     const held = this.heldFor(choice.index);
     held.push(...step.logprobs);
     return deltas.map((delta, i) => {

@@ -12,6 +12,7 @@ import { chatSchema, type ChatBody } from './chat-schema';
 import { validateChatMessages } from './validate-chat-messages';
 import { validateChatTools, validateToolChoice } from './validate-chat-tools';
 import { validateResponseFormat } from './validate-response-format';
+import { withStrictTools } from './strict-tools';
 import type { ChatRequest } from './chat-types';
 
 const knownKeys: ReadonlySet<string> = new Set([
@@ -55,7 +56,10 @@ export function validateChat(body: unknown): ChatRequest {
     tool_choice: toolChoice,
     response_format: validateResponseFormat(body.response_format),
   };
-  return { ...toRequest(parsed.output, shaped), grammar: readGrammar(body) };
+  return withStrictTools(
+    { ...toRequest(parsed.output, shaped), grammar: readGrammar(body) },
+    (i) => `tools[${i}].function.parameters`,
+  );
 }
 
 function alias<T>(a: T | null | undefined, b: T | null | undefined, names: [string, string]): T | undefined {

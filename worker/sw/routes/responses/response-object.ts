@@ -5,6 +5,7 @@
 import { randomId } from '../../format/random-id';
 import type { ResponsesRequest } from './validate-responses';
 import type { TokenCounts } from '../chat/neutral-types';
+import type { ChatTokenLogprob } from '../chat/chat-logprobs';
 
 export type OutputItem =
   | {
@@ -12,7 +13,7 @@ export type OutputItem =
       id: string;
       status: ItemStatus;
       role: 'assistant';
-      content: Array<{ type: 'output_text'; text: string; annotations: []; logprobs: [] }>;
+      content: Array<{ type: 'output_text'; text: string; annotations: []; logprobs: ChatTokenLogprob[] }>;
     }
   | { type: 'function_call'; id: string; call_id: string; name: string; arguments: string; status: ItemStatus }
   | { type: 'reasoning'; id: string; summary: []; content: Array<{ type: 'reasoning_text'; text: string }> };
@@ -75,6 +76,7 @@ export function responseObject(
       strict: t.function.strict ?? null,
       parameters: t.function.parameters ?? null,
     })),
+    top_logprobs: chat.top_logprobs,
     top_p: chat.top_p,
     truncation: 'disabled' as const,
     usage: counts === null ? null : responseUsage(counts),

@@ -8,14 +8,23 @@
  */
 import { randomId } from '../../format/random-id';
 import { ChatChoice } from '../chat/chat-choice';
-import { responseObject, type OutputItem, type ResponseMeta, type ResponseObject } from './response-object';
+import {
+  responseObject,
+  type ItemStatus,
+  type OutputItem,
+  type ResponseMeta,
+  type ResponseObject,
+} from './response-object';
 import type { ParserOptions } from '../chat/chat-output-parser';
 import type { GenerationEvent } from '../chat/neutral-types';
-import type { ParsedDelta } from '../chat/chat-output-parser';
+import type { ChoiceStep } from '../chat/chat-choice';
+import type { ChatTokenLogprob } from '../chat/chat-logprobs';
 
 export type ResponseEvent = { type: string; sequence_number: number } & Record<string, unknown>;
 
-type Open = { kind: 'message' | 'reasoning'; index: number; id: string; text: string };
+type Open =
+  | { kind: 'message' | 'reasoning'; index: number; id: string; text: string; logprobs: ChatTokenLogprob[] }
+  | { kind: 'function_call'; index: number; id: string; text: string; call_id: string; name: string };
 
 export class ResponseStream {
   private sequence = 0;
@@ -24,6 +33,8 @@ export class ResponseStream {
   private choice: ChatChoice;
   private last: ResponseObject | null = null;
   private readonly events: ResponseEvent[] = [];
+  /** Logprobs of tokens whose text the parser still holds back. */
+  private readonly held: ChatTokenLogprob[] = [];
 
   constructor(
     private readonly meta: ResponseMeta,
@@ -47,14 +58,14 @@ export class ResponseStream {
           this.choice = new ChatChoice(0, { ...this.parser, startInReasoning: event.opens_reasoning });
         break;
       case 'generation.piece':
-        if (event.index === 0) this.step(this.choice.piece(event.text, event.tokens).delta);
+        if (event.index === 0) this.step(this.choice.piece(event.text, event.tokens));
         break;
       case 'generation.choice-end':
-        if (event.index === 0) this.step(this.choice.end(event.finish_reason).delta);
+        if (event.index === 0) this.step(this.choice.end(event.finish_reason));
         break;
       case 'generation.done': {
-        this.close();
         const status = this.choice.finishReason === 'length' ? 'incomplete' : 'completed';
+        this.close(status);
         this.last = responseObject(this.meta, status, this.output, event.counts);
         this.emit(status === 'completed' ? 'response.completed' : 'response.incomplete', { response: this.last });
         break;
@@ -75,68 +86,90 @@ export class ResponseStream {
     return this.last;
   }
 
-  private step(delta: ParsedDelta): void {
-    if (delta.reasoning !== '') this.text('reasoning', delta.reasoning);
-    if (delta.content !== '') this.text('message', delta.content);
+  /**
+   * One parsed step. Its tokens' logprobs (with those of tokens whose text the parser held back)
+   * go to the output text it shows; tokens that only wrote reasoning or a tool call have none.
+   */
+  private step({ delta, logprobs }: ChoiceStep): void {
+    if (this.meta.request.chat.logprobs) this.held.push(...logprobs);
+    if (delta.reasoning !== '') this.text('reasoning', delta.reasoning, []);
+    if (delta.content !== '') this.text('message', delta.content, this.held.splice(0));
+    else if (delta.reasoning !== '' || delta.toolCalls.length > 0) this.held.length = 0;
     for (const call of delta.toolCalls) {
-      this.close();
-      const item: OutputItem = {
-        type: 'function_call',
-        id: randomId('fc_'),
-        call_id: call.id,
-        name: call.name,
-        arguments: '',
-        status: 'in_progress',
-      };
-      const at = { output_index: this.output.length };
-      this.emit('response.output_item.added', { ...at, item: { ...item } });
-      this.emit('response.function_call_arguments.delta', { ...at, item_id: item.id, delta: call.arguments });
-      this.emit('response.function_call_arguments.done', {
-        ...at,
-        item_id: item.id,
-        name: call.name,
-        arguments: call.arguments,
-      });
-      const done: OutputItem = { ...item, arguments: call.arguments, status: 'completed' };
-      this.output.push(done);
-      this.emit('response.output_item.done', { ...at, item: done });
+      if (call.id !== undefined) {
+        this.close();
+        const id = randomId('fc_');
+        this.open = {
+          kind: 'function_call',
+          index: this.output.length,
+          id,
+          text: '',
+          call_id: call.id,
+          name: call.name ?? '',
+        };
+        this.emit('response.output_item.added', {
+          output_index: this.open.index,
+          item: this.item(this.open, 'in_progress', false),
+        });
+      }
+      if (this.open?.kind !== 'function_call' || call.arguments === '') continue;
+      this.open.text += call.arguments;
+      const at = { item_id: this.open.id, output_index: this.open.index };
+      this.emit('response.function_call_arguments.delta', { ...at, delta: call.arguments });
     }
   }
 
-  private text(kind: Open['kind'], delta: string): void {
-    if (this.open?.kind !== kind) {
+  private text(kind: 'message' | 'reasoning', delta: string, logprobs: ChatTokenLogprob[]): void {
+    let open = this.open;
+    if (open?.kind !== kind) {
       this.close();
-      this.open = { kind, index: this.output.length, id: randomId(kind === 'message' ? 'msg_' : 'rs_'), text: '' };
-      const at = { output_index: this.open.index };
-      this.emit('response.output_item.added', { ...at, item: this.item(this.open, 'in_progress', false) });
+      const id = randomId(kind === 'message' ? 'msg_' : 'rs_');
+      open = { kind, index: this.output.length, id, text: '', logprobs: [] };
+      this.open = open;
+      const at = { output_index: open.index };
+      this.emit('response.output_item.added', { ...at, item: this.item(open, 'in_progress', false) });
       if (kind === 'message')
-        this.emit('response.content_part.added', { ...at, item_id: this.open.id, content_index: 0, part: part('') });
+        this.emit('response.content_part.added', { ...at, item_id: open.id, content_index: 0, part: part('') });
     }
-    this.open.text += delta;
-    const at = { item_id: this.open.id, output_index: this.open.index, content_index: 0, delta };
+    open.text += delta;
+    open.logprobs.push(...logprobs);
+    const at = { item_id: open.id, output_index: open.index, content_index: 0, delta };
     this.emit(
       kind === 'message' ? 'response.output_text.delta' : 'response.reasoning_text.delta',
-      kind === 'message' ? { ...at, logprobs: [] } : at,
+      kind === 'message' ? { ...at, logprobs: logprobs.map(deltaLogprob) } : at,
     );
   }
 
-  private close(): void {
+  /** Ends the open item; `status`: 'incomplete' when the output was cut at max_output_tokens. */
+  private close(status: 'completed' | 'incomplete' = 'completed'): void {
     const open = this.open;
     if (open === null) return;
     this.open = null;
     const at = { item_id: open.id, output_index: open.index, content_index: 0 };
     if (open.kind === 'message') {
-      this.emit('response.output_text.done', { ...at, text: open.text, logprobs: [] });
-      this.emit('response.content_part.done', { ...at, part: part(open.text) });
+      this.emit('response.output_text.done', { ...at, text: open.text, logprobs: open.logprobs });
+      this.emit('response.content_part.done', { ...at, part: part(open.text, open.logprobs) });
+    } else if (open.kind === 'function_call') {
+      const { item_id, output_index } = at;
+      this.emit('response.function_call_arguments.done', {
+        item_id,
+        output_index,
+        name: open.name,
+        arguments: open.text,
+      });
     } else {
       this.emit('response.reasoning_text.done', { ...at, text: open.text });
     }
-    const item = this.item(open, 'completed', true);
+    const item = this.item(open, status, true);
     this.output.push(item);
     this.emit('response.output_item.done', { output_index: open.index, item });
   }
 
-  private item(open: Open, status: 'in_progress' | 'completed', full: boolean): OutputItem {
+  private item(open: Open, status: ItemStatus, full: boolean): OutputItem {
+    if (open.kind === 'function_call') {
+      const { id, call_id, name } = open;
+      return { type: 'function_call', id, call_id, name, arguments: full ? open.text : '', status };
+    }
     if (open.kind === 'reasoning')
       return {
         type: 'reasoning',
@@ -144,7 +177,8 @@ export class ResponseStream {
         summary: [],
         content: full ? [{ type: 'reasoning_text', text: open.text }] : [],
       };
-    return { type: 'message', id: open.id, status, role: 'assistant', content: full ? [part(open.text)] : [] };
+    const content = full ? [part(open.text, open.logprobs)] : [];
+    return { type: 'message', id: open.id, status, role: 'assistant', content };
   }
 
   private emit(type: string, fields: Record<string, unknown>): void {
@@ -152,8 +186,13 @@ export class ResponseStream {
   }
 }
 
-function part(text: string) {
-  return { type: 'output_text' as const, text, annotations: [] as [], logprobs: [] as [] };
+function part(text: string, logprobs: ChatTokenLogprob[] = []) {
+  return { type: 'output_text' as const, text, annotations: [] as [], logprobs };
+}
+
+/** A token's logprob as `response.output_text.delta` carries it (OpenAI's delta shape has no bytes). */
+function deltaLogprob({ token, logprob, top_logprobs }: ChatTokenLogprob) {
+  return { token, logprob, top_logprobs: top_logprobs.map((top) => ({ token: top.token, logprob: top.logprob })) };
 }
 
 /** One SSE frame as OpenAI sends Responses events: `event: <type>` then `data: <json>`. */

@@ -12,6 +12,7 @@ import { ADVISORY_FIELDS } from '../../format/advisory-fields';
 import { validateChat } from '../chat/validate-chat';
 import { validateFunction, validateToolChoice, typeError } from '../chat/validate-chat-tools';
 import { validateJsonSchemaSpec } from '../chat/validate-response-format';
+import { withStrictTools } from '../chat/strict-tools';
 import { responsesMessages } from './responses-input';
 import type { ChatRequest, ResponseFormat } from '../chat/chat-types';
 
@@ -39,6 +40,7 @@ const KEYS = new Set([
   'conversation',
   'reasoning',
   'include',
+  'top_logprobs',
   'truncation',
   // store, metadata, service_tier, prompt_cache_key...: accepted, cannot change the text
   ...Object.keys(ADVISORY_FIELDS),
@@ -59,7 +61,10 @@ export function validateResponses(body: unknown): ResponsesRequest {
   requireKey(body, 'model');
   const input = requireKey(body, 'input');
   for (const [key, schema] of Object.entries(ADVISORY_FIELDS)) parseField(schema, body[key], key);
-  if (body.include != null && !Array.isArray(body.include)) throw typeError('include', 'an array', body.include);
+  const include = includes(body.include);
+  if (typeof body.top_logprobs === 'number' && body.top_logprobs > 0 && !include.includes(LOGPROBS)) {
+    throw new InvalidRequestError(`'top_logprobs' requires 'include' to contain '${LOGPROBS}'.`, 'top_logprobs');
+  }
   if (body.truncation != null && body.truncation !== 'disabled' && body.truncation !== 'auto') {
     throw new InvalidRequestError("Invalid value for 'truncation': expected 'auto' or 'disabled'.", 'truncation');
   }
@@ -85,14 +90,46 @@ export function validateResponses(body: unknown): ResponsesRequest {
     user: body.user,
     parallel_tool_calls: body.parallel_tool_calls,
     reasoning_effort: reasoningEffort(body.reasoning),
+    logprobs: include.includes(LOGPROBS) ? true : undefined,
+    top_logprobs: body.top_logprobs,
   });
   const grammar = readGrammar({ text: body.text });
   return {
-    chat: { ...chat, tools, tool_choice: toolChoice, response_format: textFormat(body.text), grammar },
+    chat: withStrictTools(
+      { ...chat, tools, tool_choice: toolChoice, response_format: textFormat(body.text), grammar },
+      (i) => `tools[${i}].parameters`,
+    ),
     instructions,
     max_output_tokens: maxOutput,
     metadata: metadata(body.metadata),
   };
+}
+
+/** `include` asks for output text logprobs; OpenAI's other values name data this endpoint never has (tool results, encrypted reasoning, images): accepted, nothing to add. */
+const LOGPROBS = 'message.output_text.logprobs';
+const INCLUDABLE = new Set([
+  LOGPROBS,
+  'reasoning.encrypted_content',
+  'file_search_call.results',
+  'web_search_call.results',
+  'web_search_call.action.sources',
+  'code_interpreter_call.outputs',
+  'computer_call_output.output.image_url',
+  'message.input_image.image_url',
+]);
+
+function includes(value: unknown): string[] {
+  if (value == null) return [];
+  if (!Array.isArray(value)) throw typeError('include', 'an array', value);
+  return value.map((entry: unknown, i) => {
+    if (typeof entry !== 'string' || !INCLUDABLE.has(entry)) {
+      throw new InvalidRequestError(
+        `Invalid value for 'include[${i}]': ${JSON.stringify(entry)} is not supported; supported: ${[...INCLUDABLE].map((v) => `'${v}'`).join(', ')}.`,
+        'include',
+      );
+    }
+    return entry;
+  });
 }
 
 function functionTools(tools: unknown): ChatRequest['tools'] {
