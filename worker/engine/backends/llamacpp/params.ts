@@ -54,7 +54,7 @@ export function toServerParams(request: ChoiceRequest, prompt: string, signal: A
     ignore_eos: request.ignore_eos,
     n_probs: request.token_info === null ? 0 : Math.max(1, request.token_info),
     cache_prompt: request.cache_prompt,
-    ...(request.grammar === null ? {} : { grammar: request.grammar }),
+    ...(request.grammar === null ? {} : { grammar: request.grammar.gbnf }),
     return_progress: true,
     stream: true,
     stream_options: { include_usage: true },
