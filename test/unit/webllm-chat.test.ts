@@ -227,8 +227,9 @@ describe('webllm chat through the shared layer (fake engine)', () => {
       },
     ],
   ];
-  it.each(refused)('%s: 400 naming it, WebLLM never called', async (param, body) => {
-    const { last, engine } = await run(chatRequest(body));
+  it.each(refused)('%s: 400 naming it as the first event (an HTTP 400), WebLLM never called', async (param, body) => {
+    const { events, last, engine } = await run(chatRequest(body));
+    expect(events).toHaveLength(1);
     expect(last?.type).toBe('generation.error');
     if (last?.type !== 'generation.error') return;
     expect(last.error.status).toBe(400);

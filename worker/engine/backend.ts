@@ -59,8 +59,12 @@ export interface ChoiceRunner<P> {
  * templates): the engine hands it the conversation instead of rendering it with `chatTemplate`.
  */
 export interface ConversationRunner extends ChoiceRunner<ChatPrompt> {
-  /** Whether the rendered prompt ends inside `<think>` (the output starts as reasoning). */
-  opensReasoning(chat: ChatPrompt): boolean;
+  /**
+   * Checks, before any event is posted, that the backend can run this conversation (a 400
+   * naming what it cannot: the SW then answers with that status), and says whether the rendered
+   * prompt ends inside `<think>` (the output starts as reasoning).
+   */
+  prepare(request: ChoiceRequest<ChatPrompt>): { opensReasoning: boolean };
 }
 
 /** What a generation yields: text pieces (with their tokens when asked), then exactly one `end`. */

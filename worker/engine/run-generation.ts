@@ -11,7 +11,7 @@ import { message, type EngineToSw } from '../../src/core/protocol';
 import type { ChoiceRunner, LoadedModel } from './backend';
 import { renderChatPrompt } from './chat/render-prompt';
 import { echoPrompt, type EchoPiece } from './echo-prompt';
-import { runChoice, type ChoicePiece } from './run-choice';
+import { choiceRequest, runChoice, type ChoicePiece } from './run-choice';
 
 /** Posts one typed engine event to the SW. */
 export const postToSw = <K extends keyof EngineToSw>(port: MessagePort, type: K, payload: EngineToSw[K]) =>
@@ -53,10 +53,8 @@ export async function runGeneration(
         // The backend renders the conversation with its own template.
         if (request.echo) throw new InvalidRequestError(ECHO_CHAT, 'echo', 'unsupported_parameter');
         const { conversations } = model;
-        postToSw(port, 'generation.prompt', {
-          index: p,
-          opens_reasoning: conversations.opensReasoning(requested.chat),
-        });
+        const { opensReasoning } = conversations.prepare(choiceRequest(request, requested.chat, 0));
+        postToSw(port, 'generation.prompt', { index: p, opens_reasoning: opensReasoning });
         if (!(await runPrompt(conversations, requested.chat, null, p, context))) return tally.snapshot();
         continue;
       }

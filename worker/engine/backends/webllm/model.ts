@@ -71,8 +71,12 @@ export class WebLLMModel implements LoadedModel {
       generate: (request, signal) => this.generateChat(request, signal),
       countPromptTokens: (chat, signal) =>
         this.countTokens(JSON.stringify(chat.messages), signal, () => this.generateChat(probe(chat), signal)),
-      // The model writes `<think>` itself (WebLLM's templates end with the assistant's header).
-      opensReasoning: () => false,
+      // Mapping refuses what WebLLM cannot run; the model writes `<think>` itself (WebLLM's
+      // templates end with the assistant's header).
+      prepare: (request) => {
+        toWebLLMChatParams(request, this.variant);
+        return { opensReasoning: false };
+      },
     };
   }
 
