@@ -238,6 +238,28 @@ describe('webllm chat through the shared layer (fake engine)', () => {
     expect(engine.chatRequests).toHaveLength(0);
   });
 
+  const failing = (name: string) => {
+    const engine = new FakeEngine(hello);
+    engine.chat = {
+      completions: {
+        create: async () => {
+          throw Object.assign(new Error('WebLLM says no'), { name });
+        },
+      },
+    };
+    return engine;
+  };
+  it.each([
+    ['ContextWindowSizeExceededError', {}, 'messages', 'context_length_exceeded'],
+    ['GrammarMatcherInitError', { response_format: { type: 'json_object' } }, 'response_format', 'invalid_value'],
+  ])('WebLLM %s -> 400 naming %s', async (name, body, param, code) => {
+    const { last } = await run(chatRequest(body), failing(name));
+    expect(last?.type).toBe('generation.error');
+    if (last?.type !== 'generation.error') return;
+    expect(last.error.status).toBe(400);
+    expect(last.error.body.error).toMatchObject({ param, code });
+  });
+
   it("the SW's check (the model card's capabilities) refuses the capability rows before the engine", () => {
     const { capabilities } = model();
     for (const body of [{ grammar: 'root ::= "a"' }, { tools: [{ type: 'function', function: { name: 'f' } }] }])

@@ -13,7 +13,7 @@ import { GREEDY } from '../../../../src/core/parameters';
 import type { ChoiceRequest, ConversationRunner, GenerationEvent, LoadedModel, PromptToken } from '../../backend';
 import { toWebLLMChatParams } from './chat-request';
 import { webllmChatChunkEvents, webllmChunkEvents, type ChunkState } from './chunk';
-import { mapGenerateError } from './errors';
+import { mapGenerateError, type GenerateFields } from './errors';
 import { toWebLLMParams, WEBLLM_MAX_TOKEN_BYTES, WEBLLM_UNSUPPORTED } from './request';
 
 /** The part of WebLLM's `MLCEngine` a loaded model uses (a fake implements it in unit tests). */
@@ -87,6 +87,7 @@ export class WebLLMModel implements LoadedModel {
     const wantTokens = request.token_info !== null;
     yield* this.stream(
       prompt,
+      { prompt: 'prompt', constraint: null },
       () => this.engine.completions.create(toWebLLMParams(request, prompt, this.variant)),
       (chunk: Completion, state) => webllmChunkEvents(chunk, wantTokens, state),
       signal,
@@ -100,6 +101,7 @@ export class WebLLMModel implements LoadedModel {
     const wantTokens = request.token_info !== null;
     yield* this.stream(
       JSON.stringify(request.prompt.messages),
+      { prompt: 'messages', constraint: request.grammar?.param ?? null },
       () => this.engine.chat.completions.create(params),
       (chunk: ChatCompletionChunk, state) => webllmChatChunkEvents(chunk, wantTokens, state),
       signal,
@@ -113,6 +115,7 @@ export class WebLLMModel implements LoadedModel {
    */
   private async *stream<C extends AnyChunk>(
     key: string,
+    fields: GenerateFields,
     create: () => Promise<AsyncIterable<C>>,
     events: (chunk: C, state: ChunkState) => GenerationEvent[],
     signal: AbortSignal,
@@ -140,7 +143,7 @@ export class WebLLMModel implements LoadedModel {
         }
       }
     } catch (error) {
-      if (!signal.aborted) throw mapGenerateError(error);
+      if (!signal.aborted) throw mapGenerateError(error, fields);
     } finally {
       signal.removeEventListener('abort', interrupt);
       await this.settling;
