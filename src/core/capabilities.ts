@@ -13,7 +13,9 @@ export interface ModelCapabilities {
    * Table parameters, and the features `token_ids` (token-id prompts), `prompt_logprobs` (echo
    * with logprobs), `suffix`, `chat` (conversation prompts: the model has a chat template),
    * `embeddings` (`/v1/embeddings`, checked by `checkEmbeddingCapabilities` in `embedding.ts`),
-   * `grammar` (constrained output).
+   * `grammar` (constrained output), `gbnf_constraint` (a constraint that exists only as GBNF:
+   * grammar, regex, choice), `prompt_constraint` (a constraint on a text or token-id prompt),
+   * and in conversations `tools`, `chat_template_kwargs`, `reasoning_effort`.
    */
   unsupported: string[];
   context_length: number;
@@ -30,6 +32,16 @@ const FEATURE_MESSAGES: Record<string, [string, string]> = {
     'model',
     'This model has no chat template (tokenizer.chat_template), so it cannot answer conversations; use /v1/completions with a prompt.',
   ],
+  tools: ['tools', "'tools' (function calling) is not supported by this model's backend."],
+  chat_template_kwargs: ['chat_template_kwargs', "'chat_template_kwargs' is not supported by this model's backend."],
+  reasoning_effort: ['reasoning_effort', "'reasoning_effort' is not supported by this model's backend."],
+};
+
+/** Why a backend may refuse a constraint feature, for the 400's message. */
+const CONSTRAINT_REASONS: Record<string, string> = {
+  grammar: '',
+  gbnf_constraint: ' as a grammar (only JSON and JSON-schema constraints are)',
+  prompt_constraint: ' with a text prompt (use /v1/chat/completions)',
 };
 
 /** The features and table parameters a request uses (beyond their "off" values). */
@@ -37,10 +49,18 @@ function used(request: GenerationRequest): string[] {
   const names = Object.keys(PARAMETERS) as Array<keyof typeof PARAMETERS>;
   const params: string[] = names.filter((name) => isActive(name, request[name]));
   if (request.prompts.some((prompt) => Array.isArray(prompt))) params.push('token_ids');
-  if (request.prompts.some(isChatPrompt)) params.push('chat');
+  const chats = request.prompts.filter(isChatPrompt).map((prompt) => prompt.chat);
+  if (chats.length > 0) params.push('chat');
+  if (chats.some((chat) => chat.tools.length > 0)) params.push('tools');
+  if (chats.some((chat) => Object.keys(chat.chat_template_kwargs).length > 0)) params.push('chat_template_kwargs');
+  if (chats.some((chat) => chat.reasoning_effort !== null)) params.push('reasoning_effort');
   if (request.echo && request.logprobs !== null) params.push('prompt_logprobs');
   if (request.suffix !== null) params.push('suffix');
-  if (request.grammar !== null) params.push('grammar');
+  if (request.grammar !== null) {
+    params.push('grammar');
+    if (request.grammar.schema === undefined) params.push('gbnf_constraint');
+    if (chats.length < request.prompts.length) params.push('prompt_constraint');
+  }
   return params;
 }
 
@@ -68,9 +88,10 @@ export function checkCapabilities(capabilities: ModelCapabilities, request: Gene
   }
   for (const name of used(request)) {
     if (!capabilities.unsupported.includes(name)) continue;
-    if (name === 'grammar' && request.grammar) {
+    const reason = CONSTRAINT_REASONS[name];
+    if (reason !== undefined && request.grammar) {
       throw new InvalidRequestError(
-        `'${request.grammar.param}' (constrained output) is not supported by this model's backend.`,
+        `'${request.grammar.param}' (constrained output) is not supported by this model's backend${reason}.`,
         request.grammar.param,
         'unsupported_parameter',
       );

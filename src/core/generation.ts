@@ -55,7 +55,11 @@ export interface GenerationRequest extends SamplingParams {
   continuous_usage: boolean;
 }
 
-/** An output constraint as the engine takes it: a GBNF grammar, and the request field it came from. */
+/**
+ * An output constraint as the engine takes it: a GBNF grammar, the request field it came from,
+ * and for JSON constraints the schema it was built from (backends whose grammar engine takes a
+ * JSON schema, such as WebLLM's xgrammar, use that instead of the GBNF).
+ */
 export interface OutputGrammar {
   /** GBNF with a `root` rule (what llama.cpp's grammar sampler reads). */
   gbnf: string;
@@ -66,6 +70,8 @@ export interface OutputGrammar {
    * must then match from there); before it the output is free. Absent: from the first token.
    */
   trigger?: string;
+  /** The JSON schema (`{type:'object'}` for `json_object`); absent for grammar, regex and choice constraints. */
+  schema?: object;
 }
 
 /** One candidate token with its log-probability. */

@@ -68,3 +68,69 @@ test('a real WebLLM model answers /v1/completions through the openai SDK', { ski
     JSON.stringify(result.models.data[0]),
   );
 });
+
+test(
+  'a real WebLLM model answers chat (its own template), json_schema through xgrammar, and responses',
+  { skip },
+  async () => {
+    const result = await page.evaluate(async () => {
+      const openai = new window.OpenAI({
+        baseURL: `${location.origin}/v1`,
+        apiKey: 'unused',
+        dangerouslyAllowBrowser: true,
+      });
+      const id = window.inpage.model;
+      const chat = await openai.chat.completions.create({
+        model: id,
+        messages: [
+          { role: 'system', content: 'Answer in one word.' },
+          { role: 'user', content: 'What is the capital of France?' },
+        ],
+        max_tokens: 16,
+        temperature: 0,
+        logprobs: true,
+        top_logprobs: 2,
+      });
+      const json = await openai.chat.completions.create({
+        model: id,
+        messages: [{ role: 'user', content: 'Give a city and its population as JSON.' }],
+        max_tokens: 64,
+        temperature: 0,
+        response_format: {
+          type: 'json_schema',
+          json_schema: {
+            name: 'city',
+            schema: {
+              type: 'object',
+              properties: { city: { type: 'string' }, population: { type: 'integer' } },
+              required: ['city', 'population'],
+              additionalProperties: false,
+            },
+          },
+        },
+      });
+      let streamed = '';
+      const stream = await openai.chat.completions.create({
+        model: id,
+        messages: [{ role: 'user', content: 'Count to three.' }],
+        max_tokens: 16,
+        temperature: 0,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      for await (const chunk of stream) streamed += chunk.choices[0]?.delta.content ?? '';
+      const response = await openai.responses.create({ model: id, input: 'Say hello.', max_output_tokens: 16 });
+      return { chat, json, streamed, response: response.output_text };
+    });
+    const message = result.chat.choices[0]?.message;
+    assert.ok(message?.content && message.content.length > 0);
+    assert.ok((result.chat.choices[0]?.logprobs?.content?.length ?? 0) > 0);
+    assert.ok((result.chat.usage?.prompt_tokens ?? 0) > 0);
+    const parsed = JSON.parse(result.json.choices[0]?.message.content ?? '');
+    assert.equal(typeof parsed.city, 'string');
+    assert.ok(Number.isInteger(parsed.population));
+    assert.ok(result.streamed.length > 0);
+    assert.ok(result.response.length > 0);
+    console.log('# chat:', JSON.stringify(message.content), '| json:', result.json.choices[0]?.message.content);
+  },
+);

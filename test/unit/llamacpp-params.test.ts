@@ -13,8 +13,7 @@ const request: ChoiceRequest = {
   ignore_eos: false,
   token_info: null,
   cache_prompt: true,
-  grammar: 'root ::= "<tool_call>" "x"',
-  grammar_trigger: null,
+  grammar: { gbnf: 'root ::= "<tool_call>" "x"', param: 'tools' },
   logit_bias: {},
   seed: 0,
 };
@@ -22,12 +21,16 @@ const request: ChoiceRequest = {
 describe('toServerParams: grammars', () => {
   it('passes a grammar that applies from the first token as it is', () => {
     const params = toServerParams(request, 'abc', new AbortController().signal);
-    expect(params.grammar).toBe(request.grammar);
+    expect(params.grammar).toBe(request.grammar?.gbnf);
     expect(params.grammar_lazy).toBeUndefined();
   });
 
   it('makes a triggered grammar lazy, triggered by a full-match pattern whose group starts the constrained text', () => {
-    const params = toServerParams({ ...request, grammar_trigger: '<tool_call>' }, 'abc', new AbortController().signal);
+    const lazy = {
+      ...request,
+      grammar: { gbnf: 'root ::= "<tool_call>" "x"', param: 'tools', trigger: '<tool_call>' },
+    };
+    const params = toServerParams(lazy, 'abc', new AbortController().signal);
     expect(params.grammar_lazy).toBe(true);
     expect(params.grammar_triggers).toHaveLength(1);
     const [trigger] = params.grammar_triggers ?? [];

@@ -162,7 +162,6 @@ describe('choiceRequest', () => {
       token_info: 2,
       cache_prompt: false,
       grammar: null,
-      grammar_trigger: null,
       temperature: 0.5,
       top_p: 0.9,
       top_k: 7,

@@ -1,5 +1,12 @@
-import type { ChatCompletionTokenLogprob, Completion, CompletionCreateParamsStreaming } from '@mlc-ai/web-llm';
-import { postInitAndCheckFieldsCompletion } from '@mlc-ai/web-llm';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionRequestStreaming,
+  ChatCompletionTokenLogprob,
+  Completion,
+  CompletionCreateParamsStreaming,
+  CompletionUsage,
+} from '@mlc-ai/web-llm';
+import { ModelType, postInitAndCheckFieldsChatCompletion, postInitAndCheckFieldsCompletion } from '@mlc-ai/web-llm';
 import type { WebLLMEngineLike } from '../../worker/engine/backends/webllm/model';
 
 /** One scripted step of a fake WebLLM generation: the delta text and its token logprobs. */
@@ -19,27 +26,42 @@ export const lp = (token: string, logprob: number, top: Array<[string, number]> 
   })),
 });
 
+/** The fake model's script: for a prompt (a chat's last message), its steps and why it ends. */
+export type FakeScript = (prompt: string, call: number) => { steps: FakeStep[]; finish: 'stop' | 'length' };
+
+const usageOf = (prompt: number, completion: number): CompletionUsage => ({
+  prompt_tokens: prompt,
+  completion_tokens: completion,
+  total_tokens: prompt + completion,
+  extra: {
+    e2e_latency_s: 0,
+    prefill_tokens_per_s: 0,
+    decode_tokens_per_s: 0,
+    time_to_first_token_s: 0,
+    time_per_output_token_s: 0,
+  },
+});
+
 /**
- * A fake `MLCEngine` that streams WebLLM-shaped completion chunks (as WebLLM 0.2.86 builds
- * them: one delta per step with the step's logprobs when asked, a final chunk with the finish
- * reason, a usage chunk), after running the request through WebLLM's own validator.
+ * A fake `MLCEngine` that streams WebLLM-shaped completion and chat chunks (as WebLLM 0.2.86
+ * builds them: one delta per step with the step's logprobs when asked, a final chunk with the
+ * finish reason, a usage chunk), after running each request through WebLLM's own validator.
+ * A chat's prompt size is the length of its messages' text (system included).
  */
 export class FakeEngine implements WebLLMEngineLike {
   readonly requests: CompletionCreateParamsStreaming[] = [];
+  readonly chatRequests: ChatCompletionRequestStreaming[] = [];
   interrupts = 0;
   returned = 0;
 
-  constructor(
-    private readonly script: (prompt: string, call: number) => { steps: FakeStep[]; finish: 'stop' | 'length' },
-  ) {}
+  constructor(private readonly script: FakeScript) {}
 
   completions = {
     create: async (request: CompletionCreateParamsStreaming): Promise<AsyncIterable<Completion>> => {
       postInitAndCheckFieldsCompletion(request, 'fake');
       this.requests.push(request);
-      const { steps, finish } = this.script(request.prompt, this.requests.length - 1);
-      const engine = this;
-      const chunk = (choices: Completion['choices'], usage?: Completion['usage']): Completion => ({
+      const run = this.script(request.prompt, this.requests.length + this.chatRequests.length - 1);
+      const chunk = (choices: Completion['choices'], usage?: CompletionUsage): Completion => ({
         id: 'x',
         object: 'text_completion',
         created: 0,
@@ -47,38 +69,71 @@ export class FakeEngine implements WebLLMEngineLike {
         choices,
         ...(usage ? { usage } : {}),
       });
-      async function* stream(): AsyncGenerator<Completion> {
-        try {
-          for (const step of steps) {
-            yield chunk([
-              {
-                text: step.text,
-                index: 0,
-                finish_reason: null,
-                logprobs: request.logprobs ? { content: step.logprobs } : null,
-              },
-            ]);
-          }
-          yield chunk([{ text: '', index: 0, finish_reason: finish }]);
-          yield chunk([], {
-            prompt_tokens: request.prompt.length,
-            completion_tokens: steps.length,
-            total_tokens: request.prompt.length + steps.length,
-            extra: {
-              e2e_latency_s: 0,
-              prefill_tokens_per_s: 0,
-              decode_tokens_per_s: 0,
-              time_to_first_token_s: 0,
-              time_per_output_token_s: 0,
-            },
-          });
-        } finally {
-          engine.returned += 1;
-        }
-      }
-      return stream();
+      return this.stream(run.steps.length, request.prompt.length, (step, usage) => {
+        if (usage) return chunk([], usage);
+        const at = run.steps[step];
+        if (!at) return chunk([{ text: '', index: 0, finish_reason: run.finish }]);
+        return chunk([
+          {
+            text: at.text,
+            index: 0,
+            finish_reason: null,
+            logprobs: request.logprobs ? { content: at.logprobs } : null,
+          },
+        ]);
+      });
     },
   };
+
+  chat = {
+    completions: {
+      create: async (request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>> => {
+        postInitAndCheckFieldsChatCompletion(request, 'fake', ModelType.LLM);
+        this.chatRequests.push(request);
+        const text = request.messages.map((message) => (typeof message.content === 'string' ? message.content : ''));
+        const run = this.script(text.at(-1) ?? '', this.requests.length + this.chatRequests.length - 1);
+        const chunk = (choices: ChatCompletionChunk['choices'], usage?: CompletionUsage): ChatCompletionChunk => ({
+          id: 'x',
+          object: 'chat.completion.chunk',
+          created: 0,
+          model: 'fake',
+          choices,
+          ...(usage ? { usage } : {}),
+        });
+        return this.stream(run.steps.length, text.join('').length, (step, usage) => {
+          if (usage) return chunk([], usage);
+          const at = run.steps[step];
+          if (!at) return chunk([{ delta: {}, index: 0, finish_reason: run.finish }]);
+          return chunk([
+            {
+              delta: { content: at.text, role: 'assistant' },
+              index: 0,
+              finish_reason: null,
+              logprobs: request.logprobs ? { content: at.logprobs } : null,
+            },
+          ]);
+        });
+      },
+    },
+  };
+
+  /** `steps` step chunks, the finish chunk (step === steps), then the usage chunk. */
+  private stream<C>(
+    steps: number,
+    promptTokens: number,
+    chunk: (step: number, usage?: CompletionUsage) => C,
+  ): AsyncIterable<C> {
+    const engine = this;
+    async function* generate(): AsyncGenerator<C> {
+      try {
+        for (let step = 0; step <= steps; step++) yield chunk(step);
+        yield chunk(steps, usageOf(promptTokens, steps));
+      } finally {
+        engine.returned += 1;
+      }
+    }
+    return generate();
+  }
 
   interruptGenerate(): void {
     this.interrupts += 1;

@@ -9,7 +9,8 @@ import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import type { ModelCapabilities } from '../../src/core/capabilities';
 import type { ChatTemplate } from './chat/render-prompt';
-import type { Candidate, FinishReason, PromptInput, SamplingParams } from '../../src/core/generation';
+import type { ChatPrompt } from '../../src/core/chat-prompt';
+import type { Candidate, FinishReason, OutputGrammar, PromptInput, SamplingParams } from '../../src/core/generation';
 import type { EmbeddingResult } from '../../src/core/embedding';
 
 /** One candidate token with its log-probability (the core's neutral `Candidate`). */
@@ -29,9 +30,9 @@ export interface PromptToken {
   top: TokenCandidate[] | null;
 }
 
-/** What one choice needs from a backend. */
-export interface ChoiceRequest extends SamplingParams {
-  prompt: PromptInput;
+/** What one choice needs from a backend: a prompt (text or ids), or a conversation for `conversations`. */
+export interface ChoiceRequest<P = PromptInput> extends SamplingParams {
+  prompt: P;
   /** null = up to the context. */
   max_tokens: number | null;
   /** EOS is suppressed until this many tokens were generated. */
@@ -42,10 +43,28 @@ export interface ChoiceRequest extends SamplingParams {
   /** Per-token info wanted (`tokens` on every chunk), with this many alternatives (0..5). */
   token_info: number | null;
   cache_prompt: boolean;
-  /** GBNF the whole output must match, or null. */
-  grammar: string | null;
-  /** Lazy grammar: it applies from the first occurrence of this text in the output (null: from the start). */
-  grammar_trigger: string | null;
+  /** The constraint the whole output must match (GBNF, and the JSON schema of JSON constraints), or null. */
+  grammar: OutputGrammar | null;
+}
+
+/** What runs a choice from a prompt of type `P`: a loaded model (text, ids), or its `conversations`. */
+export interface ChoiceRunner<P> {
+  generate(request: ChoiceRequest<P>, signal: AbortSignal): AsyncIterable<GenerationEvent>;
+  /** How many tokens the prompt is (for usage when nothing is generated). */
+  countPromptTokens(prompt: P, signal: AbortSignal): Promise<number>;
+}
+
+/**
+ * A backend that renders conversations with its own templates (WebLLM's conversation
+ * templates): the engine hands it the conversation instead of rendering it with `chatTemplate`.
+ */
+export interface ConversationRunner extends ChoiceRunner<ChatPrompt> {
+  /**
+   * Checks, before any event is posted, that the backend can run this conversation (a 400
+   * naming what it cannot: the SW then answers with that status), and says whether the rendered
+   * prompt ends inside `<think>` (the output starts as reasoning).
+   */
+  prepare(request: ChoiceRequest<ChatPrompt>): { opensReasoning: boolean };
 }
 
 /** What a generation yields: text pieces (with their tokens when asked), then exactly one `end`. */
@@ -63,8 +82,13 @@ export type GenerationEvent =
 export interface LoadedModel {
   /** Its limits and what it cannot honour (on its card, so the SW refuses such requests). */
   readonly capabilities: ModelCapabilities;
-  /** Its chat template, or null (then conversations are refused: `chat` is unsupported). */
+  /**
+   * Its chat template, or null: then conversations go to `conversations` when it has them, and
+   * are refused otherwise (`chat` is unsupported).
+   */
   readonly chatTemplate: ChatTemplate | null;
+  /** Conversations the backend renders itself (absent: the engine renders them with `chatTemplate`). */
+  readonly conversations?: ConversationRunner;
   /** What the model's card shows besides its status (size, cache state, chosen variant). */
   readonly details?: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant'>>;
   /**

@@ -1,6 +1,6 @@
 import type { FinishReason, GenerationRequest, PromptInput, TokenLogprob } from '../../src/core/generation';
 import { pickSampling } from '../../src/core/parameters';
-import type { ChoiceRequest, GenerationEvent, LoadedModel } from './backend';
+import type { ChoiceRequest, ChoiceRunner, GenerationEvent } from './backend';
 import type { EchoPiece } from './echo-prompt';
 import { shapeChoice } from './shape-choice';
 
@@ -29,7 +29,11 @@ export function needsTokens(request: GenerationRequest): boolean {
 }
 
 /** The backend request for choice `choice` of `prompt` (choice j of a seeded request uses seed + j). */
-export function choiceRequest(request: GenerationRequest, prompt: PromptInput, choice: number): ChoiceRequest {
+export function choiceRequest<P = PromptInput>(
+  request: GenerationRequest,
+  prompt: P,
+  choice: number,
+): ChoiceRequest<P> {
   return {
     prompt,
     max_tokens: request.max_tokens,
@@ -38,8 +42,7 @@ export function choiceRequest(request: GenerationRequest, prompt: PromptInput, c
     ignore_eos: request.ignore_eos,
     token_info: needsTokens(request) ? (request.logprobs ?? 0) : null,
     cache_prompt: request.cache_prompt,
-    grammar: request.grammar?.gbnf ?? null,
-    grammar_trigger: request.grammar?.trigger ?? null,
+    grammar: request.grammar,
     ...pickSampling(request),
     seed: request.seed === null ? null : request.seed + choice,
   };
@@ -47,12 +50,13 @@ export function choiceRequest(request: GenerationRequest, prompt: PromptInput, c
 
 /**
  * Runs one choice: echo piece (if any), then the generation shaped by `shapeChoice`. A stop
- * halts only this choice's generation (an inner signal linked to the request's).
+ * halts only this choice's generation (an inner signal linked to the request's). `model` runs
+ * a text or token-id prompt, or (a backend's `conversations`) a conversation.
  */
-export async function* runChoice(
-  model: LoadedModel,
+export async function* runChoice<P>(
+  model: ChoiceRunner<P>,
   request: GenerationRequest,
-  prompt: PromptInput,
+  prompt: P,
   choice: number,
   echo: EchoPiece | null,
   signal: AbortSignal,

@@ -4,14 +4,14 @@
  * layer: batches, `n`, `best_of`, `echo` and token counts, the same for every backend.
  */
 import { checkCapabilities } from '../../src/core/capabilities';
-import { toOpenAIError } from '../../src/core/errors';
+import { InvalidRequestError, toOpenAIError } from '../../src/core/errors';
 import type { ChatPrompt } from '../../src/core/chat-prompt';
 import { isChatPrompt, type GenerationRequest, type TokenCounts } from '../../src/core/generation';
 import { message, type EngineToSw } from '../../src/core/protocol';
-import type { LoadedModel } from './backend';
+import type { ChoiceRunner, LoadedModel } from './backend';
 import { renderChatPrompt } from './chat/render-prompt';
-import { echoPrompt } from './echo-prompt';
-import { runChoice, type ChoicePiece } from './run-choice';
+import { echoPrompt, type EchoPiece } from './echo-prompt';
+import { choiceRequest, runChoice, type ChoicePiece } from './run-choice';
 
 /** Posts one typed engine event to the SW. */
 export const postToSw = <K extends keyof EngineToSw>(port: MessagePort, type: K, payload: EngineToSw[K]) =>
@@ -45,56 +45,92 @@ export async function runGeneration(
   signal: AbortSignal,
 ): Promise<TokenCounts> {
   const tally = new Tally();
-  const live = request.continuous_usage;
+  const context: RunContext = { request, port, signal, tally };
   try {
     checkCapabilities(model.capabilities, request);
     for (const [p, requested] of request.prompts.entries()) {
+      if (isChatPrompt(requested) && model.conversations) {
+        // The backend renders the conversation with its own template.
+        if (request.echo) throw new InvalidRequestError(ECHO_CHAT, 'echo', 'unsupported_parameter');
+        const { conversations } = model;
+        const { opensReasoning } = conversations.prepare(choiceRequest(request, requested.chat, 0));
+        postToSw(port, 'generation.prompt', { index: p, opens_reasoning: opensReasoning });
+        if (!(await runPrompt(conversations, requested.chat, null, p, context))) return tally.snapshot();
+        continue;
+      }
       const prompt = isChatPrompt(requested) ? renderFor(model, requested.chat, p, port) : requested;
       const echo = request.echo ? await echoPrompt(model, prompt, request.logprobs, signal) : null;
-      const candidates = request.best_of > request.n ? request.best_of : request.n;
-      const buffered = candidates > request.n;
-      const finished: Array<{ pieces: ChoicePiece[]; end: EndPiece }> = [];
-      for (let choice = 0; choice < candidates; choice++) {
-        const index = p * request.n + choice;
-        const pieces: ChoicePiece[] = [];
-        for await (const piece of runChoice(model, request, prompt, choice, echo, signal)) {
-          if (signal.aborted) return tally.snapshot();
-          if (piece.type === 'end') {
-            if (choice === 0) {
-              tally.prompt += piece.promptTokens;
-              tally.cached += piece.cachedTokens;
-            }
-            tally.current = 0;
-            finished.push({ pieces, end: piece });
-            if (!buffered) {
-              tally.completion += piece.completionTokens;
-              postToSw(port, 'generation.choice-end', {
-                index,
-                finish_reason: piece.finishReason,
-                matched_stop: piece.matchedStop,
-                ...(live ? { counts: tally.snapshot() } : {}),
-              });
-            }
-          } else if (buffered) {
-            pieces.push(piece);
-          } else {
-            tally.current = piece.count;
-            postToSw(port, 'generation.piece', {
-              index,
-              text: piece.text,
-              tokens: piece.tokens,
-              ...(live ? { counts: tally.snapshot() } : {}),
-            });
-          }
-        }
-      }
-      if (buffered) postBest(port, finished, p * request.n, request.n, tally);
+      if (!(await runPrompt(model, prompt, echo, p, context))) return tally.snapshot();
     }
     postToSw(port, 'generation.done', { counts: tally.snapshot() });
   } catch (error) {
     if (!signal.aborted) postToSw(port, 'generation.error', { error: toOpenAIError(error).toWire() });
   }
   return tally.snapshot();
+}
+
+const ECHO_CHAT = "'echo' is not supported for conversations on this model's backend (it renders them itself).";
+
+/** What every prompt of one request shares. */
+interface RunContext {
+  request: GenerationRequest;
+  port: MessagePort;
+  signal: AbortSignal;
+  tally: Tally;
+}
+
+/**
+ * Runs the choices of prompt `p` on `runner` (a model, or its `conversations`) and posts them:
+ * `n` choices (index = p * n + choice), or `best_of` candidates of which the `n` with the highest
+ * cumulative logprob are posted. Resolves false when `signal` aborted during a choice.
+ */
+async function runPrompt<P>(
+  runner: ChoiceRunner<P>,
+  prompt: P,
+  echo: EchoPiece | null,
+  p: number,
+  { request, port, signal, tally }: RunContext,
+): Promise<boolean> {
+  const live = request.continuous_usage;
+  const candidates = request.best_of > request.n ? request.best_of : request.n;
+  const buffered = candidates > request.n;
+  const finished: Array<{ pieces: ChoicePiece[]; end: EndPiece }> = [];
+  for (let choice = 0; choice < candidates; choice++) {
+    const index = p * request.n + choice;
+    const pieces: ChoicePiece[] = [];
+    for await (const piece of runChoice(runner, request, prompt, choice, echo, signal)) {
+      if (signal.aborted) return false;
+      if (piece.type === 'end') {
+        if (choice === 0) {
+          tally.prompt += piece.promptTokens;
+          tally.cached += piece.cachedTokens;
+        }
+        tally.current = 0;
+        finished.push({ pieces, end: piece });
+        if (!buffered) {
+          tally.completion += piece.completionTokens;
+          postToSw(port, 'generation.choice-end', {
+            index,
+            finish_reason: piece.finishReason,
+            matched_stop: piece.matchedStop,
+            ...(live ? { counts: tally.snapshot() } : {}),
+          });
+        }
+      } else if (buffered) {
+        pieces.push(piece);
+      } else {
+        tally.current = piece.count;
+        postToSw(port, 'generation.piece', {
+          index,
+          text: piece.text,
+          tokens: piece.tokens,
+          ...(live ? { counts: tally.snapshot() } : {}),
+        });
+      }
+    }
+  }
+  if (buffered) postBest(port, finished, p * request.n, request.n, tally);
+  return true;
 }
 
 /** Renders a conversation with the model's template and tells the SW whether it opens reasoning. */

@@ -1,7 +1,8 @@
 /**
- * The output constraint of a request body, as the engine takes it (one GBNF grammar and the
- * field that asked for it), shared by every endpoint's validator; `CONSTRAINT_KEYS` are the
- * top-level fields that may carry one (OpenAI's, llama.cpp's, vLLM's and SGLang's spellings).
+ * The output constraint of a request body, as the engine takes it (one GBNF grammar, the field
+ * that asked for it, and the JSON schema of JSON constraints), shared by every endpoint's
+ * validator; `CONSTRAINT_KEYS` are the top-level fields that may carry one (OpenAI's,
+ * llama.cpp's, vLLM's and SGLang's spellings).
  */
 import { CONSTRAINT_FIELDS } from '../constraints/constraint-fields';
 import { toConstraint } from '../constraints/to-constraint';
@@ -14,5 +15,7 @@ export const CONSTRAINT_KEYS: readonly string[] = CONSTRAINT_FIELDS.map((field) 
 
 export function readGrammar(body: Readonly<Record<string, unknown>>): OutputGrammar | null {
   const constraint = toConstraint(body);
-  return constraint ? { gbnf: constraint.gbnf, param: constraint.param } : null;
+  if (!constraint) return null;
+  const { gbnf, param, schema } = constraint;
+  return schema === undefined ? { gbnf, param } : { gbnf, param, schema };
 }

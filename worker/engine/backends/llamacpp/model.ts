@@ -211,7 +211,6 @@ function scoring(top: number, bias: Record<string, number>): ChoiceRequest {
     token_info: top,
     cache_prompt: true,
     grammar: null,
-    grammar_trigger: null,
     logit_bias: bias,
     seed: 0,
   };

@@ -1,4 +1,4 @@
-import type { ChatCompletionTokenLogprob, Completion } from '@mlc-ai/web-llm';
+import type { ChatCompletionChunk, ChatCompletionTokenLogprob, Completion, CompletionUsage } from '@mlc-ai/web-llm';
 import type { FinishReason } from '../../../../src/core/openai/types';
 import type { GenerationEvent, TokenCandidate, TokenInfo } from '../../backend';
 
@@ -43,26 +43,60 @@ export interface ChunkState {
   finish: FinishReason | null;
 }
 
+/** One choice of a WebLLM stream chunk, whichever endpoint: its text, logprobs and finish reason. */
+interface ChunkChoice {
+  text: string;
+  logprobs: ChatCompletionTokenLogprob[];
+  finish: string | null;
+}
+
 /** What one WebLLM completion stream chunk says, as engine events (pure; unit-tested). */
 export function webllmChunkEvents(chunk: Completion, wantTokens: boolean, state: ChunkState): GenerationEvent[] {
+  const choices = chunk.choices.map((choice) => ({
+    text: choice.text,
+    logprobs: choice.logprobs?.content ?? [],
+    finish: choice.finish_reason,
+  }));
+  return chunkEvents(choices, chunk.usage, wantTokens, state);
+}
+
+/** What one WebLLM chat stream chunk says (its `delta.content`), as engine events (pure; unit-tested). */
+export function webllmChatChunkEvents(
+  chunk: ChatCompletionChunk,
+  wantTokens: boolean,
+  state: ChunkState,
+): GenerationEvent[] {
+  const choices = chunk.choices.map((choice) => ({
+    text: choice.delta.content ?? '',
+    logprobs: choice.logprobs?.content ?? [],
+    finish: choice.finish_reason,
+  }));
+  return chunkEvents(choices, chunk.usage, wantTokens, state);
+}
+
+function chunkEvents(
+  choices: ChunkChoice[],
+  usage: CompletionUsage | undefined,
+  wantTokens: boolean,
+  state: ChunkState,
+): GenerationEvent[] {
   const events: GenerationEvent[] = [];
-  for (const choice of chunk.choices) {
-    const text = choice.text;
+  for (const { text, logprobs, finish } of choices) {
     if (wantTokens) {
-      const tokens = toTokenInfo(text, choice.logprobs?.content ?? []);
+      const tokens = toTokenInfo(text, logprobs);
       if (tokens.length > 0) events.push({ type: 'text', text, tokens });
     } else if (text) {
       events.push({ type: 'text', text, tokens: null });
     }
     // WebLLM ends an interrupted generation with 'abort'; only 'length' means the limit.
-    if (choice.finish_reason) state.finish = choice.finish_reason === 'length' ? 'length' : 'stop';
+    if (finish) state.finish = finish === 'length' ? 'length' : 'stop';
   }
-  if (chunk.usage && state.finish) {
+  if (usage && state.finish) {
     events.push({
       type: 'end',
       finishReason: state.finish,
-      promptTokens: chunk.usage.prompt_tokens,
-      completionTokens: chunk.usage.completion_tokens,
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
       cachedTokens: 0,
     });
   }

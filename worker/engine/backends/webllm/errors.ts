@@ -1,4 +1,4 @@
-import { OpenAIError, ServiceUnavailableError } from '../../../../src/core/errors';
+import { InvalidRequestError, OpenAIError, ServiceUnavailableError } from '../../../../src/core/errors';
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const nameOf = (error: unknown): string => (error instanceof Error ? error.name : '');
@@ -78,7 +78,27 @@ export function mapLoadError(error: unknown, context: LoadContext): OpenAIError 
   );
 }
 
-/** A failure during generation (device lost -> 503; anything else as it is). */
-export function mapGenerateError(error: unknown): Error {
-  return gpuError(error) ?? (error instanceof Error ? error : new Error(reasonOf(error)));
+/** The request fields a generation's errors name: its prompt's, and its constraint's (or null). */
+export interface GenerateFields {
+  prompt: 'prompt' | 'messages';
+  constraint: string | null;
+}
+
+/**
+ * A failure during generation: device lost -> 503; a prompt longer than WebLLM's context window
+ * -> 400 `context_length_exceeded` (a conversation's size is known only once WebLLM rendered it);
+ * a constraint xgrammar cannot compile -> 400 naming it; anything else as it is.
+ */
+export function mapGenerateError(error: unknown, fields?: GenerateFields): Error {
+  const gpu = gpuError(error);
+  if (gpu) return gpu;
+  if (fields && nameOf(error) === 'ContextWindowSizeExceededError')
+    return new InvalidRequestError(reasonOf(error), fields.prompt, 'context_length_exceeded');
+  if (fields?.constraint && nameOf(error) === 'GrammarMatcherInitError')
+    return new InvalidRequestError(
+      `'${fields.constraint}' could not be compiled by WebLLM's grammar engine: ${reasonOf(error)}`,
+      fields.constraint,
+      'invalid_value',
+    );
+  return error instanceof Error ? error : new Error(reasonOf(error));
 }

@@ -5,19 +5,24 @@ import type { ChoiceRequest } from '../../backend';
 /**
  * What the `webllm` backend cannot honour (a 400 naming it): the parameter table's rows marked
  * for webllm (its sampler is temperature + top-p only, its logprobs carry no token ids, it has
- * no minimum length), plus token-id prompts (its completions take one string), prompt scoring
- * fill-in-the-middle, conversations (WebLLM's chat API, with its own conversation
- * templates, is not wired to the engine's neutral request yet), and embeddings (WebLLM embeds
- * only with its embedding-model builds, which this backend does not load).
+ * no minimum length), plus token-id prompts (its completions take one string), prompt scoring,
+ * fill-in-the-middle, embeddings (WebLLM embeds only with its embedding-model builds, which
+ * this backend does not load), constraints on text prompts (WebLLM ignores `response_format`
+ * for completions), GBNF-only constraints (grammar, regex, choice: see `chat-request.ts`), and
+ * in conversations tools (WebLLM calls functions only with a few Hermes models, through its own
+ * system prompt), template variables and reasoning effort (its conversation templates take none).
  */
 export const WEBLLM_UNSUPPORTED: readonly string[] = [
   ...unsupportedOn('webllm'),
   'token_ids',
   'prompt_logprobs',
   'suffix',
-  'chat',
   'embeddings',
-  'grammar',
+  'prompt_constraint',
+  'gbnf_constraint',
+  'tools',
+  'chat_template_kwargs',
+  'reasoning_effort',
 ];
 
 /**
@@ -26,16 +31,31 @@ export const WEBLLM_UNSUPPORTED: readonly string[] = [
  */
 export const WEBLLM_MAX_TOKEN_BYTES = 256;
 
+/** The request fields WebLLM's completions and chat completions share. */
+export type WebLLMSampling = Pick<
+  CompletionCreateParamsStreaming,
+  | 'stream'
+  | 'stream_options'
+  | 'temperature'
+  | 'top_p'
+  | 'presence_penalty'
+  | 'frequency_penalty'
+  | 'repetition_penalty'
+  | 'ignore_eos'
+  | 'max_tokens'
+  | 'logit_bias'
+  | 'seed'
+  | 'logprobs'
+  | 'top_logprobs'
+>;
+
 /**
- * Maps one choice to WebLLM's streamed `completions.create` request. Only keys WebLLM accepts
- * (it rejects `suffix`, `user`, `best_of` even when undefined, and `n > 1` with `stream`);
- * stop strings are applied by the engine's shared layer. WebLLM records logprobs only when
- * `top_logprobs > 0`, so at least one alternative is asked for whenever tokens are wanted.
+ * One choice's sampling, limits and logprobs as WebLLM's streamed request fields (usage
+ * included). Stop strings are applied by the engine's shared layer. WebLLM records logprobs
+ * only when `top_logprobs > 0`, so at least one alternative is asked for whenever tokens are wanted.
  */
-export function toWebLLMParams(request: ChoiceRequest, prompt: string, model: string): CompletionCreateParamsStreaming {
-  const params: CompletionCreateParamsStreaming = {
-    model,
-    prompt,
+export function webllmSampling<P>(request: ChoiceRequest<P>): WebLLMSampling {
+  const params: WebLLMSampling = {
     stream: true,
     stream_options: { include_usage: true },
     temperature: request.temperature,
@@ -53,4 +73,12 @@ export function toWebLLMParams(request: ChoiceRequest, prompt: string, model: st
     params.top_logprobs = Math.max(1, request.token_info);
   }
   return params;
+}
+
+/**
+ * Maps one choice to WebLLM's streamed `completions.create` request. Only keys WebLLM accepts
+ * (it rejects `suffix`, `user`, `best_of` even when undefined, and `n > 1` with `stream`).
+ */
+export function toWebLLMParams(request: ChoiceRequest, prompt: string, model: string): CompletionCreateParamsStreaming {
+  return { model, prompt, ...webllmSampling(request), stream: true };
 }
