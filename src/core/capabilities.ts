@@ -13,7 +13,8 @@ export interface ModelCapabilities {
    * Table parameters, and the features `token_ids` (token-id prompts), `prompt_logprobs` (echo
    * with logprobs), `suffix`, `chat` (conversation prompts: the model has a chat template),
    * `embeddings` (`/v1/embeddings`, checked by `checkEmbeddingCapabilities` in `embedding.ts`),
-   * `grammar` (constrained output).
+   * `grammar` (constrained output), `generation` (any completion, conversation or response:
+   * unsupported on embedding models).
    */
   unsupported: string[];
   context_length: number;
@@ -23,6 +24,7 @@ export interface ModelCapabilities {
 }
 
 const FEATURE_MESSAGES: Record<string, [string, string]> = {
+  generation: ['model', 'This model is an embedding model: it cannot generate text. Use /v1/embeddings.'],
   token_ids: ['prompt', "Token-id prompts are not supported by this model's backend."],
   prompt_logprobs: ['echo', "'echo' with 'logprobs' is not supported by this model's backend."],
   suffix: ['suffix', "'suffix' (fill-in-the-middle) is not supported by this model."],
@@ -35,7 +37,7 @@ const FEATURE_MESSAGES: Record<string, [string, string]> = {
 /** The features and table parameters a request uses (beyond their "off" values). */
 function used(request: GenerationRequest): string[] {
   const names = Object.keys(PARAMETERS) as Array<keyof typeof PARAMETERS>;
-  const params: string[] = names.filter((name) => isActive(name, request[name]));
+  const params: string[] = ['generation', ...names.filter((name) => isActive(name, request[name]))];
   if (request.prompts.some((prompt) => Array.isArray(prompt))) params.push('token_ids');
   if (request.prompts.some(isChatPrompt)) params.push('chat');
   if (request.echo && request.logprobs !== null) params.push('prompt_logprobs');
