@@ -15,7 +15,8 @@ export interface ModelCapabilities {
    * `embeddings` (`/v1/embeddings`, checked by `checkEmbeddingCapabilities` in `embedding.ts`),
    * `grammar` (constrained output), `gbnf_constraint` (a constraint that exists only as GBNF:
    * grammar, regex, choice), `prompt_constraint` (a constraint on a text or token-id prompt),
-   * and in conversations `tools`, `chat_template_kwargs`, `reasoning_effort`.
+   * in conversations `tools`, `chat_template_kwargs`, `reasoning_effort`, and `generation` (any
+   * completion, conversation or response: unsupported on embedding models).
    */
   unsupported: string[];
   context_length: number;
@@ -25,6 +26,7 @@ export interface ModelCapabilities {
 }
 
 const FEATURE_MESSAGES: Record<string, [string, string]> = {
+  generation: ['model', 'This model is an embedding model: it cannot generate text. Use /v1/embeddings.'],
   token_ids: ['prompt', "Token-id prompts are not supported by this model's backend."],
   prompt_logprobs: ['echo', "'echo' with 'logprobs' is not supported by this model's backend."],
   suffix: ['suffix', "'suffix' (fill-in-the-middle) is not supported by this model."],
@@ -47,7 +49,7 @@ const CONSTRAINT_REASONS: Record<string, string> = {
 /** The features and table parameters a request uses (beyond their "off" values). */
 function used(request: GenerationRequest): string[] {
   const names = Object.keys(PARAMETERS) as Array<keyof typeof PARAMETERS>;
-  const params: string[] = names.filter((name) => isActive(name, request[name]));
+  const params: string[] = ['generation', ...names.filter((name) => isActive(name, request[name]))];
   if (request.prompts.some((prompt) => Array.isArray(prompt))) params.push('token_ids');
   const chats = request.prompts.filter(isChatPrompt).map((prompt) => prompt.chat);
   if (chats.length > 0) params.push('chat');

@@ -14,6 +14,8 @@ export interface WebLLMVariant {
   modelLib?: string;
   /** WebGPU features the build needs (an `f16` build needs `shader-f16` even when not listed). */
   requiredFeatures?: string[];
+  /** Self-hosted: an embedding build (WebLLM's `ModelType.embedding`); catalogue entries say it themselves. */
+  embedding?: boolean;
 }
 
 /** A model for the `webllm` backend. */

@@ -22,7 +22,7 @@ describe('checkEmbeddingCapabilities', () => {
     expect(refusal(capabilities, ['ab', [97, 98], 'x'.repeat(8)])).toBeNull();
   });
 
-  it('refuses a model that cannot embed (every webllm model), naming model', () => {
+  it('refuses a model that cannot embed (a generative webllm model), naming model', () => {
     expect(refusal({ ...capabilities, unsupported: [...WEBLLM_UNSUPPORTED] }, ['ab'])).toEqual({
       param: 'model',
       code: 'unsupported_parameter',

@@ -5,8 +5,16 @@ import type {
   Completion,
   CompletionCreateParamsStreaming,
   CompletionUsage,
+  CreateEmbeddingResponse,
+  EmbeddingCreateParams,
 } from '@mlc-ai/web-llm';
-import { ModelType, postInitAndCheckFieldsChatCompletion, postInitAndCheckFieldsCompletion } from '@mlc-ai/web-llm';
+import {
+  ModelType,
+  postInitAndCheckFieldsChatCompletion,
+  postInitAndCheckFieldsCompletion,
+  postInitAndCheckFieldsEmbedding,
+} from '@mlc-ai/web-llm';
+import type { WebLLMEmbeddingEngine } from '../../worker/engine/backends/webllm/embedder';
 import type { WebLLMEngineLike } from '../../worker/engine/backends/webllm/model';
 
 /** One scripted step of a fake WebLLM generation: the delta text and its token logprobs. */
@@ -138,6 +146,47 @@ export class FakeEngine implements WebLLMEngineLike {
   interruptGenerate(): void {
     this.interrupts += 1;
   }
+
+  async unload(): Promise<void> {}
+}
+
+/**
+ * A fake embedding `MLCEngine` (WebLLM 0.2.86's `embedding()`): each request runs through
+ * WebLLM's own embedding validator first; text "tokenizes" on whitespace, ids stay as they are;
+ * an input longer than `contextWindow` throws WebLLM's error (by name: its classes are not
+ * exported); each vector is `[tokens, call]` (unnormalised, as WebLLM's CLS state is).
+ */
+export class FakeEmbeddingEngine implements WebLLMEmbeddingEngine {
+  readonly requests: EmbeddingCreateParams[] = [];
+
+  constructor(private readonly contextWindow = 16) {}
+
+  embeddings = {
+    create: async (request: EmbeddingCreateParams): Promise<CreateEmbeddingResponse> => {
+      postInitAndCheckFieldsEmbedding(request, 'fake');
+      this.requests.push(request);
+      const call = this.requests.length - 1;
+      const inputs = typeof request.input === 'string' ? [request.input] : request.input;
+      const sizes = inputs.map((input) =>
+        typeof input === 'string' ? input.split(/\s+/).length : Array.isArray(input) ? input.length : 1,
+      );
+      const longest = Math.max(...sizes);
+      if (longest > this.contextWindow) {
+        const error = new Error(
+          `The embedding model you are using only supports up to ${this.contextWindow} context size.However, an input in the batch has size ${longest}.`,
+        );
+        error.name = 'EmbeddingExceedContextWindowSizeError';
+        throw error;
+      }
+      const total = sizes.reduce((a, b) => a + b, 0);
+      return {
+        object: 'list',
+        model: 'fake',
+        data: sizes.map((size, index) => ({ object: 'embedding', index, embedding: [size, call] })),
+        usage: { prompt_tokens: total, total_tokens: total, extra: { prefill_tokens_per_s: 0 } },
+      };
+    },
+  };
 
   async unload(): Promise<void> {}
 }

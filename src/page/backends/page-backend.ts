@@ -19,6 +19,8 @@ export interface WebLLMModelOptions {
   requiredFeatures?: string[];
   /** An f32 build (q4f32/q0f32), used when the GPU lacks `shader-f16` (the main build then counts as f16). */
   f32?: { url: string; modelLib: string };
+  /** An embedding build (WebLLM's `ModelType.embedding`): it serves `/v1/embeddings` and generates nothing. */
+  embedding?: boolean;
 }
 
 /** A model as a user names it: an id or URL, or a self-hosted WebLLM model. */

@@ -15,6 +15,8 @@ const features = (model: WebLLMModelOptions) => {
   return required.length > 0 ? { requiredFeatures: [...new Set(required)] } : {};
 };
 
+const kind = (model: WebLLMModelOptions) => (model.embedding ? { embedding: true } : {});
+
 /** A WebLLM catalogue id or self-hosted model as a `webllm` spec (URLs made absolute against `base`). */
 export function resolveWebLLM(model: string | WebLLMModelOptions, base: string, cache?: WebLLMCacheBackend): ModelSpec {
   const abs = (url: string) => new URL(url, base).href;
@@ -22,8 +24,10 @@ export function resolveWebLLM(model: string | WebLLMModelOptions, base: string, 
     typeof model === 'string'
       ? [{ id: model }]
       : [
-          { id: model.id, url: abs(model.url), modelLib: abs(model.modelLib), ...features(model) },
-          ...(model.f32 ? [{ id: `${model.id}-f32`, url: abs(model.f32.url), modelLib: abs(model.f32.modelLib) }] : []),
+          { id: model.id, url: abs(model.url), modelLib: abs(model.modelLib), ...features(model), ...kind(model) },
+          ...(model.f32
+            ? [{ id: `${model.id}-f32`, url: abs(model.f32.url), modelLib: abs(model.f32.modelLib), ...kind(model) }]
+            : []),
         ];
   return {
     id: typeof model === 'string' ? model : model.id,

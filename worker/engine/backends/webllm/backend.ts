@@ -7,6 +7,8 @@ import { importWebLLM } from '../../engine-assets';
 import type { ModelCard } from '../../../../src/core/model-card';
 import { catalogueCards } from './catalogue';
 import { adapterFacts, pickVariant } from './device';
+import { isEmbeddingRecord } from './embedder';
+import { WebLLMEmbeddingModel } from './embedding-model';
 import { mapLoadError } from './errors';
 import { WebLLMModel } from './model';
 import { prefetchModel, type Prefetched } from './prefetch';
@@ -52,16 +54,24 @@ export class WebLLMBackend implements Backend {
         },
       });
       onProgress({ model: spec.id, phase: 'load', fraction: 0, text: `Loading ${record.model_id}` });
-      await engine.reload(
-        record.model_id,
-        spec.contextLength ? { context_window_size: spec.contextLength } : undefined,
-      );
+      // An embedding build's context is compiled in (WebLLM refuses one unequal to its prefill chunk).
+      const embedding = isEmbeddingRecord(record);
+      const requested = embedding ? undefined : spec.contextLength;
+      await engine.reload(record.model_id, requested ? { context_window_size: requested } : undefined);
       const contextLength =
-        spec.contextLength ?? (prefetched && prefetched.contextWindow > 0 ? prefetched.contextWindow : DEFAULT_CONTEXT);
+        requested ?? (prefetched && prefetched.contextWindow > 0 ? prefetched.contextWindow : DEFAULT_CONTEXT);
       const details = {
         variant: record.model_id,
         ...(prefetched ? { size_bytes: prefetched.sizeBytes, cached: prefetched.cached } : {}),
       };
+      if (embedding)
+        return new WebLLMEmbeddingModel(
+          engine,
+          record,
+          contextLength,
+          prefetched?.vocabSize || Number.MAX_SAFE_INTEGER,
+          details,
+        );
       return new WebLLMModel(
         engine,
         record.model_id,

@@ -1,6 +1,7 @@
 import type { ModelRecord } from '@mlc-ai/web-llm';
 import { NotFoundError } from '../../../../src/core/errors';
 import type { WebLLMVariant } from '../../../../src/core/webllm-source';
+import { EMBEDDING_MODEL_TYPE } from './embedder';
 
 /** The f32 twin of an f16 build id (`q4f16_1` -> `q4f32_1`, `q0f16` -> `q0f32`), or null. */
 export function f32Twin(id: string): string | null {
@@ -45,6 +46,7 @@ function toRecord(variant: WebLLMVariant, catalogue: ModelRecord[]): ModelRecord
     model_id: variant.id,
     model_lib: variant.modelLib,
     ...(variant.requiredFeatures ? { required_features: variant.requiredFeatures } : {}),
+    ...(variant.embedding ? { model_type: EMBEDDING_MODEL_TYPE } : {}),
   };
 }
 
