@@ -233,12 +233,8 @@ export class InpagePlayground extends LitElement {
   }
 
   private renderChat(note: string) {
-    const webllm = this.runtime?.backend === 'webllm';
-    const chatNote = webllm
-      ? 'Chat does not run on the webllm backend yet (the endpoint answers 400).'
-      : this.model === 'inpage-test'
-        ? `${note} Its chat template concatenates the messages' contents.`
-        : note;
+    const chatNote =
+      this.model === 'inpage-test' ? `${note} Its chat template concatenates the messages' contents.` : note;
     const chat = this.chat;
     return html`<chat-view
       .turns=${chat.turns}
