@@ -3,7 +3,7 @@
  * the same conversation for `/v1/responses` and `/v1/embeddings` (what the code panel offers).
  * The sampling fields come from the form shared with the completions tab (request-body.ts).
  */
-import { parseStop, type SamplingParams } from './request-body';
+import { samplingFields, type SamplingParams } from './request-body';
 import type { EndpointBody } from './request-code';
 
 /** One turn of the conversation as the transcript shows it. */
@@ -37,20 +37,7 @@ export function toMessages(conversation: Conversation): ChatMessage[] {
 
 /** The `/v1/chat/completions` body: only what differs from the API's defaults, as for completions. */
 export function toChatBody(model: string, params: SamplingParams, conversation: Conversation): ChatBody {
-  const body: ChatBody = {
-    model,
-    messages: toMessages(conversation),
-    max_tokens: params.maxTokens,
-    temperature: params.temperature,
-    stream: params.stream,
-  };
-  if (params.topP !== 1) body.top_p = params.topP;
-  const stop = parseStop(params.stop);
-  if (stop.length === 1) body.stop = stop[0];
-  else if (stop.length > 1) body.stop = stop;
-  if (params.seed.trim() !== '') body.seed = Number(params.seed);
-  if (params.stream) body.stream_options = { include_usage: true };
-  return body;
+  return { model, messages: toMessages(conversation), ...samplingFields(params), stream: params.stream };
 }
 
 /**

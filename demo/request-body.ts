@@ -39,18 +39,21 @@ export function parseStop(text: string): string[] {
  * stream asks for usage in its last chunk, for the exact counts and the prefill rate.
  */
 export function toRequestBody(model: string, params: SamplingParams): CompletionBody {
-  const body: CompletionBody = {
-    model,
-    prompt: params.prompt,
+  return { model, prompt: params.prompt, ...samplingFields(params), stream: params.stream };
+}
+
+/** The sampling fields both tabs send after their own, in this order: only what differs from the API's defaults. */
+export function samplingFields(params: SamplingParams): Record<string, unknown> {
+  const fields: Record<string, unknown> = {
     max_tokens: params.maxTokens,
     temperature: params.temperature,
     stream: params.stream,
   };
-  if (params.topP !== 1) body.top_p = params.topP;
+  if (params.topP !== 1) fields.top_p = params.topP;
   const stop = parseStop(params.stop);
-  if (stop.length === 1) body.stop = stop[0];
-  else if (stop.length > 1) body.stop = stop;
-  if (params.seed.trim() !== '') body.seed = Number(params.seed);
-  if (params.stream) body.stream_options = { include_usage: true };
-  return body;
+  if (stop.length === 1) fields.stop = stop[0];
+  else if (stop.length > 1) fields.stop = stop;
+  if (params.seed.trim() !== '') fields.seed = Number(params.seed);
+  if (params.stream) fields.stream_options = { include_usage: true };
+  return fields;
 }

@@ -78,6 +78,21 @@ export async function* shapeChoice(
     completionTokens: number,
   ): ChoiceOutput => ({ type: 'end', finishReason, matchedStop, completionTokens, cumulativeLogprob: cumulative });
 
+  /** After text was appended: ends the choice if a stop string completed (then true), else releases what is safe. */
+  function* afterAppend(): Generator<ChoiceOutput, boolean> {
+    const match = text.match(released);
+    if (match) {
+      halt();
+      const last = release(match.end);
+      if (last) yield last;
+      yield end('stop', match.stop, tokens);
+      return true;
+    }
+    const out = release(Math.max(released, text.safeEnd()));
+    if (out) yield out;
+    return false;
+  }
+
   for await (const event of events) {
     if (event.type === 'prompt') continue;
     if (event.type === 'end') {
@@ -92,16 +107,7 @@ export async function* shapeChoice(
       // Text only: stop strings are matched on the text; one piece may hold several tokens.
       tokens = event.generated ?? tokens + 1;
       text.append(event.text, tokens > options.minTokens);
-      const match = text.match(released);
-      if (match) {
-        halt();
-        const last = release(match.end);
-        if (last) yield last;
-        yield end('stop', match.stop, tokens);
-        return;
-      }
-      const out = release(Math.max(released, text.safeEnd()));
-      if (out) yield out;
+      if (yield* afterAppend()) return;
       continue;
     }
     for (const token of event.tokens) {
@@ -122,16 +128,7 @@ export async function* shapeChoice(
       }
       pending.push({ token, start: text.length });
       text.append(piece, active);
-      const match = text.match(released);
-      if (match) {
-        halt();
-        const last = release(match.end);
-        if (last) yield last;
-        yield end('stop', match.stop, tokens);
-        return;
-      }
-      const out = release(Math.max(released, text.safeEnd()));
-      if (out) yield out;
+      if (yield* afterAppend()) return;
     }
   }
 }
