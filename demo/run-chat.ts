@@ -3,9 +3,9 @@
  * page's own endpoint, exactly as the code panel shows it, passing on content and
  * `reasoning_content` as they arrive. Resolves with the finish reason, or null when stopped.
  */
-import { playgroundClient, QUEUED_AFTER_MS, type RunCallbacks } from './run-request';
+import { playgroundClient, type RunCallbacks } from './run-request';
 import type { ChatBody } from './chat-body';
-import { runStats, type RunStats } from './run-stats';
+import { RunMeter } from './run-meter';
 
 export interface ChatCallbacks extends RunCallbacks {
   onReasoning(text: string): void;
@@ -19,25 +19,17 @@ function reasoningOf(part: object): string {
 
 export async function runChat(body: ChatBody, signal: AbortSignal, callbacks: ChatCallbacks): Promise<string | null> {
   const openai = playgroundClient();
-  const started = performance.now();
-  let first: number | null = null;
-  let last = started;
-  let tokens = 0;
-  let promptTokens: number | null = null;
-  const waiting = setTimeout(() => first === null && callbacks.onWaiting(), QUEUED_AFTER_MS);
-  const stats = (exact: boolean): RunStats => runStats({ started, first, last, promptTokens, tokens, exact });
+  const meter = new RunMeter(() => callbacks.onWaiting());
   try {
     const { stream, model, messages, ...params } = body;
     const request = { ...params, model, messages };
     if (!stream) {
       const completion = await openai.chat.completions.create({ ...request, stream: false }, { signal });
-      last = performance.now();
-      tokens = completion.usage?.completion_tokens ?? 0;
-      promptTokens = completion.usage?.prompt_tokens ?? null;
+      const stats = meter.whole(completion.usage);
       const message = completion.choices[0]?.message;
       if (message) callbacks.onReasoning(reasoningOf(message));
       callbacks.onText(message?.content ?? '');
-      callbacks.onStats(stats(true));
+      callbacks.onStats(stats);
       return completion.choices[0]?.finish_reason ?? null;
     }
     let finish: string | null = null;
@@ -47,23 +39,15 @@ export async function runChat(body: ChatBody, signal: AbortSignal, callbacks: Ch
       for (const choice of chunk.choices) {
         const reasoning = reasoningOf(choice.delta);
         const content = choice.delta.content ?? '';
-        if (reasoning || content) {
-          first ??= performance.now();
-          last = performance.now();
-          tokens += 1;
-        }
+        if (reasoning || content) meter.text();
         if (reasoning) callbacks.onReasoning(reasoning);
         if (content) callbacks.onText(content);
         finish = choice.finish_reason ?? finish;
       }
-      if (chunk.usage) {
-        tokens = chunk.usage.completion_tokens;
-        promptTokens = chunk.usage.prompt_tokens;
-      }
-      callbacks.onStats(stats(chunk.usage !== undefined && chunk.usage !== null));
+      callbacks.onStats(meter.chunk(chunk.usage));
     }
     return signal.aborted ? null : finish;
   } finally {
-    clearTimeout(waiting);
+    meter.stop();
   }
 }

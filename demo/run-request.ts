@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { CompletionBody } from './request-code';
-import { runStats, type RunStats } from './run-stats';
+import { RunMeter } from './run-meter';
+import type { RunStats } from './run-stats';
 
 export type { RunStats } from './run-stats';
 
@@ -10,8 +11,6 @@ export interface RunCallbacks {
   /** No text yet after `QUEUED_AFTER_MS`: the engine is busy (queued) or still reading the prompt. */
   onWaiting(): void;
 }
-
-export const QUEUED_AFTER_MS = 1000;
 
 /** The client the code panel shows: the README's options plus `maxRetries: 0`. */
 export function playgroundClient(): OpenAI {
@@ -33,23 +32,14 @@ export async function runRequest(
   callbacks: RunCallbacks,
 ): Promise<string | null> {
   const openai = playgroundClient();
-  const started = performance.now();
-  let first: number | null = null;
-  let last = started;
-  let tokens = 0;
-  let promptTokens: number | null = null;
-  const waiting = setTimeout(() => first === null && callbacks.onWaiting(), QUEUED_AFTER_MS);
-  const stats = (exact: boolean): RunStats => runStats({ started, first, last, promptTokens, tokens, exact });
+  const meter = new RunMeter(() => callbacks.onWaiting());
   try {
     const { stream, ...params } = body;
     if (!stream) {
       const completion = await openai.completions.create({ ...params, stream: false }, { signal });
-      // One body at the end: no first-token time, so prefill and decode cannot be told apart.
-      last = performance.now();
-      tokens = completion.usage?.completion_tokens ?? 0;
-      promptTokens = completion.usage?.prompt_tokens ?? null;
+      const stats = meter.whole(completion.usage);
       callbacks.onText(completion.choices[0]?.text ?? '');
-      callbacks.onStats(stats(true));
+      callbacks.onStats(stats);
       return completion.choices[0]?.finish_reason ?? null;
     }
     let finish: string | null = null;
@@ -58,21 +48,15 @@ export async function runRequest(
     for await (const chunk of chunks) {
       for (const choice of chunk.choices) {
         if (choice.text) {
-          first ??= performance.now();
-          last = performance.now();
-          tokens += 1;
+          meter.text();
           callbacks.onText(choice.text);
         }
         finish = choice.finish_reason ?? finish;
       }
-      if (chunk.usage) {
-        tokens = chunk.usage.completion_tokens;
-        promptTokens = chunk.usage.prompt_tokens;
-      }
-      callbacks.onStats(stats(chunk.usage !== undefined && chunk.usage !== null));
+      callbacks.onStats(meter.chunk(chunk.usage));
     }
     return signal.aborted ? null : finish;
   } finally {
-    clearTimeout(waiting);
+    meter.stop();
   }
 }
