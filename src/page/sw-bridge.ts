@@ -3,6 +3,7 @@ import { ServiceUnavailableError } from '../core/errors';
 import { isSwToPage, message, type EngineToSw, type PageToSw, type Reply } from '../core/protocol';
 import type { EngineApi } from '../core/engine-api';
 import type { ModelCard } from '../core/model-card';
+import { withTimeout } from '../core/with-timeout';
 
 /**
  * How long a query waits for an engine worker that is still starting before it is answered
@@ -10,8 +11,6 @@ import type { ModelCard } from '../core/model-card';
  * taking the silence for a page without a runtime.
  */
 const BOOT_REPLY_MS = 200;
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const engineGone = () => new ServiceUnavailableError('This page no longer runs the engine.', 'engine_gone').toWire();
 
@@ -43,7 +42,7 @@ export function bridgeServiceWorker(
             ? Promise.all([engine.models(), engine.catalogue()]).then(([served, more]) => [...served, ...more])
             : engine.models();
       const answered = models.then((list) => ((booted = true), list));
-      const reply = booted ? answered : Promise.race([answered, delay(BOOT_REPLY_MS).then((): ModelCard[] => [])]);
+      const reply = booted ? answered : withTimeout<ModelCard[]>(answered, BOOT_REPLY_MS, () => []);
       void reply.then(
         (list) => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: list, apiKey, standby })),
         () => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: [], apiKey, standby })),

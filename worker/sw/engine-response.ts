@@ -6,6 +6,7 @@
  */
 import type { GenerationRequest, TokenCounts } from '../../src/core/generation';
 import { OpenAIError } from '../../src/core/errors';
+import { withTimeout } from '../../src/core/with-timeout';
 import { SSE_HEADERS, sseFrame } from './sse';
 import { HANDOVER_TIMEOUT_MS } from './engine-gone-clock';
 import { EngineChannel, isEngineGone, raise, type EngineEvent } from './engine-channel';
@@ -118,17 +119,6 @@ const acceptsAll = (events: EngineEvent[], lastPromptFrom: number) =>
       (event.type === 'generation.piece' || event.type === 'generation.choice-end') && event.index >= lastPromptFrom,
   );
 
-/** The next event, or null once `ms` passed (the pending read stays usable). */
-async function within(read: Promise<EngineEvent>, ms: number): Promise<EngineEvent | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
-  try {
-    return await Promise.race([read, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Collects the generation into one JSON body (see `JSON_HOLD_MS`). */
 export async function jsonResponse(
   { channel, first, lastPromptFrom }: OpenGeneration,
@@ -140,7 +130,8 @@ export async function jsonResponse(
   let ended = feed(channel, events, format);
   while (ended === null && !acceptsAll(events, lastPromptFrom) && Date.now() < deadline) {
     pending ??= channel.next();
-    const event = await within(pending, deadline - Date.now());
+    // The next event, or null once the hold is over (the pending read stays usable).
+    const event = await withTimeout<EngineEvent | null>(pending, deadline - Date.now(), () => null);
     if (event === null) break;
     pending = null;
     events = [event, ...channel.drain()];
