@@ -6,12 +6,9 @@
  */
 import type { GrammarConstraint } from './constraint';
 import { InvalidRequestError } from '../errors';
+import { isRecord } from '../openai/parse-body';
 import { schemaConstraint } from './constraint-readers';
 import { jsonObjectGbnf } from './json-schema-to-gbnf';
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function readFormat(value: unknown, param: string): GrammarConstraint | null {
   if (!isRecord(value)) throw new InvalidRequestError(`'${param}' must be an object`, param, 'invalid_type');

@@ -3,9 +3,9 @@
  * `stream` and `include_usage`, which only the edge reads). Shared by the Service Worker and
  * the page's direct API (`inpage.stream()`), so both refuse the same input the same way.
  */
-import * as v from 'valibot';
 import { InvalidRequestError } from '../errors';
-import { PARAMETER_ALIASES, resolveAliases } from './resolve-aliases';
+import { parseBody } from './parse-body';
+import { PARAMETER_ALIASES } from './resolve-aliases';
 import { completionSchema } from './completion-schema';
 import { normalizePrompt } from './prompt-input';
 import { readParameters } from './read-parameters';
@@ -23,34 +23,12 @@ const knownKeys = new Set([...Object.keys(completionSchema.entries), ...PARAMETE
  * Throws `InvalidRequestError` (400) naming the offending parameter.
  */
 export function validateCompletion(body: unknown): CompletionRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new InvalidRequestError('The request body must be a JSON object.', null, 'invalid_json');
-  }
-  for (const key of Object.keys(body)) {
-    if (!knownKeys.has(key)) {
-      throw new InvalidRequestError(`Unrecognized request argument supplied: ${key}`, key, 'unknown_parameter');
-    }
-  }
-  for (const param of ['model', 'prompt']) {
-    if (Reflect.get(body, param) == null) {
-      throw new InvalidRequestError(`Missing required parameter: '${param}'.`, param, 'missing_required_parameter');
-    }
-  }
-  // valibot's record() and strictObject() take an array as an object with index keys.
-  for (const param of ['logit_bias', 'stream_options']) {
-    if (Array.isArray(Reflect.get(body, param))) {
-      throw new InvalidRequestError(
-        `Invalid type for '${param}': expected an object, but got an array instead.`,
-        param,
-      );
-    }
-  }
-  const parsed = v.safeParse(completionSchema, resolveAliases(body), { abortEarly: true });
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    throw new InvalidRequestError(issue.message, paramOf(v.getDotPath(issue)));
-  }
-  return { ...toRequest(parsed.output), grammar: readGrammar(Object.fromEntries(Object.entries(body))) };
+  const parsed = parseBody(completionSchema, body, {
+    known: knownKeys,
+    required: ['model', 'prompt'],
+    objects: ['logit_bias', 'stream_options'],
+  });
+  return { ...toRequest(parsed.output), grammar: readGrammar(parsed.body) };
 }
 
 function toRequest(input: CompletionBody): Omit<CompletionRequest, 'grammar'> {
@@ -94,11 +72,4 @@ function toRequest(input: CompletionBody): Omit<CompletionRequest, 'grammar'> {
     continuous_usage: input.stream_options?.continuous_usage_stats ?? false,
     cache_prompt: input.cache_prompt ?? true,
   };
-}
-
-/** The parameter an issue names: the field itself, or the sub-field of an object parameter. */
-function paramOf(path: string | null): string | null {
-  if (path === null) return null;
-  const [field] = path.split('.');
-  return field === 'stream_options' ? path : (field ?? null);
 }

@@ -4,7 +4,7 @@
  */
 import { InvalidRequestError } from '../../../../src/core/errors';
 import { describeValue } from '../../../../src/core/openai/describe-value';
-import { isRecord, rejectUnknownKeys, requireKey } from '../../format/parse-field';
+import { isRecord, rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
 import { flattenContent } from './chat-content';
 import type { ChatMessage, ToolCall } from './chat-types';
 

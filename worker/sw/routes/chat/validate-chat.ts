@@ -2,12 +2,11 @@
  * Validates a parsed JSON body for `POST /v1/chat/completions` and applies defaults. Throws
  * `InvalidRequestError` (400) naming the offending parameter, like `validateCompletion`.
  */
-import * as v from 'valibot';
 import { InvalidRequestError } from '../../../../src/core/errors';
+import { parseBody } from '../../../../src/core/openai/parse-body';
 import { readGrammar, CONSTRAINT_KEYS } from '../../../../src/core/openai/read-grammar';
 import { readParameters } from '../../../../src/core/openai/read-parameters';
-import { PARAMETER_ALIASES, resolveAliases } from '../../../../src/core/openai/resolve-aliases';
-import { isRecord, rejectUnknownKeys, requireKey } from '../../format/parse-field';
+import { PARAMETER_ALIASES } from '../../../../src/core/openai/resolve-aliases';
 import { chatSchema, type ChatBody } from './chat-schema';
 import { validateChatMessages } from './validate-chat-messages';
 import { validateChatTools, validateToolChoice } from './validate-chat-tools';
@@ -21,29 +20,12 @@ const knownKeys: ReadonlySet<string> = new Set([
   ...CONSTRAINT_KEYS,
 ]);
 
-export function validateChat(body: unknown): ChatRequest {
-  if (!isRecord(body)) throw new InvalidRequestError('The request body must be a JSON object.', null, 'invalid_json');
-  rejectUnknownKeys(body, knownKeys);
-  requireKey(body, 'model');
-  requireKey(body, 'messages');
-  // valibot's record() and strictObject() take an array as an object with index keys.
-  for (const param of ['logit_bias', 'stream_options', 'chat_template_kwargs']) {
-    if (Array.isArray(body[param])) {
-      throw new InvalidRequestError(
-        `Invalid type for '${param}': expected an object, but got an array instead.`,
-        param,
-      );
-    }
-  }
-  const parsed = v.safeParse(chatSchema, resolveAliases(body), { abortEarly: true });
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const path = v.getDotPath(issue);
-    throw new InvalidRequestError(
-      issue.message,
-      path?.startsWith('stream_options') ? path : (path?.split('.')[0] ?? null),
-    );
-  }
+export function validateChat(raw: unknown): ChatRequest {
+  const { body, output } = parseBody(chatSchema, raw, {
+    known: knownKeys,
+    required: ['model', 'messages'],
+    objects: ['logit_bias', 'stream_options', 'chat_template_kwargs'],
+  });
   const messages = validateChatMessages(body.messages);
   const tools = validateChatTools(body.tools);
   const toolChoice = validateToolChoice(
@@ -57,7 +39,7 @@ export function validateChat(body: unknown): ChatRequest {
     response_format: validateResponseFormat(body.response_format),
   };
   return withStrictTools(
-    { ...toRequest(parsed.output, shaped), grammar: readGrammar(body) },
+    { ...toRequest(output, shaped), grammar: readGrammar(body) },
     (i) => `tools[${i}].function.parameters`,
   );
 }

@@ -3,7 +3,7 @@
  * it through opaque: constrained decoding is the engine's business.
  */
 import { InvalidRequestError } from '../../../../src/core/errors';
-import { isRecord, rejectUnknownKeys, requireKey } from '../../format/parse-field';
+import { isRecord, rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
 import { typeError } from './validate-chat-tools';
 import type { ResponseFormat } from './chat-types';
 

@@ -5,7 +5,7 @@
  */
 import { InvalidRequestError } from '../../../../src/core/errors';
 import { describeValue } from '../../../../src/core/openai/describe-value';
-import { isRecord, requireKey } from '../../format/parse-field';
+import { isRecord, requireKey } from '../../../../src/core/openai/parse-body';
 import { flattenContent } from '../chat/chat-content';
 import type { ChatMessage } from '../chat/chat-types';
 
