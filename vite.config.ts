@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
-import { patchedWllamaWasm } from './scripts/build/patch-wllama-wasm.mjs';
 import { isWebLLMChunk, WEBLLM_CHUNK } from './src/core/webllm-chunk-name.ts';
 
 /** Headers that make the page cross-origin isolated, so the CPU engine can use threads. */
@@ -21,7 +20,6 @@ export const config = defineConfig({
   // A missing file is a 404, not the demo page (a model URL typo must not 'load' HTML).
   appType: 'mpa',
   publicDir: resolve(root, 'public'),
-  plugins: [patchedWllamaWasm()],
   build: {
     outDir: resolve(import.meta.dirname, 'dist'),
     emptyOutDir: false,
@@ -32,7 +30,6 @@ export const config = defineConfig({
   },
   worker: {
     format: 'es',
-    plugins: () => [patchedWllamaWasm()],
     rollupOptions: {
       output: {
         chunkFileNames: (chunk) => `assets/${isWebLLMChunk(chunk.moduleIds) ? WEBLLM_CHUNK : '[name]'}-[hash].js`,

@@ -1,6 +1,6 @@
 /**
  * Peak resident memory of Chromium's renderer processes started by this bench (descendants of
- * this Node process), from /proc/<pid>/status VmHWM. The engine worker (and wllama's wasm heap)
+ * this Node process), from /proc/<pid>/status VmHWM. The engine worker (and the llama.cpp engine's wasm heap)
  * lives in the renderer process of the page that owns it. Linux only; elsewhere it reports nothing.
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -29,7 +29,7 @@ export interface CopyResult {
 /** The engine files the drop-in needs beside it, and why. */
 const ENGINE_NOTES: Record<string, string> = {
   'engine-worker.js': 'the engine worker',
-  'wllama.wasm': 'llama.cpp, the default backend',
+  'llama-engine.wasm': 'llama.cpp, the default backend',
   'webllm.js': 'WebLLM, loaded only for data-backend="webllm" or "auto"',
 };
 

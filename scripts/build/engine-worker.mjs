@@ -3,13 +3,12 @@
 //   bundler can copy it verbatim as an asset (any name, any worker format setting);
 // - webllm.js: WebLLM's code (~6 MB) as one self-contained ES module, imported by URL only when
 //   a WebLLM model loads;
-// - wllama.wasm: @wllama/wllama's, with the build's one patch (patch-wllama-wasm.mjs).
+// - llama-engine.wasm: the llama.cpp engine built by this project (scripts/engine/, committed).
 // The worker learns the URLs of the other two from the page's first message (`useAssets`), else
 // takes its siblings (worker/engine/engine-assets-prebuilt.ts, swapped in for engine-assets.ts here).
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build } from 'vite';
-import { patchedWllamaWasmPath } from './patch-wllama-wasm.mjs';
 
 const OUT = 'dist/inpage-llm';
 const ASSETS = resolve('worker/engine/engine-assets.ts');
@@ -55,7 +54,7 @@ export async function buildEngineWorker() {
   await mkdir(OUT, { recursive: true });
   await single('worker/engine/engine-worker.ts', 'engine-worker.js', [prebuiltAssets]);
   await single('worker/engine/backends/webllm/webllm-module.ts', 'webllm.js');
-  await copyFile(patchedWllamaWasmPath(), `${OUT}/wllama.wasm`);
+  await copyFile('worker/engine/backends/llamacpp/wasm/llama-engine-simd.wasm', `${OUT}/llama-engine.wasm`);
   const files = (await readdir(OUT)).sort().join(', ');
-  if (files !== 'engine-worker.js, webllm.js, wllama.wasm') throw new Error(`${OUT} holds ${files}`);
+  if (files !== 'engine-worker.js, llama-engine.wasm, webllm.js') throw new Error(`${OUT} holds ${files}`);
 }

@@ -21,7 +21,8 @@ export interface RequestRecord {
 
 /** Where the prebuilt engine worker finds its large files (absolute URLs; an app's bundler renames them). */
 export interface EngineAssets {
-  wllamaWasm: string;
+  /** The llama.cpp engine's wasm (`llama-engine.wasm`). */
+  llamaWasm: string;
   webllm: string;
 }
 

@@ -15,7 +15,7 @@ export function spawnEngineWorker(): Worker {
 
 export function engineAssets(): EngineAssets | null {
   return {
-    wllamaWasm: new URL('../inpage-llm/wllama.wasm', import.meta.url).href,
+    llamaWasm: new URL('../inpage-llm/llama-engine.wasm', import.meta.url).href,
     webllm: new URL('../inpage-llm/webllm.js', import.meta.url).href,
   };
 }

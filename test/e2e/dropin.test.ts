@@ -31,7 +31,7 @@ test('init --dropin copies the SW, the drop-in script and its engine files, and 
     'sw.js',
     'inpage-llm.js',
     'inpage-llm/engine-worker.js',
-    'inpage-llm/wllama.wasm',
+    'inpage-llm/llama-engine.wasm',
     'inpage-llm/webllm.js',
   ]) {
     await access(join(app.dir, 'public', file));
@@ -48,7 +48,7 @@ test('init --dropin copies the SW, the drop-in script and its engine files, and 
     await readFile(join(app.dir, 'public', 'sw.js'), 'utf8'),
     await readFile('dist/init/sw-dropin.js', 'utf8'),
   );
-  await access(join(app.dir, 'public', 'inpage-llm', 'wllama.wasm'));
+  await access(join(app.dir, 'public', 'inpage-llm', 'llama-engine.wasm'));
 });
 
 test("the README page's own fetch got the completion", async () => {

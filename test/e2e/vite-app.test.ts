@@ -105,7 +105,7 @@ test('`vite build` with the default worker format prints no warning and copies t
   };
   const worker = await size(/^engine-worker-[\w-]+\.js$/);
   const webllm = await size(/^webllm-[\w-]+\.js$/);
-  const wasm = await size(/^wllama-[\w-]+\.wasm$/);
+  const wasm = await size(/^llama-engine-[\w-]+\.wasm$/);
   console.log(
     `# engine worker ${Math.round(worker / 1024)} KB, webllm ${Math.round(webllm / 1024)} KB, wasm ${Math.round(wasm / 1024)} KB`,
   );
@@ -184,7 +184,7 @@ test("the README snippet streams 'defgh' through the openai SDK, online, then of
     requested.join('\n'),
   );
   assert.ok(
-    requested.some((url) => /\/assets\/wllama-[\w-]+\.wasm$/.test(url)),
+    requested.some((url) => /\/assets\/llama-engine-[\w-]+\.wasm$/.test(url)),
     requested.join('\n'),
   );
   assert.deepEqual(
@@ -229,7 +229,7 @@ test('`vite` (the dev server, dependency pre-bundling on) serves the app and it 
       'the library was pre-bundled by the dependency optimizer',
     );
     assert.ok(
-      requested.some((url) => /\/inpage-llm\/dist\/inpage-llm\/wllama\.wasm$/.test(url)),
+      requested.some((url) => /\/inpage-llm\/dist\/inpage-llm\/llama-engine\.wasm$/.test(url)),
       requested.join('\n'),
     );
     assert.deepEqual(

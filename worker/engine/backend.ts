@@ -9,6 +9,7 @@ import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import type { ModelCapabilities } from '../../src/core/capabilities';
 import type { ChatTemplate } from './chat/render-prompt';
+import type { PromptSegment } from './chat/prompt-segments';
 import type { ChatPrompt } from '../../src/core/chat-prompt';
 import type { Candidate, FinishReason, OutputGrammar, PromptInput, SamplingParams } from '../../src/core/generation';
 import type { EmbeddingResult } from '../../src/core/embedding';
@@ -87,6 +88,12 @@ export interface LoadedModel {
    * are refused otherwise (`chat` is unsupported).
    */
   readonly chatTemplate: ChatTemplate | null;
+  /**
+   * Token ids of a conversation rendered with `chatTemplate`, where only the template's own text
+   * (`special` segments) may hold control tokens: the request's text is never read as one.
+   * Absent: the rendered text is the prompt.
+   */
+  tokenizeSegments?(segments: PromptSegment[]): Promise<number[]>;
   /** Conversations the backend renders itself (absent: the engine renders them with `chatTemplate`). */
   readonly conversations?: ConversationRunner;
   /** What the model's card shows besides its status (size, cache state, chosen variant). */

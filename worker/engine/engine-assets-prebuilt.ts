@@ -1,5 +1,5 @@
 /**
- * The prebuilt engine worker's files (dist/inpage-llm/): `wllama.wasm` and `webllm.js`, at the
+ * The prebuilt engine worker's files (dist/inpage-llm/): `llama-engine.wasm` and `webllm.js`, at the
  * URLs the ES library sends first (`useAssets`, src/page/spawn-engine-worker-packaged.ts), else
  * beside the worker (the drop-in script's folder).
  *
@@ -18,8 +18,8 @@ export function setEngineAssets(assets: EngineAssets): void {
   given = assets;
 }
 
-/** The absolute URL of `wllama.wasm`. */
-export const wllamaWasmUrl = (): string => given?.wllamaWasm ?? beside('wllama.wasm');
+/** The absolute URL of the llama.cpp engine's wasm. */
+export const llamaWasmUrl = (): string => given?.llamaWasm ?? beside('llama-engine.wasm');
 
 /** WebLLM's module (`webllm.js`), imported only when a WebLLM model is used. */
 export const importWebLLM = (): Promise<typeof WebLLM> =>

@@ -1,18 +1,18 @@
 /**
- * Where the engine's two large parts come from: wllama's wasm and WebLLM's code. This is the
- * variant for builds that bundle the worker from source (the playground, this repo's dev
- * server): the bundler emits the wasm and splits WebLLM into a chunk loaded on first use. The
- * prebuilt worker (dist/inpage-llm/) swaps in `engine-assets-prebuilt.ts`
+ * Where the engine's two large parts come from: the llama.cpp engine's wasm and WebLLM's code.
+ * This is the variant for builds that bundle the worker from source (the playground, this
+ * repo's dev server): the bundler emits the wasm and splits WebLLM into a chunk loaded on first
+ * use. The prebuilt worker (dist/inpage-llm/) swaps in `engine-assets-prebuilt.ts`
  * (scripts/build/engine-worker.mjs).
  */
-import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import wasmUrl from './backends/llamacpp/wasm/llama-engine-simd.wasm?url';
 import type { EngineAssets } from '../../src/core/engine-api';
 
 /** The bundler placed the files; URLs from the page are not needed. */
 export function setEngineAssets(_assets: EngineAssets): void {}
 
-/** The absolute URL of `wllama.wasm`. */
-export const wllamaWasmUrl = (): string => new URL(wasmUrl, self.location.href).href;
+/** The absolute URL of the llama.cpp engine's wasm. */
+export const llamaWasmUrl = (): string => new URL(wasmUrl, self.location.href).href;
 
 /** WebLLM's module, imported only when a WebLLM model is used (llama.cpp pages never fetch it). */
 export const importWebLLM = () => import('@mlc-ai/web-llm');

@@ -6,7 +6,7 @@
 import { checkCapabilities } from '../../src/core/capabilities';
 import { InvalidRequestError, toOpenAIError } from '../../src/core/errors';
 import type { ChatPrompt } from '../../src/core/chat-prompt';
-import { isChatPrompt, type GenerationRequest, type TokenCounts } from '../../src/core/generation';
+import { isChatPrompt, type GenerationRequest, type PromptInput, type TokenCounts } from '../../src/core/generation';
 import { message, type EngineToSw } from '../../src/core/protocol';
 import type { ChoiceRunner, LoadedModel } from './backend';
 import { renderChatPrompt } from './chat/render-prompt';
@@ -58,7 +58,7 @@ export async function runGeneration(
         if (!(await runPrompt(conversations, requested.chat, null, p, context))) return tally.snapshot();
         continue;
       }
-      const prompt = isChatPrompt(requested) ? renderFor(model, requested.chat, p, port) : requested;
+      const prompt = isChatPrompt(requested) ? await renderFor(model, requested.chat, p, port) : requested;
       const echo = request.echo ? await echoPrompt(model, prompt, request.logprobs, signal) : null;
       if (!(await runPrompt(model, prompt, echo, p, context))) return tally.snapshot();
     }
@@ -133,11 +133,16 @@ async function runPrompt<P>(
   return true;
 }
 
-/** Renders a conversation with the model's template and tells the SW whether it opens reasoning. */
-function renderFor(model: LoadedModel, chat: ChatPrompt, index: number, port: MessagePort): string {
+/**
+ * Renders a conversation with the model's template and tells the SW whether it opens
+ * reasoning. The prompt is token ids where the backend tokenizes the template's markup apart
+ * from the request's text (no user text becomes a control token), else the rendered text.
+ */
+async function renderFor(model: LoadedModel, chat: ChatPrompt, index: number, port: MessagePort): Promise<PromptInput> {
   const rendered = renderChatPrompt(model.chatTemplate, chat);
+  const prompt = model.tokenizeSegments ? await model.tokenizeSegments(rendered.segments) : rendered.text;
   postToSw(port, 'generation.prompt', { index, opens_reasoning: rendered.opensReasoning });
-  return rendered.text;
+  return prompt;
 }
 
 /** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */

@@ -2,6 +2,7 @@ import { codePoints } from '../../src/core/code-points';
 import type { FinishReason, TokenLogprob } from '../../src/core/generation';
 import type { GenerationEvent, TokenInfo } from './backend';
 import { StopText } from './stop-text';
+import { Utf8Hold } from './utf8-hold';
 
 export interface ShapeOptions {
   stops: string[];
@@ -41,7 +42,7 @@ export async function* shapeChoice(
   halt: () => void,
 ): AsyncGenerator<ChoiceOutput> {
   const text = new StopText(options.stops, options.includeStop);
-  const decoder = new TextDecoder();
+  const utf8 = new Utf8Hold();
   let releasedPoints = 0;
   const pending: Array<{ token: TokenInfo; start: number }> = [];
   let released = 0;
@@ -96,8 +97,7 @@ export async function* shapeChoice(
   for await (const event of events) {
     if (event.type === 'prompt') continue;
     if (event.type === 'end') {
-      // A generation may end inside a character (max_tokens): its bytes decode to U+FFFD.
-      text.append(decoder.decode());
+      // A generation that ends inside a character (max_tokens) drops its open tail, as llama-server does.
       const last = release(text.length, true);
       if (last) yield last;
       yield end(event.finishReason, null, event.completionTokens);
@@ -111,7 +111,7 @@ export async function* shapeChoice(
       continue;
     }
     for (const token of event.tokens) {
-      const piece = decoder.decode(new Uint8Array(token.bytes), { stream: true });
+      const piece = utf8.push(token.bytes);
       tokens += 1;
       cumulative += token.logprob;
       const active = tokens > options.minTokens;

@@ -6,13 +6,15 @@
 import type { ChatPrompt } from '../../../src/core/chat-prompt';
 import { InvalidRequestError } from '../../../src/core/errors';
 import type { ChatTemplate } from '../../../src/gguf/chat-template';
-import { promptText } from './prompt-segments';
+import { promptText, type PromptSegment } from './prompt-segments';
 import { renderChatTemplate } from './render-chat-template';
 
 export type { ChatTemplate } from '../../../src/gguf/chat-template';
 
 export interface RenderedChat {
   text: string;
+  /** The same text in pieces: the template's own (`special`) and the request's. */
+  segments: PromptSegment[];
   opensReasoning: boolean;
 }
 
@@ -29,5 +31,5 @@ export function renderChatPrompt(template: ChatTemplate | null, prompt: ChatProm
   });
   const last = segments.at(-1);
   const text = promptText(segments);
-  return { text, opensReasoning: last !== undefined && last.special && text.trimEnd().endsWith('<think>') };
+  return { text, segments, opensReasoning: last !== undefined && last.special && text.trimEnd().endsWith('<think>') };
 }

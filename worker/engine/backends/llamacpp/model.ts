@@ -1,36 +1,46 @@
-import type { RawCompletionChunk, Wllama } from '@wllama/wllama';
-import { AsyncQueue } from '../../../../src/core/async-queue';
 import { InvalidRequestError } from '../../../../src/core/errors';
-import { GREEDY, unsupportedOn } from '../../../../src/core/parameters';
+import { unsupportedOn } from '../../../../src/core/parameters';
 import type { ModelCapabilities } from '../../../../src/core/capabilities';
 import type { PromptInput } from '../../../../src/core/generation';
 import type { ChatTemplate } from '../../../../src/gguf/chat-template';
 import type { Vocabulary } from '../../../../src/gguf/vocabulary';
-import type { ChoiceRequest, GenerationEvent, LoadedModel, PromptToken } from '../../backend';
 import type { EmbeddingResult } from '../../../../src/core/embedding';
-import { chunkEvents } from './chunk';
-import type { LlamaCppEmbedder } from './embedder';
-import { startCompletion, toServerParams } from './params';
-import { mapServerError } from './map-server-error';
+import type { ChoiceRequest, GenerationEvent, LoadedModel, PromptToken, TokenInfo } from '../../backend';
+import type { PromptSegment } from '../../chat/prompt-segments';
+import { Utf8Hold } from '../../utf8-hold';
+import { EngineError, type LlamaWasm, type RawCandidate, type SampledToken } from './llama-wasm';
+import { samplerSpec } from './sampler-spec';
+import { tokenSpelling } from './token-spelling';
+import { Pacer } from './yield-to-events';
+import type { EngineGuard } from './engine-guard';
 
-const strict = new TextDecoder('utf-8', { fatal: true });
+/** The most tokens one input may have for embeddings (each input runs in one batch). */
+export const EMBEDDING_BATCH = 1024;
 
-/** A model loaded in wllama (llama.cpp's server core compiled to wasm). */
+/** Prompt tokens read per step: an abort lands between two such batches. */
+const PREFILL_STEP = 512;
+
+const decoder = new TextDecoder();
+
+/**
+ * A model loaded in the project's llama.cpp engine (native/, built from llama.cpp's source).
+ * The loop is here: the prompt in batches (reusing the cached prefix), then one token at a
+ * time, sampled by llama.cpp's common sampler, with the raw distribution's logprobs as
+ * llama-server reports them.
+ */
 export class LlamaCppModel implements LoadedModel {
   readonly capabilities: ModelCapabilities;
+  private readonly pieces = new Map<number, number[]>();
 
   constructor(
-    private readonly wllama: Wllama,
+    private readonly engine: LlamaWasm,
+    private readonly guard: EngineGuard,
     private readonly vocab: Vocabulary,
-    contextLength: number,
+    private readonly contextLength: number,
     readonly chatTemplate: ChatTemplate | null,
-    private readonly embedder: LlamaCppEmbedder,
   ) {
-    // wllama takes text prompts only: token ids convert exactly just for byte-level vocabularies
-    // (and so does prompt scoring, which needs the prompt's tokens).
     const unsupported = [
       ...unsupportedOn('llamacpp'),
-      ...(vocab.byteLevel ? [] : ['token_ids', 'prompt_logprobs']),
       ...(vocab.fim ? [] : ['suffix']),
       ...(chatTemplate ? [] : ['chat']),
     ];
@@ -42,95 +52,73 @@ export class LlamaCppModel implements LoadedModel {
     };
   }
 
-  async *generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent> {
-    const text = await this.promptText(request.prompt);
-    const prompt = request.suffix === null ? text : this.fimPrompt(text, request.suffix);
-    if (request.min_tokens === 0 || request.ignore_eos) {
-      yield* this.run(request, prompt, signal);
-      return;
-    }
-    // min_tokens: EOS is banned (ignore_eos) for the first min_tokens tokens, then the
-    // generation continues from there (the prefix cache makes the second part cheap).
-    let first = '';
-    let promptTokens = 0;
-    let cachedTokens = 0;
-    let completion = 0;
-    for await (const event of this.run(
-      { ...request, ignore_eos: true, max_tokens: request.min_tokens },
-      prompt,
-      signal,
-    )) {
-      if (event.type === 'end') {
-        ({ promptTokens, cachedTokens } = event);
-        completion = event.completionTokens;
-        continue;
-      }
-      if (event.type === 'text') first += event.text;
-      yield event;
-    }
-    if (signal.aborted) return;
-    const rest = request.max_tokens === null ? null : request.max_tokens - completion;
-    if (rest === 0) {
-      yield { type: 'end', finishReason: 'length', promptTokens, completionTokens: completion, cachedTokens };
-      return;
-    }
-    for await (const event of this.run({ ...request, min_tokens: 0, max_tokens: rest }, prompt + first, signal)) {
-      if (event.type === 'prompt') continue;
-      if (event.type === 'end') {
-        yield { ...event, promptTokens, cachedTokens, completionTokens: completion + event.completionTokens };
-      } else if (event.generated !== undefined) yield { ...event, generated: completion + event.generated };
-      else yield event;
-    }
+  generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent> {
+    return this.guard.stream(() => this.run(request, this.promptIds(request.prompt, request.suffix), signal));
+  }
+
+  /** Token ids for a rendered conversation: only the template's markup holds control tokens. */
+  async tokenizeSegments(segments: PromptSegment[]): Promise<number[]> {
+    return this.guard.call(() => this.engine.tokenizeMixed(segments, true));
   }
 
   async promptText(prompt: PromptInput): Promise<string> {
     if (typeof prompt === 'string') return prompt;
-    try {
-      return strict.decode(new Uint8Array(prompt.flatMap((id) => this.vocab.bytes(id))));
-    } catch {
-      throw new InvalidRequestError(
-        'These prompt token ids do not form valid UTF-8 text, which this backend needs.',
-        'prompt',
-        'invalid_token_id',
-      );
+    return this.guard.call(() => decoder.decode(new Uint8Array(prompt.flatMap((id) => this.engine.piece(id, true)))));
+  }
+
+  async countPromptTokens(prompt: PromptInput): Promise<number> {
+    return this.guard.call(() => this.promptIds(prompt, null).length);
+  }
+
+  async scorePrompt(prompt: PromptInput, top: number): Promise<PromptToken[]> {
+    return this.guard.call(() => {
+      const ids = this.promptIds(prompt, null);
+      this.checkLength(ids.length, 'prompt');
+      const scored = ids.length > 1 ? this.engine.score(ids, top) : [];
+      return ids.map((id, i): PromptToken => {
+        const bytes = this.engine.piece(id, true);
+        const own = { id, text: tokenSpelling(bytes), bytes };
+        const entry = i === 0 ? undefined : scored[i - 1];
+        if (!entry) return { ...own, logprob: null, top: null };
+        return { ...own, logprob: entry.logprob, top: entry.top.map((c) => this.candidate(c)) };
+      });
+    });
+  }
+
+  async embed(inputs: PromptInput[], signal: AbortSignal): Promise<EmbeddingResult> {
+    const vectors: number[][] = [];
+    let promptTokens = 0;
+    const pacer = new Pacer();
+    for (const input of inputs) {
+      if (signal.aborted) break;
+      const ids = await this.guard.call(() => this.promptIds(input, null));
+      if (ids.length === 0) throw new InvalidRequestError('An input is empty (it has no tokens).', 'input');
+      if (ids.length > Math.min(EMBEDDING_BATCH, this.contextLength))
+        throw new InvalidRequestError(
+          `An input is ${ids.length} tokens, longer than this backend embeds at once (${Math.min(EMBEDDING_BATCH, this.contextLength)} tokens).`,
+          'input',
+          'context_length_exceeded',
+        );
+      vectors.push(await this.guard.call(() => this.engine.embed(ids, Math.min(EMBEDDING_BATCH, this.contextLength))));
+      promptTokens += ids.length;
+      await pacer.maybeYield();
     }
-  }
-
-  async countPromptTokens(prompt: PromptInput, signal: AbortSignal): Promise<number> {
-    if (typeof prompt !== 'string') return prompt.length;
-    if (this.vocab.byteLevel) return new TextEncoder().encode(prompt).length;
-    for await (const event of this.run(scoring(0, {}), prompt, signal))
-      if (event.type === 'end') return event.promptTokens;
-    return 0;
-  }
-
-  async scorePrompt(prompt: PromptInput, top: number, signal: AbortSignal): Promise<PromptToken[]> {
-    const ids = typeof prompt === 'string' ? this.byteTokens(prompt) : prompt;
-    const tokens: PromptToken[] = [];
-    const bytes: number[] = [];
-    for (const [i, id] of ids.entries()) {
-      const own = { id, text: this.vocab.text(id), bytes: this.vocab.bytes(id) };
-      if (i === 0) tokens.push({ ...own, logprob: null, top: null });
-      else tokens.push({ ...own, ...(await this.scoreNext(this.prefixText(bytes), id, top, signal)) });
-      bytes.push(...own.bytes);
-    }
-    return tokens;
-  }
-
-  /** Pooled vectors from the model's second, embeddings-only instance (started on first use). */
-  embed(inputs: PromptInput[], signal: AbortSignal): Promise<EmbeddingResult> {
-    return this.embedder.embed(inputs, signal);
+    return { vectors, promptTokens };
   }
 
   async unload(): Promise<void> {
-    await Promise.all([this.wllama.exit(), this.embedder.unload()]);
+    this.guard.retire();
   }
 
-  /**
-   * Fill-in-the-middle in prefix-suffix-middle order, spelled with the model's FIM token texts
-   * (llama-server parses special tokens in a text prompt, as its /infill does with ids).
-   */
-  private fimPrompt(prefix: string, suffix: string): string {
+  /** A prompt as ids: text is tokenized as llama-server does (BOS/EOS as the model asks, special tokens parsed). */
+  private promptIds(prompt: PromptInput, suffix: string | null): number[] {
+    if (suffix !== null) return this.fimIds(prompt, suffix);
+    if (typeof prompt !== 'string') return prompt;
+    return this.engine.tokenize(prompt, true, true);
+  }
+
+  /** Fill-in-the-middle in prefix-suffix-middle order with the model's FIM tokens (llama-server's /infill). */
+  private fimIds(prefix: PromptInput, suffix: string): number[] {
     const fim = this.vocab.fim;
     if (!fim)
       throw new InvalidRequestError(
@@ -138,80 +126,105 @@ export class LlamaCppModel implements LoadedModel {
         'suffix',
         'unsupported_parameter',
       );
-    return `${this.vocab.text(fim.pre)}${prefix}${this.vocab.text(fim.suf)}${suffix}${this.vocab.text(fim.mid)}`;
+    const text = (value: string) => this.engine.tokenize(value, false, false);
+    const { addBos, bos } = this.engine.info();
+    return [
+      ...(addBos ? [bos] : []),
+      fim.pre,
+      ...(typeof prefix === 'string' ? text(prefix) : prefix),
+      fim.suf,
+      ...text(suffix),
+      fim.mid,
+    ];
   }
 
-  /** The logprob of `id` right after `prefix`, forced with a logit bias (llama-server reports pre-bias probabilities). */
-  private async scoreNext(prefix: string, id: number, top: number, signal: AbortSignal) {
-    for await (const event of this.run(scoring(top, { [id]: 100 }), prefix, signal)) {
-      const token = event.type === 'text' ? event.tokens?.[0] : undefined;
-      if (token) return { logprob: token.logprob, top: token.top.slice(0, top) };
-    }
-    throw new InvalidRequestError('The prompt could not be scored.', 'echo');
-  }
-
-  private byteTokens(prompt: string): number[] {
-    if (!this.vocab.byteLevel) {
+  private checkLength(tokens: number, param: string): void {
+    if (tokens > this.contextLength)
       throw new InvalidRequestError(
-        "'echo' with 'logprobs' needs a token-id prompt on this backend for this model.",
-        'echo',
-        'unsupported_parameter',
+        `The prompt is ${tokens} tokens, longer than the model's context of ${this.contextLength} tokens.`,
+        param,
+        'context_length_exceeded',
       );
-    }
-    return Array.from(new TextEncoder().encode(prompt));
   }
 
-  private prefixText(bytes: number[]): string {
-    try {
-      return strict.decode(new Uint8Array(bytes));
-    } catch {
-      throw new InvalidRequestError(
-        "'echo' with 'logprobs' cannot score a prompt token that splits a UTF-8 character on this backend.",
-        'echo',
-        'unsupported_parameter',
-      );
-    }
-  }
-
-  /** One llama-server completion as engine events. Consumed through wllama's callback form, so an abort never leaves an unhandled rejection. */
-  private async *run(request: ChoiceRequest, prompt: string, signal: AbortSignal): AsyncIterable<GenerationEvent> {
-    const chunks = new AsyncQueue<RawCompletionChunk>();
-    const wantTokens = request.token_info !== null;
-    startCompletion(this.wllama, toServerParams(request, prompt, signal), (chunk) => chunks.push(chunk)).then(
-      () => chunks.end(),
-      (error: unknown) => chunks.fail(error),
-    );
-    let ended = false;
-    try {
-      for await (const chunk of chunks) {
-        for (const event of chunkEvents(chunk, wantTokens)) {
-          if (event.type === 'prompt' && event.promptTokens === 0) continue;
-          ended ||= event.type === 'end';
-          yield event;
-        }
-      }
-    } catch (error) {
+  /** One choice: the prompt, then tokens until an end-of-generation token, max_tokens, the context's end or an abort. */
+  private async *run(request: ChoiceRequest, ids: number[], signal: AbortSignal): AsyncIterable<GenerationEvent> {
+    if (ids.length === 0) throw new InvalidRequestError('The prompt is empty (it has no tokens).', 'prompt');
+    this.checkLength(ids.length, 'prompt');
+    const pacer = new Pacer();
+    const cachedTokens = this.engine.begin(ids, request.cache_prompt);
+    const promptTokens = ids.length;
+    yield { type: 'prompt', promptTokens, cachedTokens };
+    while (this.engine.prefill(PREFILL_STEP) > 0) {
+      await pacer.maybeYield();
       if (signal.aborted) return;
-      throw mapServerError(error);
     }
-    if (!ended && !signal.aborted)
-      throw mapServerError(new Error('llama-server ended the stream without a finish reason'));
+    try {
+      this.engine.sampler(samplerSpec(request));
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      throw new InvalidRequestError(`${error.message}.`, request.grammar?.param ?? null, 'invalid_grammar');
+    }
+    const wantTokens = request.token_info !== null;
+    const top = wantTokens ? Math.max(1, request.token_info ?? 0) : 0;
+    const text = new Utf8Hold();
+    const end = (finishReason: 'stop' | 'length', completionTokens: number): GenerationEvent => ({
+      type: 'end',
+      finishReason,
+      promptTokens,
+      completionTokens,
+      cachedTokens,
+    });
+    for (let generated = 0; ; ) {
+      if (signal.aborted) return;
+      const sampled = this.engine.sample(top, generated < request.min_tokens);
+      this.engine.accept(sampled.id);
+      generated += 1;
+      const done = this.engine.isEndOfGeneration(sampled.id);
+      const bytes = done ? [] : this.piece(sampled.id);
+      if (wantTokens) yield { type: 'text', text: '', tokens: [this.tokenInfo(sampled, bytes)], generated };
+      else {
+        const piece = text.push(bytes);
+        if (piece) yield { type: 'text', text: piece, tokens: null, generated };
+      }
+      if (done) {
+        yield end('stop', generated);
+        return;
+      }
+      if (request.max_tokens !== null && generated >= request.max_tokens) {
+        yield end('length', generated);
+        return;
+      }
+      if (!this.engine.push(sampled.id)) {
+        yield end('length', generated);
+        return;
+      }
+      await pacer.maybeYield();
+    }
   }
-}
 
-/** A greedy one-token request with every sampler off (prompt scoring and counting). */
-function scoring(top: number, bias: Record<string, number>): ChoiceRequest {
-  return {
-    ...GREEDY,
-    prompt: '',
-    max_tokens: 1,
-    min_tokens: 0,
-    suffix: null,
-    ignore_eos: false,
-    token_info: top,
-    cache_prompt: true,
-    grammar: null,
-    logit_bias: bias,
-    seed: 0,
-  };
+  /** A generated token's bytes (control tokens have none, as llama-server renders them). */
+  private piece(id: number): number[] {
+    let bytes = this.pieces.get(id);
+    if (!bytes) {
+      bytes = this.engine.piece(id, false);
+      this.pieces.set(id, bytes);
+    }
+    return bytes;
+  }
+
+  private candidate(raw: RawCandidate) {
+    const bytes = this.piece(raw.id);
+    return { id: raw.id, text: tokenSpelling(bytes), bytes, logprob: raw.logprob };
+  }
+
+  private tokenInfo(sampled: SampledToken, bytes: number[]): TokenInfo {
+    return {
+      id: sampled.id,
+      text: tokenSpelling(bytes),
+      bytes,
+      logprob: sampled.logprob,
+      top: sampled.top.map((c) => this.candidate(c)),
+    };
+  }
 }

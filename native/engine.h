@@ -1,0 +1,49 @@
+// The engine's state and the buffers that carry results to JavaScript.
+//
+// The glue is a small C API (ip_*) over llama.h and llama.cpp's common sampler, called by
+// worker/engine/backends/llamacpp/ one step at a time: the JavaScript side owns the loop (prompt
+// chunks, sampling, stops, abort), so an abort lands between two steps and nothing here blocks
+// for longer than one batch. One model per module instance; all calls are on one thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "llama.h"
+
+struct common_sampler;
+
+struct Engine {
+  llama_model * model = nullptr;
+  const llama_vocab * vocab = nullptr;
+  llama_context * ctx = nullptr;        // generation and scoring
+  llama_context * embed_ctx = nullptr;  // embeddings (made on first use)
+  common_sampler * sampler = nullptr;
+  std::vector<llama_token> cached;      // the tokens whose KV entries the generation context holds
+  std::vector<llama_token> prompt;      // the prompt of the current generation
+  std::vector<llama_token> eog;         // the vocabulary's end-of-generation tokens
+  size_t pending = 0;                   // prompt tokens (from the end) not decoded yet
+  int n_batch = 512;
+  std::string error;
+};
+
+Engine & engine();
+
+// Results of the last call: JavaScript reads them through ip_out_* right after the call.
+struct Out {
+  std::vector<int32_t> i32;
+  std::vector<float> f32;
+  std::vector<uint8_t> bytes;
+};
+
+Out & out();
+
+// Records `message` as the last error (ip_error) and returns -1.
+int fail(const std::string & message);
+
+// Decodes `n` tokens at positions [pos, pos + n) on sequence 0 of `ctx`; `all_logits` asks for
+// logits at every position (scoring), else only at the last one. 0 on success.
+int decode(llama_context * ctx, const llama_token * ids, int n, int pos, bool all_logits);
+
+#define IP_EXPORT extern "C" __attribute__((used, visibility("default")))

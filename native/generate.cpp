@@ -1,0 +1,66 @@
+// One generation: the prompt (reusing the cached prefix), decoded in batches, then one token at a time.
+#include "engine.h"
+
+// Starts a generation on `n` prompt ids. With `reuse`, the longest prefix shared with the
+// tokens already in the context is kept (at least the last prompt token is decoded again, for
+// its logits), as llama-server's prompt cache does. Returns how many tokens were reused.
+IP_EXPORT int ip_begin(const llama_token * ids, int n, int reuse) {
+  Engine & e = engine();
+  if (n <= 0) return fail("the prompt is empty");
+  if (n > static_cast<int>(llama_n_ctx(e.ctx))) return fail("the prompt is longer than the context");
+  size_t keep = 0;
+  if (reuse) {
+    while (keep < e.cached.size() && keep < static_cast<size_t>(n) && e.cached[keep] == ids[keep]) keep++;
+    if (keep == static_cast<size_t>(n)) keep--;
+  }
+  llama_memory_seq_rm(llama_get_memory(e.ctx), 0, keep, -1);
+  e.cached.resize(keep);
+  e.prompt.assign(ids, ids + n);
+  e.pending = n - keep;
+  return static_cast<int>(keep);
+}
+
+// Decodes up to `max` of the prompt's pending tokens. Returns how many are still pending (0:
+// the prompt is read and the next token's logits are ready), or -1.
+IP_EXPORT int ip_prefill(int max) {
+  Engine & e = engine();
+  const int n = static_cast<int>(std::min<size_t>({e.pending, static_cast<size_t>(max), static_cast<size_t>(e.n_batch)}));
+  const size_t from = e.prompt.size() - e.pending;
+  if (n > 0) {
+    // Logits only for the prompt's last token, when this batch holds it.
+    const bool last = static_cast<size_t>(n) == e.pending;
+    llama_batch batch = llama_batch_init(n, 0, 1);
+    for (int i = 0; i < n; i++) {
+      batch.token[i] = e.prompt[from + i];
+      batch.pos[i] = from + i;
+      batch.n_seq_id[i] = 1;
+      batch.seq_id[i][0] = 0;
+      batch.logits[i] = last && i == n - 1;
+    }
+    batch.n_tokens = n;
+    const int status = llama_decode(e.ctx, batch);
+    llama_batch_free(batch);
+    if (status != 0) return fail("llama_decode failed on the prompt (" + std::to_string(status) + ")");
+    e.cached.insert(e.cached.end(), e.prompt.begin() + from, e.prompt.begin() + from + n);
+    e.pending -= n;
+  }
+  return static_cast<int>(e.pending);
+}
+
+// Decodes the generated token `id` (its logits give the next token). -2: the context is full.
+IP_EXPORT int ip_push(llama_token id) {
+  Engine & e = engine();
+  if (e.cached.size() >= llama_n_ctx(e.ctx)) return -2;
+  const int status = decode(e.ctx, &id, 1, static_cast<int>(e.cached.size()), false);
+  if (status != 0) return fail("llama_decode failed (" + std::to_string(status) + ")");
+  e.cached.push_back(id);
+  return 0;
+}
+
+// Forgets the context's contents (the next prompt is read from its start).
+IP_EXPORT void ip_reset() {
+  Engine & e = engine();
+  llama_memory_clear(llama_get_memory(e.ctx), true);
+  e.cached.clear();
+  e.pending = 0;
+}

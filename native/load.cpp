@@ -1,0 +1,90 @@
+// Loading: one model from the module's file system, one generation context.
+#include "engine.h"
+
+#include <exception>
+
+Engine & engine() {
+  static Engine state;
+  return state;
+}
+
+Out & out() {
+  static Out buffers;
+  return buffers;
+}
+
+int fail(const std::string & message) {
+  engine().error = message;
+  return -1;
+}
+
+// llama.cpp's log goes to the console only for errors (the page's console is the user's).
+static void on_log(ggml_log_level level, const char * text, void *) {
+  if (level == GGML_LOG_LEVEL_ERROR) fputs(text, stderr);
+}
+
+IP_EXPORT const char * ip_error() { return engine().error.c_str(); }
+
+IP_EXPORT int32_t * ip_out_i32() { return out().i32.data(); }
+IP_EXPORT float * ip_out_f32() { return out().f32.data(); }
+IP_EXPORT uint8_t * ip_out_bytes() { return out().bytes.data(); }
+
+// Loads the GGUF at `path` (read, not mapped) with a context of `n_ctx` tokens. 0 on success.
+IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads) {
+  Engine & e = engine();
+  llama_log_set(on_log, nullptr);
+  llama_backend_init();
+  try {
+    llama_model_params mp = llama_model_default_params();
+    mp.use_mmap = false;
+    mp.n_gpu_layers = 0;
+    e.model = llama_model_load_from_file(path, mp);
+    if (!e.model) return fail("llama.cpp could not load this GGUF file");
+    e.vocab = llama_model_get_vocab(e.model);
+    for (llama_token id = 0; id < llama_vocab_n_tokens(e.vocab); id++)
+      if (llama_vocab_is_eog(e.vocab, id)) e.eog.push_back(id);
+    llama_context_params cp = llama_context_default_params();
+    cp.n_ctx = n_ctx;
+    cp.n_batch = e.n_batch;
+    cp.n_ubatch = e.n_batch;
+    cp.n_seq_max = 1;
+    cp.n_threads = n_threads;
+    cp.n_threads_batch = n_threads;
+    cp.no_perf = true;
+    e.ctx = llama_init_from_model(e.model, cp);
+    if (!e.ctx) return fail("llama.cpp could not create a context of this size for this model");
+  } catch (const std::exception & error) {
+    return fail(error.what());
+  }
+  return 0;
+}
+
+// The model's numbers: [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos].
+IP_EXPORT int ip_info() {
+  Engine & e = engine();
+  out().i32 = {
+      llama_vocab_n_tokens(e.vocab),
+      static_cast<int32_t>(llama_n_ctx(e.ctx)),
+      llama_model_n_ctx_train(e.model),
+      llama_model_n_embd(e.model),
+      llama_vocab_get_add_bos(e.vocab) ? 1 : 0,
+      llama_vocab_bos(e.vocab),
+      llama_vocab_eos(e.vocab),
+  };
+  return static_cast<int>(out().i32.size());
+}
+
+int decode(llama_context * ctx, const llama_token * ids, int n, int pos, bool all_logits) {
+  llama_batch batch = llama_batch_init(n, 0, 1);
+  for (int i = 0; i < n; i++) {
+    batch.token[i] = ids[i];
+    batch.pos[i] = pos + i;
+    batch.n_seq_id[i] = 1;
+    batch.seq_id[i][0] = 0;
+    batch.logits[i] = all_logits || i == n - 1;
+  }
+  batch.n_tokens = n;
+  const int status = llama_decode(ctx, batch);
+  llama_batch_free(batch);
+  return status;
+}

@@ -1,0 +1,125 @@
+// Sampling with llama.cpp's common sampler (the chain llama-server runs), and the raw
+// distribution's top candidates, as llama-server reports them (pre-sampling probabilities).
+#include "engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+#include "sampling.h"
+#include "nlohmann/json.hpp"
+
+using json = nlohmann::json;
+
+// The sampler for the current generation from a JSON object of llama-server's field names:
+// temperature, top_k, top_p, min_p, typical_p, mirostat(_tau, _eta), presence_penalty,
+// frequency_penalty, repeat_penalty, penalty_last_n, seed, logit_bias [[id, bias], ...],
+// ignore_eos, grammar, grammar_lazy with trigger_patterns (full-match regexes). Defaults are
+// llama.cpp's (common_params_sampling). The prompt's tokens are fed to it (penalties see them).
+IP_EXPORT int ip_sampler(const char * spec) {
+  Engine & e = engine();
+  if (e.sampler) common_sampler_free(e.sampler);
+  e.sampler = nullptr;
+  try {
+    const json p = json::parse(spec);
+    common_params_sampling s;
+    s.temp = p.value("temperature", s.temp);
+    s.top_k = p.value("top_k", s.top_k);
+    s.top_p = p.value("top_p", s.top_p);
+    s.min_p = p.value("min_p", s.min_p);
+    s.typ_p = p.value("typical_p", s.typ_p);
+    s.mirostat = p.value("mirostat", s.mirostat);
+    s.mirostat_tau = p.value("mirostat_tau", s.mirostat_tau);
+    s.mirostat_eta = p.value("mirostat_eta", s.mirostat_eta);
+    s.penalty_present = p.value("presence_penalty", s.penalty_present);
+    s.penalty_freq = p.value("frequency_penalty", s.penalty_freq);
+    s.penalty_repeat = p.value("repeat_penalty", s.penalty_repeat);
+    s.penalty_last_n = p.value("penalty_last_n", s.penalty_last_n);
+    s.seed = p.value("seed", s.seed);
+    for (const auto & bias : p.value("logit_bias", json::array())) s.logit_bias.push_back({bias.at(0), bias.at(1)});
+    if (p.value("ignore_eos", false))
+      for (llama_token id : e.eog) s.logit_bias.push_back({id, -INFINITY});
+    const std::string grammar = p.value("grammar", std::string());
+    if (!grammar.empty()) s.grammar = {COMMON_GRAMMAR_TYPE_USER, grammar};
+    s.grammar_lazy = p.value("grammar_lazy", false);
+    for (const auto & pattern : p.value("trigger_patterns", json::array()))
+      s.grammar_triggers.push_back({COMMON_GRAMMAR_TRIGGER_TYPE_PATTERN_FULL, pattern.get<std::string>()});
+    e.sampler = common_sampler_init(e.model, s);
+  } catch (const std::exception & error) {
+    return fail(std::string("the sampler could not be set up: ") + error.what());
+  }
+  if (!e.sampler) return fail("the grammar could not be parsed");
+  for (llama_token id : e.prompt) common_sampler_accept(e.sampler, id, false);
+  return 0;
+}
+
+// The `n` most likely tokens of the raw distribution at the last logits (ids in out.i32 after
+// the sampled one, logprobs in out.f32 after the sampled one's), and the logprob of `chosen`.
+static void report(const float * logits, int n_vocab, llama_token chosen, int n) {
+  std::vector<llama_token_data> cur(n_vocab);
+  float max = -INFINITY;
+  for (llama_token id = 0; id < n_vocab; id++) {
+    cur[id] = {id, logits[id], 0.0f};
+    max = std::max(max, logits[id]);
+  }
+  double sum = 0;
+  for (auto & c : cur) sum += std::exp(c.logit - max);
+  const float log_sum = static_cast<float>(std::log(sum)) + max;
+  n = std::min(n, n_vocab);
+  std::partial_sort(cur.begin(), cur.begin() + n, cur.end(),
+                    [](const llama_token_data & a, const llama_token_data & b) { return a.logit > b.logit; });
+  out().i32.push_back(chosen);
+  out().f32.push_back(logits[chosen] - log_sum);
+  for (int i = 0; i < n; i++) {
+    out().i32.push_back(cur[i].id);
+    out().f32.push_back(cur[i].logit - log_sum);
+  }
+}
+
+// Samples the next token; with `n_probs` > 0 also reports its logprob and the top `n_probs`
+// (of the distribution before any sampler or ban). `ban_eog` keeps end-of-generation tokens
+// from being sampled (min_tokens). Returns the token id, or -1 when no sampler was set up.
+IP_EXPORT int ip_sample(int n_probs, int ban_eog) {
+  Engine & e = engine();
+  if (!e.sampler) return fail("no sampler");
+  out().i32.clear();
+  out().f32.clear();
+  float * logits = llama_get_logits_ith(e.ctx, -1);
+  std::vector<float> saved;
+  if (ban_eog) {
+    for (llama_token id : e.eog) {
+      saved.push_back(logits[id]);
+      logits[id] = -INFINITY;
+    }
+  }
+  const llama_token id = common_sampler_sample(e.sampler, e.ctx, -1);
+  for (size_t i = 0; i < saved.size(); i++) logits[e.eog[i]] = saved[i];
+  if (n_probs > 0) report(logits, llama_vocab_n_tokens(e.vocab), id, n_probs);
+  return id;
+}
+
+// Feeds the sampled token to the sampler (grammar, penalties, mirostat state).
+IP_EXPORT void ip_accept(llama_token id) { common_sampler_accept(engine().sampler, id, true); }
+
+// Scores `ids[1..n)`: for each, its logprob given the ones before it and the top `top`
+// (out.i32: [id, top ids...] per position, out.f32 likewise). The context then holds `ids`.
+IP_EXPORT int ip_score(const llama_token * ids, int n, int top) {
+  Engine & e = engine();
+  out().i32.clear();
+  out().f32.clear();
+  if (n > static_cast<int>(llama_n_ctx(e.ctx))) return fail("the prompt is longer than the context");
+  llama_memory_seq_rm(llama_get_memory(e.ctx), 0, 0, -1);
+  e.cached.clear();
+  const int n_vocab = llama_vocab_n_tokens(e.vocab);
+  for (int from = 0; from < n; from += e.n_batch) {
+    const int count = std::min(e.n_batch, n - from);
+    if (decode(e.ctx, ids + from, count, from, true) != 0) return fail("llama_decode failed while scoring the prompt");
+    e.cached.insert(e.cached.end(), ids + from, ids + from + count);
+    for (int i = 0; i < count; i++) {
+      const int next = from + i + 1;
+      if (next >= n) break;
+      report(llama_get_logits_ith(e.ctx, i), n_vocab, ids[next], top);
+    }
+  }
+  return n - 1;
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Inside the chroot: llama.cpp's static libraries for wasm (llama, ggml, ggml-cpu, common).
+#   usage (in the chroot): build-libs.sh SRC BUILD_DIR "EXTRA_CFLAGS"
+set -euo pipefail
+src="$1"; build="$2"; extra="$3"
+flags="-O3 -msimd128 -fwasm-exceptions $extra"
+emcmake cmake -S "$src" -B "$build" -G "Unix Makefiles" \
+  -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
+  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+  -DLLAMA_WASM_MEM64=OFF -DLLAMA_BUILD_HTML=OFF -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
+  -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF \
+  -DGGML_WEBGPU=OFF -DGGML_OPENMP=OFF -DGGML_NATIVE=OFF -DGGML_LLAMAFILE=OFF \
+  -DGGML_BACKEND_DL=OFF -DGGML_CPU_ALL_VARIANTS=OFF > "$build.configure.log"
+cmake --build "$build" -j"$(nproc)" --target llama llama-common > "$build.build.log"

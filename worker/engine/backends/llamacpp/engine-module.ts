@@ -1,0 +1,54 @@
+/**
+ * The engine wasm's module as Emscripten builds it: the glue's C API (native/*.cpp, `ip_*`),
+ * the heap views and the file system. Only `llama-wasm.ts` touches it.
+ */
+
+/** A file system type Emscripten mounts (WORKERFS here: Blobs read in place, not copied). */
+export type EmscriptenFsType = object;
+
+export interface EmscriptenFs {
+  mkdir(path: string): void;
+  mount(type: EmscriptenFsType, options: { blobs: Array<{ name: string; data: Blob }> }, path: string): void;
+  unmount(path: string): void;
+  writeFile(path: string, data: Uint8Array): void;
+  unlink(path: string): void;
+}
+
+export interface LlamaEngineOptions {
+  /** Where the wasm file is (the loader asks for it by its built name). */
+  locateFile: (name: string) => string;
+  print?: (text: string) => void;
+  printErr?: (text: string) => void;
+}
+
+type Ptr = number;
+
+export interface LlamaEngineModule {
+  HEAPU8: Uint8Array;
+  HEAP32: Int32Array;
+  HEAPF32: Float32Array;
+  FS: EmscriptenFs;
+  WORKERFS: EmscriptenFsType;
+  _malloc(bytes: number): Ptr;
+  _free(ptr: Ptr): void;
+  UTF8ToString(ptr: Ptr): string;
+  _ip_error(): Ptr;
+  _ip_out_i32(): Ptr;
+  _ip_out_f32(): Ptr;
+  _ip_out_bytes(): Ptr;
+  _ip_load(path: Ptr, nCtx: number, nThreads: number): number;
+  _ip_info(): number;
+  _ip_tokenize(text: Ptr, length: number, addSpecial: number, parseSpecial: number): number;
+  _ip_tokenize_mixed(text: Ptr, length: number, ranges: Ptr, nRanges: number, addSpecial: number): number;
+  _ip_piece(id: number, special: number): number;
+  _ip_eog(id: number): number;
+  _ip_begin(ids: Ptr, n: number, reuse: number): number;
+  _ip_prefill(max: number): number;
+  _ip_sampler(spec: Ptr): number;
+  _ip_sample(nProbs: number, banEog: number): number;
+  _ip_accept(id: number): void;
+  _ip_push(id: number): number;
+  _ip_reset(): void;
+  _ip_score(ids: Ptr, n: number, top: number): number;
+  _ip_embed(ids: Ptr, n: number, nCtx: number): number;
+}

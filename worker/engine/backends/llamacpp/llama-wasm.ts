@@ -1,0 +1,217 @@
+/**
+ * The engine wasm behind a typed API: strings and id arrays in, numbers and arrays out, a thrown
+ * `Error` (with the glue's message) for every failure. One instance holds one model; its calls
+ * are synchronous and short (one batch each), so the caller's loop decides when to yield.
+ */
+import createLlamaEngine from './wasm/llama-engine.mjs';
+import type { LlamaEngineModule } from './engine-module';
+
+const encoder = new TextEncoder();
+
+/** Where the model's file is mounted in the module's file system. */
+const MODEL_DIR = '/models';
+
+/** One candidate of the raw distribution: token id and logprob. */
+export interface RawCandidate {
+  id: number;
+  logprob: number;
+}
+
+/** A sampled (or scored) token with its logprob and the top candidates, when asked. */
+export interface SampledToken extends RawCandidate {
+  top: RawCandidate[];
+}
+
+/** A failure the glue reported (its message says what); the engine itself is still sound. */
+export class EngineError extends Error {
+  override readonly name = 'EngineError';
+}
+
+export interface ModelNumbers {
+  vocabSize: number;
+  contextLength: number;
+  trainedContext: number;
+  embeddingSize: number;
+  addBos: boolean;
+  bos: number;
+}
+
+export class LlamaWasm {
+  private constructor(private readonly m: LlamaEngineModule) {}
+
+  /** Instantiates the engine from the wasm at `wasmUrl`. */
+  static async start(wasmUrl: string): Promise<LlamaWasm> {
+    const module = await createLlamaEngine({
+      locateFile: () => wasmUrl,
+      print: () => {},
+      printErr: (text) => console.warn(`[llama.cpp] ${text}`),
+    });
+    return new LlamaWasm(module);
+  }
+
+  /**
+   * Loads the GGUF in `file` with a context of `contextLength` tokens. In a worker the Blob is
+   * mounted (read in place as llama.cpp asks for its parts); elsewhere it is copied in.
+   */
+  async load(file: Blob, contextLength: number, threads: number): Promise<void> {
+    const { FS, WORKERFS } = this.m;
+    FS.mkdir(MODEL_DIR);
+    const path = `${MODEL_DIR}/model.gguf`;
+    if (typeof FileReaderSync === 'undefined') FS.writeFile(path, new Uint8Array(await file.arrayBuffer()));
+    else FS.mount(WORKERFS, { blobs: [{ name: 'model.gguf', data: file }] }, MODEL_DIR);
+    this.check(this.withString(path, (ptr) => this.m._ip_load(ptr, contextLength, threads)));
+  }
+
+  info(): ModelNumbers {
+    const n = this.m._ip_info();
+    const [vocabSize = 0, contextLength = 0, trainedContext = 0, embeddingSize = 0, addBos = 0, bos = -1] = this.i32(n);
+    return { vocabSize, contextLength, trainedContext, embeddingSize, addBos: addBos === 1, bos };
+  }
+
+  /** Text to ids. `parseSpecial`: control-token texts become control tokens. */
+  tokenize(text: string, addSpecial: boolean, parseSpecial: boolean): number[] {
+    const bytes = encoder.encode(text);
+    const ptr = this.m._malloc(bytes.length + 1);
+    try {
+      this.m.HEAPU8.set(bytes, ptr);
+      const n = this.m._ip_tokenize(ptr, bytes.length, addSpecial ? 1 : 0, parseSpecial ? 1 : 0);
+      if (n < 0) throw new EngineError('the text could not be tokenized');
+      return this.i32(n);
+    } finally {
+      this.m._free(ptr);
+    }
+  }
+
+  /**
+   * A rendered conversation to ids: control tokens are read only in the template's own text
+   * (`special` segments); the request's text never becomes one (native/mixed.cpp).
+   */
+  tokenizeMixed(segments: ReadonlyArray<{ text: string; special: boolean }>, addSpecial: boolean): number[] {
+    const parts = segments.map((segment) => ({ bytes: encoder.encode(segment.text), special: segment.special }));
+    const length = parts.reduce((sum, part) => sum + part.bytes.length, 0);
+    const ranges: number[] = [];
+    const text = this.m._malloc(length + 1);
+    try {
+      let at = 0;
+      for (const part of parts) {
+        this.m.HEAPU8.set(part.bytes, text + at);
+        if (!part.special) ranges.push(at, at + part.bytes.length);
+        at += part.bytes.length;
+      }
+      const n = this.withIds(ranges, (ptr) =>
+        this.m._ip_tokenize_mixed(text, length, ptr, ranges.length / 2, addSpecial ? 1 : 0),
+      );
+      return this.i32(this.check(n));
+    } finally {
+      this.m._free(text);
+    }
+  }
+
+  /** The bytes of token `id`; control tokens are empty unless `special`. */
+  piece(id: number, special: boolean): number[] {
+    const n = this.m._ip_piece(id, special ? 1 : 0);
+    const at = this.m._ip_out_bytes();
+    return Array.from(this.m.HEAPU8.subarray(at, at + Math.max(0, n)));
+  }
+
+  isEndOfGeneration(id: number): boolean {
+    return this.m._ip_eog(id) === 1;
+  }
+
+  /** Starts a generation on `ids`; returns how many came from the context's cached prefix. */
+  begin(ids: readonly number[], reuse: boolean): number {
+    return this.check(this.withIds(ids, (ptr) => this.m._ip_begin(ptr, ids.length, reuse ? 1 : 0)));
+  }
+
+  /** Reads up to `max` more prompt tokens; returns how many are left. */
+  prefill(max: number): number {
+    return this.check(this.m._ip_prefill(max));
+  }
+
+  /** Sets up the sampler (llama-server's field names; see native/sampling.cpp). */
+  sampler(spec: object): void {
+    this.check(this.withString(JSON.stringify(spec), (ptr) => this.m._ip_sampler(ptr)));
+  }
+
+  /** Samples the next token; `top` > 0 also reports the raw distribution's logprobs. */
+  sample(top: number, banEndOfGeneration: boolean): SampledToken {
+    const id = this.check(this.m._ip_sample(top, banEndOfGeneration ? 1 : 0));
+    if (top <= 0) return { id, logprob: 0, top: [] };
+    const [entry] = this.entries(1, top);
+    return entry ? { ...entry, id } : { id, logprob: 0, top: [] };
+  }
+
+  accept(id: number): void {
+    this.m._ip_accept(id);
+  }
+
+  /** Decodes the generated token `id`; false when the context is full. */
+  push(id: number): boolean {
+    const status = this.m._ip_push(id);
+    if (status === -2) return false;
+    this.check(status);
+    return true;
+  }
+
+  /** Each of `ids[1..]` scored given the ones before it, with the top `top` candidates. */
+  score(ids: readonly number[], top: number): SampledToken[] {
+    const n = this.check(this.withIds(ids, (ptr) => this.m._ip_score(ptr, ids.length, top)));
+    return this.entries(n, top);
+  }
+
+  /** The pooled (unnormalized) embedding of `ids`, in a context of `contextLength` tokens. */
+  embed(ids: readonly number[], contextLength: number): number[] {
+    const dim = this.check(this.withIds(ids, (ptr) => this.m._ip_embed(ptr, ids.length, contextLength)));
+    const at = this.m._ip_out_f32() >> 2;
+    return Array.from(this.m.HEAPF32.subarray(at, at + dim));
+  }
+
+  /** `count` report entries (id and logprob, then `top` candidates) from the output buffers. */
+  private entries(count: number, top: number): SampledToken[] {
+    const ids = this.m._ip_out_i32() >> 2;
+    const logprobs = this.m._ip_out_f32() >> 2;
+    const stride = top + 1;
+    const result: SampledToken[] = [];
+    for (let e = 0; e < count; e++) {
+      const at = e * stride;
+      const candidates: RawCandidate[] = [];
+      for (let k = 1; k <= top; k++)
+        candidates.push({ id: this.m.HEAP32[ids + at + k] ?? 0, logprob: this.m.HEAPF32[logprobs + at + k] ?? 0 });
+      result.push({ id: this.m.HEAP32[ids + at] ?? 0, logprob: this.m.HEAPF32[logprobs + at] ?? 0, top: candidates });
+    }
+    return result;
+  }
+
+  private i32(n: number): number[] {
+    const at = this.m._ip_out_i32() >> 2;
+    return Array.from(this.m.HEAP32.subarray(at, at + Math.max(0, n)));
+  }
+
+  private withIds(ids: readonly number[], call: (ptr: number) => number): number {
+    const ptr = this.m._malloc(Math.max(1, ids.length) * 4);
+    try {
+      this.m.HEAP32.set(ids, ptr >> 2);
+      return call(ptr);
+    } finally {
+      this.m._free(ptr);
+    }
+  }
+
+  private withString(text: string, call: (ptr: number) => number): number {
+    const bytes = encoder.encode(text);
+    const ptr = this.m._malloc(bytes.length + 1);
+    try {
+      this.m.HEAPU8.set(bytes, ptr);
+      this.m.HEAPU8[ptr + bytes.length] = 0;
+      return call(ptr);
+    } finally {
+      this.m._free(ptr);
+    }
+  }
+
+  /** Throws the glue's last error for a negative status. */
+  private check(status: number): number {
+    if (status < 0) throw new EngineError(this.m.UTF8ToString(this.m._ip_error()));
+    return status;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * One choice's sampler, in the field names the glue reads (native/sampling.cpp, which sets up
+ * llama.cpp's common sampler from them, the chain llama-server runs). Every sampler is set
+ * explicitly: llama.cpp's own defaults (top_k 40, min_p 0.05) are not OpenAI's. Stop strings
+ * and stop ids are not here: the engine's shared layer applies them for every backend.
+ */
+import type { ChoiceRequest } from '../../backend';
+
+export interface SamplerSpec {
+  temperature: number;
+  top_k: number;
+  top_p: number;
+  min_p: number;
+  typical_p: number;
+  mirostat: number;
+  mirostat_tau: number;
+  mirostat_eta: number;
+  presence_penalty: number;
+  frequency_penalty: number;
+  repeat_penalty: number;
+  /** [token id, bias] pairs. */
+  logit_bias: Array<[number, number]>;
+  /** Absent: a random seed. */
+  seed?: number;
+  ignore_eos: boolean;
+  grammar?: string;
+  grammar_lazy?: boolean;
+  /** Full-match patterns; the first capture group is where the constrained text starts. */
+  trigger_patterns?: string[];
+}
+
+export function samplerSpec<P>(request: ChoiceRequest<P>): SamplerSpec {
+  return {
+    temperature: request.temperature,
+    top_k: request.top_k,
+    top_p: request.top_p,
+    min_p: request.min_p,
+    typical_p: request.typical_p,
+    mirostat: request.mirostat,
+    mirostat_tau: request.mirostat_tau,
+    mirostat_eta: request.mirostat_eta,
+    presence_penalty: request.presence_penalty,
+    frequency_penalty: request.frequency_penalty,
+    repeat_penalty: request.repetition_penalty,
+    logit_bias: Object.entries(request.logit_bias).map(([id, bias]) => [Number(id), bias]),
+    ...(request.seed === null ? {} : { seed: request.seed >>> 0 }),
+    ignore_eos: request.ignore_eos,
+    ...(request.grammar === null ? {} : { grammar: request.grammar.gbnf }),
+    ...(request.grammar?.trigger === undefined ? {} : lazyGrammar(request.grammar.trigger)),
+  };
+}
+
+/**
+ * A lazy grammar: a full-match pattern whose first capture group is where the constrained text
+ * starts. A pattern rather than a word trigger, because llama.cpp refuses a word that is one
+ * token unless it is also a preserved token.
+ */
+function lazyGrammar(trigger: string): Pick<SamplerSpec, 'grammar_lazy' | 'trigger_patterns'> {
+  const escaped = trigger.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return { grammar_lazy: true, trigger_patterns: [`[\\s\\S]*?(${escaped})[\\s\\S]*`] };
+}

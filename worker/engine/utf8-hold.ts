@@ -1,0 +1,32 @@
+/**
+ * Generated text as llama-server releases it: token bytes are decoded once the text so far does
+ * not end inside a character. While the tail is the start of a multi-byte character, the whole
+ * of it (with the rest of the tokens that brought it) waits; when the generation ends there,
+ * what waits is dropped. Bytes that can never form a character (a stray continuation byte)
+ * are not held: they decode to U+FFFD.
+ */
+const decoder = new TextDecoder();
+
+/** How many bytes at the end of `bytes` are an unfinished UTF-8 character (0 when none). */
+export function incompleteTail(bytes: readonly number[]): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back] ?? 0;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const need = byte >= 0xf0 && byte < 0xf8 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return need > back ? back : 0;
+  }
+  return 0;
+}
+
+export class Utf8Hold {
+  private held: number[] = [];
+
+  /** Adds one token's bytes; returns the text that is now complete ('' while a character is open). */
+  push(bytes: readonly number[]): string {
+    this.held.push(...bytes);
+    if (incompleteTail(this.held) > 0) return '';
+    const text = decoder.decode(new Uint8Array(this.held));
+    this.held = [];
+    return text;
+  }
+}
