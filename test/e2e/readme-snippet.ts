@@ -1,6 +1,6 @@
 /**
  * The documentation's copy-paste snippets, read by the specs that run them verbatim: each is the
- * first fenced block after a `<!-- snippet: NAME -->` comment, in README.md or in one page of
+ * first fenced block after a `<!-- snippet: NAME -->` line, in README.md or in one page of
  * docs/. Editing a snippet edits the test; `test/unit/doc-snippets.test.ts` checks that every
  * marked snippet is read by some test.
  */
@@ -8,7 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const MARKER = /<!-- snippet: ([\w-]+) -->/g;
+/** A marker is a line of its own (a page may mention the syntax in running text). */
+const MARKER = /^<!-- snippet: ([\w-]+) -->$/gm;
 
 /** The files snippets may live in, relative to the repository root: README.md and docs/*.md. */
 export function snippetFiles(): string[] {
@@ -16,22 +17,26 @@ export function snippetFiles(): string[] {
   return ['README.md', ...pages.sort().map((name) => `docs/${name}`)];
 }
 
-/** Every snippet marker of those files: its name and the file that holds it. */
-export function snippetMarkers(): Array<{ name: string; file: string }> {
+/** Every snippet marker of those files: its name, the file that holds it and where it ends. */
+export function snippetMarkers(): Array<{ name: string; file: string; end: number }> {
   return snippetFiles().flatMap((file) =>
-    [...readFileSync(join(ROOT, file), 'utf8').matchAll(MARKER)].map((match) => ({ name: match[1] ?? '', file })),
+    [...readFileSync(join(ROOT, file), 'utf8').matchAll(MARKER)].map((match) => ({
+      name: match[1] ?? '',
+      file,
+      end: match.index + match[0].length,
+    })),
   );
 }
 
 /** The snippet `name`, from whichever file holds its marker (exactly one must). */
 export function readmeSnippet(name: string): string {
   const marker = `<!-- snippet: ${name} -->`;
-  const holders = snippetFiles().filter((file) => readFileSync(join(ROOT, file), 'utf8').includes(marker));
-  if (holders.length === 0) throw new Error(`No README.md or docs/*.md has ${marker}`);
-  if (holders.length > 1) throw new Error(`${marker} is in ${holders.join(' and ')}: keep one`);
-  const file = holders[0] ?? '';
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  const block = /```[\w-]*\n([\s\S]*?)```/.exec(text.slice(text.indexOf(marker) + marker.length));
-  if (!block?.[1]) throw new Error(`${file}: no fenced block after ${marker}`);
+  const [found, ...more] = snippetMarkers().filter((candidate) => candidate.name === name);
+  if (!found) throw new Error(`No README.md or docs/*.md has ${marker}`);
+  if (more.length > 0)
+    throw new Error(`${marker} is in ${[found, ...more].map((m) => m.file).join(' and ')}: keep one`);
+  const text = readFileSync(join(ROOT, found.file), 'utf8');
+  const block = /```[\w-]*\n([\s\S]*?)```/.exec(text.slice(found.end));
+  if (!block?.[1]) throw new Error(`${found.file}: no fenced block after ${marker}`);
   return block[1];
 }
