@@ -6,8 +6,8 @@ import { after, before, test } from 'node:test';
 import { packPackage, type PackedPackage } from './pack-package';
 import { readmeSnippet } from './readme-snippet';
 
-// What `npm install inpage-llm` gets is exactly what the README's "What the package contains"
-// promises: no file missing (a way in would break), none extra (the playground, test models).
+// What `npm install inpage-llm` gets is exactly what docs/architecture.md's "What the package
+// contains" promises: no file missing (a way in would break), none extra (the playground, test models).
 let dir: string;
 let packed: PackedPackage;
 
@@ -18,7 +18,7 @@ before(async () => {
 
 after(() => rm(dir, { recursive: true, force: true }));
 
-test("npm pack holds exactly the README's list of files", () => {
+test('npm pack holds exactly the documented list of files', () => {
   const promised = readmeSnippet('package-files')
     .split('\n')
     .map((line) => line.trim())

@@ -60,7 +60,7 @@ function toWebLLMMessage(message: ChatMessage, index: number): ChatCompletionMes
 /**
  * A JSON constraint as WebLLM's `response_format`: xgrammar compiles the JSON schema itself
  * (`json_object` is sent as the schema `{type:'object'}`, the meaning OpenAI gives it). A
- * constraint that exists only as GBNF (grammar, regex, choice) is a 400: see the README.
+ * constraint that exists only as GBNF (grammar, regex, choice) is a 400: see docs/constrained-output.md.
  */
 export function toResponseFormat(grammar: OutputGrammar): ResponseFormat {
   if (grammar.schema === undefined) {
