@@ -36,7 +36,8 @@ IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads) {
   llama_backend_init();
   try {
     llama_model_params mp = llama_model_default_params();
-    mp.use_mmap = false;
+    mp.load_mode = LLAMA_LOAD_MODE_NONE;  // read the file, not mapped (a Blob in the worker)
+    mp.lazy_mode = LLAMA_LAZY_MODE_OFF;
     mp.n_gpu_layers = 0;
     e.model = llama_model_load_from_file(path, mp);
     if (!e.model) return fail("llama.cpp could not load this GGUF file");

@@ -15,7 +15,7 @@ const config = Object.fromEntries(
 );
 const outputs = {};
 for (const name of readdirSync(dir).sort()) {
-  if (name === 'manifest.json') continue;
+  if (name === 'manifest.json' || name.endsWith('.d.mts')) continue;
   const bytes = readFileSync(join(dir, name));
   outputs[name] = { bytes: bytes.length, sha256: sha256(bytes) };
 }
@@ -27,7 +27,7 @@ const manifest = {
     bundleSha256: config.LLAMA_CPP_BUNDLE_SHA256,
   },
   toolchain: `Debian sid emscripten: ${toolchain}`,
-  variants: config.VARIANTS,
+  variants: (config.VARIANTS ?? '').replace(/[()"]/g, '').split(/\s+/).filter(Boolean),
   inputs: engineInputs(repo),
   outputs,
 };
