@@ -2,13 +2,18 @@
  * A GGUF given by URL: downloaded once with progress, kept in the browser's Cache Storage
  * (so the next load, and an offline page, read it from there), returned as a Blob. The Blob
  * of a cached response is file-backed in Chromium: a large model is not held in memory twice.
+ * A 404 or an HTML fallback page is a clear error as soon as its first bytes arrive.
  */
 import { ServiceUnavailableError } from '../../../../src/core/errors';
 import type { LoadProgress } from '../../../../src/core/model-spec';
-import { checkGgufUrl } from './check-gguf-url';
 
 /** The Cache Storage bucket of downloaded model files. */
 export const MODEL_CACHE = 'inpage-llm-gguf';
+
+const GGUF_MAGIC = [0x47, 0x47, 0x55, 0x46]; // "GGUF"
+
+const failed = (model: string, why: string, cause?: unknown) =>
+  new ServiceUnavailableError(`Downloading '${model}' failed: ${why}`, 'model_download_failed', { cause });
 
 /** The model file at `url`: from the cache, else downloaded (and cached) with progress. */
 export async function modelFile(
@@ -23,34 +28,45 @@ export async function modelFile(
     onProgress({ model, phase: 'download', fraction: 1, loadedBytes: blob.size, totalBytes: blob.size, cached: true });
     return blob;
   }
-  await checkGgufUrl(url, model);
+  const blob = await download(url, model, onProgress);
+  await cache
+    .put(url, new Response(blob, { headers: { 'content-type': 'application/octet-stream' } }))
+    .catch(() => undefined); // a full quota only costs the next load a download
+  return (await cache.match(url))?.blob() ?? blob;
+}
+
+async function download(url: string, model: string, onProgress: (progress: LoadProgress) => void): Promise<Blob> {
   let response: Response;
   try {
     response = await fetch(url);
   } catch (error) {
-    throw new ServiceUnavailableError(`Downloading '${model}' failed: the network is unreachable (${url}).`, 'model_download_failed', {
-      cause: error,
-    });
+    throw failed(model, `the network is unreachable (${url}).`, error);
   }
-  if (!response.ok || !response.body)
-    throw new ServiceUnavailableError(`Downloading '${model}' failed: HTTP ${response.status} for ${url}.`, 'model_download_failed');
-  const total = Number(response.headers.get('content-length') ?? 0);
+  if (!response.ok || !response.body) throw failed(model, `HTTP ${response.status} for ${url}.`);
+  // A compressed response's length is not the file's: then the total is unknown until the end.
+  const total = response.headers.has('content-encoding') ? 0 : Number(response.headers.get('content-length') ?? 0);
   const chunks: Uint8Array[] = [];
   let loaded = 0;
   const reader = response.body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    if (loaded < GGUF_MAGIC.length && !startsLikeGguf(chunks, value)) {
+      await reader.cancel();
+      throw new ServiceUnavailableError(`'${url}' is not a GGUF file (no GGUF magic): check the model URL.`, 'model_download_failed');
+    }
     chunks.push(value);
     loaded += value.length;
     onProgress({ model, phase: 'download', fraction: total > 0 ? loaded / total : 0, loadedBytes: loaded, totalBytes: total });
   }
-  if (total > 0 && loaded !== total)
-    throw new ServiceUnavailableError(`Downloading '${model}' failed: got ${loaded} of ${total} bytes.`, 'model_download_failed');
-  const blob = new Blob(chunks as BlobPart[]);
+  if (total > 0 && loaded !== total) throw failed(model, `got ${loaded} of ${total} bytes.`);
+  if (loaded < GGUF_MAGIC.length) throw new ServiceUnavailableError(`'${url}' is not a GGUF file (it is empty).`, 'model_download_failed');
   onProgress({ model, phase: 'download', fraction: 1, loadedBytes: loaded, totalBytes: loaded });
-  await cache
-    .put(url, new Response(blob, { headers: { 'content-type': 'application/octet-stream', 'content-length': String(loaded) } }))
-    .catch(() => undefined); // a full quota only costs the next load a download
-  return (await cache.match(url))?.blob() ?? blob;
+  return new Blob(chunks as BlobPart[]);
+}
+
+/** Whether the bytes so far, with `next`, begin as a GGUF file does. */
+function startsLikeGguf(chunks: Uint8Array[], next: Uint8Array): boolean {
+  const head = [...chunks.flatMap((chunk) => Array.from(chunk)), ...Array.from(next.subarray(0, GGUF_MAGIC.length))];
+  return GGUF_MAGIC.every((byte, i) => i >= head.length || head[i] === byte);
 }
