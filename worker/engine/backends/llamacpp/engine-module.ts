@@ -3,8 +3,20 @@
  * the heap views and the file system. Only `llama-wasm.ts` touches it.
  */
 
-/** A file system type Emscripten mounts (WORKERFS here: Blobs read in place, not copied). */
+/** A file system type Emscripten mounts. */
 export type EmscriptenFsType = object;
+
+/** An open file of WORKERFS: a Blob, read in place. */
+export interface WorkerFsStream {
+  node: { size: number; contents: Blob };
+}
+
+/** WORKERFS: Blobs mounted as files, each read a `FileReaderSync` call on a slice. */
+export interface EmscriptenWorkerFs extends EmscriptenFsType {
+  stream_ops: {
+    read(stream: WorkerFsStream, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  };
+}
 
 export interface EmscriptenFs {
   mkdir(path: string): void;
@@ -28,7 +40,7 @@ export interface LlamaEngineModule {
   HEAP32: Int32Array;
   HEAPF32: Float32Array;
   FS: EmscriptenFs;
-  WORKERFS: EmscriptenFsType;
+  WORKERFS: EmscriptenWorkerFs;
   _malloc(bytes: number): Ptr;
   _free(ptr: Ptr): void;
   UTF8ToString(ptr: Ptr): string;

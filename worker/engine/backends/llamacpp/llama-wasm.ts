@@ -4,6 +4,7 @@
  * are synchronous and short (one batch each), so the caller's loop decides when to yield.
  */
 import createLlamaEngine from './wasm/llama-engine.mjs';
+import { bufferBlobReads } from './blob-reads';
 import type { LlamaEngineModule } from './engine-module';
 
 const encoder = new TextEncoder();
@@ -58,7 +59,10 @@ export class LlamaWasm {
     FS.mkdir(MODEL_DIR);
     const path = `${MODEL_DIR}/model.gguf`;
     if (typeof FileReaderSync === 'undefined') FS.writeFile(path, new Uint8Array(await file.arrayBuffer()));
-    else FS.mount(WORKERFS, { blobs: [{ name: 'model.gguf', data: file }] }, MODEL_DIR);
+    else {
+      bufferBlobReads(WORKERFS);
+      FS.mount(WORKERFS, { blobs: [{ name: 'model.gguf', data: file }] }, MODEL_DIR);
+    }
     this.check(this.withString(path, (ptr) => this.m._ip_load(ptr, contextLength, threads)));
   }
 
