@@ -2,6 +2,7 @@
 import { codePoints } from '../../src/core/code-points';
 import type { PromptInput, TokenLogprob } from '../../src/core/generation';
 import type { LoadedModel } from './backend';
+import { Utf8Hold } from './utf8-hold';
 
 /** The echoed prompt of a choice: its text, and its tokens when asked. */
 export interface EchoPiece {
@@ -26,13 +27,14 @@ export async function echoPrompt(
     return { text, tokens: null, points: codePoints(text) };
   }
   const scored = await model.scorePrompt(prompt, logprobs, signal);
-  const decoder = new TextDecoder();
+  // Offsets as the completion's: the tokens of a split character all start where it starts.
+  const utf8 = new Utf8Hold();
   const tokens: TokenLogprob[] = [];
   let text = '';
   for (const token of scored) {
     tokens.push({ ...token, top: token.top?.slice(0, logprobs) ?? null, offset: codePoints(text) });
-    text += decoder.decode(new Uint8Array(token.bytes), { stream: true });
+    text += utf8.push(token.bytes);
   }
-  text += decoder.decode();
+  text += utf8.flush();
   return { text, tokens, points: codePoints(text) };
 }

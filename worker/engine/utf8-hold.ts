@@ -25,6 +25,11 @@ export class Utf8Hold {
   push(bytes: readonly number[]): string {
     this.held.push(...bytes);
     if (incompleteTail(this.held) > 0) return '';
+    return this.flush();
+  }
+
+  /** What is held, decoded now (an open character as U+FFFD): for text that ends here whole. */
+  flush(): string {
     const text = decoder.decode(new Uint8Array(this.held));
     this.held = [];
     return text;

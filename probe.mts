@@ -1,0 +1,13 @@
+import { startHarness } from './test/e2e/harness';
+const h = await startHarness();
+const context = await h.browser.newContext();
+await context.addInitScript('globalThis.__name = (fn) => fn;');
+const page = await context.newPage();
+page.on('console', (m) => console.log('console:', m.type(), m.text().slice(0, 400)));
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+page.on('worker', (w) => { console.log('worker', w.url()); w.on('console', (m) => console.log('wconsole:', m.text().slice(0, 400))); });
+context.on('serviceworker', (w) => console.log('sw', w.url()));
+await page.goto(h.origin + '/?model=/models/inpage-test-qwen3.gguf');
+const t = Date.now();
+console.log(await page.evaluate(() => window.inpage.ready.then(() => 'ready', (e) => 'failed ' + e.message)), Date.now() - t);
+await h.close();
