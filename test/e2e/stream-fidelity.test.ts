@@ -65,6 +65,36 @@ describe('a prompt over the context is refused before any header, streamed or no
     });
   }
 
+  test("completions the engine refuses (past the SW's bound on the prompt's bytes): 400, also with echo", async () => {
+    // 5,000 bytes are at least 1,250 tokens by the SW's bound (tokens of up to 4 bytes): the engine counts 5,000.
+    for (const extra of [{}, { echo: true }]) {
+      const result = await fixture.page.evaluate(async (extra) => {
+        const client = new window.OpenAI({
+          baseURL: location.origin + '/v1',
+          apiKey: 'unused',
+          dangerouslyAllowBrowser: true,
+        });
+        const body = { model: 'inpage-test', prompt: 'x'.repeat(5000), max_tokens: 4, stream: true as const, ...extra };
+        let phase = 'create';
+        try {
+          const stream = await client.completions.create(body);
+          phase = 'read';
+          for await (const _ of stream);
+          return { phase: 'none', status: null, code: null, message: '' };
+        } catch (error) {
+          const { status, code, message } = error as { status?: number; code?: string; message: string };
+          return { phase, status: status ?? null, code: code ?? null, message };
+        }
+      }, extra);
+      assert.deepEqual(
+        { ...result, message: undefined },
+        { phase: 'create', status: 400, code: 'context_length_exceeded', message: undefined },
+        JSON.stringify(extra),
+      );
+      assert.doesNotMatch(result.message, /at least \d+ tokens/, 'refused by the engine, not by the SW');
+    }
+  });
+
   test('the raw streamed chat answer is a 400 JSON body, not a 200 event stream', async () => {
     const raw = await fixture.page.evaluate(async (long) => {
       const response = await fetch('/v1/chat/completions', {
