@@ -14,6 +14,8 @@ export class StopText {
   private readonly holdBack: number;
   /** The stops in code-unit order, for prefix look-ups by binary search (sorted on first use). */
   private sorted: string[] | null = null;
+  /** No stop can begin before this: a tail that began none then cannot once text is appended. */
+  private ruledOut = 0;
 
   constructor(
     private readonly stops: readonly string[],
@@ -50,13 +52,10 @@ export class StopText {
    * (`"... se"` with the stop `" setColor"` holds `" se"`; a tail that begins no stop is released).
    */
   safeEnd(): number {
-    let end = this.text.length;
-    for (let at = Math.max(this.activeFrom, this.text.length - this.holdBack); at < this.text.length; at++) {
-      if (this.beginsStop(this.text.slice(at))) {
-        end = at;
-        break;
-      }
-    }
+    let at = Math.max(this.ruledOut, this.activeFrom, this.text.length - this.holdBack);
+    while (at < this.text.length && !this.beginsStop(this.text.slice(at))) at++;
+    this.ruledOut = at;
+    let end = at;
     if (end > 0 && end < this.text.length && isHighSurrogate(this.text.charCodeAt(end - 1))) end -= 1;
     return end;
   }
