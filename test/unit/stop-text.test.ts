@@ -77,6 +77,13 @@ describe('StopText.safeEnd', () => {
     expect(textOf([' barcelona se'], [' setColor']).safeEnd()).toBe(10);
   });
 
+  it('across appends: a held tail is released once it begins no stop, and a later one is held', () => {
+    const text = new StopText(['abc', 'bd'], false);
+    const ends = ['ab', 'x', 'ya', 'b', 'd'].map((piece) => (text.append(piece), text.safeEnd()));
+    expect(ends).toStrictEqual([0, 3, 4, 4, 5]);
+    expect(text.match(0)).toStrictEqual({ stop: 'bd', end: 5 });
+  });
+
   it('finds the prefix among very many stops', () => {
     const stops = Array.from({ length: 50_000 }, (_, i) => `<${i}>`);
     expect(textOf(['abc <4999'], stops).safeEnd()).toBe(4);
