@@ -1,4 +1,4 @@
-import { css, html, LitElement } from 'lit';
+import { css, html, LitElement, nothing } from 'lit';
 import type { LoadProgress } from '../src/index';
 import { formatBytes } from './catalogue';
 import { controls } from './theme';
@@ -33,19 +33,23 @@ export class LoadProgressBar extends LitElement {
 
   override render() {
     const progress = this.progress;
-    const fraction = this.state === 'ready' ? 1 : (progress?.fraction ?? 0);
+    // null: how far it has come is not known yet (an indeterminate bar, no percentage).
+    const fraction = this.state === 'ready' ? 1 : progress ? progress.fraction : 0;
     const phase =
       this.state === 'failed' ? 'failed' : this.state === 'ready' ? 'ready' : (progress?.phase ?? 'starting');
     const bytes = progress?.totalBytes
       ? `${formatBytes(progress.loadedBytes ?? 0)} of ${formatBytes(progress.totalBytes)}`
-      : '';
-    const text = `${phase}${this.state === 'loading' ? ` ${Math.round(fraction * 100)}%` : ''}${bytes ? ` · ${bytes}` : ''}`;
+      : progress?.loadedBytes
+        ? formatBytes(progress.loadedBytes)
+        : '';
+    const percent = this.state === 'loading' && fraction !== null ? ` ${Math.round(fraction * 100)}%` : '';
+    const text = `${phase}${percent}${bytes ? ` · ${bytes}` : ''}`;
     const verb = this.state === 'ready' ? 'Running' : this.state === 'failed' ? 'Could not start' : 'Loading';
     return html`<div class="line">
         <span id="label">${verb} <strong>${this.model}</strong></span
         ><span class="muted" id="phase">${text}</span>
       </div>
-      <progress aria-labelledby="label" aria-valuetext=${text} max="1" .value=${fraction}></progress>`;
+      <progress aria-labelledby="label" aria-valuetext=${text} max="1" value=${fraction ?? nothing}></progress>`;
   }
 }
 

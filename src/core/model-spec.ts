@@ -23,8 +23,12 @@ export interface ModelSpec {
 export interface LoadProgress {
   model: string;
   phase: 'download' | 'load' | 'ready';
-  /** 0..1 within the phase. */
-  fraction: number;
+  /**
+   * 0..1 within the phase, never lower than an earlier fraction of the same phase; null while
+   * how far the phase has come is not known (indeterminate: its total size is not known yet, or
+   * the backend began another step of it).
+   */
+  fraction: number | null;
   loadedBytes?: number;
   totalBytes?: number;
   /** The file this report is about (absolute URL), where the backend reports per file. */

@@ -51,7 +51,10 @@ export interface Reply {
 
 /** Engine worker -> SW on a generation's port. */
 export interface EngineToSw {
-  /** A conversation prompt was rendered; `opens_reasoning`: it ends inside `<think>` (the output starts as reasoning). */
+  /**
+   * The engine's backend took conversation prompt `index` (it fits the context: the SW may answer
+   * 200 now); `opens_reasoning`: it ends inside `<think>` (the output starts as reasoning).
+   */
   'generation.prompt': { index: number; opens_reasoning: boolean };
   /** More text of choice `index`, with its tokens when logprobs (or stops) were asked; running counts when asked. */
   'generation.piece': { index: number; text: string; tokens: TokenLogprob[] | null; counts?: TokenCounts };

@@ -64,21 +64,40 @@ describe('StopText.append(piece, false)', () => {
 });
 
 describe('StopText.safeEnd', () => {
-  it('holds back (longest stop - 1) chars', () => {
-    expect(textOf(['hello'], ['abc', 'x']).safeEnd()).toBe(3);
+  it('holds back only a tail that begins some stop', () => {
+    expect(textOf(['hello'], ['abc', 'x']).safeEnd()).toBe(5);
+    expect(textOf(['hello'], ['lox', 'x']).safeEnd()).toBe(3);
+    expect(textOf(['hello'], ['o!', 'llo?']).safeEnd()).toBe(2);
     expect(textOf(['hello'], ['x']).safeEnd()).toBe(5);
     expect(textOf(['hello'], []).safeEnd()).toBe(5);
-    expect(textOf(['he'], ['abcdef']).safeEnd()).toBe(0);
+    expect(textOf(['he'], ['abcdef']).safeEnd()).toBe(2);
+    expect(textOf(['he'], ['hello']).safeEnd()).toBe(0);
+    // Issue 21: ' barcelona' begins no ' setColor', so none of it waits.
+    expect(textOf([' barcelona'], [' setColor']).safeEnd()).toBe(10);
+    expect(textOf([' barcelona se'], [' setColor']).safeEnd()).toBe(10);
+  });
+
+  it('across appends: a held tail is released once it begins no stop, and a later one is held', () => {
+    const text = new StopText(['abc', 'bd'], false);
+    const ends = ['ab', 'x', 'ya', 'b', 'd'].map((piece) => (text.append(piece), text.safeEnd()));
+    expect(ends).toStrictEqual([0, 3, 4, 4, 5]);
+    expect(text.match(0)).toStrictEqual({ stop: 'bd', end: 5 });
+  });
+
+  it('finds the prefix among very many stops', () => {
+    const stops = Array.from({ length: 50_000 }, (_, i) => `<${i}>`);
+    expect(textOf(['abc <4999'], stops).safeEnd()).toBe(4);
+    expect(textOf(['abc <4999x'], stops).safeEnd()).toBe(10);
   });
 
   it('never ends between the two halves of a surrogate pair', () => {
-    // 'x😀' is x, high, low: holding back 1 would end after the high surrogate.
-    const text = textOf(['x😀'], ['ab']);
+    // 'x😀' is x, high, low: a stop beginning with the low half would hold from between them.
+    const text = textOf(['x😀'], ['\udE00y']);
     expect(text.length).toBe(3);
     expect(text.safeEnd()).toBe(1);
-    text.append('y');
-    expect(text.safeEnd()).toBe(3);
-    expect(text.take(text.safeEnd())).toBe('x😀');
+    text.append('z');
+    expect(text.safeEnd()).toBe(4);
+    expect(text.take(text.safeEnd())).toBe('x😀z');
   });
 
   it('holds back enough that any stop still forming is unreleased', () => {
@@ -89,7 +108,7 @@ describe('StopText.safeEnd', () => {
       text.append(piece);
       released += text.take(text.safeEnd());
     }
-    expect(released).toBe('Hi ther'); // 6 chars held back: 'e<|end'
+    expect(released).toBe('Hi there'); // '<|end' held back
     text.append('|>');
     expect(text.match(0)).toStrictEqual({ stop: '<|end|>', end: 8 });
   });

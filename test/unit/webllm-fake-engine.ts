@@ -54,7 +54,8 @@ const usageOf = (prompt: number, completion: number): CompletionUsage => ({
  * A fake `MLCEngine` that streams WebLLM-shaped completion and chat chunks (as WebLLM 0.2.86
  * builds them: one delta per step with the step's logprobs when asked, a final chunk with the
  * finish reason, a usage chunk), after running each request through WebLLM's own validator.
- * A chat's prompt size is the length of its messages' text (system included).
+ * A chat's prompt size is the length of its messages' text (system included); one over
+ * `contextWindow` fails when its stream is first read, as in WebLLM.
  */
 export class FakeEngine implements WebLLMEngineLike {
   readonly requests: CompletionCreateParamsStreaming[] = [];
@@ -62,7 +63,11 @@ export class FakeEngine implements WebLLMEngineLike {
   interrupts = 0;
   returned = 0;
 
-  constructor(private readonly script: FakeScript) {}
+  constructor(
+    private readonly script: FakeScript,
+    /** A prompt over this many tokens fails at its first step, as WebLLM's prefill does. */
+    private readonly contextWindow = Number.POSITIVE_INFINITY,
+  ) {}
 
   completions = {
     create: async (request: CompletionCreateParamsStreaming): Promise<AsyncIterable<Completion>> => {
@@ -134,6 +139,14 @@ export class FakeEngine implements WebLLMEngineLike {
     const engine = this;
     async function* generate(): AsyncGenerator<C> {
       try {
+        if (promptTokens > engine.contextWindow) {
+          // WebLLM tokenizes in its prefill, inside the stream (its error classes are not exported).
+          const error = new Error(
+            `Prompt tokens exceed context window size: number of prompt tokens: ${promptTokens}; context window size: ${engine.contextWindow}`,
+          );
+          error.name = 'ContextWindowSizeExceededError';
+          throw error;
+        }
         for (let step = 0; step <= steps; step++) yield chunk(step);
         yield chunk(steps, usageOf(promptTokens, steps));
       } finally {

@@ -12,6 +12,7 @@ import { RequestLog } from './request-log';
 import { requestControl } from './request-control';
 import { postToSw, runGeneration } from './run-generation';
 import { serveEmbedding } from './serve-embedding';
+import { steadyProgress } from './steady-progress';
 
 interface ModelEntry {
   card: ModelCard;
@@ -39,8 +40,12 @@ export class EngineHost implements EngineApi {
     setEngineAssets(assets);
   }
 
-  /** Loads `spec` (once; a second call waits for the first) and resolves with its card. */
-  async load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<ModelCard> {
+  /**
+   * Loads `spec` (once; a second call waits for the first) and resolves with its card. Its
+   * progress never goes back within a phase (`steadyProgress`), whatever the backend reports.
+   */
+  async load(spec: ModelSpec, report: (progress: LoadProgress) => void): Promise<ModelCard> {
+    const onProgress = steadyProgress(report);
     const existing = this.entries.get(spec.id);
     if (existing && existing.card.status !== 'failed') {
       await existing.loaded;

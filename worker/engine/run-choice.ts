@@ -6,6 +6,11 @@ import { shapeChoice } from './shape-choice';
 
 /** One choice's output, piece by piece: the echo first, then the completion. */
 export type ChoicePiece =
+  /**
+   * The backend took the prompt: its generation gave its first event (a prompt too long for the
+   * context, or one it refuses, fails before this). Once per choice, before its completion.
+   */
+  | { type: 'accepted' }
   /** `count`: the choice's generated tokens so far. */
   | { type: 'delta'; text: string; tokens: TokenLogprob[] | null; count: number }
   | {
@@ -49,9 +54,10 @@ export function choiceRequest<P = PromptInput>(
 }
 
 /**
- * Runs one choice: echo piece (if any), then the generation shaped by `shapeChoice`. A stop
- * halts only this choice's generation (an inner signal linked to the request's). `model` runs
- * a text or token-id prompt, or (a backend's `conversations`) a conversation.
+ * Runs one choice: `accepted` once the backend took the prompt, the echo piece (if any), then
+ * the generation shaped by `shapeChoice`. A stop halts only this choice's generation (an inner
+ * signal linked to the request's). `model` runs a text or token-id prompt, or (a backend's
+ * `conversations`) a conversation.
  */
 export async function* runChoice<P>(
   model: ChoiceRunner<P>,
@@ -61,9 +67,11 @@ export async function* runChoice<P>(
   echo: EchoPiece | null,
   signal: AbortSignal,
 ): AsyncGenerator<ChoicePiece> {
-  if (echo) yield { type: 'delta', text: echo.text, tokens: echo.tokens, count: 0 };
+  const echoed: ChoicePiece[] = echo ? [{ type: 'delta', text: echo.text, tokens: echo.tokens, count: 0 }] : [];
   if (request.max_tokens === 0) {
     const promptTokens = await model.countPromptTokens(prompt, signal);
+    yield { type: 'accepted' };
+    yield* echoed;
     yield {
       type: 'end',
       finishReason: 'length',
@@ -76,6 +84,7 @@ export async function* runChoice<P>(
     return;
   }
   const inner = new AbortController();
+  const generation = model.generate(choiceRequest(request, prompt, choice), inner.signal)[Symbol.asyncIterator]();
   const stop = () => inner.abort('choice ended');
   signal.addEventListener('abort', stop, { once: true });
   let promptTokens = -1;
@@ -90,6 +99,10 @@ export async function* runChoice<P>(
     }
   }
   try {
+    // The first event says the backend took the prompt (its refusal is thrown here instead).
+    const first = await generation.next();
+    yield { type: 'accepted' };
+    yield* echoed;
     const options = {
       stops: request.stop,
       stopTokenIds: request.stop_token_ids,
@@ -99,11 +112,7 @@ export async function* runChoice<P>(
       offset: echo?.points ?? 0,
     };
     let count = 0;
-    for await (const out of shapeChoice(
-      tap(model.generate(choiceRequest(request, prompt, choice), inner.signal)),
-      options,
-      stop,
-    )) {
+    for await (const out of shapeChoice(tap(resume(first, generation)), options, stop)) {
       if (out.type === 'delta') {
         count += out.tokens ? out.tokens.length : 1;
         yield { ...out, count };
@@ -114,5 +123,14 @@ export async function* runChoice<P>(
     }
   } finally {
     signal.removeEventListener('abort', stop);
+    // A choice left before its generation was read to the end lets the backend go (WebLLM's lock).
+    await generation.return?.();
   }
+}
+
+/** `first` (already read from `rest`), then the rest; returning this returns `rest`. */
+async function* resume<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncGenerator<T> {
+  if (first.done) return;
+  yield first.value;
+  yield* { [Symbol.asyncIterator]: () => rest };
 }

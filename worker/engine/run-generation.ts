@@ -5,8 +5,13 @@
  */
 import { checkCapabilities } from '../../src/core/capabilities';
 import { InvalidRequestError, toOpenAIError } from '../../src/core/errors';
-import type { ChatPrompt } from '../../src/core/chat-prompt';
-import { isChatPrompt, type GenerationRequest, type PromptInput, type TokenCounts } from '../../src/core/generation';
+import {
+  isChatPrompt,
+  type GenerationRequest,
+  type PromptInput,
+  type RequestPrompt,
+  type TokenCounts,
+} from '../../src/core/generation';
 import { message, type EngineToSw } from '../../src/core/protocol';
 import type { ChoiceRunner, LoadedModel } from './backend';
 import { renderChatPrompt } from './chat/render-prompt';
@@ -54,13 +59,13 @@ export async function runGeneration(
         if (request.echo) throw new InvalidRequestError(ECHO_CHAT, 'echo', 'unsupported_parameter');
         const { conversations } = model;
         const { opensReasoning } = conversations.prepare(choiceRequest(request, requested.chat, 0));
-        postToSw(port, 'generation.prompt', { index: p, opens_reasoning: opensReasoning });
-        if (!(await runPrompt(conversations, requested.chat, null, p, context))) return tally.snapshot();
+        if (!(await runPrompt(conversations, requested.chat, { echo: null, opensReasoning }, p, context)))
+          return tally.snapshot();
         continue;
       }
-      const prompt = isChatPrompt(requested) ? await renderFor(model, requested.chat, p, port) : requested;
+      const { prompt, opensReasoning } = await renderFor(model, requested);
       const echo = request.echo ? await echoPrompt(model, prompt, request.logprobs, signal) : null;
-      if (!(await runPrompt(model, prompt, echo, p, context))) return tally.snapshot();
+      if (!(await runPrompt(model, prompt, { echo, opensReasoning }, p, context))) return tally.snapshot();
     }
     postToSw(port, 'generation.done', { counts: tally.snapshot() });
   } catch (error) {
@@ -80,6 +85,16 @@ interface RunContext {
 }
 
 /**
+ * What goes with a prompt: its echo, and for a conversation whether its rendering opens
+ * reasoning (null for a text prompt). A conversation's `generation.prompt` is posted once the
+ * backend took the prompt (so the SW answers 200 only then: a prompt over the context is a 400).
+ */
+interface PromptExtras {
+  echo: EchoPiece | null;
+  opensReasoning: boolean | null;
+}
+
+/**
  * Runs the choices of prompt `p` on `runner` (a model, or its `conversations`) and posts them:
  * `n` choices (index = p * n + choice), or `best_of` candidates of which the `n` with the highest
  * cumulative logprob are posted. Resolves false when `signal` aborted during a choice.
@@ -87,7 +102,7 @@ interface RunContext {
 async function runPrompt<P>(
   runner: ChoiceRunner<P>,
   prompt: P,
-  echo: EchoPiece | null,
+  { echo, opensReasoning }: PromptExtras,
   p: number,
   { request, port, signal, tally }: RunContext,
 ): Promise<boolean> {
@@ -100,7 +115,10 @@ async function runPrompt<P>(
     const pieces: ChoicePiece[] = [];
     for await (const piece of runChoice(runner, request, prompt, choice, echo, signal)) {
       if (signal.aborted) return false;
-      if (piece.type === 'end') {
+      if (piece.type === 'accepted') {
+        if (choice === 0 && opensReasoning !== null)
+          postToSw(port, 'generation.prompt', { index: p, opens_reasoning: opensReasoning });
+      } else if (piece.type === 'end') {
         if (choice === 0) {
           tally.prompt += piece.promptTokens;
           tally.cached += piece.cachedTokens;
@@ -134,15 +152,18 @@ async function runPrompt<P>(
 }
 
 /**
- * Renders a conversation with the model's template and tells the SW whether it opens
- * reasoning. The prompt is token ids where the backend tokenizes the template's markup apart
- * from the request's text (no user text becomes a control token), else the rendered text.
+ * A prompt as the backend takes it: a conversation rendered with the model's template (does it
+ * open reasoning?). Where the backend tokenizes the template's markup apart from the request's
+ * text (no user text becomes a control token), the conversation's prompt is those token ids.
  */
-async function renderFor(model: LoadedModel, chat: ChatPrompt, index: number, port: MessagePort): Promise<PromptInput> {
-  const rendered = renderChatPrompt(model.chatTemplate, chat);
+async function renderFor(
+  model: LoadedModel,
+  requested: RequestPrompt,
+): Promise<{ prompt: PromptInput; opensReasoning: boolean | null }> {
+  if (!isChatPrompt(requested)) return { prompt: requested, opensReasoning: null };
+  const rendered = renderChatPrompt(model.chatTemplate, requested.chat);
   const prompt = model.tokenizeSegments ? await model.tokenizeSegments(rendered.segments) : rendered.text;
-  postToSw(port, 'generation.prompt', { index, opens_reasoning: rendered.opensReasoning });
-  return prompt;
+  return { prompt, opensReasoning: rendered.opensReasoning };
 }
 
 /** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */

@@ -33,8 +33,9 @@ export type ChoiceOutput =
  * Turns one backend generation into the choice's output. It applies stop strings, matched
  * across token boundaries and never emitted unless `includeStop`, and (with per-token info, which
  * the backend gives when logprobs, stop token ids or `best_of` need it) stop token ids; it holds
- * back only the text that could still begin a stop, attaches each token's logprobs, and calls
- * `halt` when a stop ends the choice early.
+ * back only a tail that could still begin a stop (from the start of the token it begins in),
+ * releases known tokens one delta each with their logprobs, and calls `halt` when a stop ends
+ * the choice early.
  */
 export async function* shapeChoice(
   events: AsyncIterable<GenerationEvent>,
@@ -73,6 +74,28 @@ export async function* shapeChoice(
     if (!piece && entries.length === 0) return null;
     return { type: 'delta', text: piece, tokens: options.logprobs === null ? null : entries };
   };
+  /**
+   * Releases text up to `end` (all pending tokens when `final`): one delta per token where the
+   * tokens are known, so a token's text and its logprobs entry go out together.
+   */
+  function* releaseTo(end: number, final = false): Generator<ChoiceOutput> {
+    for (const { start } of [...pending]) {
+      if (start <= released || start >= end) continue;
+      const out = release(start);
+      if (out) yield out;
+    }
+    const out = release(end, final);
+    if (out) yield out;
+  }
+  /** Where text can be released to now: not past a tail that could begin a stop, nor into a token. */
+  const safeEnd = (): number => {
+    const safe = text.safeEnd();
+    let cut = safe;
+    for (const { start } of pending) if (start < safe) cut = start;
+    // `cut` is the start of the token `safe` falls in (its text runs to the next start or the end).
+    const next = pending.find(({ start }) => start > cut)?.start ?? text.length;
+    return safe < next && safe < text.length ? cut : safe;
+  };
   const end = (
     finishReason: FinishReason,
     matchedStop: string | number | null,
@@ -84,13 +107,11 @@ export async function* shapeChoice(
     const match = text.match(released);
     if (match) {
       halt();
-      const last = release(match.end);
-      if (last) yield last;
+      yield* releaseTo(match.end);
       yield end('stop', match.stop, tokens);
       return true;
     }
-    const out = release(Math.max(released, text.safeEnd()));
-    if (out) yield out;
+    yield* releaseTo(Math.max(released, safeEnd()));
     return false;
   }
 
@@ -98,8 +119,7 @@ export async function* shapeChoice(
     if (event.type === 'prompt') continue;
     if (event.type === 'end') {
       // A generation that ends inside a character (max_tokens) drops its open tail, as llama-server does.
-      const last = release(text.length, true);
-      if (last) yield last;
+      yield* releaseTo(text.length, true);
       yield end(event.finishReason, null, event.completionTokens);
       return;
     }
@@ -121,8 +141,7 @@ export async function* shapeChoice(
           text.append(piece);
         }
         halt();
-        const last = release(text.length);
-        if (last) yield last;
+        yield* releaseTo(text.length);
         yield end('stop', token.id, tokens);
         return;
       }

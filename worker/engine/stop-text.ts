@@ -2,14 +2,20 @@
  * A choice's completion text while stop strings are watched: text is appended as tokens
  * arrive, `match()` finds the earliest stop at or after a position (across token boundaries),
  * `safeEnd()` tells how far text can be released without possibly releasing the start of a
- * stop, and `take()` hands out released text in order.
+ * stop (only a tail that is the beginning of some stop is held back), and `take()` hands out
+ * released text in order.
  */
 export class StopText {
   private text = '';
   private taken = 0;
   /** Stops may only start here or later (text before it came before `min_tokens`). */
   private activeFrom = 0;
+  /** The longest stop's length minus one: no tail longer than this can begin a stop. */
   private readonly holdBack: number;
+  /** The stops in code-unit order, for prefix look-ups by binary search (sorted on first use). */
+  private sorted: string[] | null = null;
+  /** No stop can begin before this: a tail that began none then cannot once text is appended. */
+  private ruledOut = 0;
 
   constructor(
     private readonly stops: readonly string[],
@@ -41,11 +47,31 @@ export class StopText {
     return { stop: best.stop, end: this.includeStop ? best.at + best.stop.length : best.at };
   }
 
-  /** How far text can be released now: everything but what could still begin a stop. */
+  /**
+   * How far text can be released now: up to the earliest tail that could still grow into a stop
+   * (`"... se"` with the stop `" setColor"` holds `" se"`; a tail that begins no stop is released).
+   */
   safeEnd(): number {
-    let end = Math.max(this.activeFrom, this.text.length - this.holdBack);
+    let at = Math.max(this.ruledOut, this.activeFrom, this.text.length - this.holdBack);
+    while (at < this.text.length && !this.beginsStop(this.text.slice(at))) at++;
+    this.ruledOut = at;
+    let end = at;
     if (end > 0 && end < this.text.length && isHighSurrogate(this.text.charCodeAt(end - 1))) end -= 1;
-    return Math.min(end, this.text.length);
+    return end;
+  }
+
+  /** Whether some stop starts with `tail`. */
+  private beginsStop(tail: string): boolean {
+    const sorted = (this.sorted ??= [...this.stops].sort());
+    // The first stop not below `tail` is the one that starts with it, if any does.
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((sorted[mid] ?? '') < tail) low = mid + 1;
+      else high = mid;
+    }
+    return sorted[low]?.startsWith(tail) ?? false;
   }
 
   /** The text from the last `take` up to `end` (UTF-16 index). */

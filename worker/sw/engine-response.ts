@@ -48,7 +48,9 @@ export interface GenerationTarget {
 
 /**
  * Starts the request on its page's engine; throws the engine's error if that is its first
- * event. A request whose engine went before it began (queued behind others when its tab
+ * event. The engine's first event comes only once its backend took the prompt (a
+ * `generation.prompt`, a piece or a choice end), so a prompt over the context is an HTTP 400,
+ * streamed or not. A request whose engine went before it began (queued behind others when its tab
  * closed) starts again on the engine that takes over, if a tab stands by for the model.
  */
 export async function openGeneration(target: GenerationTarget, signal: AbortSignal): Promise<OpenGeneration> {

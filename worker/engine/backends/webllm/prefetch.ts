@@ -31,7 +31,8 @@ export function modelBase(record: ModelRecord): string {
 /**
  * Downloads every file WebLLM's `reload()` will read (config, tokenizer, model library,
  * tensor-cache.json and its shards) into WebLLM's cache, reporting progress per file with
- * bytes; files already cached are reported as such. Then `reload()` reads only the cache.
+ * bytes (a fraction of the total once the total is known; the shards come last); files already
+ * cached are reported as such. Then `reload()` reads only the cache.
  */
 export async function prefetchModel(
   record: ModelRecord,
@@ -42,6 +43,12 @@ export async function prefetchModel(
   const base = modelBase(record);
   let loaded = 0;
   let total = 0;
+  /**
+   * Whether `total` is the model's size: only once tensor-cache.json has listed the shards and
+   * every file of unknown size (a gzipped response has no Content-Length) is in. Until then
+   * progress is indeterminate (a fraction of what is known so far would reach 1, then fall).
+   */
+  let sized = false;
   let cached = true;
   const get = async (file: ModelFile): Promise<Uint8Array> => {
     const hit = (await store.has(file.scope, file.url)) ? await store.read(file.scope, file.url) : null;
@@ -57,9 +64,9 @@ export async function prefetchModel(
     report({
       model: record.model_id,
       phase: 'download',
-      fraction: total > 0 ? Math.min(1, bytes / total) : 0,
+      fraction: sized && total > 0 ? Math.min(1, bytes / total) : null,
       loadedBytes: bytes,
-      totalBytes: total,
+      ...(sized ? { totalBytes: total } : {}),
       file: file.url,
       cached: fromCache,
     });
@@ -122,6 +129,7 @@ export async function prefetchModel(
   if (record.model_lib.startsWith('http') && !record.model_lib.includes('localhost')) {
     await get({ url: record.model_lib, scope: 'webllm/wasm', type: 'arraybuffer' });
   }
+  sized = true;
   for (const shard of shards) await get(shard);
   return {
     vocabSize: numberField(config, 'vocab_size', 0),

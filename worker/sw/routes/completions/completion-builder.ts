@@ -15,8 +15,8 @@ export function completionMeta(model: string, now = Date.now()): CompletionMeta 
   return { id, created: Math.floor(now / 1000), model };
 }
 
-/** One `text_completion` object (a streamed chunk, or the whole answer). */
-export function completionObject(meta: CompletionMeta, choices: CompletionChoice[], usage?: Usage): Completion {
+/** One `text_completion` object (a streamed chunk, or the whole answer); `usage: null` is written out. */
+export function completionObject(meta: CompletionMeta, choices: CompletionChoice[], usage?: Usage | null): Completion {
   const completion: Completion = {
     id: meta.id,
     object: 'text_completion',
@@ -24,7 +24,7 @@ export function completionObject(meta: CompletionMeta, choices: CompletionChoice
     model: meta.model,
     choices,
   };
-  if (usage) completion.usage = usage;
+  if (usage !== undefined) completion.usage = usage;
   return completion;
 }
 

@@ -1,6 +1,6 @@
 /** The legacy completions shapes (`text_completion`) from the engine's neutral events: SSE chunks and the JSON body. */
 import type { TokenCounts } from '../../../../src/core/generation';
-import type { CompletionRequest } from '../../../../src/core/openai/types';
+import type { CompletionRequest, Usage } from '../../../../src/core/openai/types';
 import type { EngineOutput, JsonFormatter, StreamFormatter } from '../../engine-response';
 import { SSE_DONE, sseFrame } from '../../sse';
 import { toUsage } from '../../usage';
@@ -10,8 +10,15 @@ import { toLegacyLogprobs } from './legacy-logprobs';
 
 type Progress = Exclude<EngineOutput, { type: 'generation.done' }>;
 
-/** Running usage on a chunk (vLLM's `continuous_usage_stats`), when the engine sent counts. */
-const usageOf = (counts: TokenCounts | undefined) => (counts ? toUsage(counts) : undefined);
+/**
+ * A chunk's `usage`: the running counts (vLLM's `continuous_usage_stats`) when the engine sent
+ * them; else `null` when usage was asked (OpenAI: with `include_usage` every chunk but the last
+ * has `"usage": null`), and no field otherwise.
+ */
+function chunkUsage(request: CompletionRequest, counts: TokenCounts | undefined): Usage | null | undefined {
+  if (counts) return toUsage(counts);
+  return request.include_usage || request.continuous_usage ? null : undefined;
+}
 
 /** One `text_completion` chunk per piece and per choice end; a usage chunk when asked; `[DONE]`. */
 export function completionStream(meta: CompletionMeta, request: CompletionRequest): StreamFormatter {
@@ -26,7 +33,7 @@ export function completionStream(meta: CompletionMeta, request: CompletionReques
             completionObject(
               meta,
               [{ text: event.text, index: event.index, logprobs, finish_reason: null }],
-              usageOf(event.counts),
+              chunkUsage(request, event.counts),
             ),
           ),
         ];
@@ -38,7 +45,7 @@ export function completionStream(meta: CompletionMeta, request: CompletionReques
         finish_reason: event.finish_reason,
         ...(event.matched_stop === null ? {} : { matched_stop: event.matched_stop }),
       };
-      return [sseFrame(completionObject(meta, [choice], usageOf(event.counts)))];
+      return [sseFrame(completionObject(meta, [choice], chunkUsage(request, event.counts)))];
     },
     done(counts) {
       return [...(request.include_usage ? [sseFrame(usageChunk(meta, toUsage(counts)))] : []), SSE_DONE];
