@@ -2,9 +2,14 @@
  * Routes `require('typescript')` to TypeScript 6 for this process.
  *
  * typescript-eslint runs on TypeScript's JavaScript compiler API. TypeScript 7, the project's
- * `typescript`, is the Go port and has no such API yet (typescript-eslint#10940), so
- * eslint.config.js loads this file before typescript-eslint. The project's `tsc` stays 7.
- * TypeScript 6.0 is the release 7.0 was ported from, so the types the rules see are the same.
+ * `typescript`, is the Go port of 6.0 and has no such API yet (typescript-eslint#10940), so
+ * eslint.config.js loads this file before typescript-eslint; the project's `tsc` stays 7.
+ * - TypeScript 6 sits in this local package so that npm installs it nested
+ *   (tools/typescript-6/node_modules): a top-level alias would link its `tsc` over 7's in
+ *   node_modules/.bin, depending on install order.
+ * - package.json's `overrides` lets typescript-eslint's peer range (< 6.1) take the root's 7
+ *   at install time; this redirect is what it gets at run time.
+ * Once typescript-eslint runs on TypeScript 7: delete this folder, that override and the import.
  */
 const Module = require('node:module');
 const path = require('node:path');
