@@ -171,12 +171,12 @@ class InpageRuntime extends EventTarget implements Inpage {
     const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
     const url = withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href);
     await controlPage(url, options.scope ?? '/', timeoutMs, false);
-    void this.tab.election.leads.then(() => this.takeOver(models, options));
+    void this.tab.election.leads.then(() => this.takeOver(models));
     this.serving = await probeLeader(prefix, models, this.apiKey, timeoutMs);
   }
 
   /** Promoted: load the model (from the browser's cache by now) and tell the SW this page serves it. */
-  private async takeOver(models: ResolvedModels, options: InpageOptions): Promise<void> {
+  private async takeOver(models: ResolvedModels): Promise<void> {
     try {
       const engine = this.run();
       this.serving = await loadWithFallback(engine, models, proxy(this.report));

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { JSONSchema7 } from 'ai';
 import { Ajv } from 'ajv';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
@@ -22,7 +23,7 @@ const SCHEMA = {
   },
   required: ['city', 'unit', 'days'],
   additionalProperties: false,
-} as const;
+} satisfies JSONSchema7;
 
 const TOOL = { type: 'function', function: { name: 'get_weather', parameters: SCHEMA, strict: true } } as const;
 

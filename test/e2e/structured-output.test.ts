@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { JSONSchema7 } from 'ai';
 import { Ajv } from 'ajv';
 import { usePage } from './page-fixture';
 import { loadSdk } from './sdk-scripts';
@@ -20,7 +21,7 @@ const SCHEMA = {
   properties: { name: { type: 'string', maxLength: 3 }, size: { type: 'string', enum: ['s', 'm'] } },
   required: ['name', 'size'],
   additionalProperties: false,
-} as const;
+} satisfies JSONSchema7;
 
 const valid = (value: unknown): string | null => {
   const validate = new Ajv().compile(SCHEMA);

@@ -4,7 +4,7 @@ import { lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promis
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { build, createServer, preview } from 'vite';
+import { createServer, preview } from 'vite';
 import { readmeSnippet } from './readme-snippet';
 import { startStaticSite, type StaticSite } from './static-site';
 import { makeTempApp, type TempApp } from './temp-app';

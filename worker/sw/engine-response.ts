@@ -173,7 +173,9 @@ function framesOf(event: EngineEvent, format: StreamFormatter): { bytes: Uint8Ar
       return { bytes: [sseFrame(OpenAIError.fromWire(event.error).toBody())], final: true };
     case 'generation.done':
       return { bytes: format.done(event.counts), final: true };
-    default:
+    case 'generation.prompt':
+    case 'generation.piece':
+    case 'generation.choice-end':
       return { bytes: format.frames(event), final: false };
   }
 }

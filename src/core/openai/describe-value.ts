@@ -2,7 +2,8 @@
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
+  const type = typeof value;
+  switch (type) {
     case 'string':
       return 'a string';
     case 'number':
@@ -11,7 +12,10 @@ export function describeValue(value: unknown): string {
       return 'a boolean';
     case 'object':
       return 'an object';
-    default:
-      return typeof value;
+    case 'bigint':
+    case 'function':
+    case 'symbol':
+    case 'undefined':
+      return type;
   }
 }

@@ -44,7 +44,9 @@ function templateMessage(message: ChatMessage, wrap: Wrap): Record<string, unkno
               })),
             }),
       };
-    default:
+    case 'system':
+    case 'developer':
+    case 'user':
       return {
         role: message.role,
         content: wrap(message.content),

@@ -70,7 +70,7 @@ export class WebLLMModel implements LoadedModel {
     this.conversations = {
       generate: (request, signal) => this.generateChat(request, signal),
       countPromptTokens: (chat, signal) =>
-        this.countTokens(JSON.stringify(chat.messages), signal, () => this.generateChat(probe(chat), signal)),
+        this.countTokens(JSON.stringify(chat.messages), () => this.generateChat(probe(chat), signal)),
       // Mapping refuses what WebLLM cannot run; the model writes `<think>` itself (WebLLM's
       // templates end with the assistant's header).
       prepare: (request) => {
@@ -180,11 +180,11 @@ export class WebLLMModel implements LoadedModel {
   /** WebLLM has no tokenizer call: one greedy token, and its usage says the prompt's size. */
   async countPromptTokens(prompt: PromptInput, signal: AbortSignal): Promise<number> {
     const text = await this.promptText(prompt);
-    return this.countTokens(text, signal, () => this.generate(probe(prompt), signal));
+    return this.countTokens(text, () => this.generate(probe(prompt), signal));
   }
 
   /** The size WebLLM reported for `key`, or one greedy token's usage (`run`). */
-  private async countTokens(key: string, signal: AbortSignal, run: () => AsyncIterable<GenerationEvent>) {
+  private async countTokens(key: string, run: () => AsyncIterable<GenerationEvent>) {
     await this.settling;
     const known = this.promptSizes.get(key);
     if (known !== undefined) return known;

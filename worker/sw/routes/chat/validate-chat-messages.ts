@@ -66,7 +66,9 @@ function validateMessage(message: unknown, at: string): ChatMessage {
     }
     case 'assistant':
       return assistantMessage(message, at, named);
-    default:
+    case 'system':
+    case 'developer':
+    case 'user':
       return {
         role: known,
         content: flattenContent(requireKey(message, 'content', `${at}.`), `${at}.content`),
