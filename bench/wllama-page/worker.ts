@@ -44,15 +44,12 @@ async function load(url: string, contextLength: number): Promise<void> {
 
 async function run(body: WllamaBody, send: (message: WorkerMessage) => void): Promise<void> {
   if (!wllama) throw new Error('no model loaded');
-  const counts = { promptTokens: 0, completionTokens: 0 };
+  let counts = { promptTokens: 0, completionTokens: 0 };
   const onData = (chunk: RawCompletionChunk): void => {
     const text = chunk.choices.map((choice) => choice.text).join('');
     if (text) send({ type: 'text', text });
-    if (chunk.usage)
-      Object.assign(counts, {
-        promptTokens: chunk.usage.prompt_tokens,
-        completionTokens: chunk.usage.completion_tokens,
-      });
+    const { usage } = chunk;
+    if (usage) counts = { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens };
   };
   await wllama.createCompletion({
     ...GREEDY_SERVER,
