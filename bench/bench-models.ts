@@ -2,8 +2,9 @@
  * The models `npm run bench` measures: generated random-weight llama GGUFs, written once into
  * .bench/ (gitignored) and hard-linked into dist/bench-models/ so the preview server serves them.
  * `BENCH_MODELS` picks some, e.g. `small-q4_0,large-f32`, or `all`. The default leaves out
- * large-q8_0 and large-q4_0: in the page their quantized matmuls run wllama's scalar kernels, and
- * each would take about 10 minutes of a 15-minute run on 2 cores.
+ * large-q8_0 and large-q4_0: the previous engine (wllama), measured beside the engine as the
+ * baseline, runs their quantized matmuls with scalar kernels, and each would take about 10
+ * minutes of a 15-minute run on 2 cores.
  */
 import { existsSync } from 'node:fs';
 import { link, mkdir, rm, stat, writeFile } from 'node:fs/promises';

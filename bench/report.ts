@@ -1,4 +1,8 @@
-/** The bench's printed tables (markdown), from medians of the rounds. */
+/**
+ * The bench's printed tables (markdown), from medians of the rounds. Beside native llama.cpp,
+ * the previous engine (wllama, in a page of its own) is the in-page baseline: `x / wllama` above
+ * 1 is faster than it.
+ */
 import type { ModelResult } from './model-bench';
 import type { RunSample } from './page-runs';
 import { fmt, median } from './stats';
@@ -22,52 +26,76 @@ export function modelTables(results: ModelResult[], threads: readonly number[]):
     const native = threads.map((t) => r.native.get(t) ?? []);
     const nPrefill = native.map((samples) => median(samples.map((s) => s.promptTokens / (s.prefillMs / 1000))));
     const nDecode = native.map((samples) => median(samples.map((s) => s.decodeTps)));
-    const [pe, pd] = [prefillRate(r.prefill.endpoint), prefillRate(r.prefill.direct)];
-    const [de, dd] = [decodeRate(r.decode.endpoint), decodeRate(r.decode.direct)];
+    const [pe, pd, pw] = [
+      prefillRate(r.prefill.endpoint),
+      prefillRate(r.prefill.direct),
+      prefillRate(r.prefill.wllama),
+    ];
+    const [de, dd, dw] = [decodeRate(r.decode.endpoint), decodeRate(r.decode.direct), decodeRate(r.decode.wllama)];
     const name = `${r.model.id} (${fmt(r.model.bytes / 1e6)} MB)`;
     prefill.push([
       name,
       fmt(pe),
       fmt(pd),
+      fmt(pw),
       ...nPrefill.map((v) => fmt(v)),
       fmt(pe / Math.max(...nPrefill), 2),
+      fmt(pe / pw, 2),
+      fmt(pd / pw, 2),
       fmt(pe / pd, 2),
     ]);
     decode.push([
       name,
       fmt(de, 1),
       fmt(dd, 1),
+      fmt(dw, 1),
       ...nDecode.map((v) => fmt(v, 1)),
       fmt(de / Math.max(...nDecode), 2),
+      fmt(de / dw, 2),
+      fmt(dd / dw, 2),
       fmt(de / dd, 2),
     ]);
     const finite = native.flat().every((s) => s.finite);
     other.push([
       name,
       fmt(r.loadMs),
+      fmt(r.wllamaLoadMs),
       fmt(median(r.queued.map((q) => q.queuedTtftMs)), 1),
       fmt(median(r.queued.map((q) => q.gapMs)), 1),
       fmt(r.pagePeakMb),
+      fmt(r.wllamaPeakMb),
       fmt(Math.max(...native.flat().map((s) => s.maxRssMb))),
       finite ? 'yes' : 'NO',
     ]);
   }
-  const nat = threads.map((t) => `native ${t}t`);
+  const speed = [
+    'model',
+    'endpoint',
+    'direct',
+    'wllama',
+    ...threads.map((t) => `native ${t}t`),
+    'endpoint / best native',
+    'endpoint / wllama',
+    'direct / wllama',
+    'endpoint / direct',
+  ];
   return [
-    'Prefill (tok/s, 512-token prompt, cache_prompt false)',
-    table(['model', 'endpoint', 'direct', ...nat, 'endpoint / best native', 'endpoint / direct'], prefill),
+    'Prefill (tok/s, 512-token prompt, cache_prompt false; wllama = the previous engine, 1 thread)',
+    table(speed, prefill),
     '',
     'Decode (tok/s after the first token, greedy, ignore_eos)',
-    table(['model', 'endpoint', 'direct', ...nat, 'endpoint / best native', 'endpoint / direct'], decode),
+    table(speed, decode),
     '',
     'Load, queueing and memory',
     table(
       [
         'model',
         'page load ms',
+        'wllama load ms',
         'queued TTFT ms',
         'queued gap ms',
         'page peak RSS MB',
+        'wllama page peak RSS MB',
         'native peak RSS MB',
         'native logits finite',
       ],

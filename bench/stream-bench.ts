@@ -3,8 +3,9 @@
  * - Transport on the tiny `inpage-test`: endpoint (fetch -> Service Worker -> engine, SSE) vs
  *   direct (`inpage.stream()`), decode tok/s and TTFT.
  * - Generated random-weight llama models (./bench-models): prefill and decode tok/s in the page
- *   (endpoint and direct) vs native llama.cpp (node-llama-cpp) on the same file at 1 and 2
- *   threads, a request queued behind a running one, peak memory.
+ *   (endpoint and direct) vs the previous engine (wllama, the same file in a page of its own,
+ *   ./wllama-runs) and native llama.cpp (node-llama-cpp) on the same file at 1 and 2 threads, a
+ *   request queued behind a running one, peak memory.
  * Environment: BENCH_ROUNDS (3), BENCH_MODELS (see ./bench-models; `all` for all six), BENCH_PROMPT_TOKENS (512),
  * BENCH_DECODE_TOKENS (128; 64 for the large shape), BENCH_TOKENS (transport, 1000),
  * BENCH_NATIVE_THREADS (1,2), BENCH_SKIP_TRANSPORT=1.
@@ -14,6 +15,7 @@ import { ensureBenchModels } from './bench-models';
 import { benchModel, type ModelResult } from './model-bench';
 import { modelTables, transportTable } from './report';
 import { benchTransport } from './transport-bench';
+import { buildWllamaPage } from './wllama-page-build';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const ROUNDS = env('BENCH_ROUNDS', 3);
@@ -22,6 +24,7 @@ const THREADS = (process.env.BENCH_NATIVE_THREADS ?? '1,2').split(',').map(Numbe
 
 const started = performance.now();
 const models = await ensureBenchModels();
+const wllamaPage = await buildWllamaPage();
 const harness = await startHarness();
 const out: string[] = [];
 const failures: string[] = [];
@@ -41,6 +44,7 @@ try {
           promptTokens: PROMPT_TOKENS,
           decodeTokens,
           nativeThreads: THREADS,
+          wllamaPage,
         }),
       );
       console.log(` ${((performance.now() - started) / 1000).toFixed(0)} s\n${modelTables(results, THREADS)}`);
