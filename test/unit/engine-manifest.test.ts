@@ -28,7 +28,7 @@ function codeSection(wasm: Uint8Array): Uint8Array {
       if (byte < 0x80) return [value, at];
     }
   };
-  for (let at = 8; at < wasm.length; ) {
+  for (let at = 8; at < wasm.length;) {
     const id = wasm[at] ?? 0;
     const [size, start] = leb(at + 1);
     if (id === 10) return wasm.subarray(start, start + size);

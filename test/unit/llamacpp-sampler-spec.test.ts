@@ -36,7 +36,10 @@ describe('samplerSpec', () => {
   });
 
   it('makes a triggered grammar lazy, with a full-match pattern whose group starts the constrained text', () => {
-    const lazy = { ...request, grammar: { gbnf: 'root ::= "<tool_call>" "x"', param: 'tools', trigger: '<tool_call>' } };
+    const lazy = {
+      ...request,
+      grammar: { gbnf: 'root ::= "<tool_call>" "x"', param: 'tools', trigger: '<tool_call>' },
+    };
     const [pattern] = samplerSpec(lazy).trigger_patterns ?? [];
     const match = new RegExp(`^(?:${pattern})$`).exec('Sure.\n<tool_call>\n{');
     expect(match?.[1]).toBe('<tool_call>');

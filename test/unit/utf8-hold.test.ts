@@ -18,7 +18,7 @@ describe('incompleteTail', () => {
 });
 
 describe('Utf8Hold', () => {
-  it("holds a token that opens a character, with its complete text, until the character is whole", () => {
+  it('holds a token that opens a character, with its complete text, until the character is whole', () => {
     const hold = new Utf8Hold();
     const a = bytes('𝔸');
     expect(hold.push([0x20, ...a.slice(0, 2)])).toBe('');

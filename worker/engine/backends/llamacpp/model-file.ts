@@ -53,14 +53,24 @@ async function download(url: string, model: string, onProgress: (progress: LoadP
     if (done) break;
     if (loaded < GGUF_MAGIC.length && !startsLikeGguf(chunks, value)) {
       await reader.cancel();
-      throw new ServiceUnavailableError(`'${url}' is not a GGUF file (no GGUF magic): check the model URL.`, 'model_download_failed');
+      throw new ServiceUnavailableError(
+        `'${url}' is not a GGUF file (no GGUF magic): check the model URL.`,
+        'model_download_failed',
+      );
     }
     chunks.push(value);
     loaded += value.length;
-    onProgress({ model, phase: 'download', fraction: total > 0 ? loaded / total : 0, loadedBytes: loaded, totalBytes: total });
+    onProgress({
+      model,
+      phase: 'download',
+      fraction: total > 0 ? loaded / total : 0,
+      loadedBytes: loaded,
+      totalBytes: total,
+    });
   }
   if (total > 0 && loaded !== total) throw failed(model, `got ${loaded} of ${total} bytes.`);
-  if (loaded < GGUF_MAGIC.length) throw new ServiceUnavailableError(`'${url}' is not a GGUF file (it is empty).`, 'model_download_failed');
+  if (loaded < GGUF_MAGIC.length)
+    throw new ServiceUnavailableError(`'${url}' is not a GGUF file (it is empty).`, 'model_download_failed');
   onProgress({ model, phase: 'download', fraction: 1, loadedBytes: loaded, totalBytes: loaded });
   return new Blob(chunks as BlobPart[]);
 }

@@ -89,17 +89,18 @@ export class LlamaCppModel implements LoadedModel {
     const vectors: number[][] = [];
     let promptTokens = 0;
     const pacer = new Pacer();
+    const most = Math.min(EMBEDDING_BATCH, this.contextLength);
     for (const input of inputs) {
       if (signal.aborted) break;
-      const ids = await this.guard.call(() => this.promptIds(input, null));
+      const ids = this.guard.call(() => this.promptIds(input, null));
       if (ids.length === 0) throw new InvalidRequestError('An input is empty (it has no tokens).', 'input');
-      if (ids.length > Math.min(EMBEDDING_BATCH, this.contextLength))
+      if (ids.length > most)
         throw new InvalidRequestError(
-          `An input is ${ids.length} tokens, longer than this backend embeds at once (${Math.min(EMBEDDING_BATCH, this.contextLength)} tokens).`,
+          `An input is ${ids.length} tokens, longer than this backend embeds at once (${most} tokens).`,
           'input',
           'context_length_exceeded',
         );
-      vectors.push(await this.guard.call(() => this.engine.embed(ids, Math.min(EMBEDDING_BATCH, this.contextLength))));
+      vectors.push(this.guard.call(() => this.engine.embed(ids, most)));
       promptTokens += ids.length;
       await pacer.maybeYield();
     }
@@ -175,7 +176,7 @@ export class LlamaCppModel implements LoadedModel {
       completionTokens,
       cachedTokens,
     });
-    for (let generated = 0; ; ) {
+    for (let generated = 0; ;) {
       if (signal.aborted) return;
       const sampled = this.engine.sample(top, generated < request.min_tokens);
       this.engine.accept(sampled.id);
