@@ -2,7 +2,9 @@
  * The one message protocol shared by the Service Worker, the page and the engine worker.
  * Each direction is a map from message type to payload; the tagged union is derived from it,
  * so handlers narrow on `type` and never cast. The engine's messages are neutral
- * (`generation.*`): no endpoint's shape crosses this boundary.
+ * (`generation.*`): no endpoint's shape crosses this boundary. Every request kind travels
+ * the same way: one `job` message (`JobRequests` says what each kind asks), with its own
+ * MessageChannel port that then carries that kind's events (`JobEvents`).
  */
 import type { BuildStamp } from './build-stamp';
 import type { EmbeddingRequest } from './embedding';
@@ -11,19 +13,28 @@ import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from 
 import type { ModelCard } from './model-card';
 
 /** Turns a message map into its tagged union. */
-export type MessageOf<M> = { [K in keyof M]: { type: K } & M[K] }[keyof M];
+export type MessageOf<M> = { [K in keyof M & string]: { type: K } & M[K] }[keyof M & string];
 
-/** SW -> page (via `client.postMessage`, always with a reply port in the transfer list). */
+/** What each kind of job asks of the engine: its neutral request. */
+export interface JobRequests {
+  generation: GenerationRequest;
+  embedding: EmbeddingRequest;
+}
+
+export type JobKind = keyof JobRequests;
+
+/** One request for the engine, tagged with its kind (a union over the kinds by default). */
+export type Job<K extends JobKind = JobKind> = { [P in K]: { kind: P; request: JobRequests[P] } }[K];
+
+/** SW -> page (via `client.postMessage`, always with a port in the transfer list). */
 export interface SwToPage {
   /**
    * Which models does this page's engine serve? Reply on the port with `engine.info`; with
    * `catalogue`, also the models it could load (`status: 'available'`).
    */
   'engine.query': { catalogue: boolean };
-  /** Run a generation; the port then carries `EngineToSw` and `SwToEngine`. */
-  'generation.start': { request: GenerationRequest };
-  /** Compute embeddings; the port then carries `EngineToSwEmbedding` and `SwToEngine`. */
-  'embedding.start': { request: EmbeddingRequest };
+  /** Run `job`; the port then carries `JobEvents[kind]` one way and `SwToEngine` the other. */
+  job: { job: Job };
 }
 
 /** Page -> SW (via `ServiceWorker.postMessage`; `sw.version.query` with a reply port). */
@@ -69,14 +80,20 @@ export interface EngineToSw {
   'generation.alive': Record<string, never>;
 }
 
-/** Engine worker -> SW on an embedding request's port: exactly one of these. */
+/** Engine worker -> SW on an embedding job's port: one result or one error, and `generation.alive` answers. */
 export interface EngineToSwEmbedding {
   /** One vector per input, in order; the inputs' token count. */
   'embedding.result': { vectors: number[][]; prompt_tokens: number };
   'generation.error': { error: WireError };
 }
 
-/** SW -> engine worker on a generation's (or an embedding request's) port. */
+/** What the engine posts on a job's port, by kind (every kind also answers keepalives with `generation.alive`). */
+export interface JobEvents {
+  generation: EngineToSw;
+  embedding: EngineToSwEmbedding & Pick<EngineToSw, 'generation.alive'>;
+}
+
+/** SW -> engine worker on every job's port, whatever its kind. */
 export interface SwToEngine {
   'generation.cancel': { reason: string };
   /** The SW still reads this request (sent every KEEPALIVE_INTERVAL_MS while it runs); the engine answers `generation.alive`. */
@@ -99,7 +116,7 @@ export function typeGuard<M, K extends keyof M & string>(type: K) {
   return (data: unknown): data is { type: K } & M[K] => guard(data);
 }
 
-export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'generation.start', 'embedding.start']);
+export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'job']);
 export const isPageToSw = messageGuard<PageToSw>([
   'client.claim',
   'client.hello',
@@ -115,6 +132,11 @@ export const isEngineToSw = messageGuard<EngineToSw>([
   'generation.alive',
 ]);
 export const isEngineToSwEmbedding = messageGuard<EngineToSwEmbedding>(['embedding.result', 'generation.error']);
+/** The guard for a job's port, by kind. */
+export const isJobEvent: { [K in JobKind]: (data: unknown) => data is MessageOf<JobEvents[K]> } = {
+  generation: isEngineToSw,
+  embedding: messageGuard<JobEvents['embedding']>(['embedding.result', 'generation.error', 'generation.alive']),
+};
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 
 /** Builds a typed message (keeps call sites short and checked). */

@@ -16,10 +16,10 @@ const engineGone = () => new ServiceUnavailableError('This page no longer runs t
 
 /**
  * The page's side of the SW protocol: answers `engine.query` with this page's models and
- * hands each `generation.start` (and `embedding.start`) port straight to the engine worker,
- * so tokens flow worker -> SW without passing through this thread. A follower tab (`engine`
- * null: the engine runs in another tab) answers the query with no models, so the SW never
- * waits out its query timeout on it, and names the models it stands by for (`standby`).
+ * hands each `job`'s port straight to the engine worker, so its events flow worker -> SW
+ * without passing through this thread. A follower tab (`engine` null: the
+ * engine runs in another tab) answers the query with no models, so the SW never waits out its
+ * query timeout on it, and names the models it stands by for (`standby`).
  */
 export function bridgeServiceWorker(
   engine: Remote<EngineApi> | null,
@@ -51,10 +51,8 @@ export function bridgeServiceWorker(
       // Detached (this page is going) or never serving: the SW runs it elsewhere at once.
       port.postMessage(message<EngineToSw, 'generation.error'>('generation.error', { error: engineGone() }));
       port.close();
-    } else if (data.type === 'generation.start') {
-      void engine.generate(data.request, transfer(port, [port]));
     } else {
-      void engine.embed(data.request, transfer(port, [port]));
+      void engine.run(data.job, transfer(port, [port]));
     }
   };
   container.addEventListener('message', onMessage);

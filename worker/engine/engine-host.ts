@@ -1,17 +1,14 @@
-import { NotFoundError, ServiceUnavailableError, toOpenAIError } from '../../src/core/errors';
+import { ServiceUnavailableError, toOpenAIError } from '../../src/core/errors';
 import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import type { EngineApi, EngineAssets, RequestRecord } from '../../src/core/engine-api';
-import type { GenerationRequest } from '../../src/core/generation';
-import type { EmbeddingRequest } from '../../src/core/embedding';
+import type { Job } from '../../src/core/protocol';
 import { DISTINCT_LOAD_CODES } from '../../src/core/webllm-source';
 import type { Backend, LoadedModel } from './backend';
 import { setEngineAssets } from './engine-assets';
 import { ModelQueue } from './model-queue';
 import { RequestLog } from './request-log';
-import { requestControl } from './request-control';
-import { postToSw, runGeneration } from './run-generation';
-import { serveEmbedding } from './serve-embedding';
+import { serveJob } from './serve-job';
 
 interface ModelEntry {
   card: ModelCard;
@@ -21,8 +18,8 @@ interface ModelEntry {
 
 /**
  * The engine worker's API (exposed to the page with comlink): loads models on their backend,
- * queues generations per model (FIFO, one at a time), and cancels exactly the request whose
- * client went away.
+ * queues jobs (generations, embeddings) per model (FIFO, one at a time), and cancels exactly
+ * the job whose client went away.
  */
 export class EngineHost implements EngineApi {
   private readonly entries = new Map<string, ModelEntry>();
@@ -102,43 +99,9 @@ export class EngineHost implements EngineApi {
     return [...this.entries.values()].map((entry) => ({ ...entry.card }));
   }
 
-  /** Queues `request`; its events go to `port`, and a cancel on `port` stops only this request. */
-  generate(request: GenerationRequest, port: MessagePort): void {
-    const control = requestControl(port);
-    const entry = this.entries.get(request.model);
-    if (!entry) {
-      const error = new NotFoundError(`The model '${request.model}' is not loaded in this engine.`, 'model');
-      postToSw(port, 'generation.error', { error: error.toWire() });
-      control.stop();
-      return;
-    }
-    void entry.queue.run(control.signal, async () => {
-      let outcome: RequestRecord['outcome'] = 'failed';
-      let counts = { prompt: 0, completion: 0 };
-      try {
-        const model = await entry.loaded;
-        counts = await runGeneration(model, request, port, control.signal);
-        outcome = 'completed';
-      } catch (error) {
-        postToSw(port, 'generation.error', { error: toOpenAIError(error).toWire() });
-      } finally {
-        const { aborted, reason } = control.signal;
-        this.log.add({
-          model: request.model,
-          outcome: aborted ? 'aborted' : outcome,
-          ...(aborted ? { reason: String(reason) } : {}),
-          promptTokens: counts.prompt,
-          completionTokens: counts.completion,
-        });
-        control.stop();
-        port.close();
-      }
-    });
-  }
-
-  /** Queues `request` on its model's queue; one `embedding.result` (or `generation.error`) goes to `port`. */
-  embed(request: EmbeddingRequest, port: MessagePort): void {
-    serveEmbedding(this.entries.get(request.model), request, port, this.log);
+  /** Queues `job` on its model's queue; its events go to `port`, and a cancel on `port` stops only this job. */
+  run(job: Job, port: MessagePort): void {
+    serveJob(this.entries.get(job.request.model), job, port, this.log);
   }
 
   /** Whether `spec`'s files are all cached (false where its backend does not cache). */
