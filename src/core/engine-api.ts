@@ -4,7 +4,7 @@
  */
 import type { BackendName, ModelCard } from './model-card';
 import type { LoadProgress, ModelSpec } from './model-spec';
-import type { Job } from './protocol';
+import type { InboxInfo, Job } from './protocol';
 
 /** How one request ended, as the engine saw it. */
 export interface RequestRecord {
@@ -36,6 +36,12 @@ export interface EngineApi {
    * go to `port`, and a cancel on `port`, or the keepalives on it stopping, stops only this job.
    */
   run(job: Job, port: MessagePort): void;
+  /**
+   * Takes `inbox` as a job inbox: it answers the page's protocol (`SwToPage`, each message with
+   * its port) as the page would, with `page`'s key and standby list, and runs each `job` as
+   * `run` does. The page hands the other end to the Service Worker.
+   */
+  openInbox(inbox: MessagePort, page: InboxInfo): void;
   /** The last requests' outcomes, newest last. */
   recent(): RequestRecord[] | Promise<RequestRecord[]>;
   /** Unloads every model. */

@@ -26,7 +26,11 @@ export type JobKind = keyof JobRequests;
 /** One request for the engine, tagged with its kind (a union over the kinds by default). */
 export type Job<K extends JobKind = JobKind> = { [P in K]: { kind: P; request: JobRequests[P] } }[K];
 
-/** SW -> page (via `client.postMessage`, always with a port in the transfer list). */
+/**
+ * SW -> page (via `client.postMessage`, always with a port in the transfer list), or SW ->
+ * that page's engine worker on its job inbox: a port the page handed to both (`client.hello`),
+ * so that queries and jobs reach the engine without a hop through the page's main thread.
+ */
 export interface SwToPage {
   /**
    * Which models does this page's engine serve? Reply on the port with `engine.info`; with
@@ -37,11 +41,20 @@ export interface SwToPage {
   job: { job: Job };
 }
 
+/** What the page says of itself to its engine worker, so that the worker can answer `engine.query` for it. */
+export interface InboxInfo {
+  apiKey: string | null;
+  standby: string[];
+}
+
 /** Page -> SW (via `ServiceWorker.postMessage`; `sw.version.query` with a reply port). */
 export interface PageToSw {
   /** Take control of the sending page now (after a hard reload it stays uncontrolled). */
   'client.claim': Record<string, never>;
-  /** The sending page runs an engine (a hint for choosing whom to ask). */
+  /**
+   * The sending page runs an engine (a hint for choosing whom to ask). A port in the transfer
+   * list is its engine worker's job inbox (it takes `SwToPage` as the page would).
+   */
   'client.hello': Record<string, never>;
   /** The sending page's engine stopped. */
   'client.goodbye': Record<string, never>;

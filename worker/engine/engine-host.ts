@@ -2,12 +2,13 @@ import { ServiceUnavailableError, toOpenAIError } from '../../src/core/errors';
 import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import type { EngineApi, EngineAssets, RequestRecord } from '../../src/core/engine-api';
-import type { Job } from '../../src/core/protocol';
+import type { InboxInfo, Job } from '../../src/core/protocol';
 import { DISTINCT_LOAD_CODES } from '../../src/core/webllm-source';
 import type { Backend, LoadedModel } from './backend';
 import { setEngineAssets } from './engine-assets';
 import { ModelQueue } from './model-queue';
 import { RequestLog } from './request-log';
+import { serveInbox, type Inbox } from './serve-inbox';
 import { serveJob } from './serve-job';
 
 interface ModelEntry {
@@ -26,6 +27,7 @@ export class EngineHost implements EngineApi {
   private readonly backends: Map<BackendName, Backend>;
   private readonly log = new RequestLog();
   private catalogues = new Set<BackendName>();
+  private readonly inboxes: Inbox[] = [];
 
   constructor(backends: Backend[]) {
     this.backends = new Map(backends.map((backend) => [backend.name, backend]));
@@ -104,6 +106,11 @@ export class EngineHost implements EngineApi {
     serveJob(this.entries.get(job.request.model), job, port, this.log);
   }
 
+  /** Answers the Service Worker's queries and jobs on `inbox` (it posts them there, past the page). */
+  openInbox(inbox: MessagePort, page: InboxInfo): void {
+    this.inboxes.push(serveInbox(inbox, this, page));
+  }
+
   /** Whether `spec`'s files are all cached (false where its backend does not cache). */
   async isCached(spec: ModelSpec): Promise<boolean> {
     return (await this.backends.get(spec.backend)?.isCached?.(spec)) ?? false;
@@ -116,6 +123,7 @@ export class EngineHost implements EngineApi {
 
   /** Unloads every model. */
   async dispose(): Promise<void> {
+    for (const inbox of this.inboxes.splice(0)) inbox.close();
     const entries = [...this.entries.values()];
     this.entries.clear();
     await Promise.all(entries.map(async (entry) => (await entry.loaded.catch(() => null))?.unload()));

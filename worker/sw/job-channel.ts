@@ -1,6 +1,7 @@
 /**
  * One job's MessageChannel to the engine, the same for every kind: the job goes to the page
- * that owns the engine, which hands its port to the engine worker; its events arrive in order through `next()`, ending with exactly one terminal event (`JOB_KINDS`)
+ * that owns the engine (or straight to its engine worker's inbox, `engine-inboxes.ts`), its
+ * events arrive in order through `next()`, ending with exactly one terminal event (`JOB_KINDS`)
  * or `generation.error`; `cancel()` tells the engine to stop it. Keepalives go out every
  * `KEEPALIVE_INTERVAL_MS`; the page's goodbye, or silence from its engine, ends the job with
  * a 503 `engine_gone`.
@@ -21,6 +22,7 @@ import {
   type SwToPage,
 } from '../../src/core/protocol';
 import { markEngineGone } from './engine-gone-clock';
+import { jobTarget } from './engine-inboxes';
 import { trackChannel } from './open-channels';
 
 /** An event of a `K` job as a reader sees it (the `generation.alive` answers stay inside the channel). */
@@ -95,7 +97,7 @@ export class JobChannel<E extends { type: string }> {
     };
     // Where MessagePort 'close' events exist (not in Chromium 156): the page went away mid-request.
     this.port.addEventListener('close', () => this.engineGone());
-    client.postMessage(message<SwToPage, 'job'>('job', { job }), [channel.port2]);
+    jobTarget(client).postMessage(message<SwToPage, 'job'>('job', { job }), [channel.port2]);
     const keepalive = () =>
       this.port.postMessage(message<SwToEngine, 'generation.keepalive'>('generation.keepalive', {}));
     keepalive();
