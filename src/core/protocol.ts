@@ -41,6 +41,13 @@ export interface SwToPage {
   job: { job: Job };
 }
 
+/**
+ * Engine worker -> SW on its job inbox, unasked: the `engine.info` it would answer, each time
+ * its models change (a load begins, ends or fails; the engine stops), so the SW can route a
+ * page's own requests to its engine without asking first.
+ */
+export type EngineToSwInbox = Pick<Reply, 'engine.info'>;
+
 /** What the page says of itself to its engine worker, so that the worker can answer `engine.query` for it. */
 export interface InboxInfo {
   apiKey: string | null;

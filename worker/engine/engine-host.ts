@@ -61,12 +61,14 @@ export class EngineHost implements EngineApi {
     };
     const loaded = backend.load(spec, onProgress);
     this.entries.set(spec.id, { card, loaded, queue: new ModelQueue() });
+    this.announce();
     try {
       const model = await loaded;
       card.status = 'ready';
       card.context_length = model.capabilities.context_length;
       card.capabilities = model.capabilities;
       Object.assign(card, model.details);
+      this.announce();
       onProgress({ model: spec.id, phase: 'ready', fraction: 1 });
       return card;
     } catch (error) {
@@ -74,6 +76,7 @@ export class EngineHost implements EngineApi {
       const failure = toOpenAIError(error);
       card.error = failure.message;
       if (failure.code && DISTINCT_LOAD_CODES.has(failure.code)) card.error_code = failure.code;
+      this.announce();
       throw error;
     }
   }
@@ -109,6 +112,11 @@ export class EngineHost implements EngineApi {
   /** Answers the Service Worker's queries and jobs on `inbox` (it posts them there, past the page). */
   openInbox(inbox: MessagePort, page: InboxInfo): void {
     this.inboxes.push(serveInbox(inbox, this, page));
+  }
+
+  /** Tells each inbox's Service Worker the models now (they changed). */
+  private announce(): void {
+    for (const inbox of this.inboxes) inbox.announce();
   }
 
   /** Whether `spec`'s files are all cached (false where its backend does not cache). */

@@ -1,8 +1,9 @@
 /**
  * The engine worker's side of a job inbox (`EngineApi.openInbox`): it answers the Service
  * Worker's `engine.query` and runs its `job`s as the page's bridge would, so neither passes
- * through the page's main thread. Once closed (the engine is being disposed), it answers as a
- * page that no longer runs the engine: no models, and `engine_gone` for jobs.
+ * through the page's main thread, and it announces the engine's models unasked whenever they
+ * change (`EngineToSwInbox`). Once closed (the engine is being disposed), it answers as a page
+ * that no longer runs the engine: no models, and `engine_gone` for jobs.
  */
 import { ServiceUnavailableError } from '../../src/core/errors';
 import type { ModelCard } from '../../src/core/model-card';
@@ -16,6 +17,8 @@ export interface InboxEngine {
 }
 
 export interface Inbox {
+  /** Posts the engine's models now (the host calls it whenever they change). */
+  announce(): void;
   close(): void;
 }
 
@@ -39,15 +42,20 @@ export function serveInbox(inbox: MessagePort, engine: InboxEngine, page: InboxI
       : data.catalogue
         ? Promise.all([engine.models(), engine.catalogue()]).then(([served, more]) => [...served, ...more])
         : Promise.resolve(engine.models());
-    const reply = (list: ModelCard[]) =>
-      port.postMessage(
-        message<Reply, 'engine.info'>('engine.info', { models: list, apiKey: page.apiKey, standby: page.standby }),
-      );
-    void models.then(reply, () => reply([]));
+    void models.then(
+      (list) => port.postMessage(info(list)),
+      () => port.postMessage(info([])),
+    );
   };
+  const info = (models: ModelCard[]) =>
+    message<Reply, 'engine.info'>('engine.info', { models, apiKey: page.apiKey, standby: page.standby });
+  const announce = () => inbox.postMessage(info(open ? engine.models() : []));
+  announce();
   return {
+    announce,
     close: () => {
       open = false;
+      announce();
     },
   };
 }

@@ -3,7 +3,7 @@ import type { ModelCard } from '../../src/core/model-card';
 import { ask } from '../../src/core/ask';
 import type { SwToPage } from '../../src/core/protocol';
 import { markEngineGone } from './engine-gone-clock';
-import { dropInbox, jobTarget } from './engine-inboxes';
+import { announced, dropInbox, jobTarget } from './engine-inboxes';
 
 const QUERY_TIMEOUT_MS = 2000;
 
@@ -46,6 +46,9 @@ export const engineHints = new Set<string>();
 
 /** The pages with engines, the requesting page first (with `catalogue`, their loadable models too). */
 export async function engineClients(clients: Clients, requesterId: string, catalogue = false): Promise<EngineClient[]> {
+  // A page that runs the engine itself, as its engine announced it: no question needed.
+  const announcedOwn = catalogue ? null : announced(requesterId);
+  if (announcedOwn) return [announcedOwn];
   const windows = await clients.matchAll({ type: 'window', includeUncontrolled: true });
   const live = new Set(windows.map((client) => client.id));
   for (const id of engineHints) {

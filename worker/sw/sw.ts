@@ -49,7 +49,8 @@ self.addEventListener('activate', (event) => {
 
 self.addEventListener('message', (event) => {
   if (!isPageToSw(event.data)) return;
-  const sender = event.source instanceof Client ? event.source.id : undefined;
+  const source = event.source instanceof Client ? event.source : null;
+  const sender = source?.id;
   switch (event.data.type) {
     case 'client.claim':
       event.waitUntil(self.clients.claim());
@@ -57,7 +58,7 @@ self.addEventListener('message', (event) => {
     case 'client.hello':
       if (sender) engineHints.add(sender);
       // Its engine worker's job inbox: queries and jobs for this page go there, past its main thread.
-      if (sender && event.ports[0]) takeInbox(sender, event.ports[0]);
+      if (source && event.ports[0]) takeInbox(source, event.ports[0]);
       break;
     case 'client.goodbye':
       // The page's engine stopped (its tab is going): its requests end now, not after the keepalive's silence.
