@@ -35,9 +35,9 @@ type Alive = MessageOf<Pick<EngineToSw, 'generation.alive'>>;
 const isAlive = typeGuard<EngineToSw, 'generation.alive'>('generation.alive');
 
 /** What a channel knows of its job's kind: its port's messages, and the events that end it. */
-export interface JobKindSpec<E> {
+export interface JobKindSpec<E extends { type: string }> {
   isEvent(data: unknown): data is E | Alive;
-  ends: ReadonlySet<string>;
+  ends: ReadonlySet<E['type']>;
 }
 
 /** Each kind's spec: a new kind is one entry here (and one in the protocol's `JobRequests`). */
