@@ -11,6 +11,9 @@ import { RequestLog } from './request-log';
 import { serveInbox, type Inbox } from './serve-inbox';
 import { serveJob } from './serve-job';
 
+/** How many of the page's inboxes the engine serves (the newest). */
+const KEPT_INBOXES = 2;
+
 interface ModelEntry {
   card: ModelCard;
   loaded: Promise<LoadedModel>;
@@ -112,6 +115,9 @@ export class EngineHost implements EngineApi {
   /** Answers the Service Worker's queries and jobs on `inbox` (it posts them there, past the page). */
   openInbox(inbox: MessagePort, page: InboxInfo): void {
     this.inboxes.push(serveInbox(inbox, this, page));
+    // A page has one SW at a time; a new inbox means the SW that held an older one is gone
+    // (the newest two are kept: an offer can cross a relayed message at start).
+    for (const old of this.inboxes.splice(0, Math.max(0, this.inboxes.length - KEPT_INBOXES))) old.release();
   }
 
   /** Tells each inbox's Service Worker the models now (they changed). */

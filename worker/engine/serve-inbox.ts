@@ -19,7 +19,10 @@ export interface InboxEngine {
 export interface Inbox {
   /** Posts the engine's models now (the host calls it whenever they change). */
   announce(): void;
+  /** The engine stops: from now on, answer as a page that no longer runs it. */
   close(): void;
+  /** A newer inbox replaced this one (its SW instance is gone): let go of the port. */
+  release(): void;
 }
 
 export function serveInbox(inbox: MessagePort, engine: InboxEngine, page: InboxInfo): Inbox {
@@ -56,6 +59,10 @@ export function serveInbox(inbox: MessagePort, engine: InboxEngine, page: InboxI
     close: () => {
       open = false;
       announce();
+    },
+    release: () => {
+      open = false;
+      inbox.close();
     },
   };
 }
