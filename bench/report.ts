@@ -104,7 +104,32 @@ export function modelTables(results: ModelResult[], threads: readonly number[]):
   ].join('\n');
 }
 
-/** The transport line on `inpage-test`. */
+/** `values` at quantile `q` (nearest rank). */
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? NaN;
+
+/** The TTFT line: endpoint minus direct over short pairs, with its spread and the raw differences. */
+function ttftTable({ endpoint, direct }: TransportResult['ttft']): string {
+  const differences = endpoint.map((s, i) => s.ttftMs - (direct[i]?.ttftMs ?? NaN));
+  const ms = (samples: RunSample[]) => median(samples.map((s) => s.ttftMs));
+  return [
+    `Time to first token, ${differences.length} pairs of 2-token streams (endpoint then direct, or the reverse)`,
+    table(
+      ['endpoint TTFT ms', 'direct TTFT ms', 'overhead ms (median of pairs)', 'overhead p25 / p75 ms'],
+      [
+        [
+          fmt(ms(endpoint), 1),
+          fmt(ms(direct), 1),
+          fmt(median(differences), 1),
+          `${fmt(quantile(differences, 0.25), 1)} / ${fmt(quantile(differences, 0.75), 1)}`,
+        ],
+      ],
+    ),
+    `overhead per pair (ms): ${differences.map((d) => fmt(d, 1)).join(' ')}`,
+  ].join('\n');
+}
+
+/** The transport lines on `inpage-test`. */
 export function transportTable(result: TransportResult): string {
   const [e, d] = [decodeRate(result.endpoint), decodeRate(result.direct)];
   const ttft = (samples: RunSample[]) => median(samples.map((s) => s.ttftMs));
@@ -122,5 +147,7 @@ export function transportTable(result: TransportResult): string {
       ],
       [[fmt(e), fmt(d), fmt(e / d, 3), fmt(ttft(result.endpoint), 1), fmt(ttft(result.direct), 1), fmt(overhead, 1)]],
     ),
+    '',
+    ttftTable(result.ttft),
   ].join('\n');
 }

@@ -8,7 +8,8 @@
  *   request queued behind a running one, peak memory.
  * Environment: BENCH_ROUNDS (3), BENCH_MODELS (see ./bench-models; `all` for all six), BENCH_PROMPT_TOKENS (512),
  * BENCH_DECODE_TOKENS (128; 64 for the large shape), BENCH_TOKENS (transport, 1000),
- * BENCH_NATIVE_THREADS (1,2), BENCH_SKIP_TRANSPORT=1.
+ * BENCH_NATIVE_THREADS (1,2), BENCH_TTFT_PAIRS (transport, 30), BENCH_SKIP_TRANSPORT=1; `BENCH_MODELS=`
+ * (empty) for the transport alone.
  */
 import { startHarness } from '../test/e2e/harness';
 import { ensureBenchModels } from './bench-models';
@@ -30,7 +31,9 @@ const out: string[] = [];
 const failures: string[] = [];
 try {
   if (process.env.BENCH_SKIP_TRANSPORT !== '1') {
-    out.push(transportTable(await benchTransport(harness, ROUNDS, env('BENCH_TOKENS', 1000))));
+    out.push(
+      transportTable(await benchTransport(harness, ROUNDS, env('BENCH_TOKENS', 1000), env('BENCH_TTFT_PAIRS', 30))),
+    );
     console.log(out.at(-1));
   }
   const results: ModelResult[] = [];

@@ -4,8 +4,7 @@
  */
 import type { BackendName, ModelCard } from './model-card';
 import type { LoadProgress, ModelSpec } from './model-spec';
-import type { EmbeddingRequest } from './embedding';
-import type { GenerationRequest } from './generation';
+import type { InboxInfo, Job } from './protocol';
 
 /** How one request ended, as the engine saw it. */
 export interface RequestRecord {
@@ -33,10 +32,17 @@ export interface EngineApi {
   load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<ModelCard>;
   /** The models this engine knows, with their status. */
   models(): ModelCard[] | Promise<ModelCard[]>;
-  /** Queues `request`; its events go to `port`, and a cancel on `port` stops only this request. */
-  generate(request: GenerationRequest, port: MessagePort): void;
-  /** Queues `request` on its model's queue; one `embedding.result` (or `generation.error`) goes to `port`. */
-  embed(request: EmbeddingRequest, port: MessagePort): void;
+  /**
+   * Queues `job` on its model's queue (FIFO, every kind together); its events (`JobEvents`)
+   * go to `port`, and a cancel on `port`, or the keepalives on it stopping, stops only this job.
+   */
+  run(job: Job, port: MessagePort): void;
+  /**
+   * Takes `inbox` as a job inbox: it answers the page's protocol (`SwToPage`, each message with
+   * its port) as the page would, with `page`'s key and standby list, and runs each `job` as
+   * `run` does. The page hands the other end to the Service Worker.
+   */
+  openInbox(inbox: MessagePort, page: InboxInfo): void;
   /** The last requests' outcomes, newest last. */
   recent(): RequestRecord[] | Promise<RequestRecord[]>;
   /** Unloads every model. */

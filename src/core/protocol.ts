@@ -2,7 +2,9 @@
  * The one message protocol shared by the Service Worker, the page and the engine worker.
  * Each direction is a map from message type to payload; the tagged union is derived from it,
  * so handlers narrow on `type` and never cast. The engine's messages are neutral
- * (`generation.*`): no endpoint's shape crosses this boundary.
+ * (`generation.*`): no endpoint's shape crosses this boundary. Every request kind travels
+ * the same way: one `job` message (`JobRequests` says what each kind asks), with its own
+ * MessageChannel port that then carries that kind's events (`JobEvents`).
  */
 import type { BuildStamp } from './build-stamp';
 import type { EmbeddingRequest } from './embedding';
@@ -11,26 +13,55 @@ import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from 
 import type { ModelCard } from './model-card';
 
 /** Turns a message map into its tagged union. */
-export type MessageOf<M> = { [K in keyof M]: { type: K } & M[K] }[keyof M];
+export type MessageOf<M> = { [K in keyof M & string]: { type: K } & M[K] }[keyof M & string];
 
-/** SW -> page (via `client.postMessage`, always with a reply port in the transfer list). */
+/** What each kind of job asks of the engine: its neutral request. */
+export interface JobRequests {
+  generation: GenerationRequest;
+  embedding: EmbeddingRequest;
+}
+
+export type JobKind = keyof JobRequests;
+
+/** One request for the engine, tagged with its kind (a union over the kinds by default). */
+export type Job<K extends JobKind = JobKind> = { [P in K]: { kind: P; request: JobRequests[P] } }[K];
+
+/**
+ * SW -> page (via `client.postMessage`, always with a port in the transfer list), or SW ->
+ * that page's engine worker on its job inbox: a port the page handed to both (`client.hello`),
+ * so that queries and jobs reach the engine without a hop through the page's main thread.
+ */
 export interface SwToPage {
   /**
    * Which models does this page's engine serve? Reply on the port with `engine.info`; with
    * `catalogue`, also the models it could load (`status: 'available'`).
    */
   'engine.query': { catalogue: boolean };
-  /** Run a generation; the port then carries `EngineToSw` and `SwToEngine`. */
-  'generation.start': { request: GenerationRequest };
-  /** Compute embeddings; the port then carries `EngineToSwEmbedding` and `SwToEngine`. */
-  'embedding.start': { request: EmbeddingRequest };
+  /** Run `job`; the port then carries `JobEvents[kind]` one way and `SwToEngine` the other. */
+  job: { job: Job };
+}
+
+/**
+ * Engine worker -> SW on its job inbox, unasked: the `engine.info` it would answer, each time
+ * its models change (a load begins, ends or fails; the engine stops), so the SW can route a
+ * page's own requests to its engine without asking first.
+ */
+export type EngineToSwInbox = Pick<Reply, 'engine.info'>;
+
+/** What the page says of itself to its engine worker, so that the worker can answer `engine.query` for it. */
+export interface InboxInfo {
+  apiKey: string | null;
+  standby: string[];
 }
 
 /** Page -> SW (via `ServiceWorker.postMessage`; `sw.version.query` with a reply port). */
 export interface PageToSw {
   /** Take control of the sending page now (after a hard reload it stays uncontrolled). */
   'client.claim': Record<string, never>;
-  /** The sending page runs an engine (a hint for choosing whom to ask). */
+  /**
+   * The sending page runs an engine (a hint for choosing whom to ask). A port in the transfer
+   * list is its engine worker's job inbox (it takes `SwToPage` as the page would).
+   */
   'client.hello': Record<string, never>;
   /** The sending page's engine stopped. */
   'client.goodbye': Record<string, never>;
@@ -72,14 +103,20 @@ export interface EngineToSw {
   'generation.alive': Record<string, never>;
 }
 
-/** Engine worker -> SW on an embedding request's port: exactly one of these. */
+/** Engine worker -> SW on an embedding job's port: one result or one error, and `generation.alive` answers. */
 export interface EngineToSwEmbedding {
   /** One vector per input, in order; the inputs' token count. */
   'embedding.result': { vectors: number[][]; prompt_tokens: number };
   'generation.error': { error: WireError };
 }
 
-/** SW -> engine worker on a generation's (or an embedding request's) port. */
+/** What the engine posts on a job's port, by kind (every kind also answers keepalives with `generation.alive`). */
+export interface JobEvents {
+  generation: EngineToSw;
+  embedding: EngineToSwEmbedding & Pick<EngineToSw, 'generation.alive'>;
+}
+
+/** SW -> engine worker on every job's port, whatever its kind. */
 export interface SwToEngine {
   'generation.cancel': { reason: string };
   /** The SW still reads this request (sent every KEEPALIVE_INTERVAL_MS while it runs); the engine answers `generation.alive`. */
@@ -102,7 +139,7 @@ export function typeGuard<M, K extends keyof M & string>(type: K) {
   return (data: unknown): data is { type: K } & M[K] => guard(data);
 }
 
-export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'generation.start', 'embedding.start']);
+export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'job']);
 export const isPageToSw = messageGuard<PageToSw>([
   'client.claim',
   'client.hello',
@@ -118,6 +155,11 @@ export const isEngineToSw = messageGuard<EngineToSw>([
   'generation.alive',
 ]);
 export const isEngineToSwEmbedding = messageGuard<EngineToSwEmbedding>(['embedding.result', 'generation.error']);
+/** The guard for a job's port, by kind. */
+export const isJobEvent: { [K in JobKind]: (data: unknown) => data is MessageOf<JobEvents[K]> } = {
+  generation: isEngineToSw,
+  embedding: messageGuard<JobEvents['embedding']>(['embedding.result', 'generation.error', 'generation.alive']),
+};
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 
 /** Builds a typed message (keeps call sites short and checked). */

@@ -21,7 +21,7 @@ export async function* directStream(engine: Remote<EngineApi>, body: unknown): A
     // No keepalives are sent here, so no `generation.alive` answers come back.
     if (isEngineToSw(event.data) && event.data.type !== 'generation.alive') events.push(event.data);
   };
-  await engine.generate(request, transfer(channel.port2, [channel.port2]));
+  await engine.run({ kind: 'generation', request }, transfer(channel.port2, [channel.port2]));
   let finished = false;
   try {
     for await (const event of events) {

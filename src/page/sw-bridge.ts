@@ -4,6 +4,7 @@ import { isSwToPage, message, type EngineToSw, type PageToSw, type Reply } from 
 import type { EngineApi } from '../core/engine-api';
 import type { ModelCard } from '../core/model-card';
 import { withTimeout } from '../core/with-timeout';
+import { inboxOffers } from './offer-inbox';
 
 /**
  * How long a query waits for an engine worker that is still starting before it is answered
@@ -16,10 +17,12 @@ const engineGone = () => new ServiceUnavailableError('This page no longer runs t
 
 /**
  * The page's side of the SW protocol: answers `engine.query` with this page's models and
- * hands each `generation.start` (and `embedding.start`) port straight to the engine worker,
- * so tokens flow worker -> SW without passing through this thread. A follower tab (`engine`
- * null: the engine runs in another tab) answers the query with no models, so the SW never
- * waits out its query timeout on it, and names the models it stands by for (`standby`).
+ * hands each `job`'s port straight to the engine worker, so its events flow worker -> SW
+ * without passing through this thread. A page with an engine also hands the SW a job inbox
+ * into the worker (`offer-inbox.ts`), after which the SW's messages skip this thread too;
+ * until then, and after a SW restart, they come here. A follower tab (`engine` null: the
+ * engine runs in another tab) answers the query with no models, so the SW never waits out its
+ * query timeout on it, and names the models it stands by for (`standby`).
  */
 export function bridgeServiceWorker(
   engine: Remote<EngineApi> | null,
@@ -30,10 +33,13 @@ export function bridgeServiceWorker(
   let open = true;
   // Until the engine worker first answers (it is still starting), queries get a quick "none yet".
   let booted = engine === null;
+  const offer = engine ? inboxOffers(engine, { apiKey, standby }, () => open) : () => undefined;
   const onMessage = (event: MessageEvent<unknown>) => {
     const data = event.data;
     const port = event.ports[0];
     if (!isSwToPage(data) || !port) return;
+    // The SW asks here, so it holds no inbox into the engine (it restarted since): offer one.
+    if (open) offer();
     if (data.type === 'engine.query') {
       const models =
         !open || !engine
@@ -51,14 +57,16 @@ export function bridgeServiceWorker(
       // Detached (this page is going) or never serving: the SW runs it elsewhere at once.
       port.postMessage(message<EngineToSw, 'generation.error'>('generation.error', { error: engineGone() }));
       port.close();
-    } else if (data.type === 'generation.start') {
-      void engine.generate(data.request, transfer(port, [port]));
     } else {
-      void engine.embed(data.request, transfer(port, [port]));
+      void engine.run(data.job, transfer(port, [port]));
     }
   };
   container.addEventListener('message', onMessage);
   container.startMessages();
+  // A new controller (an updated SW) has no inbox either.
+  const onControllerChange = () => open && offer(true);
+  container.addEventListener('controllerchange', onControllerChange);
+  offer(true);
   const say = (type: 'client.hello' | 'client.goodbye') =>
     container.controller?.postMessage(message<PageToSw, typeof type>(type, {}));
   const goodbye = () => say('client.goodbye');
@@ -72,5 +80,6 @@ export function bridgeServiceWorker(
     removeEventListener('pagehide', goodbye);
     removeEventListener('pageshow', hello);
     container.removeEventListener('message', onMessage);
+    container.removeEventListener('controllerchange', onControllerChange);
   };
 }

@@ -12,7 +12,7 @@ import type { EngineToSw, Reply, SwToEngine, SwToPage } from '../../src/core/pro
 
 const allTypes = [
   'engine.query',
-  'generation.start',
+  'job',
   'client.claim',
   'client.hello',
   'client.goodbye',
@@ -27,12 +27,11 @@ const allTypes = [
   'generation.cancel',
   'generation.keepalive',
   'generation.alive',
-  'embedding.start',
   'embedding.result',
 ];
 
 const guards: Array<[string, (data: unknown) => boolean, string[]]> = [
-  ['isSwToPage', isSwToPage, ['engine.query', 'generation.start', 'embedding.start']],
+  ['isSwToPage', isSwToPage, ['engine.query', 'job']],
   ['isPageToSw', isPageToSw, ['client.claim', 'client.hello', 'client.goodbye', 'sw.version.query']],
   ['typeGuard(engine.info)', typeGuard<Reply, 'engine.info'>('engine.info'), ['engine.info']],
   ['typeGuard(sw.version)', typeGuard<Reply, 'sw.version'>('sw.version'), ['sw.version']],

@@ -1,18 +1,19 @@
-import { NotFoundError, ServiceUnavailableError, toOpenAIError } from '../../src/core/errors';
+import { ServiceUnavailableError, toOpenAIError } from '../../src/core/errors';
 import type { BackendName, ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import type { EngineApi, EngineAssets, RequestRecord } from '../../src/core/engine-api';
-import type { GenerationRequest } from '../../src/core/generation';
-import type { EmbeddingRequest } from '../../src/core/embedding';
+import type { InboxInfo, Job } from '../../src/core/protocol';
 import { DISTINCT_LOAD_CODES } from '../../src/core/webllm-source';
 import type { Backend, LoadedModel } from './backend';
 import { setEngineAssets } from './engine-assets';
 import { ModelQueue } from './model-queue';
 import { RequestLog } from './request-log';
-import { requestControl } from './request-control';
-import { postToSw, runGeneration } from './run-generation';
-import { serveEmbedding } from './serve-embedding';
 import { steadyProgress } from './steady-progress';
+import { serveInbox, type Inbox } from './serve-inbox';
+import { serveJob } from './serve-job';
+
+/** How many of the page's inboxes the engine serves (the newest). */
+const KEPT_INBOXES = 2;
 
 interface ModelEntry {
   card: ModelCard;
@@ -22,14 +23,15 @@ interface ModelEntry {
 
 /**
  * The engine worker's API (exposed to the page with comlink): loads models on their backend,
- * queues generations per model (FIFO, one at a time), and cancels exactly the request whose
- * client went away.
+ * queues jobs (generations, embeddings) per model (FIFO, one at a time), and cancels exactly
+ * the job whose client went away.
  */
 export class EngineHost implements EngineApi {
   private readonly entries = new Map<string, ModelEntry>();
   private readonly backends: Map<BackendName, Backend>;
   private readonly log = new RequestLog();
   private catalogues = new Set<BackendName>();
+  private readonly inboxes: Inbox[] = [];
 
   constructor(backends: Backend[]) {
     this.backends = new Map(backends.map((backend) => [backend.name, backend]));
@@ -67,12 +69,14 @@ export class EngineHost implements EngineApi {
     };
     const loaded = backend.load(spec, onProgress);
     this.entries.set(spec.id, { card, loaded, queue: new ModelQueue() });
+    this.announce();
     try {
       const model = await loaded;
       card.status = 'ready';
       card.context_length = model.capabilities.context_length;
       card.capabilities = model.capabilities;
       Object.assign(card, model.details);
+      this.announce();
       onProgress({ model: spec.id, phase: 'ready', fraction: 1 });
       return card;
     } catch (error) {
@@ -80,6 +84,7 @@ export class EngineHost implements EngineApi {
       const failure = toOpenAIError(error);
       card.error = failure.message;
       if (failure.code && DISTINCT_LOAD_CODES.has(failure.code)) card.error_code = failure.code;
+      this.announce();
       throw error;
     }
   }
@@ -107,43 +112,22 @@ export class EngineHost implements EngineApi {
     return [...this.entries.values()].map((entry) => ({ ...entry.card }));
   }
 
-  /** Queues `request`; its events go to `port`, and a cancel on `port` stops only this request. */
-  generate(request: GenerationRequest, port: MessagePort): void {
-    const control = requestControl(port);
-    const entry = this.entries.get(request.model);
-    if (!entry) {
-      const error = new NotFoundError(`The model '${request.model}' is not loaded in this engine.`, 'model');
-      postToSw(port, 'generation.error', { error: error.toWire() });
-      control.stop();
-      return;
-    }
-    void entry.queue.run(control.signal, async () => {
-      let outcome: RequestRecord['outcome'] = 'failed';
-      let counts = { prompt: 0, completion: 0 };
-      try {
-        const model = await entry.loaded;
-        counts = await runGeneration(model, request, port, control.signal);
-        outcome = 'completed';
-      } catch (error) {
-        postToSw(port, 'generation.error', { error: toOpenAIError(error).toWire() });
-      } finally {
-        const { aborted, reason } = control.signal;
-        this.log.add({
-          model: request.model,
-          outcome: aborted ? 'aborted' : outcome,
-          ...(aborted ? { reason: String(reason) } : {}),
-          promptTokens: counts.prompt,
-          completionTokens: counts.completion,
-        });
-        control.stop();
-        port.close();
-      }
-    });
+  /** Queues `job` on its model's queue; its events go to `port`, and a cancel on `port` stops only this job. */
+  run(job: Job, port: MessagePort): void {
+    serveJob(this.entries.get(job.request.model), job, port, this.log);
   }
 
-  /** Queues `request` on its model's queue; one `embedding.result` (or `generation.error`) goes to `port`. */
-  embed(request: EmbeddingRequest, port: MessagePort): void {
-    serveEmbedding(this.entries.get(request.model), request, port, this.log);
+  /** Answers the Service Worker's queries and jobs on `inbox` (it posts them there, past the page). */
+  openInbox(inbox: MessagePort, page: InboxInfo): void {
+    this.inboxes.push(serveInbox(inbox, this, page));
+    // A page has one SW at a time; a new inbox means the SW that held an older one is gone
+    // (the newest two are kept: an offer can cross a relayed message at start).
+    for (const old of this.inboxes.splice(0, Math.max(0, this.inboxes.length - KEPT_INBOXES))) old.release();
+  }
+
+  /** Tells each inbox's Service Worker the models now (they changed). */
+  private announce(): void {
+    for (const inbox of this.inboxes) inbox.announce();
   }
 
   /** Whether `spec`'s files are all cached (false where its backend does not cache). */
@@ -158,6 +142,7 @@ export class EngineHost implements EngineApi {
 
   /** Unloads every model. */
   async dispose(): Promise<void> {
+    for (const inbox of this.inboxes.splice(0)) inbox.close();
     const entries = [...this.entries.values()];
     this.entries.clear();
     await Promise.all(entries.map(async (entry) => (await entry.loaded.catch(() => null))?.unload()));

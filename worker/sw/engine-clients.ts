@@ -3,6 +3,7 @@ import type { ModelCard } from '../../src/core/model-card';
 import { ask } from '../../src/core/ask';
 import type { SwToPage } from '../../src/core/protocol';
 import { markEngineGone } from './engine-gone-clock';
+import { announced, dropInbox, jobTarget } from './engine-inboxes';
 
 const QUERY_TIMEOUT_MS = 2000;
 
@@ -16,14 +17,17 @@ export interface EngineClient {
   standby: string[];
 }
 
-/** Asks one page which models its engine serves; null if it has no engine or does not answer. */
+/**
+ * Asks one page which models its engine serves (its engine worker answers, when the page handed
+ * this SW its inbox); null if it has no engine or does not answer.
+ */
 export async function queryClient(
   client: Client,
   catalogue = false,
   timeoutMs = QUERY_TIMEOUT_MS,
 ): Promise<EngineClient | null> {
   const info = await ask<SwToPage, 'engine.query', 'engine.info'>(
-    client,
+    jobTarget(client),
     'engine.query',
     { catalogue },
     'engine.info',
@@ -42,11 +46,15 @@ export const engineHints = new Set<string>();
 
 /** The pages with engines, the requesting page first (with `catalogue`, their loadable models too). */
 export async function engineClients(clients: Clients, requesterId: string, catalogue = false): Promise<EngineClient[]> {
+  // A page that runs the engine itself, as its engine announced it: no question needed.
+  const announcedOwn = catalogue ? null : announced(requesterId);
+  if (announcedOwn) return [announcedOwn];
   const windows = await clients.matchAll({ type: 'window', includeUncontrolled: true });
   const live = new Set(windows.map((client) => client.id));
   for (const id of engineHints) {
     if (live.has(id)) continue;
     engineHints.delete(id);
+    dropInbox(id);
     markEngineGone();
   }
   // With hints, ask only the pages that have a runtime (a page without one never answers).

@@ -8,8 +8,12 @@ import type { GenerationRequest, TokenCounts } from '../../src/core/generation';
 import { OpenAIError } from '../../src/core/errors';
 import { withTimeout } from '../../src/core/with-timeout';
 import { SSE_HEADERS, sseFrame } from './sse';
-import { HANDOVER_TIMEOUT_MS } from './engine-gone-clock';
-import { EngineChannel, isEngineGone, raise, type EngineEvent } from './engine-channel';
+import type { JobChannel, JobEvent } from './job-channel';
+import { openJob, type JobRoute } from './open-job';
+
+/** A generation's events, as the formatters see them. */
+export type EngineEvent = JobEvent<'generation'>;
+type EngineChannel = JobChannel<EngineEvent>;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const encoder = new TextEncoder();
@@ -40,43 +44,21 @@ export interface OpenGeneration {
 }
 
 /** Where a generation runs, and who runs it once that page goes (`Routed`). */
-export interface GenerationTarget {
-  client: Client;
+export interface GenerationTarget extends JobRoute {
   generation: GenerationRequest;
-  successor(deadline: number): Promise<Client | null>;
 }
 
 /**
- * Starts the request on its page's engine; throws the engine's error if that is its first
- * event. The engine's first event comes only once its backend took the prompt (a
- * `generation.prompt`, a piece or a choice end), so a prompt over the context is an HTTP 400,
- * streamed or not. A request whose engine went before it began (queued behind others when its tab
- * closed) starts again on the engine that takes over, if a tab stands by for the model.
+ * Starts the request on its page's engine (`openJob`: re-routed to the engine that takes over
+ * when its page went before it began); throws the engine's error if that is its first event.
+ * The engine's first event comes only once its backend took the prompt (a `generation.prompt`,
+ * a piece or a choice end), so a prompt over the context is an HTTP 400, streamed or not.
  */
 export async function openGeneration(target: GenerationTarget, signal: AbortSignal): Promise<OpenGeneration> {
   const { generation: request } = target;
   const lastPromptFrom = (request.prompts.length - 1) * request.n;
-  let client = target.client;
-  // Retries (a new engine can be slow to take a request on a busy machine) share one handover bound.
-  let deadline: number | null = null;
-  for (;;) {
-    const channel = new EngineChannel(client, request);
-    const onAbort = () => channel.cancel('client aborted');
-    signal.addEventListener('abort', onAbort, { once: true });
-    const first = await channel.next();
-    if (first.type !== 'generation.error') return { channel, first, lastPromptFrom };
-    signal.removeEventListener('abort', onAbort);
-    if (!isEngineGone(first) || signal.aborted) {
-      channel.close();
-      raise(first);
-    }
-    // Its page is going (it said goodbye) or gone: drop the request there, run it on the successor.
-    channel.cancel('engine gone');
-    deadline ??= Date.now() + HANDOVER_TIMEOUT_MS;
-    const next = await target.successor(deadline);
-    if (!next) raise(first);
-    client = next;
-  }
+  const { channel, first } = await openJob.generation(target, request, signal);
+  return { channel, first, lastPromptFrom };
 }
 
 /** How a non-streamed generation ended: the status and JSON body of its answer. */

@@ -9,6 +9,7 @@ import { toOpenAIError } from '../../src/core/errors';
 import { isPageToSw, message, type Reply } from '../../src/core/protocol';
 import { routePrefixOf } from '../../src/core/route-prefix';
 import { engineHints } from './engine-clients';
+import { dropInbox, takeInbox } from './engine-inboxes';
 import { markEngineGone } from './engine-gone-clock';
 import { endChannelsOf } from './open-channels';
 import { lazyChunkRoute } from './lazy-chunk-cache';
@@ -48,17 +49,21 @@ self.addEventListener('activate', (event) => {
 
 self.addEventListener('message', (event) => {
   if (!isPageToSw(event.data)) return;
-  const sender = event.source instanceof Client ? event.source.id : undefined;
+  const source = event.source instanceof Client ? event.source : null;
+  const sender = source?.id;
   switch (event.data.type) {
     case 'client.claim':
       event.waitUntil(self.clients.claim());
       break;
     case 'client.hello':
       if (sender) engineHints.add(sender);
+      // Its engine worker's job inbox: queries and jobs for this page go there, past its main thread.
+      if (source && event.ports[0]) takeInbox(source, event.ports[0]);
       break;
     case 'client.goodbye':
       // The page's engine stopped (its tab is going): its requests end now, not after the keepalive's silence.
       if (sender && engineHints.delete(sender)) markEngineGone();
+      if (sender) dropInbox(sender);
       if (sender) endChannelsOf(sender);
       break;
     case 'sw.version.query':

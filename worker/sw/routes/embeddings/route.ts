@@ -1,13 +1,14 @@
 /**
  * `POST <prefix>/embeddings`: the key is checked first (401, as OpenAI), then the body is
  * validated and checked against the model's capabilities (a model that cannot embed is a 400);
- * the engine returns pooled vectors, scaled here to unit length, as one JSON body.
+ * the engine returns pooled vectors (one `embedding` job), scaled here to unit length, as one
+ * JSON body.
  */
 import { checkEmbeddingCapabilities } from '../../../../src/core/embedding';
 import { routeToEngine } from '../../engine-for';
 import { readJson } from '../../read-json';
 import type { Route } from '../../route';
-import { runEmbedding } from './embedding-channel';
+import { openJob } from '../../open-job';
 import { embeddingsResponse, l2Normalize } from './embeddings-response';
 import { validateEmbeddings } from './validate-embeddings';
 
@@ -25,11 +26,13 @@ export function embeddingsRoute(clients: Clients, prefix: string): Route {
         (body) => ({ model: body.model, inputs: body.inputs }),
         checkEmbeddingCapabilities,
       );
-      const result = await runEmbedding(routed.client, routed.generation, event.request.signal);
+      // A job like every other: re-routed when its engine's page goes before the result, else a 503 `engine_gone`.
+      const { channel, first: result } = await openJob.embedding(routed, routed.generation, event.request.signal);
+      channel.close();
       const body = embeddingsResponse(
         routed.body.model,
         result.vectors.map(l2Normalize),
-        result.promptTokens,
+        result.prompt_tokens,
         routed.body.encoding_format,
       );
       return new Response(JSON.stringify(body), { headers: JSON_HEADERS });

@@ -1,0 +1,31 @@
+/**
+ * Runs one embedding job on a loaded model: one `embedding.result` on its port (unless it was
+ * aborted meanwhile); a model that cannot embed throws a 400 naming `model`.
+ */
+import { InvalidRequestError } from '../../src/core/errors';
+import type { EmbeddingRequest } from '../../src/core/embedding';
+import { message, type EngineToSwEmbedding } from '../../src/core/protocol';
+import type { LoadedModel } from './backend';
+
+export async function runEmbedding(
+  model: LoadedModel,
+  request: EmbeddingRequest,
+  port: MessagePort,
+  signal: AbortSignal,
+): Promise<{ prompt: number; completion: number }> {
+  if (!model.embed)
+    throw new InvalidRequestError(
+      `The model '${request.model}' cannot compute embeddings on its backend.`,
+      'model',
+      'unsupported_parameter',
+    );
+  const result = await model.embed(request.inputs, signal);
+  if (!signal.aborted)
+    port.postMessage(
+      message<EngineToSwEmbedding, 'embedding.result'>('embedding.result', {
+        vectors: result.vectors,
+        prompt_tokens: result.promptTokens,
+      }),
+    );
+  return { prompt: result.promptTokens, completion: 0 };
+}

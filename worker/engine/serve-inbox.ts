@@ -1,0 +1,68 @@
+/**
+ * The engine worker's side of a job inbox (`EngineApi.openInbox`): it answers the Service
+ * Worker's `engine.query` and runs its `job`s as the page's bridge would, so neither passes
+ * through the page's main thread, and it announces the engine's models unasked whenever they
+ * change (`EngineToSwInbox`). Once closed (the engine is being disposed), it answers as a page
+ * that no longer runs the engine: no models, and `engine_gone` for jobs.
+ */
+import { ServiceUnavailableError } from '../../src/core/errors';
+import type { ModelCard } from '../../src/core/model-card';
+import { isSwToPage, message, type EngineToSw, type InboxInfo, type Job, type Reply } from '../../src/core/protocol';
+
+/** What the inbox needs of the engine host. */
+export interface InboxEngine {
+  run(job: Job, port: MessagePort): void;
+  models(): ModelCard[];
+  catalogue(): Promise<ModelCard[]>;
+}
+
+export interface Inbox {
+  /** Posts the engine's models now (the host calls it whenever they change). */
+  announce(): void;
+  /** The engine stops: from now on, answer as a page that no longer runs it. */
+  close(): void;
+  /** A newer inbox replaced this one (its SW instance is gone): let go of the port. */
+  release(): void;
+}
+
+export function serveInbox(inbox: MessagePort, engine: InboxEngine, page: InboxInfo): Inbox {
+  let open = true;
+  inbox.onmessage = (event: MessageEvent<unknown>) => {
+    const data = event.data;
+    const port = event.ports[0];
+    if (!isSwToPage(data) || !port) return;
+    if (data.type === 'job') {
+      if (open) engine.run(data.job, port);
+      else {
+        const error = new ServiceUnavailableError('This page no longer runs the engine.', 'engine_gone');
+        port.postMessage(message<EngineToSw, 'generation.error'>('generation.error', { error: error.toWire() }));
+        port.close();
+      }
+      return;
+    }
+    const models = !open
+      ? Promise.resolve([])
+      : data.catalogue
+        ? Promise.all([engine.models(), engine.catalogue()]).then(([served, more]) => [...served, ...more])
+        : Promise.resolve(engine.models());
+    void models.then(
+      (list) => port.postMessage(info(list)),
+      () => port.postMessage(info([])),
+    );
+  };
+  const info = (models: ModelCard[]) =>
+    message<Reply, 'engine.info'>('engine.info', { models, apiKey: page.apiKey, standby: page.standby });
+  const announce = () => inbox.postMessage(info(open ? engine.models() : []));
+  announce();
+  return {
+    announce,
+    close: () => {
+      open = false;
+      announce();
+    },
+    release: () => {
+      open = false;
+      inbox.close();
+    },
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * One job's MessageChannel to the engine, the same for every kind: the job goes to the page
+ * that owns the engine (or straight to its engine worker's inbox, `engine-inboxes.ts`), its
+ * events arrive in order through `next()`, ending with exactly one terminal event (`JOB_KINDS`)
+ * or `generation.error`; `cancel()` tells the engine to stop it. Keepalives go out every
+ * `KEEPALIVE_INTERVAL_MS`; the page's goodbye, or silence from its engine, ends the job with
+ * a 503 `engine_gone`.
+ */
+import { AsyncQueue } from '../../src/core/async-queue';
+import { KEEPALIVE_INTERVAL_MS, KeepaliveWatch } from '../../src/core/keepalive';
+import { OpenAIError, ServiceUnavailableError } from '../../src/core/errors';
+import {
+  isJobEvent,
+  message,
+  typeGuard,
+  type EngineToSw,
+  type Job,
+  type JobEvents,
+  type JobKind,
+  type MessageOf,
+  type SwToEngine,
+  type SwToPage,
+} from '../../src/core/protocol';
+import { markEngineGone } from './engine-gone-clock';
+import { jobTarget } from './engine-inboxes';
+import { trackChannel } from './open-channels';
+
+/** An event of a `K` job as a reader sees it (the `generation.alive` answers stay inside the channel). */
+export type JobEvent<K extends JobKind> = Exclude<MessageOf<JobEvents[K]>, { type: 'generation.alive' }>;
+
+/** The error event every kind ends with when it fails. */
+export type JobError = MessageOf<Pick<EngineToSw, 'generation.error'>>;
+
+type Alive = MessageOf<Pick<EngineToSw, 'generation.alive'>>;
+const isAlive = typeGuard<EngineToSw, 'generation.alive'>('generation.alive');
+
+/** What a channel knows of its job's kind: its port's messages, and the events that end it. */
+export interface JobKindSpec<E extends { type: string }> {
+  isEvent(data: unknown): data is E | Alive;
+  ends: ReadonlySet<E['type']>;
+}
+
+/** Each kind's spec: a new kind is one entry here (and one in the protocol's `JobRequests`). */
+export const JOB_KINDS: { [K in JobKind]: JobKindSpec<JobEvent<K>> } = {
+  generation: { isEvent: isJobEvent.generation, ends: new Set(['generation.done', 'generation.error']) },
+  embedding: { isEvent: isJobEvent.embedding, ends: new Set(['embedding.result', 'generation.error']) },
+};
+
+/** How long the page may take to hand the job to its engine before the first `generation.alive`. */
+export const FIRST_ALIVE_TIMEOUT_MS = 5000;
+
+const gone = (): JobError => ({
+  type: 'generation.error',
+  error: new ServiceUnavailableError(
+    'The page running the engine went away during the request.',
+    'engine_gone',
+  ).toWire(),
+});
+
+/** Whether `event` is the error of an engine that went away (its page closed or stopped it). */
+export function isEngineGone(event: { type: string }): event is JobError {
+  return isError(event) && event.error.body.error.code === 'engine_gone';
+}
+
+/** Whether `event` is a job's error (every kind's events include it). */
+export function isError(event: { type: string }): event is JobError {
+  return event.type === 'generation.error';
+}
+
+/** Whether `event` is a job's output (anything but its error). */
+export function isOutput<E extends { type: string }>(event: E): event is Exclude<E, JobError> {
+  return event.type !== 'generation.error';
+}
+
+/** One job's channel; `E`: the events its readers see (`JobEvent` of its kind). */
+export class JobChannel<E extends { type: string }> {
+  private readonly port: MessagePort;
+  private readonly untrack: () => void;
+  private readonly events = new AsyncQueue<E | JobError>();
+  private readonly ends: ReadonlySet<string>;
+  private open = true;
+  private readonly keepalive: ReturnType<typeof setInterval>;
+  /** Silence from the engine (its page closed: its worker died) ends the job with `engine_gone`. */
+  private readonly watch = new KeepaliveWatch(() => this.engineGone());
+
+  /** Posts `job` to `client`'s engine; `kind` must be `JOB_KINDS[job.kind]` (`openJob` pairs them). */
+  constructor(client: Client, job: Job, kind: JobKindSpec<E>) {
+    this.untrack = trackChannel(client.id, this);
+    this.ends = kind.ends;
+    const channel = new MessageChannel();
+    this.port = channel.port1;
+    this.port.onmessage = (event: MessageEvent<unknown>) => {
+      const data = event.data;
+      if (!kind.isEvent(data)) return;
+      if (isAlive(data)) this.watch.beat();
+      else this.push(data);
+    };
+    // Where MessagePort 'close' events exist (not in Chromium 156): the page went away mid-request.
+    this.port.addEventListener('close', () => this.engineGone());
+    jobTarget(client).postMessage(message<SwToPage, 'job'>('job', { job }), [channel.port2]);
+    const keepalive = () =>
+      this.port.postMessage(message<SwToEngine, 'generation.keepalive'>('generation.keepalive', {}));
+    keepalive();
+    this.keepalive = setInterval(keepalive, KEEPALIVE_INTERVAL_MS);
+    this.watch.beat(FIRST_ALIVE_TIMEOUT_MS);
+  }
+
+  /** The next event; a channel that ended without a terminal event reads as `engine_gone`. */
+  async next(): Promise<E | JobError> {
+    return (await this.events.next()) ?? gone();
+  }
+
+  /** The events that already arrived, without waiting (lets a lagging reader catch up in one go). */
+  drain(): Array<E | JobError> {
+    return this.events.drain();
+  }
+
+  /** Stops the engine's work on this job (client aborted); safe to call more than once. */
+  cancel(reason: string): void {
+    if (!this.open) return;
+    this.port.postMessage(message<SwToEngine, 'generation.cancel'>('generation.cancel', { reason }));
+    this.close();
+  }
+
+  /** The engine's page went away: the job ends with `engine_gone` (after what already arrived). */
+  engineGone(): void {
+    markEngineGone();
+    this.push(gone());
+  }
+
+  /** Ends the channel after the engine's last event. */
+  close(): void {
+    this.open = false;
+    this.untrack();
+    clearInterval(this.keepalive);
+    this.watch.stop();
+    this.events.end();
+    this.port.close();
+  }
+
+  private push(event: E | JobError): void {
+    this.events.push(event);
+    // Nothing counts after the first terminal event (a 'close' may follow the 'done').
+    if (this.ends.has(event.type)) {
+      this.watch.stop();
+      this.events.end();
+      this.untrack();
+    }
+  }
+}
+
+/** Throws the engine's error as an `OpenAIError`. */
+export function raise(event: JobError): never {
+  throw OpenAIError.fromWire(event.error);
+}
