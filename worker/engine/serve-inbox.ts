@@ -43,7 +43,7 @@ export function serveInbox(inbox: MessagePort, engine: InboxEngine, page: InboxI
     const models = !open
       ? Promise.resolve([])
       : data.catalogue
-        ? Promise.all([engine.models(), engine.catalogue()]).then(([served, more]) => [...served, ...more])
+        ? engine.catalogue().then((more) => [...engine.models(), ...more])
         : Promise.resolve(engine.models());
     void models.then(
       (list) => port.postMessage(info(list)),
