@@ -14,7 +14,8 @@ import {
 } from '../../src/core/generation';
 import { message, type EngineToSw } from '../../src/core/protocol';
 import type { ChoiceRunner, LoadedModel } from './backend';
-import { renderChatPrompt } from './chat/render-prompt';
+import { renderChatSegments } from './chat/render-prompt';
+import { promptText } from './chat/prompt-segments';
 import { echoPrompt, type EchoPiece } from './echo-prompt';
 import { choiceRequest, runChoice, type ChoicePiece } from './run-choice';
 
@@ -161,8 +162,10 @@ async function renderFor(
   requested: RequestPrompt,
 ): Promise<{ prompt: PromptInput; opensReasoning: boolean | null }> {
   if (!isChatPrompt(requested)) return { prompt: requested, opensReasoning: null };
-  const rendered = renderChatPrompt(model.chatTemplate, requested.chat);
-  const prompt = model.tokenizeSegments ? await model.tokenizeSegments(rendered.segments) : rendered.text;
+  const rendered = renderChatSegments(model.chatTemplate, requested.chat);
+  const prompt = model.tokenizeSegments
+    ? await model.tokenizeSegments(rendered.segments)
+    : promptText(rendered.segments);
   return { prompt, opensReasoning: rendered.opensReasoning };
 }
 

@@ -13,12 +13,21 @@ export type { ChatTemplate } from '../../../src/gguf/chat-template';
 
 export interface RenderedChat {
   text: string;
-  /** The same text in pieces: the template's own (`special`) and the request's. */
+  opensReasoning: boolean;
+}
+
+/** The rendered prompt in pieces: the template's own text (`special`) and the request's. */
+export interface RenderedSegments {
   segments: PromptSegment[];
   opensReasoning: boolean;
 }
 
 export function renderChatPrompt(template: ChatTemplate | null, prompt: ChatPrompt): RenderedChat {
+  const { segments, opensReasoning } = renderChatSegments(template, prompt);
+  return { text: promptText(segments), opensReasoning };
+}
+
+export function renderChatSegments(template: ChatTemplate | null, prompt: ChatPrompt): RenderedSegments {
   if (!template)
     throw new InvalidRequestError(
       'This model has no chat template (tokenizer.chat_template), so it cannot answer conversations; use /v1/completions with a prompt.',
@@ -31,5 +40,5 @@ export function renderChatPrompt(template: ChatTemplate | null, prompt: ChatProm
   });
   const last = segments.at(-1);
   const text = promptText(segments);
-  return { text, segments, opensReasoning: last !== undefined && last.special && text.trimEnd().endsWith('<think>') };
+  return { segments, opensReasoning: last !== undefined && last.special && text.trimEnd().endsWith('<think>') };
 }
