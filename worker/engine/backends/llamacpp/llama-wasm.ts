@@ -74,16 +74,11 @@ export class LlamaWasm {
 
   /** Text to ids. `parseSpecial`: control-token texts become control tokens. */
   tokenize(text: string, addSpecial: boolean, parseSpecial: boolean): number[] {
-    const bytes = encoder.encode(text);
-    const ptr = this.m._malloc(bytes.length + 1);
-    try {
-      this.m.HEAPU8.set(bytes, ptr);
-      const n = this.m._ip_tokenize(ptr, bytes.length, addSpecial ? 1 : 0, parseSpecial ? 1 : 0);
-      if (n < 0) throw new EngineError('the text could not be tokenized');
-      return this.i32(n);
-    } finally {
-      this.m._free(ptr);
-    }
+    const n = this.withString(text, (ptr, length) =>
+      this.m._ip_tokenize(ptr, length, addSpecial ? 1 : 0, parseSpecial ? 1 : 0),
+    );
+    if (n < 0) throw new EngineError('the text could not be tokenized');
+    return this.i32(n);
   }
 
   /**
@@ -201,13 +196,14 @@ export class LlamaWasm {
     }
   }
 
-  private withString(text: string, call: (ptr: number) => number): number {
+  /** Calls `call` with `text` as NUL-terminated UTF-8 in the heap (and its length in bytes). */
+  private withString(text: string, call: (ptr: number, length: number) => number): number {
     const bytes = encoder.encode(text);
     const ptr = this.m._malloc(bytes.length + 1);
     try {
       this.m.HEAPU8.set(bytes, ptr);
       this.m.HEAPU8[ptr + bytes.length] = 0;
-      return call(ptr);
+      return call(ptr, bytes.length);
     } finally {
       this.m._free(ptr);
     }
