@@ -7,8 +7,6 @@ import { dirname, join, normalize, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** Pages linked before they are written (by another change). */
-const PENDING = new Set(['docs/engine.md']);
 
 const pages = [
   'README.md',
@@ -54,7 +52,6 @@ describe('documentation links', () => {
   it.each(links)('$file -> $target', ({ file, target }) => {
     const [path = '', anchor] = target.split('#');
     const linked = path === '' ? file : normalize(join(dirname(file), path));
-    if (PENDING.has(linked)) return;
     expect(existsSync(join(ROOT, linked)), `${linked} exists`).toBe(true);
     if (anchor !== undefined && linked.endsWith('.md')) expect([...anchors(linked)]).toContain(anchor);
   });
