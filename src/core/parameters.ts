@@ -4,7 +4,7 @@
  * its "off" value (the greedy baseline and the capability check derive from it), its aliases,
  * and the backends that cannot honour it at a value other than "off" (a 400 naming it).
  */
-import type { BackendName } from './model-card';
+import type { BackendName } from './backend-name';
 
 /** The values a parameter takes; `fields.ts` turns each kind into a schema. */
 export type ParameterRange =

@@ -5,7 +5,8 @@
  * (`run-generation.ts`), identical for every backend. Both the llama.cpp-wasm and the
  * WebLLM backends implement exactly this.
  */
-import type { BackendName, ModelCard } from '../../src/core/model-card';
+import type { BackendName } from '../../src/core/backend-name';
+import type { ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import type { ModelCapabilities } from '../../src/core/capabilities';
 import type { ChatTemplate } from './chat/render-prompt';

@@ -1,5 +1,6 @@
 import { ServiceUnavailableError, toOpenAIError } from '../../src/core/errors';
-import type { BackendName, ModelCard } from '../../src/core/model-card';
+import type { BackendName } from '../../src/core/backend-name';
+import type { ModelCard } from '../../src/core/model-card';
 import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
 import type { EngineApi, EngineAssets, RequestRecord } from '../../src/core/engine-api';
 import type { InboxInfo, Job } from '../../src/core/protocol';

@@ -5,7 +5,7 @@
  */
 import { InvalidRequestError } from '../../../../src/core/errors';
 import { describeValue } from '../../../../src/core/openai/describe-value';
-import { isRecord } from '../../../../src/core/openai/parse-body';
+import { isRecord } from '../../../../src/core/is-record';
 
 /** Flattens `content` to text; `partTypes` lists the accepted part types ('text', 'refusal'). */
 export function flattenContent(content: unknown, param: string, partTypes: readonly string[] = ['text']): string {

@@ -4,7 +4,8 @@
  */
 import { InvalidRequestError } from '../../../../src/core/errors';
 import { describeValue } from '../../../../src/core/openai/describe-value';
-import { isRecord, rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
+import { isRecord } from '../../../../src/core/is-record';
+import { rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
 import { flattenContent } from './chat-content';
 import type { ChatMessage, ToolCall } from './chat-types';
 

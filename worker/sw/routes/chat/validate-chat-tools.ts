@@ -4,7 +4,8 @@
  */
 import { InvalidRequestError } from '../../../../src/core/errors';
 import { describeValue } from '../../../../src/core/openai/describe-value';
-import { isRecord, rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
+import { isRecord } from '../../../../src/core/is-record';
+import { rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
 import type { FunctionTool, ToolChoice } from './chat-types';
 
 /** OpenAI's rule for function names. */

@@ -3,7 +3,8 @@
  * it through opaque: constrained decoding is the engine's business.
  */
 import { InvalidRequestError } from '../../../../src/core/errors';
-import { isRecord, rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
+import { isRecord } from '../../../../src/core/is-record';
+import { rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
 import { typeError } from './validate-chat-tools';
 import type { ResponseFormat } from './chat-types';
 

@@ -5,7 +5,8 @@
  */
 import { InvalidRequestError } from '../../../../src/core/errors';
 import { describeValue } from '../../../../src/core/openai/describe-value';
-import { isRecord, requireKey } from '../../../../src/core/openai/parse-body';
+import { isRecord } from '../../../../src/core/is-record';
+import { requireKey } from '../../../../src/core/openai/parse-body';
 import { flattenContent } from '../chat/chat-content';
 import type { ChatMessage } from '../chat/chat-types';
 

@@ -6,7 +6,8 @@
  */
 import { readGrammar } from '../../../../src/core/openai/read-grammar';
 import { InvalidRequestError } from '../../../../src/core/errors';
-import { isRecord, rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
+import { isRecord } from '../../../../src/core/is-record';
+import { rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
 import { parseField } from '../../format/parse-field';
 import { integerField } from '../../../../src/core/openai/fields';
 import { ADVISORY_FIELDS } from '../../format/advisory-fields';
