@@ -1,6 +1,7 @@
 import { InvalidRequestError } from '../../../../src/core/errors';
 import { unsupportedOn } from '../../../../src/core/parameters';
 import type { ModelCapabilities } from '../../../../src/core/capabilities';
+import type { CapabilityName } from '../../../../src/core/capability-name';
 import type { PromptInput } from '../../../../src/core/generation';
 import type { ChatTemplate } from '../../../../src/gguf/chat-template';
 import type { Vocabulary } from '../../../../src/gguf/vocabulary';
@@ -39,11 +40,9 @@ export class LlamaCppModel implements LoadedModel {
     private readonly contextLength: number,
     readonly chatTemplate: ChatTemplate | null,
   ) {
-    const unsupported = [
-      ...unsupportedOn('llamacpp'),
-      ...(vocab.fim ? [] : ['suffix']),
-      ...(chatTemplate ? [] : ['chat']),
-    ];
+    const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
+    if (!vocab.fim) unsupported.push('suffix');
+    if (!chatTemplate) unsupported.push('chat');
     this.capabilities = {
       unsupported,
       context_length: contextLength,

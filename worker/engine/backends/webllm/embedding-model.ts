@@ -5,6 +5,7 @@
  */
 import type { ModelRecord } from '@mlc-ai/web-llm';
 import type { ModelCapabilities } from '../../../../src/core/capabilities';
+import type { CapabilityName } from '../../../../src/core/capability-name';
 import type { EmbeddingResult } from '../../../../src/core/embedding';
 import { InvalidRequestError } from '../../../../src/core/errors';
 import type { PromptInput } from '../../../../src/core/generation';
@@ -14,7 +15,7 @@ import { embeddingBatchSize, webllmEmbed, type WebLLMEmbeddingEngine } from './e
 import { WEBLLM_MAX_TOKEN_BYTES, WEBLLM_UNSUPPORTED } from './request';
 
 /** What an embedding build cannot do: generate (and all a generative WebLLM model cannot). */
-export const WEBLLM_EMBEDDING_UNSUPPORTED: readonly string[] = [
+export const WEBLLM_EMBEDDING_UNSUPPORTED: readonly CapabilityName[] = [
   'generation',
   ...WEBLLM_UNSUPPORTED.filter((name) => name !== 'embeddings'),
 ];
