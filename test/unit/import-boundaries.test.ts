@@ -13,13 +13,13 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const CONTEXTS: Record<string, string[]> = {
   'src/core': [],
   'src/gguf': ['src/core'],
-  'src/test-model': ['src/core', 'src/gguf'],
-  'src/page': ['src/core', 'src/gguf', 'src/test-model'],
+  'src/builtin-model': ['src/core', 'src/gguf'],
+  'src/page': ['src/core', 'src/gguf', 'src/builtin-model'],
   'worker/sw': ['src/core'],
-  'worker/engine': ['src/core', 'src/gguf', 'src/test-model'],
+  'worker/engine': ['src/core', 'src/gguf', 'src/builtin-model'],
 };
 /** Files outside the contexts: the library's entry (the page's public surface). */
-const ENTRIES: Record<string, string[]> = { 'src/index.ts': ['src/core', 'src/page', 'src/test-model'] };
+const ENTRIES: Record<string, string[]> = { 'src/index.ts': ['src/core', 'src/page', 'src/builtin-model'] };
 
 function files(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {

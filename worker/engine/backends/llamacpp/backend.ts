@@ -3,7 +3,7 @@ import type { LoadProgress, ModelSpec } from '../../../../src/core/model-spec';
 import { readGgufMetadata } from '../../../../src/gguf/read-gguf-metadata';
 import { chatTemplateFromMetadata } from '../../../../src/gguf/chat-template';
 import { vocabularyFromMetadata } from '../../../../src/gguf/vocabulary';
-import { buildInpageTestModel, inpageTestSpec } from '../../../../src/test-model/inpage-test-model';
+import { buildInpageTestModel, inpageTestSpec } from '../../../../src/builtin-model/inpage-test-model';
 import type { Backend, LoadedModel } from '../../backend';
 import { llamaWasmUrl } from '../../engine-assets';
 import { EngineGuard } from './engine-guard';
