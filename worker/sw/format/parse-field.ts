@@ -5,9 +5,9 @@
  * in parse-body).
  */
 import * as v from 'valibot';
-import { InvalidRequestError } from '../../../src/core/errors';
-import { isRecord } from '../../../src/core/is-record';
-import { describeValue } from '../../../src/core/openai/describe-value';
+import { InvalidRequestError } from '#core/errors';
+import { isRecord } from '#core/is-record';
+import { describeValue } from '#core/openai/describe-value';
 
 /** Parses `value` with `schema`, or throws `InvalidRequestError(issue.message, param)`. */
 export function parseField<S extends v.GenericSchema>(schema: S, value: unknown, param: string): v.InferOutput<S> {

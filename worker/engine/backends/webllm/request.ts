@@ -1,6 +1,6 @@
 import type { CompletionCreateParamsStreaming } from '@mlc-ai/web-llm';
-import type { CapabilityName } from '../../../../src/core/capability-name';
-import { unsupportedOn } from '../../../../src/core/parameters';
+import type { CapabilityName } from '#core/capability-name';
+import { unsupportedOn } from '#core/parameters';
 import type { ChoiceRequest } from '../../backend';
 
 /**
