@@ -14,7 +14,7 @@ const { default: tseslint } = await import('typescript-eslint');
 const tsconfigRootDir = fileURLToPath(new URL('.', import.meta.url));
 
 /** Shared core code: checked in the strictest place it runs (no DOM). */
-const core = ['src/core/**/*.ts', 'src/gguf/**/*.ts', 'src/test-model/**/*.ts'];
+const core = ['src/core/**/*.ts', 'src/gguf/**/*.ts', 'src/builtin-model/**/*.ts'];
 
 /** The files each tsconfig checks. */
 const projects = [

@@ -9,8 +9,8 @@
 import { existsSync } from 'node:fs';
 import { link, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { buildBenchModel, type BenchShapeName } from '../src/test-model/bench-model';
-import type { GgmlType } from '../src/test-model/quantize';
+import { buildBenchModel, type BenchShapeName } from '../test/fixtures/bench-model';
+import type { GgmlType } from '../src/builtin-model/quantize';
 
 /** One generated model: its id in the page (the file name) and where it lives. */
 export interface BenchModel {

@@ -10,8 +10,8 @@ import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { toConstraint } from '../src/core/constraints/to-constraint';
 import { jsonSchemaToGbnf } from '../src/core/constraints/json-schema-to-gbnf';
-import { buildInpageTestModel } from '../src/test-model/inpage-test-model';
-import { CONVERTER_SCHEMAS } from '../test/unit/constraint-schemas';
+import { buildInpageTestModel } from '../src/builtin-model/inpage-test-model';
+import { CONVERTER_SCHEMAS } from '../test/fixtures/constraint-schemas';
 import { openNativeRunner } from './check-grammars-native';
 import { ensureNative } from './ensure-native';
 

@@ -14,7 +14,7 @@ import {
   buildInpageTestQwen3Model,
   inpageTestQwen3Logprobs,
   inpageTestQwen3Spec,
-} from '../src/test-model/inpage-test-qwen3-model';
+} from '../test/fixtures/inpage-test-qwen3-model';
 import { loadNativeQwen3 } from './differential-qwen3-native';
 import type { NativeQwen3 } from './differential-qwen3-native';
 import { ensureNative } from './ensure-native';

@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { buildInpageTestModel } from '../src/test-model/inpage-test-model';
+import { buildInpageTestModel } from '../src/builtin-model/inpage-test-model';
 import { startHarness } from '../test/e2e/harness';
 import { nativeGreedy, type NativeStep } from './differential-native';
 import { ensureNative } from './ensure-native';

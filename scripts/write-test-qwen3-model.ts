@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { buildInpageTestQwen3Model } from '../src/test-model/inpage-test-qwen3-model';
+import { buildInpageTestQwen3Model } from '../test/fixtures/inpage-test-qwen3-model';
 import { loadQwen3Tokenizer } from './load-qwen3-tokenizer';
 
 const outPath = resolve(process.argv[2] ?? 'inpage-test-qwen3.gguf');

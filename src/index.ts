@@ -15,7 +15,8 @@ export {
   InternalServerError,
 } from './core/errors';
 export type { OpenAIErrorBody } from './core/errors';
-export type { ModelCard, BackendName, ModelStatus } from './core/model-card';
+export type { ModelCard, ModelStatus } from './core/model-card';
+export type { BackendName } from './core/backend-name';
 export type { ModelSpec, ModelSource, LoadProgress } from './core/model-spec';
 export type { CompletionRequest, Completion, Usage, FinishReason } from './core/openai/types';
-export { buildInpageTestModel, inpageTestLogprobs, INPAGE_TEST_MODEL_ID } from './test-model/inpage-test-model';
+export { buildInpageTestModel, inpageTestLogprobs, INPAGE_TEST_MODEL_ID } from './builtin-model/inpage-test-model';

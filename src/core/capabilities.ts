@@ -3,29 +3,22 @@
  * what it cannot (a 400 naming the parameter) and over-long prompts before the engine is woken.
  * The engine runs the same check for requests that come without the SW (the direct API).
  */
+import type { CapabilityName } from './capability-name';
 import { InvalidRequestError } from './errors';
 import { isChatPrompt, type GenerationRequest, type RequestPrompt } from './generation';
-import { isActive, PARAMETERS } from './parameters';
+import { isActive, PARAMETERS, type ParameterName } from './parameters';
 
 /** A model's limits and the parameters and features it cannot honour. */
 export interface ModelCapabilities {
-  /**
-   * Table parameters, and the features `token_ids` (token-id prompts), `prompt_logprobs` (echo
-   * with logprobs), `suffix`, `chat` (conversation prompts: the model has a chat template),
-   * `embeddings` (`/v1/embeddings`, checked by `checkEmbeddingCapabilities` in `embedding.ts`),
-   * `grammar` (constrained output), `gbnf_constraint` (a constraint that exists only as GBNF:
-   * grammar, regex, choice), `prompt_constraint` (a constraint on a text or token-id prompt),
-   * in conversations `tools`, `chat_template_kwargs`, `reasoning_effort`, and `generation` (any
-   * completion, conversation or response: unsupported on embedding models).
-   */
-  unsupported: string[];
+  /** Table parameters and features (`FEATURES` in `capability-name.ts`). */
+  unsupported: CapabilityName[];
   context_length: number;
   vocab_size: number;
   /** The longest token in UTF-8 bytes: a text prompt has at least bytes / this many tokens. */
   max_token_bytes: number;
 }
 
-const FEATURE_MESSAGES: Record<string, [string, string]> = {
+const FEATURE_MESSAGES: Partial<Record<CapabilityName, [string, string]>> = {
   generation: ['model', 'This model is an embedding model: it cannot generate text. Use /v1/embeddings.'],
   token_ids: ['prompt', "Token-id prompts are not supported by this model's backend."],
   prompt_logprobs: ['echo', "'echo' with 'logprobs' is not supported by this model's backend."],
@@ -40,16 +33,16 @@ const FEATURE_MESSAGES: Record<string, [string, string]> = {
 };
 
 /** Why a backend may refuse a constraint feature, for the 400's message. */
-const CONSTRAINT_REASONS: Record<string, string> = {
+const CONSTRAINT_REASONS: Partial<Record<CapabilityName, string>> = {
   grammar: '',
   gbnf_constraint: ' as a grammar (only JSON and JSON-schema constraints are)',
   prompt_constraint: ' with a text prompt (use /v1/chat/completions)',
 };
 
 /** The features and table parameters a request uses (beyond their "off" values). */
-function used(request: GenerationRequest): string[] {
-  const names = Object.keys(PARAMETERS) as Array<keyof typeof PARAMETERS>;
-  const params: string[] = ['generation', ...names.filter((name) => isActive(name, request[name]))];
+function used(request: GenerationRequest): CapabilityName[] {
+  const names = Object.keys(PARAMETERS) as ParameterName[];
+  const params: CapabilityName[] = ['generation', ...names.filter((name) => isActive(name, request[name]))];
   if (request.prompts.some((prompt) => Array.isArray(prompt))) params.push('token_ids');
   const chats = request.prompts.filter(isChatPrompt).map((prompt) => prompt.chat);
   if (chats.length > 0) params.push('chat');

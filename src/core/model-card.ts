@@ -1,7 +1,5 @@
+import type { BackendName } from './backend-name';
 import type { ModelCapabilities } from './capabilities';
-
-/** Backends an engine can run a model on. */
-export type BackendName = 'llamacpp' | 'webllm';
 
 /** Where a model stands in its page's engine (`available`: in a catalogue, not loaded). */
 export type ModelStatus = 'loading' | 'ready' | 'failed' | 'available';

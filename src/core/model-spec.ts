@@ -1,4 +1,4 @@
-import type { BackendName } from './model-card';
+import type { BackendName } from './backend-name';
 import type { WebLLMSource } from './webllm-source';
 
 /** Where a model's weights come from. */

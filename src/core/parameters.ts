@@ -4,7 +4,7 @@
  * its "off" value (the greedy baseline and the capability check derive from it), its aliases,
  * and the backends that cannot honour it at a value other than "off" (a 400 naming it).
  */
-import type { BackendName } from './model-card';
+import type { BackendName } from './backend-name';
 
 /** The values a parameter takes; `fields.ts` turns each kind into a schema. */
 export type ParameterRange =
@@ -87,6 +87,9 @@ export const LIMITS = {
 /** Every row, by name. */
 export const PARAMETERS = { ...SAMPLING, ...LIMITS } as const;
 
+/** The name of a row. */
+export type ParameterName = keyof typeof PARAMETERS;
+
 type ValueOf<R> = R extends ParameterRow<infer T, ParameterRange> ? T : never;
 
 /** The sampling parameters with their values (every one present; "off" where a request left it out). */
@@ -116,13 +119,13 @@ export function pickSampling(source: SamplingParams): SamplingParams {
 }
 
 /** Whether `value` differs from the parameter's "off" value. */
-export function isActive(name: keyof typeof PARAMETERS, value: unknown): boolean {
+export function isActive(name: ParameterName, value: unknown): boolean {
   return JSON.stringify(value) !== JSON.stringify(PARAMETERS[name].off);
 }
 
 /** The table's parameters that `backend` cannot honour. */
-export function unsupportedOn(backend: BackendName): string[] {
-  return Object.entries(PARAMETERS)
-    .filter(([, r]) => r.unsupportedOn.includes(backend))
-    .map(([name]) => name);
+export function unsupportedOn(backend: BackendName): ParameterName[] {
+  return (Object.keys(PARAMETERS) as ParameterName[]).filter((name) =>
+    PARAMETERS[name].unsupportedOn.includes(backend),
+  );
 }

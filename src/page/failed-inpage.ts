@@ -6,7 +6,8 @@
  * `window.inpage` do for a model that fails to load.
  */
 import type { RequestRecord } from '../core/engine-api';
-import type { BackendName, ModelCard } from '../core/model-card';
+import type { BackendName } from '../core/backend-name';
+import type { ModelCard } from '../core/model-card';
 import type { LoadProgress } from '../core/model-spec';
 import type { DirectEvent } from './direct-stream';
 import type { Inpage } from './inpage-options';

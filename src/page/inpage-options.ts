@@ -1,6 +1,7 @@
 /** The page runtime's options and the interface of a running endpoint (`startInpage`). */
 import type { RequestRecord } from '../core/engine-api';
-import type { BackendName, ModelCard } from '../core/model-card';
+import type { BackendName } from '../core/backend-name';
+import type { ModelCard } from '../core/model-card';
 import type { LoadProgress, ModelSpec } from '../core/model-spec';
 import type { WebLLMCacheBackend } from '../core/webllm-source';
 import type { DirectEvent } from './direct-stream';

@@ -9,7 +9,7 @@
 import { InvalidRequestError } from '../core/errors';
 import type { ModelSpec } from '../core/model-spec';
 import type { WebLLMCacheBackend } from '../core/webllm-source';
-import { INPAGE_TEST_MODEL_ID } from '../test-model/inpage-test-spec';
+import { INPAGE_TEST_MODEL_ID } from '../builtin-model/inpage-test-spec';
 import type { NamedModel, PageBackend, WebLLMModelOptions } from './backends/page-backend';
 import { PAGE_BACKENDS } from './backends/registry';
 

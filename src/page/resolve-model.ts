@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../core/errors';
 import type { ModelSpec } from '../core/model-spec';
-import { INPAGE_TEST_MODEL_ID } from '../test-model/inpage-test-spec';
+import { INPAGE_TEST_MODEL_ID } from '../builtin-model/inpage-test-spec';
 
 /** The built-in generated test model: no download, works offline. */
 export const INPAGE_TEST_MODEL: ModelSpec = {

@@ -14,7 +14,8 @@ import { controlPage } from './control-page';
 import { directStream, type DirectEvent } from './direct-stream';
 import { probeEndpoint } from './probe-endpoint';
 import { probeLeader } from './probe-leader';
-import type { BackendName, ModelCard } from '../core/model-card';
+import type { BackendName } from '../core/backend-name';
+import type { ModelCard } from '../core/model-card';
 import { loadWithFallback } from './load-with-fallback';
 import { FailedInpage } from './failed-inpage';
 import {

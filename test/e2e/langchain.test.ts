@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { INPAGE_TEST_QWEN3_CHAIN_TEXT } from '../../src/test-model/inpage-test-qwen3-spec';
+import { INPAGE_TEST_QWEN3_CHAIN_TEXT } from '../fixtures/inpage-test-qwen3-spec';
 import { usePage } from './page-fixture';
 import { recordV1Fetches, takeV1Fetches } from './page-helpers';
 import { loadSdk } from './sdk-scripts';

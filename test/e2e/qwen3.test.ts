@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { INPAGE_TEST_QWEN3_CHAIN_TEXT } from '../../src/test-model/inpage-test-qwen3-spec';
+import { INPAGE_TEST_QWEN3_CHAIN_TEXT } from '../fixtures/inpage-test-qwen3-spec';
 import { usePage } from './page-fixture';
 
 const fixture = usePage('/?model=/models/inpage-test-qwen3.gguf');

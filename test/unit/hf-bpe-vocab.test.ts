@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hfBpeVocab } from '../../src/test-model/hf-bpe-vocab';
-import { parseHfTokenizerFiles } from '../../src/test-model/parse-hf-tokenizer-files';
+import { hfBpeVocab } from '../fixtures/hf-bpe-vocab';
+import { parseHfTokenizerFiles } from '../fixtures/parse-hf-tokenizer-files';
 
 const tokenizerJson = {
   model: { type: 'BPE', vocab: { a: 0, b: 1, ab: 2, Ġ: 3 }, merges: [['a', 'b'], 'Ġ a'] },

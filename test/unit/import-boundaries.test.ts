@@ -13,13 +13,13 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const CONTEXTS: Record<string, string[]> = {
   'src/core': [],
   'src/gguf': ['src/core'],
-  'src/test-model': ['src/core', 'src/gguf'],
-  'src/page': ['src/core', 'src/gguf', 'src/test-model'],
+  'src/builtin-model': ['src/core', 'src/gguf'],
+  'src/page': ['src/core', 'src/gguf', 'src/builtin-model'],
   'worker/sw': ['src/core'],
-  'worker/engine': ['src/core', 'src/gguf', 'src/test-model'],
+  'worker/engine': ['src/core', 'src/gguf', 'src/builtin-model'],
 };
 /** Files outside the contexts: the library's entry (the page's public surface). */
-const ENTRIES: Record<string, string[]> = { 'src/index.ts': ['src/core', 'src/page', 'src/test-model'] };
+const ENTRIES: Record<string, string[]> = { 'src/index.ts': ['src/core', 'src/page', 'src/builtin-model'] };
 
 function files(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -29,10 +29,24 @@ function files(dir: string): string[] {
   });
 }
 
-/** The relative imports of a file (static, dynamic, and `export ... from`), resolved from the repo root. */
+/** The package's `imports` aliases: `#core/` -> `src/core/`. */
+const ALIASES: Array<[string, string]> = Object.keys(
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { imports: Record<string, string> }).imports,
+).map((alias) => [alias.replace(/\*$/, ''), `src/${alias.slice(1).replace(/\*$/, '')}`]);
+
+/** A relative or `#alias/` import, resolved from the repo root. */
+function importTarget(file: string, spec: string): string {
+  const alias = ALIASES.find(([prefix]) => spec.startsWith(prefix));
+  if (alias) return join(alias[1], spec.slice(alias[0].length));
+  return relative(ROOT, resolve(ROOT, dirname(file), spec));
+}
+
+/** The relative and aliased imports of a file (static, dynamic, and `export ... from`), resolved from the repo root. */
 export function relativeImports(file: string, source: string): string[] {
-  const specs = [...source.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"?]+)/g)].map((match) => match[1] ?? '');
-  return specs.map((spec) => relative(ROOT, resolve(ROOT, dirname(file), spec)));
+  const specs = [...source.matchAll(/(?:from|import)\s*\(?\s*['"]((?:\.{1,2}\/|#)[^'"?]+)/g)].map(
+    (match) => match[1] ?? '',
+  );
+  return specs.map((spec) => importTarget(file, spec));
 }
 
 const contextOf = (path: string): string | undefined =>
@@ -68,6 +82,7 @@ describe('import boundaries', () => {
     ['worker/sw/x.ts', "export { runGeneration } from '../engine/run-generation';", 'worker/engine/run-generation'],
     ['src/core/x.ts', "const m = await import('../page/start-inpage');", 'src/page/start-inpage'],
     ['worker/engine/x.ts', "import { toUsage } from '../sw/usage';", 'worker/sw/usage'],
+    ['worker/sw/x.ts', "import { v } from '#gguf/vocabulary';", 'src/gguf/vocabulary'],
   ])('sees a violation: %s importing %s', (file, source, target) => {
     expect(checkFile(file, source)).toStrictEqual([`${file} imports ${target}`]);
   });

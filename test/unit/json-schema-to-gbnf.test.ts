@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkGbnf } from '../../src/core/constraints/gbnf-check';
 import { jsonObjectGbnf, jsonSchemaToGbnf } from '../../src/core/constraints/json-schema-to-gbnf';
 import { InvalidRequestError } from '../../src/core/errors';
-import { CONVERTER_SCHEMAS } from './constraint-schemas';
+import { CONVERTER_SCHEMAS } from '../fixtures/constraint-schemas';
 import { gbnfToRegExp } from './gbnf-to-regexp';
 
 const ajv = new Ajv2020({ strict: false });

@@ -1,7 +1,7 @@
 /** The tensor encodings of the GGUF writer: F16 rounding and ggml's Q8_0 / Q4_0 block layouts. */
 import { describe, expect, it } from 'vitest';
-import { writeGguf } from '../../src/test-model/gguf-writer';
-import { encodeTensor, fromF16Bits, tensorBytes, toF16Bits } from '../../src/test-model/quantize';
+import { writeGguf } from '../../src/builtin-model/gguf-writer';
+import { encodeTensor, fromF16Bits, tensorBytes, toF16Bits } from '../../src/builtin-model/quantize';
 
 const block = (f: (j: number) => number): Float32Array => Float32Array.from({ length: 32 }, (_, j) => f(j));
 const u16 = (bytes: Uint8Array, at: number): number => (bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError, OpenAIError } from '../../src/core/errors';
-import { inpageTestSpec } from '../../src/test-model/inpage-test-spec';
+import { inpageTestSpec } from '../../src/builtin-model/inpage-test-spec';
 import { renderChatPrompt } from '../../worker/engine/chat/render-prompt';
 import { promptText } from '../../worker/engine/chat/prompt-segments';
 import { renderChatTemplate } from '../../worker/engine/chat/render-chat-template';

@@ -2,13 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/core/errors';
 import { validateCompletion } from '../../src/core/openai/validate-completion';
 import { checkCapabilities, type ModelCapabilities } from '../../src/core/capabilities';
+import type { CapabilityName } from '../../src/core/capability-name';
 import { choiceRequest, needsTokens } from '../../worker/engine/run-choice';
 import type { CompletionRequest } from '../../src/core/openai/types';
 
 /** A model card's capabilities (byte vocabulary: one byte per token, special tokens up to 4 bytes). */
-function model(unsupported: string[] = [], suffix = false, vocabSize = 258, contextLength = 4096): ModelCapabilities {
+function model(
+  unsupported: CapabilityName[] = [],
+  suffix = false,
+  vocabSize = 258,
+  contextLength = 4096,
+): ModelCapabilities {
   return {
-    unsupported: [...unsupported, ...(suffix ? [] : ['suffix'])],
+    unsupported: [...unsupported, ...(suffix ? [] : ['suffix' as const])],
     context_length: contextLength,
     vocab_size: vocabSize,
     max_token_bytes: 1,
@@ -28,7 +34,7 @@ function rejection(m: ModelCapabilities, r: CompletionRequest): InvalidRequestEr
   throw new Error('expected a 400');
 }
 
-const active: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
+const active: Array<[CapabilityName, Record<string, unknown>, Record<string, unknown>]> = [
   ['top_k', { top_k: 40 }, { top_k: -1 }],
   ['min_p', { min_p: 0.1 }, { min_p: 0 }],
   ['typical_p', { typical_p: 0.9 }, { typical_p: 1 }],

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildInpageTestModel, inpageTestFim, inpageTestLogprobs } from '../../src/test-model/inpage-test-model';
+import { buildInpageTestModel, inpageTestFim, inpageTestLogprobs } from '../../src/builtin-model/inpage-test-model';
 import { readGgufMetadata } from '../../src/gguf/read-gguf-metadata';
 import { vocabularyFromMetadata } from '../../src/gguf/vocabulary';
-import { logSoftmax } from '../../src/test-model/inpage-test-logits';
-import { parseGguf } from './gguf-reader';
-import { ggufTensors, llamaForward, readLlamaHparams } from './reference-forward';
+import { logSoftmax } from '../../src/builtin-model/inpage-test-logits';
+import { parseGguf } from '../fixtures/gguf-reader';
+import { ggufTensors, llamaForward, readLlamaHparams } from '../fixtures/reference-forward';
 
 const fim = buildInpageTestModel({ fim: true });
 

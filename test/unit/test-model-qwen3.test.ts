@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadQwen3Tokenizer } from '../../scripts/load-qwen3-tokenizer';
 import { readGgufMetadata } from '../../src/gguf/read-gguf-metadata';
 import { vocabularyFromMetadata } from '../../src/gguf/vocabulary';
-import { logSoftmax } from '../../src/test-model/inpage-test-logits';
+import { logSoftmax } from '../../src/builtin-model/inpage-test-logits';
 import {
   INPAGE_TEST_QWEN3_CHAIN,
   INPAGE_TEST_QWEN3_CHAIN_TEXT,
@@ -12,11 +12,11 @@ import {
   buildInpageTestQwen3Model,
   inpageTestQwen3Logprobs,
   inpageTestQwen3Spec,
-} from '../../src/test-model/inpage-test-qwen3-model';
-import { parseGguf } from './gguf-reader';
-import { ggufTensors } from './reference-forward';
-import type { TensorLookup } from './reference-forward';
-import { qwen3Forward, readQwen3Hparams } from './reference-forward-qwen3';
+} from '../fixtures/inpage-test-qwen3-model';
+import { parseGguf } from '../fixtures/gguf-reader';
+import { ggufTensors } from '../fixtures/reference-forward';
+import type { TensorLookup } from '../fixtures/reference-forward';
+import { qwen3Forward, readQwen3Hparams } from '../fixtures/reference-forward-qwen3';
 
 const spec = inpageTestQwen3Spec;
 const C = INPAGE_TEST_QWEN3_CHAIN;

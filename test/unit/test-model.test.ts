@@ -4,11 +4,11 @@ import {
   buildInpageTestModel,
   inpageTestLogprobs,
   inpageTestSpec,
-} from '../../src/test-model/inpage-test-model';
-import { logSoftmax } from '../../src/test-model/inpage-test-logits';
-import { parseGguf } from './gguf-reader';
-import { ggufTensors, llamaForward, readLlamaHparams } from './reference-forward';
-import type { TensorLookup } from './reference-forward';
+} from '../../src/builtin-model/inpage-test-model';
+import { logSoftmax } from '../../src/builtin-model/inpage-test-logits';
+import { parseGguf } from '../fixtures/gguf-reader';
+import { ggufTensors, llamaForward, readLlamaHparams } from '../fixtures/reference-forward';
+import type { TensorLookup } from '../fixtures/reference-forward';
 
 const spec = inpageTestSpec;
 const bytes = buildInpageTestModel();

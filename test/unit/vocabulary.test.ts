@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readGgufMetadata } from '../../src/gguf/read-gguf-metadata';
 import { vocabularyFromMetadata } from '../../src/gguf/vocabulary';
-import { gpt2ByteChars } from '../../src/test-model/byte-vocab';
-import { writeGguf } from '../../src/test-model/gguf-writer';
-import { buildInpageTestModel } from '../../src/test-model/inpage-test-model';
-import type { GgufKv } from '../../src/test-model/gguf-writer';
+import { gpt2ByteChars } from '../../src/builtin-model/byte-vocab';
+import { writeGguf } from '../../src/builtin-model/gguf-writer';
+import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
+import type { GgufKv } from '../../src/builtin-model/gguf-writer';
 
 const str = (key: string, value: string): GgufKv => ({ key, value: { type: 'string', value } });
 const strings = (key: string, value: string[]): GgufKv => ({

@@ -5,14 +5,15 @@
  * (`run-generation.ts`), identical for every backend. Both the llama.cpp-wasm and the
  * WebLLM backends implement exactly this.
  */
-import type { BackendName, ModelCard } from '../../src/core/model-card';
-import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
-import type { ModelCapabilities } from '../../src/core/capabilities';
+import type { BackendName } from '#core/backend-name';
+import type { ModelCard } from '#core/model-card';
+import type { LoadProgress, ModelSpec } from '#core/model-spec';
+import type { ModelCapabilities } from '#core/capabilities';
 import type { ChatTemplate } from './chat/render-prompt';
 import type { PromptSegment } from './chat/prompt-segments';
-import type { ChatPrompt } from '../../src/core/chat-prompt';
-import type { Candidate, FinishReason, OutputGrammar, PromptInput, SamplingParams } from '../../src/core/generation';
-import type { EmbeddingResult } from '../../src/core/embedding';
+import type { ChatPrompt } from '#core/chat-prompt';
+import type { Candidate, FinishReason, OutputGrammar, PromptInput, SamplingParams } from '#core/generation';
+import type { EmbeddingResult } from '#core/embedding';
 
 /** One candidate token with its log-probability (the core's neutral `Candidate`). */
 export type TokenCandidate = Candidate;

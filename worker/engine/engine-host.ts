@@ -1,9 +1,10 @@
-import { ServiceUnavailableError, toOpenAIError } from '../../src/core/errors';
-import type { BackendName, ModelCard } from '../../src/core/model-card';
-import type { LoadProgress, ModelSpec } from '../../src/core/model-spec';
-import type { EngineApi, EngineAssets, RequestRecord } from '../../src/core/engine-api';
-import type { InboxInfo, Job } from '../../src/core/protocol';
-import { DISTINCT_LOAD_CODES } from '../../src/core/webllm-source';
+import { ServiceUnavailableError, toOpenAIError } from '#core/errors';
+import type { BackendName } from '#core/backend-name';
+import type { ModelCard } from '#core/model-card';
+import type { LoadProgress, ModelSpec } from '#core/model-spec';
+import type { EngineApi, EngineAssets, RequestRecord } from '#core/engine-api';
+import type { InboxInfo, Job } from '#core/protocol';
+import { DISTINCT_LOAD_CODES } from '#core/webllm-source';
 import type { Backend, LoadedModel } from './backend';
 import { setEngineAssets } from './engine-assets';
 import { ModelQueue } from './model-queue';

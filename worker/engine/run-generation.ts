@@ -3,16 +3,16 @@
  * pieces, one `choice-end` per choice, then exactly one `done` or `error`. The engine's shared
  * layer: batches, `n`, `best_of`, `echo` and token counts, the same for every backend.
  */
-import { checkCapabilities } from '../../src/core/capabilities';
-import { InvalidRequestError, toOpenAIError } from '../../src/core/errors';
+import { checkCapabilities } from '#core/capabilities';
+import { InvalidRequestError, toOpenAIError } from '#core/errors';
 import {
   isChatPrompt,
   type GenerationRequest,
   type PromptInput,
   type RequestPrompt,
   type TokenCounts,
-} from '../../src/core/generation';
-import { message, type EngineToSw } from '../../src/core/protocol';
+} from '#core/generation';
+import { message, type EngineToSw } from '#core/protocol';
 import type { ChoiceRunner, LoadedModel } from './backend';
 import { renderChatSegments } from './chat/render-prompt';
 import { promptText } from './chat/prompt-segments';

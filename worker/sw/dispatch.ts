@@ -5,7 +5,7 @@
  * Outside the prefix only a table route (the lazily cached chunk) answers; everything else
  * goes to the network untouched (undefined).
  */
-import { MethodNotAllowedError, NotFoundError } from '../../src/core/errors';
+import { MethodNotAllowedError, NotFoundError } from '#core/errors';
 import { checkCaller } from './check-caller';
 import { allowedMethods, findRoute, type Route } from './route';
 

@@ -1,7 +1,7 @@
-import { AuthenticationError, NotFoundError, ServiceUnavailableError } from '../../src/core/errors';
-import type { ModelCard } from '../../src/core/model-card';
-import { ask } from '../../src/core/ask';
-import type { SwToPage } from '../../src/core/protocol';
+import { AuthenticationError, NotFoundError, ServiceUnavailableError } from '#core/errors';
+import type { ModelCard } from '#core/model-card';
+import { ask } from '#core/ask';
+import type { SwToPage } from '#core/protocol';
 import { markEngineGone } from './engine-gone-clock';
 import { announced, dropInbox, jobTarget } from './engine-inboxes';
 

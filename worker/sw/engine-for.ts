@@ -3,9 +3,9 @@
  * as OpenAI), validate the body, find the page that serves its model, and check the neutral
  * request against the model's capabilities (400s for what it cannot honour, over-long prompts).
  */
-import { checkCapabilities, type ModelCapabilities } from '../../src/core/capabilities';
-import { NotFoundError, ServiceUnavailableError } from '../../src/core/errors';
-import type { GenerationRequest } from '../../src/core/generation';
+import { checkCapabilities, type ModelCapabilities } from '#core/capabilities';
+import { NotFoundError, ServiceUnavailableError } from '#core/errors';
+import type { GenerationRequest } from '#core/generation';
 import { checkApiKey, engineClients, pickEngineClient, type EngineClient } from './engine-clients';
 import { handoverLikely } from './engine-gone-clock';
 import { awaitSuccessor } from './handover';

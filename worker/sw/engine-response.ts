@@ -4,9 +4,9 @@
  * status), then either stream SSE frames or collect one JSON body. Each endpoint supplies only
  * its formatter.
  */
-import type { GenerationRequest, TokenCounts } from '../../src/core/generation';
-import { OpenAIError } from '../../src/core/errors';
-import { withTimeout } from '../../src/core/with-timeout';
+import type { GenerationRequest, TokenCounts } from '#core/generation';
+import { OpenAIError } from '#core/errors';
+import { withTimeout } from '#core/with-timeout';
 import { SSE_HEADERS, sseFrame } from './sse';
 import type { JobChannel, JobEvent } from './job-channel';
 import { openJob, type JobRoute } from './open-job';

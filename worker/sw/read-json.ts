@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../../src/core/errors';
+import { InvalidRequestError } from '#core/errors';
 
 /** Parses a request body as JSON; a malformed body is a 400, as OpenAI answers it. */
 export async function readJson(request: Request): Promise<unknown> {

@@ -1,6 +1,6 @@
 /** OpenAI's `usage` object from the engine's neutral token counts (shared by every endpoint). */
-import type { TokenCounts } from '../../src/core/generation';
-import type { Usage } from '../../src/core/openai/types';
+import type { TokenCounts } from '#core/generation';
+import type { Usage } from '#core/openai/types';
 
 /** `prompt_tokens_details.cached_tokens` appears only where prefix reuse happened. */
 export function toUsage(counts: TokenCounts): Usage {

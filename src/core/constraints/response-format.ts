@@ -6,7 +6,7 @@
  */
 import type { GrammarConstraint } from './constraint';
 import { InvalidRequestError } from '../errors';
-import { isRecord } from '../openai/parse-body';
+import { isRecord } from '../is-record';
 import { schemaConstraint } from './constraint-readers';
 import { jsonObjectGbnf } from './json-schema-to-gbnf';
 

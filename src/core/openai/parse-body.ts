@@ -6,12 +6,8 @@
  */
 import * as v from 'valibot';
 import { InvalidRequestError } from '../errors';
+import { isRecord } from '../is-record';
 import { resolveAliases } from './resolve-aliases';
-
-/** A plain JSON object (not an array, not null). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Rejects any key of `value` not in `known` with OpenAI's "Unrecognized request argument". */
 export function rejectUnknownKeys(value: Record<string, unknown>, known: ReadonlySet<string>, prefix = ''): void {

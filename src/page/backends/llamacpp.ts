@@ -1,6 +1,6 @@
 /** The page's side of the `llamacpp` backend: `'inpage-test'` and GGUF URLs. */
 import { InvalidRequestError } from '../../core/errors';
-import { INPAGE_TEST_MODEL_ID } from '../../test-model/inpage-test-spec';
+import { INPAGE_TEST_MODEL_ID } from '../../builtin-model/inpage-test-spec';
 import { resolveModel } from '../resolve-model';
 import type { PageBackend } from './page-backend';
 

@@ -3,7 +3,7 @@
  * it turns one into a `ModelSpec`, which load errors make `auto` fall back to another backend,
  * and whether `/v1/models` lists its catalogue. One file per backend, one registry.
  */
-import type { BackendName } from '../../core/model-card';
+import type { BackendName } from '../../core/backend-name';
 import type { ModelSpec } from '../../core/model-spec';
 import type { WebLLMCacheBackend } from '../../core/webllm-source';
 

@@ -1,5 +1,5 @@
 /** Every backend the page runtime knows, by name. */
-import type { BackendName } from '../../core/model-card';
+import type { BackendName } from '../../core/backend-name';
 import { llamacppBackend } from './llamacpp';
 import type { PageBackend } from './page-backend';
 import { webllmBackend } from './webllm';

@@ -3,13 +3,13 @@
  * GGUF ships it), and tells whether the prompt ends by opening `<think>` (the model's output
  * then starts as reasoning).
  */
-import type { ChatPrompt } from '../../../src/core/chat-prompt';
-import { InvalidRequestError } from '../../../src/core/errors';
-import type { ChatTemplate } from '../../../src/gguf/chat-template';
+import type { ChatPrompt } from '#core/chat-prompt';
+import { InvalidRequestError } from '#core/errors';
+import type { ChatTemplate } from '#gguf/chat-template';
 import { promptText, type PromptSegment } from './prompt-segments';
 import { renderChatTemplate } from './render-chat-template';
 
-export type { ChatTemplate } from '../../../src/gguf/chat-template';
+export type { ChatTemplate } from '#gguf/chat-template';
 
 export interface RenderedChat {
   text: string;

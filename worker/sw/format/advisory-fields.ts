@@ -7,8 +7,8 @@
  * clients for nothing. Fields that would change the answer stay 400s.
  */
 import * as v from 'valibot';
-import { describeValue } from '../../../src/core/openai/describe-value';
-import { booleanField, stringField } from '../../../src/core/openai/fields';
+import { describeValue } from '#core/openai/describe-value';
+import { booleanField, stringField } from '#core/openai/fields';
 
 const metadataField = v.record(
   v.string(),

@@ -1,12 +1,13 @@
 /**
  * Edge helpers shared by the chat, responses and embeddings validators: run one valibot schema
  * on one value and turn the first issue into an OpenAI-style 400 naming `param`. The body checks
- * every endpoint shares (`isRecord`, `rejectUnknownKeys`, `requireKey`) are core's parse-body.
+ * every endpoint shares are core's (`isRecord` in is-record, `rejectUnknownKeys` and `requireKey`
+ * in parse-body).
  */
 import * as v from 'valibot';
-import { InvalidRequestError } from '../../../src/core/errors';
-import { describeValue } from '../../../src/core/openai/describe-value';
-import { isRecord } from '../../../src/core/openai/parse-body';
+import { InvalidRequestError } from '#core/errors';
+import { isRecord } from '#core/is-record';
+import { describeValue } from '#core/openai/describe-value';
 
 /** Parses `value` with `schema`, or throws `InvalidRequestError(issue.message, param)`. */
 export function parseField<S extends v.GenericSchema>(schema: S, value: unknown, param: string): v.InferOutput<S> {

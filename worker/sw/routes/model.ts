@@ -1,4 +1,4 @@
-import { InvalidRequestError, NotFoundError } from '../../../src/core/errors';
+import { InvalidRequestError, NotFoundError } from '#core/errors';
 import { checkApiKey, engineClients, modelCards } from '../engine-clients';
 import type { Route } from '../route';
 

@@ -1,5 +1,5 @@
-import type { ModelCard } from '../../../src/core/model-card';
-import type { ListResponse } from '../../../src/core/openai/types';
+import type { ModelCard } from '#core/model-card';
+import type { ListResponse } from '#core/openai/types';
 import { checkApiKey, engineClients, modelCards } from '../engine-clients';
 import type { Route } from '../route';
 

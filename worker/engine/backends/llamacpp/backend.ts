@@ -1,9 +1,9 @@
-import { ServiceUnavailableError } from '../../../../src/core/errors';
-import type { LoadProgress, ModelSpec } from '../../../../src/core/model-spec';
-import { readGgufMetadata } from '../../../../src/gguf/read-gguf-metadata';
-import { chatTemplateFromMetadata } from '../../../../src/gguf/chat-template';
-import { vocabularyFromMetadata } from '../../../../src/gguf/vocabulary';
-import { buildInpageTestModel, inpageTestSpec } from '../../../../src/test-model/inpage-test-model';
+import { ServiceUnavailableError } from '#core/errors';
+import type { LoadProgress, ModelSpec } from '#core/model-spec';
+import { readGgufMetadata } from '#gguf/read-gguf-metadata';
+import { chatTemplateFromMetadata } from '#gguf/chat-template';
+import { vocabularyFromMetadata } from '#gguf/vocabulary';
+import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test-model';
 import type { Backend, LoadedModel } from '../../backend';
 import { llamaWasmUrl } from '../../engine-assets';
 import { EngineGuard } from './engine-guard';

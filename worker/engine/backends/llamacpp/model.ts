@@ -1,10 +1,11 @@
-import { InvalidRequestError } from '../../../../src/core/errors';
-import { unsupportedOn } from '../../../../src/core/parameters';
-import type { ModelCapabilities } from '../../../../src/core/capabilities';
-import type { PromptInput } from '../../../../src/core/generation';
-import type { ChatTemplate } from '../../../../src/gguf/chat-template';
-import type { Vocabulary } from '../../../../src/gguf/vocabulary';
-import type { EmbeddingResult } from '../../../../src/core/embedding';
+import { InvalidRequestError } from '#core/errors';
+import { unsupportedOn } from '#core/parameters';
+import type { ModelCapabilities } from '#core/capabilities';
+import type { CapabilityName } from '#core/capability-name';
+import type { PromptInput } from '#core/generation';
+import type { ChatTemplate } from '#gguf/chat-template';
+import type { Vocabulary } from '#gguf/vocabulary';
+import type { EmbeddingResult } from '#core/embedding';
 import type { ChoiceRequest, GenerationEvent, LoadedModel, PromptToken, TokenInfo } from '../../backend';
 import type { PromptSegment } from '../../chat/prompt-segments';
 import { Utf8Hold } from '../../utf8-hold';
@@ -39,11 +40,9 @@ export class LlamaCppModel implements LoadedModel {
     private readonly contextLength: number,
     readonly chatTemplate: ChatTemplate | null,
   ) {
-    const unsupported = [
-      ...unsupportedOn('llamacpp'),
-      ...(vocab.fim ? [] : ['suffix']),
-      ...(chatTemplate ? [] : ['chat']),
-    ];
+    const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
+    if (!vocab.fim) unsupported.push('suffix');
+    if (!chatTemplate) unsupported.push('chat');
     this.capabilities = {
       unsupported,
       context_length: contextLength,

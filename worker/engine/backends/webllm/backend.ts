@@ -1,10 +1,10 @@
 import type { InitProgressReport, ModelRecord } from '@mlc-ai/web-llm';
-import { ServiceUnavailableError } from '../../../../src/core/errors';
-import type { LoadProgress, ModelSpec } from '../../../../src/core/model-spec';
-import type { WebLLMSource } from '../../../../src/core/webllm-source';
+import { ServiceUnavailableError } from '#core/errors';
+import type { LoadProgress, ModelSpec } from '#core/model-spec';
+import type { WebLLMSource } from '#core/webllm-source';
 import type { Backend, LoadedModel } from '../../backend';
 import { importWebLLM } from '../../engine-assets';
-import type { ModelCard } from '../../../../src/core/model-card';
+import type { ModelCard } from '#core/model-card';
 import { catalogueCards } from './catalogue';
 import { adapterFacts, pickVariant } from './device';
 import { isEmbeddingRecord } from './embedder';

@@ -1,7 +1,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionRequestStreaming, ResponseFormat } from '@mlc-ai/web-llm';
-import type { ChatMessage, ChatPrompt } from '../../../../src/core/chat-prompt';
-import { InvalidRequestError } from '../../../../src/core/errors';
-import type { OutputGrammar } from '../../../../src/core/generation';
+import type { ChatMessage, ChatPrompt } from '#core/chat-prompt';
+import { InvalidRequestError } from '#core/errors';
+import type { OutputGrammar } from '#core/generation';
 import type { ChoiceRequest } from '../../backend';
 import { webllmSampling } from './request';
 

@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk, ChatCompletionTokenLogprob, Completion, CompletionUsage } from '@mlc-ai/web-llm';
-import type { FinishReason } from '../../../../src/core/openai/types';
+import type { FinishReason } from '#core/openai/types';
 import type { GenerationEvent, TokenCandidate, TokenInfo } from '../../backend';
 
 const encoder = new TextEncoder();

@@ -4,17 +4,18 @@
  * conversations and responses on it are 400s naming `model` before the engine is woken.
  */
 import type { ModelRecord } from '@mlc-ai/web-llm';
-import type { ModelCapabilities } from '../../../../src/core/capabilities';
-import type { EmbeddingResult } from '../../../../src/core/embedding';
-import { InvalidRequestError } from '../../../../src/core/errors';
-import type { PromptInput } from '../../../../src/core/generation';
-import type { ModelCard } from '../../../../src/core/model-card';
+import type { ModelCapabilities } from '#core/capabilities';
+import type { CapabilityName } from '#core/capability-name';
+import type { EmbeddingResult } from '#core/embedding';
+import { InvalidRequestError } from '#core/errors';
+import type { PromptInput } from '#core/generation';
+import type { ModelCard } from '#core/model-card';
 import type { GenerationEvent, LoadedModel, PromptToken } from '../../backend';
 import { embeddingBatchSize, webllmEmbed, type WebLLMEmbeddingEngine } from './embedder';
 import { WEBLLM_MAX_TOKEN_BYTES, WEBLLM_UNSUPPORTED } from './request';
 
 /** What an embedding build cannot do: generate (and all a generative WebLLM model cannot). */
-export const WEBLLM_EMBEDDING_UNSUPPORTED: readonly string[] = [
+export const WEBLLM_EMBEDDING_UNSUPPORTED: readonly CapabilityName[] = [
   'generation',
   ...WEBLLM_UNSUPPORTED.filter((name) => name !== 'embeddings'),
 ];

@@ -4,12 +4,12 @@ import type {
   Completion,
   CompletionCreateParamsStreaming,
 } from '@mlc-ai/web-llm';
-import { InvalidRequestError } from '../../../../src/core/errors';
-import type { ModelCard } from '../../../../src/core/model-card';
-import type { ModelCapabilities } from '../../../../src/core/capabilities';
-import type { ChatPrompt } from '../../../../src/core/chat-prompt';
-import type { PromptInput } from '../../../../src/core/generation';
-import { GREEDY } from '../../../../src/core/parameters';
+import { InvalidRequestError } from '#core/errors';
+import type { ModelCard } from '#core/model-card';
+import type { ModelCapabilities } from '#core/capabilities';
+import type { ChatPrompt } from '#core/chat-prompt';
+import type { PromptInput } from '#core/generation';
+import { GREEDY } from '#core/parameters';
 import type { ChoiceRequest, ConversationRunner, GenerationEvent, LoadedModel, PromptToken } from '../../backend';
 import { toWebLLMChatParams } from './chat-request';
 import { webllmChatChunkEvents, webllmChunkEvents, type ChunkState } from './chunk';

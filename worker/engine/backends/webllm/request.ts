@@ -1,5 +1,6 @@
 import type { CompletionCreateParamsStreaming } from '@mlc-ai/web-llm';
-import { unsupportedOn } from '../../../../src/core/parameters';
+import type { CapabilityName } from '#core/capability-name';
+import { unsupportedOn } from '#core/parameters';
 import type { ChoiceRequest } from '../../backend';
 
 /**
@@ -12,7 +13,7 @@ import type { ChoiceRequest } from '../../backend';
  * in conversations tools (WebLLM calls functions only with a few Hermes models, through its own
  * system prompt), template variables and reasoning effort (its conversation templates take none).
  */
-export const WEBLLM_UNSUPPORTED: readonly string[] = [
+export const WEBLLM_UNSUPPORTED: readonly CapabilityName[] = [
   ...unsupportedOn('webllm'),
   'token_ids',
   'prompt_logprobs',

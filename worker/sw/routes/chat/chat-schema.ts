@@ -4,8 +4,8 @@
  * messages, tools, tool_choice and response_format are shape-checked by their own validators.
  */
 import * as v from 'valibot';
-import { completionSchema } from '../../../../src/core/openai/completion-schema';
-import { booleanField, integerField } from '../../../../src/core/openai/fields';
+import { completionSchema } from '#core/openai/completion-schema';
+import { booleanField, integerField } from '#core/openai/fields';
 import { ADVISORY_FIELDS } from '../../format/advisory-fields';
 
 /** Fields a chat body accepts exactly as `/v1/completions` does (same names, ranges, messages; aliases via `resolveAliases`). */

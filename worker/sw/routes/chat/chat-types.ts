@@ -2,10 +2,10 @@
  * The validated shape of a `/v1/chat/completions` request: messages with their content already
  * flattened to text, function tools, and every sampler resolved to a value.
  */
-import type { ChatMessage, FunctionTool, ReasoningEffort } from '../../../../src/core/chat-prompt';
-import type { OutputGrammar } from '../../../../src/core/generation';
+import type { ChatMessage, FunctionTool, ReasoningEffort } from '#core/chat-prompt';
+import type { OutputGrammar } from '#core/generation';
 
-export type { ChatMessage, FunctionTool, ReasoningEffort, ToolCall } from '../../../../src/core/chat-prompt';
+export type { ChatMessage, FunctionTool, ReasoningEffort, ToolCall } from '#core/chat-prompt';
 
 export type ChatRole = ChatMessage['role'];
 

@@ -6,8 +6,8 @@
  * `<tool_call>`. Another output constraint (response_format, grammar, ...) with strict tools is a
  * 400 `conflicting_constraints`: llama.cpp runs one grammar per request.
  */
-import { InvalidRequestError } from '../../../../src/core/errors';
-import { toolCallGrammar } from '../../../../src/core/constraints/tool-call-grammar';
+import { InvalidRequestError } from '#core/errors';
+import { toolCallGrammar } from '#core/constraints/tool-call-grammar';
 import type { ChatRequest } from './chat-types';
 
 /** `at(i)`: the request field of tool i's parameters (`tools[i].function.parameters` in chat). */

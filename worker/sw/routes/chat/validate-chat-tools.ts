@@ -2,9 +2,10 @@
  * Validates `tools` (function tools with a JSON-schema `parameters`) and `tool_choice`
  * ('auto' | 'none' | 'required' | a named function that must be among the tools).
  */
-import { InvalidRequestError } from '../../../../src/core/errors';
-import { describeValue } from '../../../../src/core/openai/describe-value';
-import { isRecord, rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
+import { InvalidRequestError } from '#core/errors';
+import { describeValue } from '#core/openai/describe-value';
+import { isRecord } from '#core/is-record';
+import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import type { FunctionTool, ToolChoice } from './chat-types';
 
 /** OpenAI's rule for function names. */

@@ -2,11 +2,11 @@
  * Validates a parsed JSON body for `POST /v1/chat/completions` and applies defaults. Throws
  * `InvalidRequestError` (400) naming the offending parameter, like `validateCompletion`.
  */
-import { InvalidRequestError } from '../../../../src/core/errors';
-import { parseBody } from '../../../../src/core/openai/parse-body';
-import { readGrammar, CONSTRAINT_KEYS } from '../../../../src/core/openai/read-grammar';
-import { readParameters } from '../../../../src/core/openai/read-parameters';
-import { PARAMETER_ALIASES } from '../../../../src/core/openai/resolve-aliases';
+import { InvalidRequestError } from '#core/errors';
+import { parseBody } from '#core/openai/parse-body';
+import { readGrammar, CONSTRAINT_KEYS } from '#core/openai/read-grammar';
+import { readParameters } from '#core/openai/read-parameters';
+import { PARAMETER_ALIASES } from '#core/openai/resolve-aliases';
 import { chatSchema, type ChatBody } from './chat-schema';
 import { validateChatMessages } from './validate-chat-messages';
 import { validateChatTools, validateToolChoice } from './validate-chat-tools';

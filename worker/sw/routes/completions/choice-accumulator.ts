@@ -1,6 +1,6 @@
 /** Collects a non-streamed legacy completion's choices from the engine's pieces, by index. */
-import type { FinishReason, TokenLogprob } from '../../../../src/core/generation';
-import type { CompletionChoice } from '../../../../src/core/openai/types';
+import type { FinishReason, TokenLogprob } from '#core/generation';
+import type { CompletionChoice } from '#core/openai/types';
 import { appendLogprobs, emptyLogprobs, toLegacyLogprobs } from './legacy-logprobs';
 
 export class ChoiceAccumulator {

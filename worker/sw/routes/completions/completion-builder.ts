@@ -1,5 +1,5 @@
 /** The `text_completion` object and its id. */
-import type { Completion, CompletionChoice, Usage } from '../../../../src/core/openai/types';
+import type { Completion, CompletionChoice, Usage } from '#core/openai/types';
 
 /** What every chunk and the whole response of one request share. */
 export interface CompletionMeta {

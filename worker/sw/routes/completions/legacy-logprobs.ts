@@ -1,6 +1,6 @@
 /** The legacy completions logprobs shape, built at the edge from the engine's neutral tokens. */
-import type { Candidate, TokenLogprob } from '../../../../src/core/generation';
-import type { LegacyLogprobs } from '../../../../src/core/openai/types';
+import type { Candidate, TokenLogprob } from '#core/generation';
+import type { LegacyLogprobs } from '#core/openai/types';
 
 /** What the legacy shape reads of a token (an engine `TokenLogprob` is one). */
 export interface LogprobEntry extends Pick<TokenLogprob, 'text' | 'logprob' | 'offset'> {

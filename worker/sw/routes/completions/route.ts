@@ -3,7 +3,7 @@
  * validated and checked against the model's capabilities here; only a request the model can
  * serve reaches the engine.
  */
-import { validateCompletion } from '../../../../src/core/openai/validate-completion';
+import { validateCompletion } from '#core/openai/validate-completion';
 import { engineFor } from '../../engine-for';
 import { jsonResponse, openGeneration, sseResponse } from '../../engine-response';
 import { readJson } from '../../read-json';

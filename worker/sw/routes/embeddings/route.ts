@@ -4,7 +4,7 @@
  * the engine returns pooled vectors (one `embedding` job), scaled here to unit length, as one
  * JSON body.
  */
-import { checkEmbeddingCapabilities } from '../../../../src/core/embedding';
+import { checkEmbeddingCapabilities } from '#core/embedding';
 import { routeToEngine } from '../../engine-for';
 import { readJson } from '../../read-json';
 import type { Route } from '../../route';

@@ -3,9 +3,10 @@
  * number[][], none empty), `encoding_format` ('float' | 'base64'), `dimensions` (400: models
  * here return their native size only), `user`.
  */
-import { InvalidRequestError } from '../../../../src/core/errors';
-import { describeValue } from '../../../../src/core/openai/describe-value';
-import { isRecord, rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
+import { InvalidRequestError } from '#core/errors';
+import { describeValue } from '#core/openai/describe-value';
+import { isRecord } from '#core/is-record';
+import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 
 export interface EmbeddingsRequest {
   model: string;

@@ -3,9 +3,10 @@
  * items) and `instructions` into chat messages. Stateless: `item_reference` is a 400, and
  * `reasoning` items are dropped (templates drop past reasoning anyway).
  */
-import { InvalidRequestError } from '../../../../src/core/errors';
-import { describeValue } from '../../../../src/core/openai/describe-value';
-import { isRecord, requireKey } from '../../../../src/core/openai/parse-body';
+import { InvalidRequestError } from '#core/errors';
+import { describeValue } from '#core/openai/describe-value';
+import { isRecord } from '#core/is-record';
+import { requireKey } from '#core/openai/parse-body';
 import { flattenContent } from '../chat/chat-content';
 import type { ChatMessage } from '../chat/chat-types';
 

@@ -4,7 +4,7 @@
  * documented `response.*` events (`event:` + `data:` frames, no `[DONE]`), or answers the
  * final `response` object.
  */
-import { InternalServerError } from '../../../../src/core/errors';
+import { InternalServerError } from '#core/errors';
 import { engineFor } from '../../engine-for';
 import {
   jsonResponse,

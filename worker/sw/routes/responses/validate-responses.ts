@@ -4,11 +4,12 @@
  * `conversation` are 400s; `store` is accepted but nothing is stored (responses say `store: false`),
  * and so are the other fields that cannot change the text (`advisory-fields.ts`).
  */
-import { readGrammar } from '../../../../src/core/openai/read-grammar';
-import { InvalidRequestError } from '../../../../src/core/errors';
-import { isRecord, rejectUnknownKeys, requireKey } from '../../../../src/core/openai/parse-body';
+import { readGrammar } from '#core/openai/read-grammar';
+import { InvalidRequestError } from '#core/errors';
+import { isRecord } from '#core/is-record';
+import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import { parseField } from '../../format/parse-field';
-import { integerField } from '../../../../src/core/openai/fields';
+import { integerField } from '#core/openai/fields';
 import { ADVISORY_FIELDS } from '../../format/advisory-fields';
 import { validateChat } from '../chat/validate-chat';
 import { validateFunction, validateToolChoice, typeError } from '../chat/validate-chat-tools';

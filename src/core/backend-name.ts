@@ -1,0 +1,2 @@
+/** Backends an engine can run a model on. */
+export type BackendName = 'llamacpp' | 'webllm';
