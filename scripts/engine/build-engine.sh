@@ -32,9 +32,17 @@ for variant in "${VARIANTS[@]}"; do
   chroot "$root" bash /src/link-engine.sh /src/llama.cpp "/src/build-$name" /src/glue "/src/out/llama-engine-$name" "$flags"
 done
 
+# One loader serves every variant (the same glue and exports): it must come out the same for each.
 dest="$repo/worker/engine/backends/llamacpp/wasm"
 mkdir -p "$dest"
-cp "$work"/out/* "$dest/"
+first="${VARIANTS[0]%%:*}"
+for variant in "${VARIANTS[@]}"; do
+  name="${variant%%:*}"
+  cmp -s "$work/out/llama-engine-$first.mjs" "$work/out/llama-engine-$name.mjs" ||
+    { echo "build-engine: the $name variant's loader differs from the $first variant's" >&2; exit 1; }
+  cp "$work/out/llama-engine-$name.wasm" "$dest/"
+done
+cp "$work/out/llama-engine-$first.mjs" "$dest/llama-engine.mjs"
 toolchain="$(chroot "$root" emcc --version | head -n 1)"
 node "$repo/scripts/engine/write-manifest.mjs" "$dest" "$toolchain" "$work/package/llama/llama.cpp.info.json"
 echo "built $(ls "$dest" | paste -sd' ')"
