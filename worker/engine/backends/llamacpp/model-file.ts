@@ -60,13 +60,12 @@ async function download(url: string, model: string, onProgress: (progress: LoadP
     }
     chunks.push(value);
     loaded += value.length;
-    onProgress({
-      model,
-      phase: 'download',
-      fraction: total > 0 ? loaded / total : 0,
-      loadedBytes: loaded,
-      totalBytes: total,
-    });
+    // Without a known total (a compressed response) the download is indeterminate: null, not 0.
+    onProgress(
+      total > 0
+        ? { model, phase: 'download', fraction: loaded / total, loadedBytes: loaded, totalBytes: total }
+        : { model, phase: 'download', fraction: null, loadedBytes: loaded },
+    );
   }
   if (total > 0 && loaded !== total) throw failed(model, `got ${loaded} of ${total} bytes.`);
   if (loaded < GGUF_MAGIC.length)
