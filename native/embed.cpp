@@ -30,7 +30,7 @@ IP_EXPORT int ip_embed(const llama_token * ids, int n, int n_ctx) {
   if (!ctx) return fail("llama.cpp could not create the embedding context");
   if (n > static_cast<int>(llama_n_ctx(ctx))) return fail("the input is too large to embed at once");
   llama_memory_clear(llama_get_memory(ctx), true);
-  if (decode(ctx, ids, n, 0, true) != 0) return fail("llama_decode failed on the input");
+  if (decode(ctx, ids, n, 0, Logits::all) != 0) return fail("llama_decode failed on the input");
   const float * pooled = llama_get_embeddings_seq(ctx, 0);
   if (!pooled) return fail("the model gave no pooled embedding");
   const int dim = llama_model_n_embd_out(engine().model);

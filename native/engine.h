@@ -42,8 +42,11 @@ Out & out();
 // Records `message` as the last error (ip_error) and returns -1.
 int fail(const std::string & message);
 
-// Decodes `n` tokens at positions [pos, pos + n) on sequence 0 of `ctx`; `all_logits` asks for
-// logits at every position (scoring), else only at the last one. 0 on success.
-int decode(llama_context * ctx, const llama_token * ids, int n, int pos, bool all_logits);
+// Which positions of a batch get logits.
+enum class Logits { none, last, all };
+
+// Decodes `n` tokens at positions [pos, pos + n) on sequence 0 of `ctx`, with logits where
+// `logits` says (every position for scoring, the last for the next token). 0 on success.
+int decode(llama_context * ctx, const llama_token * ids, int n, int pos, Logits logits);
 
 #define IP_EXPORT extern "C" __attribute__((used, visibility("default")))

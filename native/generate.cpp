@@ -28,18 +28,8 @@ IP_EXPORT int ip_prefill(int max) {
   const size_t from = e.prompt.size() - e.pending;
   if (n > 0) {
     // Logits only for the prompt's last token, when this batch holds it.
-    const bool last = static_cast<size_t>(n) == e.pending;
-    llama_batch batch = llama_batch_init(n, 0, 1);
-    for (int i = 0; i < n; i++) {
-      batch.token[i] = e.prompt[from + i];
-      batch.pos[i] = from + i;
-      batch.n_seq_id[i] = 1;
-      batch.seq_id[i][0] = 0;
-      batch.logits[i] = last && i == n - 1;
-    }
-    batch.n_tokens = n;
-    const int status = llama_decode(e.ctx, batch);
-    llama_batch_free(batch);
+    const Logits logits = static_cast<size_t>(n) == e.pending ? Logits::last : Logits::none;
+    const int status = decode(e.ctx, e.prompt.data() + from, n, static_cast<int>(from), logits);
     if (status != 0) return fail("llama_decode failed on the prompt (" + std::to_string(status) + ")");
     e.cached.insert(e.cached.end(), e.prompt.begin() + from, e.prompt.begin() + from + n);
     e.pending -= n;
@@ -51,7 +41,7 @@ IP_EXPORT int ip_prefill(int max) {
 IP_EXPORT int ip_push(llama_token id) {
   Engine & e = engine();
   if (e.cached.size() >= llama_n_ctx(e.ctx)) return -2;
-  const int status = decode(e.ctx, &id, 1, static_cast<int>(e.cached.size()), false);
+  const int status = decode(e.ctx, &id, 1, static_cast<int>(e.cached.size()), Logits::last);
   if (status != 0) return fail("llama_decode failed (" + std::to_string(status) + ")");
   e.cached.push_back(id);
   return 0;

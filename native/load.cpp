@@ -75,14 +75,14 @@ IP_EXPORT int ip_info() {
   return static_cast<int>(out().i32.size());
 }
 
-int decode(llama_context * ctx, const llama_token * ids, int n, int pos, bool all_logits) {
+int decode(llama_context * ctx, const llama_token * ids, int n, int pos, Logits logits) {
   llama_batch batch = llama_batch_init(n, 0, 1);
   for (int i = 0; i < n; i++) {
     batch.token[i] = ids[i];
     batch.pos[i] = pos + i;
     batch.n_seq_id[i] = 1;
     batch.seq_id[i][0] = 0;
-    batch.logits[i] = all_logits || i == n - 1;
+    batch.logits[i] = logits == Logits::all || (logits == Logits::last && i == n - 1);
   }
   batch.n_tokens = n;
   const int status = llama_decode(ctx, batch);

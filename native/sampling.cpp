@@ -113,7 +113,7 @@ IP_EXPORT int ip_score(const llama_token * ids, int n, int top) {
   const int n_vocab = llama_vocab_n_tokens(e.vocab);
   for (int from = 0; from < n; from += e.n_batch) {
     const int count = std::min(e.n_batch, n - from);
-    if (decode(e.ctx, ids + from, count, from, true) != 0) return fail("llama_decode failed while scoring the prompt");
+    if (decode(e.ctx, ids + from, count, from, Logits::all) != 0) return fail("llama_decode failed while scoring the prompt");
     e.cached.insert(e.cached.end(), ids + from, ids + from + count);
     for (int i = 0; i < count; i++) {
       const int next = from + i + 1;
