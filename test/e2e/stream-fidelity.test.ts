@@ -110,23 +110,7 @@ describe('a prompt over the context is refused before any header, streamed or no
   });
 
   test('the engine is free afterwards: a short streamed chat answers', async () => {
-    const text = await fixture.page.evaluate(async () => {
-      const client = new window.OpenAI({
-        baseURL: location.origin + '/v1',
-        apiKey: 'unused',
-        dangerouslyAllowBrowser: true,
-      });
-      const stream = await client.chat.completions.create({
-        model: 'inpage-test',
-        messages: [{ role: 'user', content: 'abc' }],
-        max_tokens: 3,
-        temperature: 0,
-        stream: true,
-      });
-      let text = '';
-      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
-      return text;
-    });
+    const text = (await chatDeltas({ max_tokens: 3 })).join('');
     assert.equal(text, 'def');
   });
 });
@@ -155,6 +139,30 @@ function completionPieces(params: Record<string, unknown>): Promise<Piece[]> {
   }, params);
 }
 
+/** The streamed chat's non-empty content deltas for [user 'abc'] at temperature 0, in order. */
+function chatDeltas(params: Record<string, unknown>): Promise<string[]> {
+  return fixture.page.evaluate(async (params) => {
+    const client = new window.OpenAI({
+      baseURL: location.origin + '/v1',
+      apiKey: 'unused',
+      dangerouslyAllowBrowser: true,
+    });
+    const stream = await client.chat.completions.create({
+      model: 'inpage-test',
+      messages: [{ role: 'user', content: 'abc' }],
+      temperature: 0,
+      ...params,
+      stream: true,
+    });
+    const deltas: string[] = [];
+    for await (const chunk of stream) {
+      const content = chunk.choices[0]?.delta.content;
+      if (content) deltas.push(content);
+    }
+    return deltas;
+  }, params);
+}
+
 const one = (text: string, tokens: string[] | null = null): Piece => ({ text, tokens });
 
 describe('stop strings hold back only a tail that could begin a stop', () => {
@@ -171,27 +179,7 @@ describe('stop strings hold back only a tail that could begin a stop', () => {
   });
 
   test('chat streams the same way', async () => {
-    const deltas = await fixture.page.evaluate(async () => {
-      const client = new window.OpenAI({
-        baseURL: location.origin + '/v1',
-        apiKey: 'unused',
-        dangerouslyAllowBrowser: true,
-      });
-      const stream = await client.chat.completions.create({
-        model: 'inpage-test',
-        messages: [{ role: 'user', content: 'abc' }],
-        max_tokens: 5,
-        temperature: 0,
-        stop: ['ZZZZZZ'],
-        stream: true,
-      });
-      const deltas: string[] = [];
-      for await (const chunk of stream) {
-        const content = chunk.choices[0]?.delta.content;
-        if (content) deltas.push(content);
-      }
-      return deltas;
-    });
+    const deltas = await chatDeltas({ max_tokens: 5, stop: ['ZZZZZZ'] });
     assert.deepEqual(deltas, ['d', 'e', 'f', 'g', 'h']);
   });
 
