@@ -4,7 +4,7 @@
  * the `GenerationEvent`s (one formatter per endpoint).
  */
 import type { ChatPrompt } from './chat-prompt';
-import type { SamplingParams } from './parameters';
+import type { ParameterValues } from './parameters';
 
 export type { SamplingParams } from './parameters';
 
@@ -26,18 +26,14 @@ export const isChatPrompt = (prompt: RequestPrompt): prompt is ChatPromptInput =
 /** Why a choice ended. */
 export type FinishReason = 'stop' | 'length';
 
-/** What one generation request asks of the engine (every default applied). */
-export interface GenerationRequest extends SamplingParams {
+/** What one generation request asks of the engine (every default applied; the table's rows are its parameters). */
+export interface GenerationRequest extends ParameterValues {
   model: string;
   /** One entry per prompt of the batch (a single prompt is a batch of one). */
   prompts: RequestPrompt[];
   /** null = up to the context. */
   max_tokens: number | null;
-  min_tokens: number;
-  ignore_eos: boolean;
   stop: string[];
-  stop_token_ids: number[];
-  include_stop_str_in_output: boolean;
   /** Choices per prompt (index = prompt * n + choice). */
   n: number;
   /** Candidates per prompt, of which the `n` with the highest cumulative logprob are returned. */

@@ -34,6 +34,8 @@ export interface ParameterRow<T, R extends ParameterRange = ParameterRange> {
   readonly aliases?: readonly string[];
   /** Backends that answer 400 when it is not `off`. */
   readonly unsupportedOn: readonly BackendName[];
+  /** How a validated request value becomes the row's value (absent: as it is). */
+  read?(value: RangeValue<R['kind']>): T;
 }
 
 const row = <T, R extends ParameterRange>(
@@ -54,7 +56,7 @@ export const SAMPLING = {
   temperature: row({ kind: 'number', min: 0, max: 2 }, 1, [], { off: 0 }),
   top_p: row({ kind: 'number', min: 0, max: 1, minExclusive: true }, 1),
   /** -1 is read as 0 (off), as vLLM does. */
-  top_k: row({ kind: 'integer', min: -1 }, 0, ['webllm']),
+  top_k: row({ kind: 'integer', min: -1 }, 0, ['webllm'], { read: (k: number) => Math.max(0, k) }),
   min_p: row({ kind: 'number', min: 0, max: 1 }, 0, ['webllm']),
   typical_p: row({ kind: 'number', min: 0, max: 1, minExclusive: true }, 1, ['webllm']),
   /** 0 = off, 1 = Mirostat, 2 = Mirostat 2.0. */
@@ -62,7 +64,7 @@ export const SAMPLING = {
     { kind: 'integer', min: 0, max: 2 },
     0,
     ['webllm'],
-    { aliases: ['mirostat_mode'] },
+    { aliases: ['mirostat_mode'], read: (mode: number) => (mode === 1 || mode === 2 ? mode : 0) },
   ),
   mirostat_tau: row({ kind: 'number', min: 0, max: 100 }, 5),
   mirostat_eta: row({ kind: 'number', min: 0, max: 1 }, 0.1),
@@ -92,6 +94,17 @@ export type ParameterName = keyof typeof PARAMETERS;
 
 type ValueOf<R> = R extends ParameterRow<infer T, ParameterRange> ? T : never;
 
+/** Every row's value (the sampling parameters and the limits), as a validated request holds them. */
+export type ParameterValues = { -readonly [K in ParameterName]: ValueOf<(typeof PARAMETERS)[K]> };
+
+/** Every row as a request body may hold it: absent or null means the row's default. */
+export type ParameterInput = {
+  [K in ParameterName]?: RangeValue<(typeof PARAMETERS)[K]['range']['kind']> | null;
+};
+
+/** The rows' names, in table order. */
+export const PARAMETER_NAMES = Object.keys(PARAMETERS) as ParameterName[];
+
 /** The sampling parameters with their values (every one present; "off" where a request left it out). */
 export type SamplingParams = { -readonly [K in keyof typeof SAMPLING]: ValueOf<(typeof SAMPLING)[K]> };
 
@@ -109,6 +122,11 @@ function valuesOf<T extends Record<string, ParameterRow<unknown, ParameterRange>
   return Object.fromEntries(Object.entries(rows).map(([name, r]) => [name, r[column]])) as {
     -readonly [K in keyof T]: ValueOf<T[K]>;
   };
+}
+
+/** Every row of a larger object (a request), and nothing else. */
+export function pickParameters(source: ParameterValues): ParameterValues {
+  return Object.fromEntries(PARAMETER_NAMES.map((name) => [name, source[name]])) as ParameterValues;
 }
 
 /** The sampling parameters of a larger object (a request), and nothing else. */

@@ -6,35 +6,23 @@
 import * as v from 'valibot';
 import { completionSchema } from '#core/openai/completion-schema';
 import { booleanField, integerField } from '#core/openai/fields';
+import { PARAMETER_NAMES } from '#core/parameters';
 import { ADVISORY_FIELDS } from '../../format/advisory-fields';
 
-/** Fields a chat body accepts exactly as `/v1/completions` does (same names, ranges, messages; aliases via `resolveAliases`). */
+/**
+ * Fields a chat body accepts exactly as `/v1/completions` does (same names, ranges, messages;
+ * aliases via `resolveAliases`): chat's share of the completions fields, then every row of the
+ * parameter table.
+ */
 export const CHAT_SHARED_FIELDS = [
   'model',
   'n',
   'stop',
-  'seed',
-  'temperature',
-  'top_p',
-  'presence_penalty',
-  'frequency_penalty',
-  'logit_bias',
   'stream',
   'stream_options',
   'user',
-  // llama.cpp / vLLM extras
-  'top_k',
-  'min_p',
-  'typical_p',
-  'mirostat',
-  'mirostat_tau',
-  'mirostat_eta',
-  'repetition_penalty',
-  'min_tokens',
-  'ignore_eos',
-  'stop_token_ids',
-  'include_stop_str_in_output',
   'cache_prompt',
+  ...PARAMETER_NAMES,
 ] as const satisfies ReadonlyArray<keyof typeof completionSchema.entries>;
 
 export const MAX_TOP_LOGPROBS = 20;

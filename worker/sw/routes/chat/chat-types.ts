@@ -4,6 +4,7 @@
  */
 import type { ChatMessage, FunctionTool, ReasoningEffort } from '#core/chat-prompt';
 import type { OutputGrammar } from '#core/generation';
+import type { ParameterValues } from '#core/parameters';
 
 export type { ChatMessage, FunctionTool, ReasoningEffort, ToolCall } from '#core/chat-prompt';
 
@@ -20,7 +21,8 @@ export type ResponseFormat =
       json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean };
     };
 
-export interface ChatRequest {
+/** The table's rows (samplers and limits) are its parameters; the rest is chat's own. */
+export interface ChatRequest extends ParameterValues {
   model: string;
   messages: ChatMessage[];
   tools: FunctionTool[];
@@ -37,26 +39,9 @@ export interface ChatRequest {
   n: number;
   /** null: up to the context. */
   max_tokens: number | null;
-  min_tokens: number;
   stop: string[];
-  stop_token_ids: number[];
-  ignore_eos: boolean;
-  include_stop_str_in_output: boolean;
   logprobs: boolean;
   top_logprobs: number;
-  temperature: number;
-  top_p: number;
-  top_k: number;
-  min_p: number;
-  typical_p: number;
-  mirostat: 0 | 1 | 2;
-  mirostat_tau: number;
-  mirostat_eta: number;
-  presence_penalty: number;
-  frequency_penalty: number;
-  repetition_penalty: number;
-  logit_bias: Record<string, number>;
-  seed: number | null;
   cache_prompt: boolean;
   user: string | null;
 }
