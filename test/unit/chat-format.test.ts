@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { OpenAIError } from '../../src/core/errors';
 import { ChatCompletionBuilder } from '../../worker/sw/routes/chat/chat-completion-builder';
-import { chatFormatOptions, type ChatFormatOptions } from '../../worker/sw/routes/chat/chat-format-options';
+import { chatFormatOptions, type ChatFormatOptions } from '../../worker/sw/conversation/chat-format-options';
 import { ChatStream, chatSseBytes, DONE, type ChatStreamItem } from '../../worker/sw/routes/chat/chat-stream';
-import { validateChat } from '../../worker/sw/routes/chat/validate-chat';
-import type { GenerationEvent, TokenLogprob } from '../../worker/sw/routes/chat/neutral-types';
+import { validateChat } from '../../worker/sw/conversation/validate-chat';
+import type { GenerationEvent, TokenLogprob } from '../../worker/sw/conversation/neutral-types';
 
 const counts = { prompt: 5, completion: 3, cached: 1 };
 const options = (extra: Partial<ChatFormatOptions> = {}, tools = false): ChatFormatOptions => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChatOutputParser, type ParserOptions } from '../../worker/sw/routes/chat/chat-output-parser';
+import { ChatOutputParser, type ParserOptions } from '../../worker/sw/conversation/chat-output-parser';
 import { partialTagLength } from '../../worker/sw/format/partial-tag';
 
 const opts = (extra: Partial<ParserOptions> = {}): ParserOptions => {

@@ -5,7 +5,7 @@ import { inpageTestSpec } from '../../src/builtin-model/inpage-test-spec';
 import { renderChatPrompt } from '../../worker/engine/chat/render-prompt';
 import { promptText } from '../../worker/engine/chat/prompt-segments';
 import { renderChatTemplate } from '../../worker/engine/chat/render-chat-template';
-import type { ChatMessage, FunctionTool } from '../../worker/sw/routes/chat/chat-types';
+import type { ChatMessage, FunctionTool } from '../../worker/sw/conversation/chat-types';
 import type { TemplateRequest } from '../../worker/engine/chat/template-inputs';
 
 const qwen3Config: unknown = JSON.parse(

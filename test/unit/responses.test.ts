@@ -3,7 +3,7 @@ import { InvalidRequestError } from '../../src/core/errors';
 import { responseMeta } from '../../worker/sw/routes/responses/response-object';
 import { ResponseStream, responseSseFrame, type ResponseEvent } from '../../worker/sw/routes/responses/response-stream';
 import { validateResponses } from '../../worker/sw/routes/responses/validate-responses';
-import type { GenerationEvent } from '../../worker/sw/routes/chat/neutral-types';
+import type { GenerationEvent } from '../../worker/sw/conversation/neutral-types';
 
 const base = { model: 'm', input: 'abc' };
 function rejection(body: unknown): InvalidRequestError {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/core/errors';
-import { validateChat } from '../../worker/sw/routes/chat/validate-chat';
-import { chatGenerationRequest } from '../../worker/sw/routes/chat/chat-generation-request';
-import { CHAT_SHARED_FIELDS } from '../../worker/sw/routes/chat/chat-schema';
+import { validateChat } from '../../worker/sw/conversation/validate-chat';
+import { chatGenerationRequest } from '../../worker/sw/conversation/chat-generation-request';
+import { CHAT_SHARED_FIELDS } from '../../worker/sw/conversation/chat-schema';
 
 const base = { model: 'inpage-test', messages: [{ role: 'user', content: 'abc' }] };
 const fnTool = {

@@ -9,8 +9,8 @@ import { toWebLLMChatParams } from '../../worker/engine/backends/webllm/chat-req
 import { WebLLMModel } from '../../worker/engine/backends/webllm/model';
 import { choiceRequest } from '../../worker/engine/run-choice';
 import { runGeneration } from '../../worker/engine/run-generation';
-import { chatGenerationRequest } from '../../worker/sw/routes/chat/chat-generation-request';
-import { validateChat } from '../../worker/sw/routes/chat/validate-chat';
+import { chatGenerationRequest } from '../../worker/sw/conversation/chat-generation-request';
+import { validateChat } from '../../worker/sw/conversation/validate-chat';
 import { validateResponses } from '../../worker/sw/routes/responses/validate-responses';
 import { FakeEngine, lp, type FakeScript } from './webllm-fake-engine';
 

@@ -10,8 +10,8 @@ import { validateCompletion } from '../../src/core/openai/validate-completion';
 import type { EngineToSw, MessageOf } from '../../src/core/protocol';
 import { WebLLMModel } from '../../worker/engine/backends/webllm/model';
 import { runGeneration } from '../../worker/engine/run-generation';
-import { chatGenerationRequest } from '../../worker/sw/routes/chat/chat-generation-request';
-import { validateChat } from '../../worker/sw/routes/chat/validate-chat';
+import { chatGenerationRequest } from '../../worker/sw/conversation/chat-generation-request';
+import { validateChat } from '../../worker/sw/conversation/validate-chat';
 import { FakeEngine, lp, type FakeScript } from './webllm-fake-engine';
 
 /** One WebLLM step per token. */

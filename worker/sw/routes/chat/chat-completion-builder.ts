@@ -4,11 +4,11 @@
  * An error event throws the engine's `OpenAIError`.
  */
 import { OpenAIError } from '#core/errors';
-import { ChatChoice, type ChatFinishReason, type ChatMessageOut } from './chat-choice';
+import { ChatChoice, type ChatFinishReason, type ChatMessageOut } from '../../conversation/chat-choice';
 import { chatUsage, type ChatUsage } from './chat-usage';
-import type { ChatFormatOptions } from './chat-format-options';
-import type { ChatLogprobs } from './chat-logprobs';
-import type { GenerationEvent } from './neutral-types';
+import type { ChatFormatOptions } from '../../conversation/chat-format-options';
+import type { ChatLogprobs } from '../../conversation/chat-logprobs';
+import type { GenerationEvent } from '../../conversation/neutral-types';
 
 export interface ChatCompletion {
   id: string;

@@ -5,12 +5,12 @@
  * `[DONE]`. An error event yields `{"error":{…}}` and ends the stream without `[DONE]`.
  */
 import { SSE_DONE, sseFrame } from '../../sse';
-import { ChatChoice } from './chat-choice';
+import { ChatChoice } from '../../conversation/chat-choice';
 import { chatUsage, type ChatUsage } from './chat-usage';
-import type { ChatFormatOptions } from './chat-format-options';
-import type { ChatTokenLogprob } from './chat-logprobs';
-import type { GenerationEvent, TokenCounts } from './neutral-types';
-import type { ChoiceStep, ChatFinishReason } from './chat-choice';
+import type { ChatFormatOptions } from '../../conversation/chat-format-options';
+import type { ChatTokenLogprob } from '../../conversation/chat-logprobs';
+import type { GenerationEvent, TokenCounts } from '../../conversation/neutral-types';
+import type { ChoiceStep, ChatFinishReason } from '../../conversation/chat-choice';
 
 export interface ChunkDelta {
   role?: 'assistant';

@@ -1,5 +1,5 @@
 /** Neutral token counts as chat `usage` (also the base of the Responses API's usage). */
-import type { TokenCounts } from './neutral-types';
+import type { TokenCounts } from '../../conversation/neutral-types';
 
 export interface ChatUsage {
   prompt_tokens: number;

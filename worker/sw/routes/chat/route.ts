@@ -14,10 +14,10 @@ import {
 import { readJson } from '../../read-json';
 import type { Route } from '../../route';
 import { ChatCompletionBuilder } from './chat-completion-builder';
-import { chatFormatOptions, type ChatFormatOptions } from './chat-format-options';
-import { chatGenerationRequest } from './chat-generation-request';
+import { chatFormatOptions, type ChatFormatOptions } from '../../conversation/chat-format-options';
+import { chatGenerationRequest } from '../../conversation/chat-generation-request';
 import { ChatStream, chatSseBytes } from './chat-stream';
-import { validateChat } from './validate-chat';
+import { validateChat } from '../../conversation/validate-chat';
 
 function chatStream(options: ChatFormatOptions): StreamFormatter {
   const stream = new ChatStream(options);

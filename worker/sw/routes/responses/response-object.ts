@@ -4,8 +4,8 @@
  */
 import { randomId } from '../../format/random-id';
 import type { ResponsesRequest } from './validate-responses';
-import type { TokenCounts } from '../chat/neutral-types';
-import type { ChatTokenLogprob } from '../chat/chat-logprobs';
+import type { TokenCounts } from '../../conversation/neutral-types';
+import type { ChatTokenLogprob } from '../../conversation/chat-logprobs';
 
 export type OutputItem =
   | {

@@ -7,7 +7,7 @@
  * `response` object for non-stream answers (`final()`).
  */
 import { randomId } from '../../format/random-id';
-import { ChatChoice } from '../chat/chat-choice';
+import { ChatChoice } from '../../conversation/chat-choice';
 import {
   responseObject,
   type ItemStatus,
@@ -15,10 +15,10 @@ import {
   type ResponseMeta,
   type ResponseObject,
 } from './response-object';
-import type { ParserOptions } from '../chat/chat-output-parser';
-import type { GenerationEvent } from '../chat/neutral-types';
-import type { ChoiceStep } from '../chat/chat-choice';
-import type { ChatTokenLogprob } from '../chat/chat-logprobs';
+import type { ParserOptions } from '../../conversation/chat-output-parser';
+import type { GenerationEvent } from '../../conversation/neutral-types';
+import type { ChoiceStep } from '../../conversation/chat-choice';
+import type { ChatTokenLogprob } from '../../conversation/chat-logprobs';
 
 export type ResponseEvent = { type: string; sequence_number: number } & Record<string, unknown>;
 

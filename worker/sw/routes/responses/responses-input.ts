@@ -7,8 +7,8 @@ import { InvalidRequestError } from '#core/errors';
 import { describeValue } from '#core/openai/describe-value';
 import { isRecord } from '#core/is-record';
 import { requireKey } from '#core/openai/parse-body';
-import { flattenContent } from '../chat/chat-content';
-import type { ChatMessage } from '../chat/chat-types';
+import { flattenContent } from '../../conversation/chat-content';
+import type { ChatMessage } from '../../conversation/chat-types';
 
 const ROLES = ['system', 'developer', 'user', 'assistant'] as const;
 

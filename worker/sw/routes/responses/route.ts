@@ -15,8 +15,8 @@ import {
 } from '../../engine-response';
 import { readJson } from '../../read-json';
 import type { Route } from '../../route';
-import { chatFormatOptions } from '../chat/chat-format-options';
-import { chatGenerationRequest } from '../chat/chat-generation-request';
+import { chatFormatOptions } from '../../conversation/chat-format-options';
+import { chatGenerationRequest } from '../../conversation/chat-generation-request';
 import { responseMeta, type ResponseMeta } from './response-object';
 import { responseSseFrame, ResponseStream, type ResponseEvent } from './response-stream';
 import { validateResponses, type ResponsesRequest } from './validate-responses';

@@ -11,12 +11,12 @@ import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import { parseField } from '../../format/parse-field';
 import { integerField } from '#core/openai/fields';
 import { ADVISORY_FIELDS } from '../../format/advisory-fields';
-import { validateChat } from '../chat/validate-chat';
-import { validateFunction, validateToolChoice, typeError } from '../chat/validate-chat-tools';
-import { validateJsonSchemaSpec } from '../chat/validate-response-format';
-import { withStrictTools } from '../chat/strict-tools';
+import { validateChat } from '../../conversation/validate-chat';
+import { validateFunction, validateToolChoice, typeError } from '../../conversation/validate-chat-tools';
+import { validateJsonSchemaSpec } from '../../conversation/validate-response-format';
+import { withStrictTools } from '../../conversation/strict-tools';
 import { responsesMessages } from './responses-input';
-import type { ChatRequest, ResponseFormat } from '../chat/chat-types';
+import type { ChatRequest, ResponseFormat } from '../../conversation/chat-types';
 
 export interface ResponsesRequest {
   chat: ChatRequest;

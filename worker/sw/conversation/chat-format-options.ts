@@ -2,7 +2,7 @@
  * What the chat formatters need to know about a request: ids and model for the envelope,
  * whether to report logprobs and usage, and how to parse the output (see ChatOutputParser).
  */
-import { randomId } from '../../format/random-id';
+import { randomId } from '../format/random-id';
 import type { ParserOptions } from './chat-output-parser';
 import type { ChatRequest } from './chat-types';
 

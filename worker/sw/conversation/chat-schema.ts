@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { completionSchema } from '#core/openai/completion-schema';
 import { booleanField, integerField } from '#core/openai/fields';
 import { PARAMETER_NAMES } from '#core/parameters';
-import { ADVISORY_FIELDS } from '../../format/advisory-fields';
+import { ADVISORY_FIELDS } from '../format/advisory-fields';
 
 /**
  * Fields a chat body accepts exactly as `/v1/completions` does (same names, ranges, messages;

@@ -4,8 +4,8 @@
  * `<tool_call>{"name":…, "arguments":{…}}</tool_call>` blocks. Only text that might start a tag
  * (and whitespace that might precede one) is held back between pieces.
  */
-import { randomId } from '../../format/random-id';
-import { partialTagLength, trailingSpace } from '../../format/partial-tag';
+import { randomId } from '../format/random-id';
+import { partialTagLength, trailingSpace } from '../format/partial-tag';
 import { TOOL_OPEN, ToolCallReader, type ToolCallDelta } from './tool-call-reader';
 
 export type { ToolCallDelta } from './tool-call-reader';
