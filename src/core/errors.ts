@@ -62,10 +62,16 @@ export class OpenAIError extends Error {
     return { status: this.status, body: this.toBody() };
   }
 
+  /** Headers its answer carries besides the body's content type (`Allow` on a 405), in any dialect. */
+  headers(): Record<string, string> {
+    return {};
+  }
+
+  /** The OpenAI-shaped answer (the Service Worker answers through its route's dialect instead). */
   toResponse(headers: Record<string, string> = {}): Response {
     return new Response(JSON.stringify(this.toBody()), {
       status: this.status,
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', ...this.headers(), ...headers },
     });
   }
 
@@ -104,7 +110,7 @@ export class PermissionDeniedError extends OpenAIError {
   }
 }
 
-/** 405: a known path asked with a method it does not take (`toResponse` adds the `Allow` header). */
+/** 405: a known path asked with a method it does not take (its answer carries the `Allow` header). */
 export class MethodNotAllowedError extends OpenAIError {
   constructor(
     message: string,
@@ -113,8 +119,8 @@ export class MethodNotAllowedError extends OpenAIError {
     super(405, message, 'invalid_request_error', null, 'method_not_allowed');
   }
 
-  override toResponse(headers: Record<string, string> = {}): Response {
-    return super.toResponse({ allow: this.allow.join(', '), ...headers });
+  override headers(): Record<string, string> {
+    return { allow: this.allow.join(', ') };
   }
 }
 

@@ -1,13 +1,16 @@
 /**
  * Which answer a request gets. Under the route prefix every request is the endpoint's: the
- * caller is checked first (`checkCaller`), then a route of the table answers, or an
- * OpenAI-shaped 405 (a known path, another method; with `Allow`) or 404 (an unknown path).
- * Outside the prefix only a table route (the lazily cached chunk) answers; everything else
- * goes to the network untouched (undefined).
+ * caller is checked first (`checkCaller`), then a route of the table answers, or a 405 (a known
+ * path, another method; with `Allow`) or 404 (an unknown path). Whatever the handler throws is
+ * answered in the dialect of the route (for 404s and 405s: of the route nearest the path, else
+ * OpenAI's). Outside the prefix only a table route (the lazily cached chunk) answers; everything
+ * else goes to the network untouched (undefined).
  */
-import { MethodNotAllowedError, NotFoundError } from '#core/errors';
+import { MethodNotAllowedError, NotFoundError, toOpenAIError } from '#core/errors';
 import { checkCaller } from './check-caller';
-import { allowedMethods, findRoute, type Route } from './route';
+import { errorResponse } from './dialect/dialect';
+import { OPENAI_DIALECT } from './dialect/openai-dialect';
+import { allowedMethods, findRoute, nearestRoute, type Route } from './route';
 
 export function dispatch(
   routes: readonly Route[],
@@ -17,9 +20,11 @@ export function dispatch(
 ): Route['handle'] | undefined {
   const url = new URL(request.url);
   const route = findRoute(routes, request, origin);
-  if (url.origin !== origin || !(url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)))
-    return route?.handle;
-  return async (event) => {
+  const inPrefix = url.origin === origin && (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`));
+  if (!inPrefix && !route) return undefined;
+  const dialect = (route ?? nearestRoute(routes, url.pathname))?.dialect ?? OPENAI_DIALECT;
+  const answer = async (event: Parameters<Route['handle']>[0]) => {
+    if (!inPrefix && route) return route.handle(event);
     checkCaller(event.request, origin);
     if (route) return route.handle(event);
     const allow = allowedMethods(routes, url.pathname);
@@ -31,4 +36,5 @@ export function dispatch(
     }
     throw new NotFoundError(`Unknown request URL: ${request.method} ${url.pathname}.`, null, 'unknown_url');
   };
+  return (event) => answer(event).catch((error: unknown) => errorResponse(dialect, toOpenAIError(error)));
 }

@@ -4,6 +4,8 @@ import { ask } from '#core/ask';
 import type { SwToPage } from '#core/protocol';
 import { markEngineGone } from './engine-gone-clock';
 import { announced, dropInbox, jobTarget } from './engine-inboxes';
+import type { Dialect } from './dialect/dialect';
+import { OPENAI_DIALECT } from './dialect/openai-dialect';
 
 const QUERY_TIMEOUT_MS = 2000;
 
@@ -115,15 +117,10 @@ export function modelCards(engines: EngineClient[]): ModelCard[] {
   return [...byId.values()].map(({ capabilities: _internal, ...card }) => card);
 }
 
-/** Enforces the runtime's API key (when it set one), as OpenAI answers a bad key: 401. */
-export function checkApiKey(request: Request, apiKey: string | null): void {
+/** Enforces the runtime's API key (when it set one), in the header `dialect` reads it from; a bad key is a 401, as OpenAI answers it. */
+export function checkApiKey(request: Request, apiKey: string | null, dialect: Dialect = OPENAI_DIALECT): void {
   if (apiKey === null) return;
-  const header = request.headers.get('authorization') ?? '';
-  const given = /^Bearer\s+(.+)$/i.exec(header)?.[1];
-  if (given === undefined) {
-    throw new AuthenticationError(
-      "You didn't provide an API key. Provide it in an Authorization header (Bearer auth).",
-    );
-  }
+  const given = dialect.apiKeyOf(request);
+  if (given === undefined) throw new AuthenticationError(dialect.missingKey);
   if (given !== apiKey) throw new AuthenticationError('Incorrect API key provided.');
 }

@@ -3,12 +3,13 @@
  * as OpenAI), validate the body, find the page that serves its model, and check the neutral
  * request against the model's capabilities (400s for what it cannot honour, over-long prompts).
  */
-import { checkCapabilities, type ModelCapabilities } from '#core/capabilities';
+import type { ModelCapabilities } from '#core/capabilities';
 import { NotFoundError, ServiceUnavailableError } from '#core/errors';
 import type { GenerationRequest } from '#core/generation';
 import { checkApiKey, engineClients, pickEngineClient, type EngineClient } from './engine-clients';
 import { handoverLikely } from './engine-gone-clock';
 import { awaitSuccessor } from './handover';
+import type { Dialect } from './dialect/dialect';
 import type { RouteEvent } from './route';
 
 /** A validated request, its neutral form, and the page whose engine will run it. */
@@ -20,34 +21,31 @@ export interface Routed<B, R = GenerationRequest> {
   successor(deadline: number): Promise<Client | null>;
 }
 
-/** Validates with `validate`, maps with `toGeneration`, and routes the request to a page's engine. */
-export function engineFor<B extends { model: string }>(
-  clients: Clients,
-  event: RouteEvent,
-  validate: () => Promise<B>,
-  toGeneration: (body: B) => GenerationRequest,
-): Promise<Routed<B>> {
-  return routeToEngine(clients, event, validate, toGeneration, checkCapabilities);
+/** How a route's request becomes a job: its dialect (for the key), validation, the job's request, its capability check. */
+export interface JobIntake<B, R> {
+  dialect: Dialect;
+  validate(): Promise<B>;
+  toRequest(body: B): R;
+  check(capabilities: ModelCapabilities, request: R): void;
 }
 
-/** `engineFor` for any neutral request, checked against the model's capabilities by `check`. */
+/** Validates, maps and routes a request to the page whose engine serves its model (see the file's comment). */
 export async function routeToEngine<B extends { model: string }, R>(
   clients: Clients,
   event: RouteEvent,
-  validate: () => Promise<B>,
-  toRequest: (body: B) => R,
-  check: (capabilities: ModelCapabilities, request: R) => void,
+  intake: JobIntake<B, R>,
 ): Promise<Routed<B, R>> {
+  const { dialect } = intake;
   const engines = await engineClients(clients, event.clientId);
-  checkApiKey(event.request, engines[0]?.apiKey ?? null);
-  const body = await validate();
-  const generation = toRequest(body);
+  checkApiKey(event.request, engines[0]?.apiKey ?? null, dialect);
+  const body = await intake.validate();
+  const generation = intake.toRequest(body);
   const { engine, card } = await pickOrExplain(clients, event, engines, body.model);
-  checkApiKey(event.request, engine.apiKey);
-  if (card.capabilities) check(card.capabilities, generation);
+  checkApiKey(event.request, engine.apiKey, dialect);
+  if (card.capabilities) intake.check(card.capabilities, generation);
   const successor = async (deadline: number) => {
     const next = await awaitSuccessor(clients, body.model, event.request.signal, deadline);
-    if (next) checkApiKey(event.request, next.apiKey);
+    if (next) checkApiKey(event.request, next.apiKey, dialect);
     return next?.client ?? null;
   };
   return { body, generation, client: engine.client, successor };

@@ -7,7 +7,8 @@
 import type { GenerationRequest, TokenCounts } from '#core/generation';
 import { OpenAIError } from '#core/errors';
 import { withTimeout } from '#core/with-timeout';
-import { SSE_HEADERS, sseFrame } from './sse';
+import type { Dialect } from './dialect/dialect';
+import { SSE_HEADERS } from './sse';
 import type { JobChannel, JobEvent } from './job-channel';
 import { openJob, type JobRoute } from './open-job';
 
@@ -68,12 +69,12 @@ interface Ending {
 }
 
 /** Feeds `events` to `format`; the ending if one of them ends the generation. */
-function feed(channel: EngineChannel, events: EngineEvent[], format: JsonFormatter): Ending | null {
+function feed(channel: EngineChannel, events: EngineEvent[], format: JsonFormatter, dialect: Dialect): Ending | null {
   for (const event of events) {
     if (event.type === 'generation.error') {
       channel.close();
       const error = OpenAIError.fromWire(event.error);
-      return { status: error.status, body: error.toBody() };
+      return { status: error.status, body: dialect.errorBody(error) };
     }
     if (event.type === 'generation.done') {
       channel.close();
@@ -107,11 +108,12 @@ const acceptsAll = (events: EngineEvent[], lastPromptFrom: number) =>
 export async function jsonResponse(
   { channel, first, lastPromptFrom }: OpenGeneration,
   format: JsonFormatter,
+  dialect: Dialect,
 ): Promise<Response> {
   const deadline = Date.now() + JSON_HOLD_MS;
   let pending: Promise<EngineEvent> | null = null;
   let events = [first, ...channel.drain()];
-  let ended = feed(channel, events, format);
+  let ended = feed(channel, events, format, dialect);
   while (ended === null && !acceptsAll(events, lastPromptFrom) && Date.now() < deadline) {
     pending ??= channel.next();
     // The next event, or null once the hold is over (the pending read stays usable).
@@ -119,7 +121,7 @@ export async function jsonResponse(
     if (event === null) break;
     pending = null;
     events = [event, ...channel.drain()];
-    ended = feed(channel, events, format);
+    ended = feed(channel, events, format, dialect);
   }
   if (ended) return new Response(JSON.stringify(ended.body), { status: ended.status, headers: JSON_HEADERS });
   const body = new ReadableStream<Uint8Array>(
@@ -129,7 +131,7 @@ export async function jsonResponse(
         while (ending === null) {
           const event = await (pending ?? channel.next());
           pending = null;
-          ending = feed(channel, [event, ...channel.drain()], format);
+          ending = feed(channel, [event, ...channel.drain()], format, dialect);
         }
         try {
           controller.enqueue(encoder.encode(JSON.stringify(ending.body)));
@@ -148,11 +150,15 @@ export async function jsonResponse(
 }
 
 /** The frames of one event; `final` when the stream ends with it. */
-function framesOf(event: EngineEvent, format: StreamFormatter): { bytes: Uint8Array[]; final: boolean } {
+function framesOf(
+  event: EngineEvent,
+  format: StreamFormatter,
+  dialect: Dialect,
+): { bytes: Uint8Array[]; final: boolean } {
   switch (event.type) {
     case 'generation.error':
-      // Mid-stream errors go out as `data: {"error":...}` (the SDKs JSON-parse every data line), then the stream ends.
-      return { bytes: [sseFrame(OpenAIError.fromWire(event.error).toBody())], final: true };
+      // A mid-stream error is the dialect's closing frame (OpenAI's: `data: {"error":...}`), then the stream ends.
+      return { bytes: [dialect.errorFrame(OpenAIError.fromWire(event.error))], final: true };
     case 'generation.done':
       return { bytes: format.done(event.counts), final: true };
     case 'generation.prompt':
@@ -163,7 +169,7 @@ function framesOf(event: EngineEvent, format: StreamFormatter): { bytes: Uint8Ar
 }
 
 /** Streams the generation as SSE. */
-export function sseResponse({ channel, first }: OpenGeneration, format: StreamFormatter): Response {
+export function sseResponse({ channel, first }: OpenGeneration, format: StreamFormatter, dialect: Dialect): Response {
   let pending: EngineEvent | undefined = first;
   const body = new ReadableStream<Uint8Array>(
     {
@@ -177,7 +183,7 @@ export function sseResponse({ channel, first }: OpenGeneration, format: StreamFo
           const head = pending ?? (await channel.next());
           pending = undefined;
           for (const event of [head, ...channel.drain()]) {
-            const { bytes, final } = framesOf(event, format);
+            const { bytes, final } = framesOf(event, format, dialect);
             out.push(...bytes);
             if (final) {
               channel.close();

@@ -1,3 +1,5 @@
+import type { Dialect } from './dialect/dialect';
+
 /** What a route handler reads of a `FetchEvent`. */
 export interface RouteEvent {
   readonly request: Request;
@@ -12,6 +14,9 @@ export interface RouteEvent {
 export interface Route {
   method: 'GET' | 'POST';
   path: string | ((pathname: string) => boolean);
+  /** The API dialect of its key header and error JSON (absent: OpenAI's). */
+  dialect?: Dialect;
+  /** Its answer; what it throws is answered as its dialect's error. */
   handle(event: RouteEvent): Promise<Response>;
 }
 
@@ -36,4 +41,21 @@ function matchesPath(pattern: Route['path'], pathname: string): boolean {
   const base = pattern.slice(0, -1);
   const rest = pathname.slice(base.length);
   return pathname.startsWith(base) && rest.length > 0 && !rest.includes('/');
+}
+
+/**
+ * The route whose path shares the most leading segments with `pathname` (its dialect answers
+ * an unknown path or a wrong method there: `/v1/messages/x` is Anthropic's 404); undefined if none shares one.
+ */
+export function nearestRoute(routes: readonly Route[], pathname: string): Route | undefined {
+  const segments = pathname.split('/');
+  let best: { route: Route; shared: number } | undefined;
+  for (const route of routes) {
+    if (typeof route.path !== 'string') continue;
+    const theirs = route.path.split('/');
+    let shared = 0;
+    while (shared < segments.length && shared < theirs.length && segments[shared] === theirs[shared]) shared++;
+    if (shared > (best?.shared ?? 0)) best = { route, shared };
+  }
+  return best?.route;
 }

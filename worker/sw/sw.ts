@@ -76,5 +76,6 @@ self.addEventListener('fetch', (event) => {
   const handle = dispatch(routes, event.request, self.location.origin, prefix);
   if (!handle) return;
   // No waitUntil over the generation: Chromium kills a SW whose waitUntil outlives ~5 minutes.
+  // `handle` answers errors in its route's dialect; the catch is the last resort for a bug there.
   event.respondWith(handle(event).catch((error: unknown) => toOpenAIError(error).toResponse()));
 });

@@ -1,5 +1,6 @@
 import { InvalidRequestError, NotFoundError } from '#core/errors';
 import { checkApiKey, engineClients, modelCards } from '../engine-clients';
+import { OPENAI_DIALECT } from '../dialect/openai-dialect';
 import type { Route } from '../route';
 
 /**
@@ -9,6 +10,7 @@ import type { Route } from '../route';
 export function modelRoute(clients: Clients, prefix: string): Route {
   return {
     method: 'GET',
+    dialect: OPENAI_DIALECT,
     path: `${prefix}/models/*`,
     async handle(event) {
       const id = modelIdOf(event.request.url);

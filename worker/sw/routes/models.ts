@@ -1,6 +1,7 @@
 import type { ModelCard } from '#core/model-card';
 import type { ListResponse } from '#core/openai/types';
 import { checkApiKey, engineClients, modelCards } from '../engine-clients';
+import { OPENAI_DIALECT } from '../dialect/openai-dialect';
 import type { Route } from '../route';
 
 /**
@@ -10,6 +11,7 @@ import type { Route } from '../route';
 export function modelsRoute(clients: Clients, prefix: string): Route {
   return {
     method: 'GET',
+    dialect: OPENAI_DIALECT,
     path: `${prefix}/models`,
     async handle(event) {
       const engines = await engineClients(clients, event.clientId, true);

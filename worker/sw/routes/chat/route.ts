@@ -3,16 +3,9 @@
  * the model's chat template and generates; the answer is `chat.completion` JSON or
  * `chat.completion.chunk` SSE.
  */
-import { engineFor } from '../../engine-for';
-import {
-  jsonResponse,
-  openGeneration,
-  sseResponse,
-  type JsonFormatter,
-  type StreamFormatter,
-} from '../../engine-response';
-import { readJson } from '../../read-json';
-import type { Route } from '../../route';
+import { OPENAI_DIALECT } from '../../dialect/openai-dialect';
+import type { JsonFormatter, StreamFormatter } from '../../engine-response';
+import { generationRoute } from '../../generation-route';
 import { ChatCompletionBuilder } from './chat-completion-builder';
 import { chatFormatOptions, type ChatFormatOptions } from '../../conversation/chat-format-options';
 import { chatGenerationRequest } from '../../conversation/chat-generation-request';
@@ -38,22 +31,12 @@ function chatJson(options: ChatFormatOptions): JsonFormatter {
   };
 }
 
-export function chatRoute(clients: Clients, prefix: string): Route {
-  return {
-    method: 'POST',
-    path: `${prefix}/chat/completions`,
-    async handle(event) {
-      const request = await engineFor(
-        clients,
-        event,
-        async () => validateChat(await readJson(event.request)),
-        chatGenerationRequest,
-      );
-      const generation = await openGeneration(request, event.request.signal);
-      const options = chatFormatOptions(request.body);
-      return request.body.stream
-        ? sseResponse(generation, chatStream(options))
-        : jsonResponse(generation, chatJson(options));
-    },
-  };
-}
+export const chatRoute = generationRoute({
+  path: '/chat/completions',
+  dialect: OPENAI_DIALECT,
+  parse: validateChat,
+  generation: chatGenerationRequest,
+  streamed: (body) => body.stream,
+  stream: (body) => chatStream(chatFormatOptions(body)),
+  json: (body) => chatJson(chatFormatOptions(body)),
+});

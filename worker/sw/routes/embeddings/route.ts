@@ -5,37 +5,18 @@
  * JSON body.
  */
 import { checkEmbeddingCapabilities } from '#core/embedding';
-import { routeToEngine } from '../../engine-for';
-import { readJson } from '../../read-json';
-import type { Route } from '../../route';
-import { openJob } from '../../open-job';
+import { OPENAI_DIALECT } from '../../dialect/openai-dialect';
+import { resultRoute } from '../../result-route';
 import { embeddingsResponse, l2Normalize } from './embeddings-response';
 import { validateEmbeddings } from './validate-embeddings';
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
-
-export function embeddingsRoute(clients: Clients, prefix: string): Route {
-  return {
-    method: 'POST',
-    path: `${prefix}/embeddings`,
-    async handle(event) {
-      const routed = await routeToEngine(
-        clients,
-        event,
-        async () => validateEmbeddings(await readJson(event.request)),
-        (body) => ({ model: body.model, inputs: body.inputs }),
-        checkEmbeddingCapabilities,
-      );
-      // A job like every other: re-routed when its engine's page goes before the result, else a 503 `engine_gone`.
-      const { channel, first: result } = await openJob.embedding(routed, routed.generation, event.request.signal);
-      channel.close();
-      const body = embeddingsResponse(
-        routed.body.model,
-        result.vectors.map(l2Normalize),
-        result.prompt_tokens,
-        routed.body.encoding_format,
-      );
-      return new Response(JSON.stringify(body), { headers: JSON_HEADERS });
-    },
-  };
-}
+export const embeddingsRoute = resultRoute({
+  path: '/embeddings',
+  dialect: OPENAI_DIALECT,
+  kind: 'embedding',
+  parse: validateEmbeddings,
+  job: (body) => ({ model: body.model, inputs: body.inputs }),
+  check: checkEmbeddingCapabilities,
+  answer: (body, result) =>
+    embeddingsResponse(body.model, result.vectors.map(l2Normalize), result.prompt_tokens, body.encoding_format),
+});

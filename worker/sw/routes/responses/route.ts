@@ -5,16 +5,9 @@
  * final `response` object.
  */
 import { InternalServerError } from '#core/errors';
-import { engineFor } from '../../engine-for';
-import {
-  jsonResponse,
-  openGeneration,
-  sseResponse,
-  type JsonFormatter,
-  type StreamFormatter,
-} from '../../engine-response';
-import { readJson } from '../../read-json';
-import type { Route } from '../../route';
+import { OPENAI_DIALECT } from '../../dialect/openai-dialect';
+import type { JsonFormatter, StreamFormatter } from '../../engine-response';
+import { generationRoute } from '../../generation-route';
 import { chatFormatOptions } from '../../conversation/chat-format-options';
 import { chatGenerationRequest } from '../../conversation/chat-generation-request';
 import { responseMeta, type ResponseMeta } from './response-object';
@@ -52,25 +45,15 @@ function responseJson(meta: ResponseMeta, request: ResponsesRequest): JsonFormat
   };
 }
 
-export function responsesRoute(clients: Clients, prefix: string): Route {
-  return {
-    method: 'POST',
-    path: `${prefix}/responses`,
-    async handle(event) {
-      const request = await engineFor(
-        clients,
-        event,
-        async () => {
-          const body = validateResponses(await readJson(event.request));
-          return { ...body, model: body.chat.model };
-        },
-        (body) => chatGenerationRequest(body.chat),
-      );
-      const generation = await openGeneration(request, event.request.signal);
-      const meta = responseMeta(request.body);
-      return request.body.chat.stream
-        ? sseResponse(generation, responseStream(meta, request.body))
-        : jsonResponse(generation, responseJson(meta, request.body));
-    },
-  };
-}
+export const responsesRoute = generationRoute({
+  path: '/responses',
+  dialect: OPENAI_DIALECT,
+  parse: (json) => {
+    const body = validateResponses(json);
+    return { ...body, model: body.chat.model };
+  },
+  generation: (body) => chatGenerationRequest(body.chat),
+  streamed: (body) => body.chat.stream,
+  stream: (body) => responseStream(responseMeta(body), body),
+  json: (body) => responseJson(responseMeta(body), body),
+});

@@ -1,0 +1,52 @@
+/**
+ * A generating route as a definition: what it parses, the generation job it sends, and how it
+ * formats the events, streamed or as one body. The handler is the same for every such route:
+ * check the key, validate, route to the model's engine, check capabilities, open the job, and
+ * answer through the formatter (errors in the route's dialect).
+ */
+import { checkCapabilities } from '#core/capabilities';
+import type { GenerationRequest } from '#core/generation';
+import type { Dialect } from './dialect/dialect';
+import { routeToEngine } from './engine-for';
+import { jsonResponse, openGeneration, sseResponse, type JsonFormatter, type StreamFormatter } from './engine-response';
+import { readJson } from './read-json';
+import type { Route } from './route';
+
+export interface GenerationRouteDefinition<B extends { model: string }> {
+  /** The path under the route prefix (`/chat/completions`). */
+  path: string;
+  dialect: Dialect;
+  /** Validates a parsed JSON body (a 400 naming the field, in the dialect's shape). */
+  parse(body: unknown): B;
+  /** The neutral generation the engine runs for it. */
+  generation(body: B): GenerationRequest;
+  /** Whether the answer is streamed. */
+  streamed(body: B): boolean;
+  stream(body: B): StreamFormatter;
+  json(body: B): JsonFormatter;
+}
+
+/** The route of a definition, for a Service Worker's clients under `prefix`. */
+export type RouteFactory = (clients: Clients, prefix: string) => Route;
+
+export function generationRoute<B extends { model: string }>(definition: GenerationRouteDefinition<B>): RouteFactory {
+  const { dialect } = definition;
+  return (clients, prefix) => ({
+    method: 'POST',
+    path: `${prefix}${definition.path}`,
+    dialect,
+    async handle(event) {
+      const routed = await routeToEngine(clients, event, {
+        dialect,
+        validate: async () => definition.parse(await readJson(event.request)),
+        toRequest: definition.generation,
+        check: checkCapabilities,
+      });
+      const generation = await openGeneration(routed, event.request.signal);
+      const body = routed.body;
+      return definition.streamed(body)
+        ? sseResponse(generation, definition.stream(body), dialect)
+        : jsonResponse(generation, definition.json(body), dialect);
+    },
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * A route whose job has one result, as a definition: what it parses, the job it sends (a kind
+ * of the job protocol and its request), the capability check, and the answer built from the
+ * result. Embeddings is one; a rerank or tokenize route would be another definition, one job
+ * kind, and one engine runner.
+ */
+import type { ModelCapabilities } from '#core/capabilities';
+import type { JobRequests } from '#core/protocol';
+import type { Dialect } from './dialect/dialect';
+import { routeToEngine } from './engine-for';
+import type { RouteFactory } from './generation-route';
+import type { JobEvent } from './job-channel';
+import { openJob, type OpenJob } from './open-job';
+import { readJson } from './read-json';
+
+/** The job kinds whose first output is their one result. */
+type ResultKind = 'embedding';
+type Result<K extends ResultKind> = OpenJob<JobEvent<K>>['first'];
+
+export interface ResultRouteDefinition<B extends { model: string }, K extends ResultKind> {
+  path: string;
+  dialect: Dialect;
+  kind: K;
+  parse(body: unknown): B;
+  job(body: B): JobRequests[K];
+  check(capabilities: ModelCapabilities, request: JobRequests[K]): void;
+  /** The answer's JSON body. */
+  answer(body: B, result: Result<K>): unknown;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+export function resultRoute<B extends { model: string }, K extends ResultKind>(
+  definition: ResultRouteDefinition<B, K>,
+): RouteFactory {
+  const { dialect } = definition;
+  return (clients, prefix) => ({
+    method: 'POST',
+    path: `${prefix}${definition.path}`,
+    dialect,
+    async handle(event) {
+      const routed = await routeToEngine(clients, event, {
+        dialect,
+        validate: async () => definition.parse(await readJson(event.request)),
+        toRequest: definition.job,
+        check: definition.check,
+      });
+      // A job like every other: re-routed when its engine's page goes before the result, else a 503 `engine_gone`.
+      const { channel, first } = await openJob[definition.kind](routed, routed.generation, event.request.signal);
+      channel.close();
+      return new Response(JSON.stringify(definition.answer(routed.body, first)), { headers: JSON_HEADERS });
+    },
+  });
+}
