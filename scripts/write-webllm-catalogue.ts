@@ -2,7 +2,7 @@
  * Writes `src/page/backends/webllm-catalogue-ids.ts`: the model ids of the installed WebLLM's
  * prebuilt catalogue (`prebuiltAppConfig.model_list`), so the page can tell a catalogue id from
  * a typo without importing WebLLM (~6 MB). Run after upgrading `@mlc-ai/web-llm`:
- * `npm run write-webllm-catalogue` (test/unit/webllm-catalogue-ids.test.ts fails until then).
+ * `npm run write-webllm-catalogue` (test/unit/src/page/backends/webllm-catalogue-ids.test.ts fails until then).
  */
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,11 +1,9 @@
-import { AuthenticationError, NotFoundError, ServiceUnavailableError } from '#core/errors';
+import { NotFoundError, ServiceUnavailableError } from '#core/errors';
 import type { ModelCard } from '#core/model-card';
 import { ask } from '#core/ask';
 import type { SwToPage } from '#core/protocol';
 import { markEngineGone } from './engine-gone-clock';
 import { announced, dropInbox, jobTarget } from './engine-inboxes';
-import type { Dialect } from './dialect/dialect';
-import { OPENAI_DIALECT } from './dialect/openai-dialect';
 
 const QUERY_TIMEOUT_MS = 2000;
 
@@ -115,12 +113,4 @@ export function modelCards(engines: EngineClient[]): ModelCard[] {
       if (!byId.has(card.id) || byId.get(card.id)?.status === 'available') byId.set(card.id, card);
   }
   return [...byId.values()].map(({ capabilities: _internal, ...card }) => card);
-}
-
-/** Enforces the runtime's API key (when it set one), in the header `dialect` reads it from; a bad key is a 401, as OpenAI answers it. */
-export function checkApiKey(request: Request, apiKey: string | null, dialect: Dialect = OPENAI_DIALECT): void {
-  if (apiKey === null) return;
-  const given = dialect.apiKeyOf(request);
-  if (given === undefined) throw new AuthenticationError(dialect.missingKey);
-  if (given !== apiKey) throw new AuthenticationError('Incorrect API key provided.');
 }

@@ -6,7 +6,8 @@
 import type { ModelCapabilities } from '#core/capabilities';
 import { NotFoundError, ServiceUnavailableError } from '#core/errors';
 import type { GenerationRequest } from '#core/generation';
-import { checkApiKey, engineClients, pickEngineClient, type EngineClient } from './engine-clients';
+import { checkApiKey } from './check-api-key';
+import { engineClients, pickEngineClient, type EngineClient } from './engine-clients';
 import { handoverLikely } from './engine-gone-clock';
 import { awaitSuccessor } from './handover';
 import type { Dialect } from './dialect/dialect';

@@ -1,5 +1,6 @@
 import { InvalidRequestError, NotFoundError } from '#core/errors';
-import { checkApiKey, engineClients, modelCards } from '../engine-clients';
+import { checkApiKey } from '../check-api-key';
+import { engineClients, modelCards } from '../engine-clients';
 import { OPENAI_DIALECT } from '../dialect/openai-dialect';
 import type { Route } from '../route';
 

@@ -1,6 +1,7 @@
 import type { ModelCard } from '#core/model-card';
 import type { ListResponse } from '#core/openai/types';
-import { checkApiKey, engineClients, modelCards } from '../engine-clients';
+import { checkApiKey } from '../check-api-key';
+import { engineClients, modelCards } from '../engine-clients';
 import { OPENAI_DIALECT } from '../dialect/openai-dialect';
 import type { Route } from '../route';
 

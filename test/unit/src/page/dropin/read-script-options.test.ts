@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { readScriptOptions } from '../../../../../src/page/dropin/read-script-options';
+
+const SCRIPT = 'https://app.example/static/inpage-llm.js';
+
+describe('readScriptOptions (the drop-in script attributes)', () => {
+  it('defaults: inpage-test, the SW beside the script, no errors', () => {
+    const { options, errors } = readScriptOptions({}, SCRIPT);
+    expect(errors).toEqual([]);
+    expect(options.model).toBe('inpage-test');
+    expect(options.backend).toBeUndefined();
+    expect(options.serviceWorkerUrl).toBe('https://app.example/static/sw.js');
+    expect(options.scope).toBeUndefined();
+  });
+
+  it('a GGUF URL is resolved against the script, with data-sw and data-scope passed through', () => {
+    const { options, errors } = readScriptOptions({ model: 'models/tiny.gguf', sw: '/sw.js', scope: '/' }, SCRIPT);
+    expect(errors).toEqual([]);
+    expect(options.model).toBe('https://app.example/static/models/tiny.gguf');
+    expect(options.serviceWorkerUrl).toBe('https://app.example/sw.js');
+    expect(options.scope).toBe('/');
+  });
+
+  it('data-backend and data-fallback pass through; an unknown backend is an error, not silence', () => {
+    const auto = readScriptOptions(
+      { model: 'Llama-3.2-1B-Instruct-q4f32_1-MLC', backend: 'auto', fallback: 'models/tiny.gguf' },
+      SCRIPT,
+    );
+    expect(auto.errors).toEqual([]);
+    expect(auto.options).toMatchObject({
+      model: 'Llama-3.2-1B-Instruct-q4f32_1-MLC',
+      backend: 'auto',
+      fallbackModel: 'https://app.example/static/models/tiny.gguf',
+    });
+    const unknown = readScriptOptions({ backend: 'cuda' }, SCRIPT);
+    expect(unknown.errors).toEqual([expect.stringContaining('data-backend="cuda" is not a backend')]);
+    expect(unknown.options.backend).toBeUndefined();
+    // A model the backend cannot run is startInpage's to report, through `ready` (resolve-backend.test.ts).
+    const mismatch = readScriptOptions({ model: 'inpage-test', backend: 'webllm' }, SCRIPT);
+    expect(mismatch.errors).toEqual([]);
+    expect(mismatch.options).toMatchObject({ model: 'inpage-test', backend: 'webllm' });
+  });
+
+  it('an API key and a route prefix are passed on; /v1 (with a slash) is the default; a bad prefix is reported', () => {
+    const { errors, options } = readScriptOptions({ apiKey: ' sk-1 ', routePrefix: 'api/v2/' }, SCRIPT);
+    expect(errors).toEqual([]);
+    expect(options).toMatchObject({ apiKey: 'sk-1', routePrefix: '/api/v2' });
+    expect(readScriptOptions({}, SCRIPT).options.apiKey).toBeUndefined();
+    const v1 = readScriptOptions({ routePrefix: '/v1/' }, SCRIPT);
+    expect(v1.errors).toEqual([]);
+    expect(v1.options.routePrefix).toBeUndefined();
+    const bad = readScriptOptions({ routePrefix: '/a b?' }, SCRIPT);
+    expect(bad.errors).toEqual([expect.stringContaining('data-route-prefix')]);
+    expect(bad.options.routePrefix).toBeUndefined();
+  });
+
+  it('data-model is passed on as it is (a catalogue id, an unknown id); only GGUF URLs are made absolute', () => {
+    for (const model of ['Qwen2.5-0.5B-Instruct-q4f16_1-MLC', 'gpt-4']) {
+      const { options, errors } = readScriptOptions({ model }, SCRIPT);
+      expect(errors).toEqual([]);
+      expect(options.model).toBe(model);
+      expect(options.backend).toBeUndefined();
+    }
+  });
+});

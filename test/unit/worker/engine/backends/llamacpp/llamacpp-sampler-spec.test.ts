@@ -1,0 +1,57 @@
+/** One choice's sampler for the engine glue: every sampler explicit, a lazy grammar as a full-match trigger. */
+import { describe, expect, it } from 'vitest';
+import { GREEDY } from '../../../../../../src/core/parameters';
+import type { ChoiceRequest } from '../../../../../../worker/engine/backend';
+import { samplerSpec } from '../../../../../../worker/engine/backends/llamacpp/sampler-spec';
+import { tokenSpelling } from '../../../../../../worker/engine/backends/llamacpp/token-spelling';
+
+const request: ChoiceRequest = {
+  ...GREEDY,
+  prompt: 'abc',
+  max_tokens: 5,
+  min_tokens: 0,
+  suffix: null,
+  ignore_eos: false,
+  token_info: null,
+  cache_prompt: true,
+  grammar: { gbnf: 'root ::= "<tool_call>" "x"', param: 'tools' },
+  logit_bias: { '42': -100, '7': 2.5 },
+  seed: -1,
+};
+
+describe('samplerSpec', () => {
+  it("sets every sampler, llama-server's names, ids as numbers, the seed as uint32", () => {
+    const spec = samplerSpec(request);
+    expect(spec).toMatchObject({ temperature: 0, top_k: 0, top_p: 1, min_p: 0, repeat_penalty: 1, seed: 0xffffffff });
+    expect(spec.logit_bias).toEqual([
+      [7, 2.5],
+      [42, -100],
+    ]);
+    expect(spec.grammar).toBe(request.grammar?.gbnf);
+    expect(spec.grammar_lazy).toBeUndefined();
+  });
+
+  it('leaves the seed out when the request has none (a random one)', () => {
+    expect('seed' in samplerSpec({ ...request, seed: null })).toBe(false);
+  });
+
+  it('makes a triggered grammar lazy, with a full-match pattern whose group starts the constrained text', () => {
+    const lazy = {
+      ...request,
+      grammar: { gbnf: 'root ::= "<tool_call>" "x"', param: 'tools', trigger: '<tool_call>' },
+    };
+    const [pattern] = samplerSpec(lazy).trigger_patterns ?? [];
+    const match = new RegExp(`^(?:${pattern})$`).exec('Sure.\n<tool_call>\n{');
+    expect(match?.[1]).toBe('<tool_call>');
+    expect(new RegExp(`^(?:${pattern})$`).test('Sure. <tool_')).toBe(false);
+  });
+});
+
+describe('tokenSpelling', () => {
+  it("spells whole UTF-8 as text and the pieces of a split character in vLLM's bytes: form", () => {
+    expect(tokenSpelling(Array.from(new TextEncoder().encode(' café')))).toBe(' café');
+    expect(tokenSpelling([0x20, 0xf0, 0x9d])).toBe('bytes:\\x20\\xf0\\x9d');
+    expect(tokenSpelling([0xb8])).toBe('bytes:\\xb8');
+    expect(tokenSpelling([])).toBe('');
+  });
+});

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { ChatOutputParser, type ParserOptions } from '../../../../../worker/sw/conversation/chat-output-parser';
+import { partialTagLength } from '../../../../../worker/sw/format/partial-tag';
+
+const opts = (extra: Partial<ParserOptions> = {}): ParserOptions => {
+  let n = 0;
+  return { reasoning: true, startInReasoning: false, tools: true, newId: () => `call_${++n}`, ...extra };
+};
+
+/** Feeds `pieces` and concatenates every delta. */
+function run(pieces: string[], options: ParserOptions) {
+  const parser = new ChatOutputParser(options);
+  const total = { reasoning: '', content: '', toolCalls: [] as Array<{ id: string; name: string; arguments: string }> };
+  for (const delta of [...pieces.map((p) => parser.push(p)), parser.finish()]) {
+    total.reasoning += delta.reasoning;
+    total.content += delta.content;
+    for (const call of delta.toolCalls) {
+      const known = total.toolCalls[call.index];
+      if (known) known.arguments += call.arguments;
+      else total.toolCalls.push({ id: call.id ?? '?', name: call.name ?? '?', arguments: call.arguments });
+    }
+  }
+  return total;
+}
+
+/** Every way of cutting `text` in two, and one character at a time, must agree with one piece. */
+function expectSplitInvariant(text: string, extra: Partial<ParserOptions> = {}) {
+  const whole = run([text], opts(extra));
+  for (let i = 0; i <= text.length; i++)
+    expect(run([text.slice(0, i), text.slice(i)], opts(extra))).toStrictEqual(whole);
+  expect(run([...text], opts(extra))).toStrictEqual(whole);
+  return whole;
+}
+
+describe('ChatOutputParser: reasoning', () => {
+  it('splits <think> at the start into reasoning, trimming the tag whitespace', () => {
+    expect(expectSplitInvariant('<think>\nLet me think.\n</think>\n\nThe answer is 4.')).toStrictEqual({
+      reasoning: 'Let me think.',
+      content: 'The answer is 4.',
+      toolCalls: [],
+    });
+  });
+
+  it('starts in reasoning when the prompt opened <think>', () => {
+    expect(expectSplitInvariant('\nhmm\n</think>\n\nok', { startInReasoning: true })).toMatchObject({
+      reasoning: 'hmm',
+      content: 'ok',
+    });
+  });
+
+  it('leaves <think> alone when it is not at the start, or when reasoning is off', () => {
+    expect(expectSplitInvariant('a <think>b</think>')).toMatchObject({ reasoning: '', content: 'a <think>b</think>' });
+    expect(expectSplitInvariant('<think>b</think>c', { reasoning: false })).toMatchObject({
+      reasoning: '',
+      content: '<think>b</think>c',
+    });
+  });
+
+  it('keeps an unterminated reasoning (length cut) as reasoning', () => {
+    expect(expectSplitInvariant('<think>\nstill going </th')).toMatchObject({
+      reasoning: 'still going </th',
+      content: '',
+    });
+  });
+
+  it('passes through text that only looks like a tag start', () => {
+    expect(expectSplitInvariant('<thin air>')).toMatchObject({ content: '<thin air>' });
+    expect(expectSplitInvariant('  hello')).toMatchObject({ content: '  hello' });
+  });
+
+  it('holds back only a possible tag start', () => {
+    const parser = new ChatOutputParser(opts());
+    expect(parser.push('<th').content).toBe('');
+    expect(parser.push('ink>abc').reasoning).toBe('abc');
+    expect(parser.push(' </thi').reasoning).toBe('');
+    expect(parser.push('nk>x <tool').content).toBe('x ');
+    expect(parser.push('s').content).toBe('<tools');
+  });
+});
+
+describe('ChatOutputParser: tool calls', () => {
+  const call = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+
+  it('parses Hermes/Qwen blocks with any chunk boundary', () => {
+    expect(expectSplitInvariant(call)).toStrictEqual({
+      reasoning: '',
+      content: '',
+      toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+    });
+  });
+
+  it('parses several calls after reasoning and text, dropping whitespace between calls', () => {
+    const text = `<think>\nuse tools\n</think>\n\nChecking.\n${call}\n${call.replace('Paris', 'Rome')}\n`;
+    const out = expectSplitInvariant(text);
+    expect(out.reasoning).toBe('use tools');
+    expect(out.content).toBe('Checking.\n');
+    expect(out.toolCalls.map((c) => c.arguments)).toStrictEqual(['{"city":"Paris"}', '{"city":"Rome"}']);
+    expect(out.toolCalls.map((c) => c.id)).toStrictEqual(['call_1', 'call_2']);
+  });
+
+  it('keeps string arguments as they are', () => {
+    expect(run(['<tool_call>{"name":"f","arguments":"{\\"a\\":1}"}</tool_call>'], opts()).toolCalls[0]?.arguments).toBe(
+      '{"a":1}',
+    );
+  });
+
+  it('streams the arguments of a canonical call as they arrive, without JSON whitespace outside strings', () => {
+    const parser = new ChatOutputParser(opts());
+    expect(parser.push('Sure.\n<tool_call>\n{"name": "f", "argu')).toStrictEqual({
+      reasoning: '',
+      content: 'Sure.\n',
+      toolCalls: [],
+    });
+    expect(parser.push('ments": {\n  "a": "x y",').toolCalls).toStrictEqual([
+      { index: 0, id: 'call_1', name: 'f', arguments: '' },
+      { index: 0, arguments: '{"a":"x y",' },
+    ]);
+    expect(parser.push(' "b": [1, {"c": "}</tool_call>"}]').toolCalls).toStrictEqual([
+      { index: 0, arguments: '"b":[1,{"c":"}</tool_call>"}]' },
+    ]);
+    expect(parser.push('}}\n</tool_call>\n<tool_call>{"name": "g", "arguments": {}}').toolCalls).toStrictEqual([
+      { index: 0, arguments: '}' },
+      { index: 1, id: 'call_2', name: 'g', arguments: '' },
+      { index: 1, arguments: '{}' },
+    ]);
+    expect(parser.push('</tool_call>')).toStrictEqual({ reasoning: '', content: '', toolCalls: [] });
+  });
+
+  it('keeps a call cut short (length) with the arguments streamed so far; other shapes wait for the block end', () => {
+    expect(expectSplitInvariant('<tool_call>{"name": "f", "arguments": {"a": "x')).toStrictEqual({
+      reasoning: '',
+      content: '',
+      toolCalls: [{ id: 'call_1', name: 'f', arguments: '{"a":"x' }],
+    });
+    const parser = new ChatOutputParser(opts());
+    expect(parser.push('<tool_call>{"arguments": {"a": 1}, ').toolCalls).toStrictEqual([]);
+    expect(parser.push('"name": "f"}</tool_call>').toolCalls).toStrictEqual([
+      { index: 0, id: 'call_1', name: 'f', arguments: '' },
+      { index: 0, arguments: '{"a":1}' },
+    ]);
+  });
+
+  it('returns an invalid or unterminated block as content', () => {
+    expect(expectSplitInvariant('<tool_call>{not json}</tool_call>')).toMatchObject({
+      content: '<tool_call>{not json}</tool_call>',
+      toolCalls: [],
+    });
+    expect(expectSplitInvariant('<tool_call>{"name":"f","argu')).toMatchObject({
+      content: '<tool_call>{"name":"f","argu',
+      toolCalls: [],
+    });
+  });
+
+  it('ignores tool tags when tools are off', () => {
+    expect(expectSplitInvariant(call, { tools: false })).toMatchObject({ content: call, toolCalls: [] });
+  });
+
+  it('uses call_ ids by default', () => {
+    const parser = new ChatOutputParser({ reasoning: false, startInReasoning: false, tools: true });
+    expect(parser.push(call).toolCalls[0]?.id).toMatch(/^call_[A-Za-z0-9]{24}$/);
+  });
+});
+
+describe('partialTagLength', () => {
+  it('measures the longest suffix that starts the tag', () => {
+    expect(partialTagLength('abc<', '<think>')).toBe(1);
+    expect(partialTagLength('abc<thi', '<think>')).toBe(4);
+    expect(partialTagLength('abc', '<think>')).toBe(0);
+    expect(partialTagLength('<think>', '<think>')).toBe(0);
+  });
+});
