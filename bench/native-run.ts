@@ -3,7 +3,7 @@
  * `tsx bench/native-run.ts <model.gguf> <threads> <promptTokens> <decodeTokens>` prints JSON
  * { prefillMs, decodeTps, finite, maxRssMb }. Loads node-llama-cpp from .bench/native.
  */
-import { ensureNative } from '../scripts/ensure-native';
+import { ensureNative } from '../test/differential/ensure-native';
 import { benchPrompt, DECODE_PROMPT } from './prompts';
 
 interface Sequence {

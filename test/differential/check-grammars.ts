@@ -1,6 +1,6 @@
 /**
- * `npx tsx scripts/check-grammars.ts`: runs this project's grammars on native llama.cpp
- * (node-llama-cpp 3.22.1, installed on demand into .bench/native as scripts/differential.ts
+ * `npx tsx test/differential/check-grammars.ts`: runs this project's grammars on native llama.cpp
+ * (node-llama-cpp 3.22.1, installed on demand into .bench/native as test/differential/differential.ts
  * does) with the generated test model: greedy outputs under a GBNF grammar, a regex and a
  * JSON schema must be exactly as expected (the schema's output must pass Ajv), and the GBNF
  * emitted for every converter unit-test schema must parse natively. Not part of CI.
@@ -8,10 +8,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
-import { toConstraint } from '../src/core/constraints/to-constraint';
-import { jsonSchemaToGbnf } from '../src/core/constraints/json-schema-to-gbnf';
-import { buildInpageTestModel } from '../src/builtin-model/inpage-test-model';
-import { CONVERTER_SCHEMAS } from '../test/fixtures/constraint-schemas';
+import { toConstraint } from '../../src/core/constraints/to-constraint';
+import { jsonSchemaToGbnf } from '../../src/core/constraints/json-schema-to-gbnf';
+import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
+import { CONVERTER_SCHEMAS } from '../fixtures/constraint-schemas';
 import { openNativeRunner } from './check-grammars-native';
 import { ensureNative } from './ensure-native';
 

@@ -6,8 +6,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { buildInpageTestModel } from '../src/builtin-model/inpage-test-model';
-import { startHarness } from '../test/e2e/harness';
+import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
+import { startHarness } from '../e2e/harness';
 import { nativeGreedy, type NativeStep } from './differential-native';
 import { ensureNative } from './ensure-native';
 
