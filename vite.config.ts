@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
-import { isWebLLMChunk, WEBLLM_CHUNK } from './src/core/webllm-chunk-name.ts';
+import { isWebLLMChunk, WEBLLM_CHUNK } from './src/core/domain/webllm-chunk-name.ts';
 
 /** Headers that make the page cross-origin isolated, so the CPU engine can use threads. */
 export const isolationHeaders = {

@@ -41,7 +41,7 @@ export interface BuildFiles {
   skipped: Array<BuildFile & { reason: string }>;
 }
 
-/** Same test as the Service Worker's (src/core/webllm-chunk-name.ts): `webllm.js` or `webllm-<hash>.js`. */
+/** Same test as the Service Worker's (src/core/domain/webllm-chunk-name.ts): `webllm.js` or `webllm-<hash>.js`. */
 const isWebLLMChunk = (path: string) => /(?:^|\/)webllm(?:-[\w-]+)?\.js$/.test(path);
 
 /** Walks `root` and sorts its files into precached and skipped; `swPaths` are the Service Worker's own files. */

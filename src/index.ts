@@ -1,11 +1,11 @@
 export { startInpage } from './page/start-inpage';
 export type { Inpage, InpageOptions } from './page/start-inpage';
 export type { DirectEvent } from './page/direct-stream';
-export type { RequestRecord } from './core/engine-api';
+export type { RequestRecord } from './core/protocol/engine-api';
 export { INPAGE_TEST_MODEL, resolveModel } from './page/resolve-model';
 export { resolveModels, resolveWebLLM } from './page/resolve-backend';
 export type { BackendChoice, WebLLMModelOptions, ResolvedModels } from './page/resolve-backend';
-export type { WebLLMCacheBackend, WebLLMSource, WebLLMVariant } from './core/webllm-source';
+export type { WebLLMCacheBackend, WebLLMSource, WebLLMVariant } from './core/domain/webllm-source';
 export {
   OpenAIError,
   AuthenticationError,
@@ -13,10 +13,10 @@ export {
   NotFoundError,
   ServiceUnavailableError,
   InternalServerError,
-} from './core/errors';
-export type { OpenAIErrorBody } from './core/errors';
-export type { ModelCard, ModelStatus } from './core/model-card';
-export type { BackendName } from './core/backend-name';
-export type { ModelSpec, ModelSource, LoadProgress } from './core/model-spec';
+} from './core/domain/errors';
+export type { OpenAIErrorBody } from './core/domain/errors';
+export type { ModelCard, ModelStatus } from './core/domain/model-card';
+export type { BackendName } from './core/domain/backend-name';
+export type { ModelSpec, ModelSource, LoadProgress } from './core/domain/model-spec';
 export type { CompletionRequest, Completion, Usage, FinishReason } from './core/openai/types';
 export { buildInpageTestModel, inpageTestLogprobs, INPAGE_TEST_MODEL_ID } from './builtin-model/inpage-test-model';

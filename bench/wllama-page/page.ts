@@ -2,7 +2,7 @@
  * The wllama bench page's script: starts the worker (./worker.ts) and puts `window.wllamaBench`
  * on the page, so the bench measures from the page what it measures for `inpage.stream()`.
  */
-import { AsyncQueue } from '../../src/core/async-queue';
+import { AsyncQueue } from '../../src/core/util/async-queue';
 import type { PageMessage, WllamaBody, WorkerMessage } from './protocol';
 
 /** What the bench calls in the page. */

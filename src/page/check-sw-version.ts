@@ -1,6 +1,6 @@
-import { BUILD_STAMP, type BuildStamp } from '../core/build-stamp';
-import { ask } from '../core/ask';
-import type { PageToSw } from '../core/protocol';
+import { BUILD_STAMP, type BuildStamp } from '../core/protocol/build-stamp';
+import { ask } from '../core/protocol/ask';
+import type { PageToSw } from '../core/protocol/protocol';
 
 /** What the version check found. */
 export type SwVersionCheck =

@@ -1,6 +1,6 @@
-import { message, type PageToSw } from '../core/protocol';
-import { ServiceUnavailableError } from '../core/errors';
-import { withTimeout } from '../core/with-timeout';
+import { message, type PageToSw } from '../core/protocol/protocol';
+import { ServiceUnavailableError } from '../core/domain/errors';
+import { withTimeout } from '../core/util/with-timeout';
 
 /** Rejects with a 503 naming `what` when `promise` takes longer than `ms`. */
 function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -1,6 +1,6 @@
 import { wrap, type Remote } from 'comlink';
-import { registerErrorTransfer } from '../core/comlink-errors';
-import type { EngineApi } from '../core/engine-api';
+import { registerErrorTransfer } from '../core/protocol/comlink-errors';
+import type { EngineApi } from '../core/protocol/engine-api';
 import { engineAssets, spawnEngineWorker } from './spawn-engine-worker';
 
 /** Starts the engine Web Worker and wraps its API with comlink. */

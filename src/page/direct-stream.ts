@@ -1,9 +1,9 @@
 import { transfer, type Remote } from 'comlink';
-import { AsyncQueue } from '../core/async-queue';
-import { OpenAIError } from '../core/errors';
+import { AsyncQueue } from '../core/util/async-queue';
+import { OpenAIError } from '../core/domain/errors';
 import { validateCompletion } from '../core/openai/validate-completion';
-import { isEngineToSw, message, type EngineToSw, type MessageOf, type SwToEngine } from '../core/protocol';
-import type { EngineApi } from '../core/engine-api';
+import { isEngineToSw, message, type EngineToSw, type MessageOf, type SwToEngine } from '../core/protocol/protocol';
+import type { EngineApi } from '../core/protocol/engine-api';
 
 /** An engine event as the direct API yields it (neutral pieces and choice ends, then one `generation.done`). */
 export type DirectEvent = Exclude<MessageOf<EngineToSw>, { type: 'generation.error' | 'generation.alive' }>;

@@ -5,10 +5,10 @@
  * failure always shows in one place, `ready`, as the drop-in's and the playground's
  * `window.inpage` do for a model that fails to load.
  */
-import type { RequestRecord } from '../core/engine-api';
-import type { BackendName } from '../core/backend-name';
-import type { ModelCard } from '../core/model-card';
-import type { LoadProgress } from '../core/model-spec';
+import type { RequestRecord } from '../core/protocol/engine-api';
+import type { BackendName } from '../core/domain/backend-name';
+import type { ModelCard } from '../core/domain/model-card';
+import type { LoadProgress } from '../core/domain/model-spec';
 import type { DirectEvent } from './direct-stream';
 import type { Inpage } from './inpage-options';
 

@@ -1,9 +1,9 @@
 /** The page runtime's options and the interface of a running endpoint (`startInpage`). */
-import type { RequestRecord } from '../core/engine-api';
-import type { BackendName } from '../core/backend-name';
-import type { ModelCard } from '../core/model-card';
-import type { LoadProgress, ModelSpec } from '../core/model-spec';
-import type { WebLLMCacheBackend } from '../core/webllm-source';
+import type { RequestRecord } from '../core/protocol/engine-api';
+import type { BackendName } from '../core/domain/backend-name';
+import type { ModelCard } from '../core/domain/model-card';
+import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
+import type { WebLLMCacheBackend } from '../core/domain/webllm-source';
 import type { DirectEvent } from './direct-stream';
 import type { BackendChoice, WebLLMModelOptions } from './resolve-backend';
 

@@ -4,8 +4,8 @@
  * Resolves with the spec that serves.
  */
 import type { Remote } from 'comlink';
-import type { EngineApi } from '../core/engine-api';
-import type { LoadProgress, ModelSpec } from '../core/model-spec';
+import type { EngineApi } from '../core/protocol/engine-api';
+import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
 import { PAGE_BACKENDS } from './backends/registry';
 import type { ResolvedModels } from './resolve-backend';
 

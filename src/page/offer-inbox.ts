@@ -7,8 +7,8 @@
  * most once per `OFFER_EVERY_MS`, however many messages it relays meanwhile).
  */
 import { transfer, type Remote } from 'comlink';
-import type { EngineApi } from '../core/engine-api';
-import { message, type InboxInfo, type PageToSw } from '../core/protocol';
+import type { EngineApi } from '../core/protocol/engine-api';
+import { message, type InboxInfo, type PageToSw } from '../core/protocol/protocol';
 
 const OFFER_EVERY_MS = 1000;
 

@@ -1,4 +1,4 @@
-import { isWireError, OpenAIError, ServiceUnavailableError } from '../core/errors';
+import { isWireError, OpenAIError, ServiceUnavailableError } from '../core/domain/errors';
 
 /**
  * Sends one real one-token completion through the Service Worker and resolves only when the

@@ -4,8 +4,8 @@
  * a closed leader's successor is loading). Resolves with the spec the leader serves: with
  * `backend: 'auto'` it may be the fallback.
  */
-import { OpenAIError } from '../core/errors';
-import type { ModelSpec } from '../core/model-spec';
+import { OpenAIError } from '../core/domain/errors';
+import type { ModelSpec } from '../core/domain/model-spec';
 import { probeEndpoint } from './probe-endpoint';
 import type { ResolvedModels } from './resolve-backend';
 

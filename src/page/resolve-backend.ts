@@ -6,9 +6,9 @@
  * first, `fallbackModel` (default `'inpage-test'`) on llama.cpp when WebGPU cannot serve; a GGUF
  * model goes straight to llama.cpp.
  */
-import { InvalidRequestError } from '../core/errors';
-import type { ModelSpec } from '../core/model-spec';
-import type { WebLLMCacheBackend } from '../core/webllm-source';
+import { InvalidRequestError } from '../core/domain/errors';
+import type { ModelSpec } from '../core/domain/model-spec';
+import type { WebLLMCacheBackend } from '../core/domain/webllm-source';
 import { INPAGE_TEST_MODEL_ID } from '../builtin-model/inpage-test-spec';
 import type { NamedModel, PageBackend, WebLLMModelOptions } from './backends/page-backend';
 import { PAGE_BACKENDS } from './backends/registry';

@@ -1,5 +1,5 @@
-import { InvalidRequestError } from '../core/errors';
-import type { ModelSpec } from '../core/model-spec';
+import { InvalidRequestError } from '../core/domain/errors';
+import type { ModelSpec } from '../core/domain/model-spec';
 import { INPAGE_TEST_MODEL_ID } from '../builtin-model/inpage-test-spec';
 
 /** The built-in generated test model: no download, works offline. */

@@ -2,7 +2,7 @@
  * The drop-in script's engine worker: `inpage-llm/engine-worker.js` beside the script. The
  * script URL is read while the classic script first runs (the only time `currentScript` is set).
  */
-import type { EngineAssets } from '../core/engine-api';
+import type { EngineAssets } from '../core/protocol/engine-api';
 
 const scriptUrl =
   document.currentScript instanceof HTMLScriptElement && document.currentScript.src

@@ -6,7 +6,7 @@
  * not written inside `new Worker(...)`: Vite would re-bundle the prebuilt worker in its default
  * `iife` worker format (warning about `import.meta`) and inline WebLLM's ~6 MB into it.
  */
-import type { EngineAssets } from '../core/engine-api';
+import type { EngineAssets } from '../core/protocol/engine-api';
 
 export function spawnEngineWorker(): Worker {
   const url = new URL('../inpage-llm/engine-worker.js', import.meta.url);

@@ -4,7 +4,7 @@
  * `spawn-engine-worker-dropin.ts` (script tag), which start the prebuilt
  * `inpage-llm/engine-worker.js` instead (see scripts/build/page-bundles.mjs).
  */
-import type { EngineAssets } from '../core/engine-api';
+import type { EngineAssets } from '../core/protocol/engine-api';
 
 export function spawnEngineWorker(): Worker {
   return new Worker(new URL('../../worker/engine/engine-worker.ts', import.meta.url), {

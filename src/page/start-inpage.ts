@@ -4,18 +4,18 @@
  * other tabs follow (served through the SW) until the leader goes, then one of them takes over.
  */
 import { proxy, type Remote } from 'comlink';
-import { BUILD_STAMP } from '../core/build-stamp';
-import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/route-prefix';
-import type { LoadProgress, ModelSpec } from '../core/model-spec';
-import type { EngineApi, RequestRecord } from '../core/engine-api';
+import { BUILD_STAMP } from '../core/protocol/build-stamp';
+import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/domain/route-prefix';
+import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
+import type { EngineApi, RequestRecord } from '../core/protocol/engine-api';
 import type { Inpage, InpageOptions } from './inpage-options';
 import { checkSwVersion } from './check-sw-version';
 import { controlPage } from './control-page';
 import { directStream, type DirectEvent } from './direct-stream';
 import { probeEndpoint } from './probe-endpoint';
 import { probeLeader } from './probe-leader';
-import type { BackendName } from '../core/backend-name';
-import type { ModelCard } from '../core/model-card';
+import type { BackendName } from '../core/domain/backend-name';
+import type { ModelCard } from '../core/domain/model-card';
 import { loadWithFallback } from './load-with-fallback';
 import { FailedInpage } from './failed-inpage';
 import {

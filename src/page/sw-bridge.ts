@@ -1,9 +1,9 @@
 import { transfer, type Remote } from 'comlink';
-import { ServiceUnavailableError } from '../core/errors';
-import { isSwToPage, message, type EngineToSw, type PageToSw, type Reply } from '../core/protocol';
-import type { EngineApi } from '../core/engine-api';
-import type { ModelCard } from '../core/model-card';
-import { withTimeout } from '../core/with-timeout';
+import { ServiceUnavailableError } from '../core/domain/errors';
+import { isSwToPage, message, type EngineToSw, type PageToSw, type Reply } from '../core/protocol/protocol';
+import type { EngineApi } from '../core/protocol/engine-api';
+import type { ModelCard } from '../core/domain/model-card';
+import { withTimeout } from '../core/util/with-timeout';
 import { inboxOffers } from './offer-inbox';
 
 /**

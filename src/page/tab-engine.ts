@@ -4,10 +4,10 @@
  * and the lock, handed on when the page goes for good.
  */
 import type { Remote } from 'comlink';
-import type { EngineApi } from '../core/engine-api';
-import { ServiceUnavailableError } from '../core/errors';
-import type { BackendName } from '../core/backend-name';
-import { message, type PageToSw } from '../core/protocol';
+import type { EngineApi } from '../core/protocol/engine-api';
+import { ServiceUnavailableError } from '../core/domain/errors';
+import type { BackendName } from '../core/domain/backend-name';
+import { message, type PageToSw } from '../core/protocol/protocol';
 import { createEngine } from './create-engine';
 import { electEngine, type EngineElection } from './engine-election';
 import { bridgeServiceWorker } from './sw-bridge';

@@ -2,7 +2,7 @@
  * Says once, in the console, when the llama.cpp backend will run single-threaded because the
  * page is not cross-origin isolated (no COOP/COEP headers), and what that costs.
  */
-import type { ModelSpec } from '../core/model-spec';
+import type { ModelSpec } from '../core/domain/model-spec';
 
 let warned = false;
 

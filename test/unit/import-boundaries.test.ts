@@ -91,7 +91,7 @@ describe('import boundaries', () => {
     expect(
       checkFile(
         'worker/engine/x.ts',
-        "import { GREEDY } from '../../src/core/parameters';\nimport { v } from '../../src/gguf/vocabulary';",
+        "import { GREEDY } from '../../src/core/domain/parameters';\nimport { v } from '../../src/gguf/vocabulary';",
       ),
     ).toStrictEqual([]);
     expect(checkFile('src/page/x.ts', "import type { EngineApi } from '../core/engine-api';")).toStrictEqual([]);

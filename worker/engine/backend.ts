@@ -5,15 +5,15 @@
  * (`run-generation.ts`), identical for every backend. Both the llama.cpp-wasm and the
  * WebLLM backends implement exactly this.
  */
-import type { BackendName } from '#core/backend-name';
-import type { ModelCard } from '#core/model-card';
-import type { LoadProgress, ModelSpec } from '#core/model-spec';
-import type { ModelCapabilities } from '#core/capabilities';
+import type { BackendName } from '#core/domain/backend-name';
+import type { ModelCard } from '#core/domain/model-card';
+import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
+import type { ModelCapabilities } from '#core/domain/capabilities';
 import type { ChatTemplate } from './chat/render-prompt';
 import type { PromptSegment } from './chat/prompt-segments';
-import type { ChatPrompt } from '#core/chat-prompt';
-import type { Candidate, FinishReason, OutputGrammar, PromptInput, SamplingParams } from '#core/generation';
-import type { EmbeddingResult } from '#core/embedding';
+import type { ChatPrompt } from '#core/domain/chat-prompt';
+import type { Candidate, FinishReason, OutputGrammar, PromptInput, SamplingParams } from '#core/domain/generation';
+import type { EmbeddingResult } from '#core/domain/embedding';
 
 /** One candidate token with its log-probability (the core's neutral `Candidate`). */
 export type TokenCandidate = Candidate;

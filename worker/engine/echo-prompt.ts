@@ -1,6 +1,6 @@
 /** `echo`: a choice's prompt as its first piece, scored token by token when logprobs are asked. */
-import { codePoints } from '#core/code-points';
-import type { PromptInput, TokenLogprob } from '#core/generation';
+import { codePoints } from '#core/util/code-points';
+import type { PromptInput, TokenLogprob } from '#core/domain/generation';
 import type { LoadedModel } from './backend';
 import { Utf8Hold } from './utf8-hold';
 

@@ -9,7 +9,7 @@
  * Service Worker's precache gets the cached entry's URL, without the query, as its location.
  */
 import type * as WebLLM from '@mlc-ai/web-llm';
-import type { EngineAssets } from '#core/engine-api';
+import type { EngineAssets } from '#core/protocol/engine-api';
 
 let given: EngineAssets | null = null;
 const beside = (name: string): string => new URL(name, self.location.href).href;

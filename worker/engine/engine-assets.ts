@@ -6,7 +6,7 @@
  * (scripts/build/engine-worker.mjs).
  */
 import wasmUrl from './backends/llamacpp/wasm/llama-engine-simd.wasm?url';
-import type { EngineAssets } from '#core/engine-api';
+import type { EngineAssets } from '#core/protocol/engine-api';
 
 /** The bundler placed the files; URLs from the page are not needed. */
 export function setEngineAssets(_assets: EngineAssets): void {}

@@ -1,10 +1,10 @@
-import { ServiceUnavailableError, toOpenAIError } from '#core/errors';
-import type { BackendName } from '#core/backend-name';
-import type { ModelCard } from '#core/model-card';
-import type { LoadProgress, ModelSpec } from '#core/model-spec';
-import type { EngineApi, EngineAssets, RequestRecord } from '#core/engine-api';
-import type { InboxInfo, Job } from '#core/protocol';
-import { DISTINCT_LOAD_CODES } from '#core/webllm-source';
+import { ServiceUnavailableError, toOpenAIError } from '#core/domain/errors';
+import type { BackendName } from '#core/domain/backend-name';
+import type { ModelCard } from '#core/domain/model-card';
+import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
+import type { EngineApi, EngineAssets, RequestRecord } from '#core/protocol/engine-api';
+import type { InboxInfo, Job } from '#core/protocol/protocol';
+import { DISTINCT_LOAD_CODES } from '#core/domain/webllm-source';
 import type { Backend, LoadedModel } from './backend';
 import { setEngineAssets } from './engine-assets';
 import { ModelQueue } from './model-queue';

@@ -4,8 +4,8 @@
  * with `generation.alive` (Chromium has no MessagePort `close` event, so the SW learns that this
  * engine, or its page, went away only when these answers stop).
  */
-import { KeepaliveWatch } from '#core/keepalive';
-import { isSwToEngine, message, type EngineToSw } from '#core/protocol';
+import { KeepaliveWatch } from '#core/protocol/keepalive';
+import { isSwToEngine, message, type EngineToSw } from '#core/protocol/protocol';
 
 export interface RequestControl {
   /** Aborts when the client cancels or the SW goes silent. */

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '#core/engine-api';
+import type { RequestRecord } from '#core/protocol/engine-api';
 
 const SIZE = 32;
 

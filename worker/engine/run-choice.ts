@@ -1,5 +1,5 @@
-import type { FinishReason, GenerationRequest, PromptInput, TokenLogprob } from '#core/generation';
-import { pickSampling } from '#core/parameters';
+import type { FinishReason, GenerationRequest, PromptInput, TokenLogprob } from '#core/domain/generation';
+import { pickSampling } from '#core/domain/parameters';
 import type { ChoiceRequest, ChoiceRunner, GenerationEvent } from './backend';
 import type { EchoPiece } from './echo-prompt';
 import { shapeChoice } from './shape-choice';

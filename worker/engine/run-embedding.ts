@@ -2,9 +2,9 @@
  * Runs one embedding job on a loaded model: one `embedding.result` on its port (unless it was
  * aborted meanwhile); a model that cannot embed throws a 400 naming `model`.
  */
-import { InvalidRequestError } from '#core/errors';
-import type { EmbeddingRequest } from '#core/embedding';
-import { message, type EngineToSwEmbedding } from '#core/protocol';
+import { InvalidRequestError } from '#core/domain/errors';
+import type { EmbeddingRequest } from '#core/domain/embedding';
+import { message, type EngineToSwEmbedding } from '#core/protocol/protocol';
 import type { LoadedModel } from './backend';
 
 export async function runEmbedding(

@@ -3,16 +3,16 @@
  * pieces, one `choice-end` per choice, then exactly one `done` or `error`. The engine's shared
  * layer: batches, `n`, `best_of`, `echo` and token counts, the same for every backend.
  */
-import { checkCapabilities } from '#core/capabilities';
-import { InvalidRequestError, toOpenAIError } from '#core/errors';
+import { checkCapabilities } from '#core/domain/capabilities';
+import { InvalidRequestError, toOpenAIError } from '#core/domain/errors';
 import {
   isChatPrompt,
   type GenerationRequest,
   type PromptInput,
   type RequestPrompt,
   type TokenCounts,
-} from '#core/generation';
-import { message, type EngineToSw } from '#core/protocol';
+} from '#core/domain/generation';
+import { message, type EngineToSw } from '#core/protocol/protocol';
 import type { ChoiceRunner, LoadedModel } from './backend';
 import { renderChatSegments } from './chat/render-prompt';
 import { promptText } from './chat/prompt-segments';

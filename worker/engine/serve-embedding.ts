@@ -2,7 +2,7 @@
  * One embedding request served as a job (`serveJob`): on its model's queue, cancelled like
  * every job, answered with exactly one `embedding.result` or `generation.error`.
  */
-import type { EmbeddingRequest } from '#core/embedding';
+import type { EmbeddingRequest } from '#core/domain/embedding';
 import type { RequestLog } from './request-log';
 import { serveJob, type JobTarget } from './serve-job';
 

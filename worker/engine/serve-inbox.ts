@@ -5,9 +5,9 @@
  * change (`EngineToSwInbox`). Once closed (the engine is being disposed), it answers as a page
  * that no longer runs the engine: no models, and `engine_gone` for jobs.
  */
-import { ServiceUnavailableError } from '#core/errors';
-import type { ModelCard } from '#core/model-card';
-import { isSwToPage, message, type EngineToSw, type InboxInfo, type Job, type Reply } from '#core/protocol';
+import { ServiceUnavailableError } from '#core/domain/errors';
+import type { ModelCard } from '#core/domain/model-card';
+import { isSwToPage, message, type EngineToSw, type InboxInfo, type Job, type Reply } from '#core/protocol/protocol';
 
 /** What the inbox needs of the engine host. */
 export interface InboxEngine {

@@ -4,8 +4,8 @@
  * queue (FIFO, every kind together), the kind's runner, exactly one `generation.error` for
  * what it throws, a record in the request log, and the port closed at the end.
  */
-import { NotFoundError, toOpenAIError } from '#core/errors';
-import { message, type EngineToSw, type JobKind, type JobRequests } from '#core/protocol';
+import { NotFoundError, toOpenAIError } from '#core/domain/errors';
+import { message, type EngineToSw, type JobKind, type JobRequests } from '#core/protocol/protocol';
 import type { LoadedModel } from './backend';
 import type { ModelQueue } from './model-queue';
 import type { RequestLog } from './request-log';

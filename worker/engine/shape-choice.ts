@@ -1,5 +1,5 @@
-import { codePoints } from '#core/code-points';
-import type { FinishReason, TokenLogprob } from '#core/generation';
+import { codePoints } from '#core/util/code-points';
+import type { FinishReason, TokenLogprob } from '#core/domain/generation';
 import type { GenerationEvent, TokenInfo } from './backend';
 import { StopText } from './stop-text';
 import { Utf8Hold } from './utf8-hold';

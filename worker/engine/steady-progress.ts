@@ -4,7 +4,7 @@
  * phase at 0, as WebLLM's `reload()` does: weights 0..1, then shader modules 0..1) says null,
  * indeterminate, until the phase passes its earlier best.
  */
-import type { LoadProgress } from '#core/model-spec';
+import type { LoadProgress } from '#core/domain/model-spec';
 
 /** Wraps `report` so that no phase's fraction decreases. */
 export function steadyProgress(report: (progress: LoadProgress) => void): (progress: LoadProgress) => void {

@@ -2,7 +2,7 @@
  * The runtime's API key, when the page set one: read from the header the route's dialect uses
  * (OpenAI's `Authorization: Bearer`), and a missing or wrong key is a 401, as OpenAI answers it.
  */
-import { AuthenticationError } from '#core/errors';
+import { AuthenticationError } from '#core/domain/errors';
 import type { Dialect } from './dialect/dialect';
 import { OPENAI_DIALECT } from './dialect/openai-dialect';
 

@@ -6,7 +6,7 @@
  * not a fetch of this origin's pages (a navigation, a `no-cors` request) must be
  * `application/json` (which no form can send), else 415.
  */
-import { PermissionDeniedError, UnsupportedMediaTypeError } from '#core/errors';
+import { PermissionDeniedError, UnsupportedMediaTypeError } from '#core/domain/errors';
 
 /** What the check reads of a request. */
 export type CallerRequest = Pick<Request, 'headers' | 'method' | 'mode' | 'referrer'>;

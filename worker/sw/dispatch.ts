@@ -6,7 +6,7 @@
  * OpenAI's). Outside the prefix only a table route (the lazily cached chunk) answers; everything
  * else goes to the network untouched (undefined).
  */
-import { MethodNotAllowedError, NotFoundError, toOpenAIError } from '#core/errors';
+import { MethodNotAllowedError, NotFoundError, toOpenAIError } from '#core/domain/errors';
 import { checkCaller } from './check-caller';
 import { errorResponse } from './dialect/dialect';
 import { OPENAI_DIALECT } from './dialect/openai-dialect';

@@ -1,7 +1,7 @@
-import { NotFoundError, ServiceUnavailableError } from '#core/errors';
-import type { ModelCard } from '#core/model-card';
-import { ask } from '#core/ask';
-import type { SwToPage } from '#core/protocol';
+import { NotFoundError, ServiceUnavailableError } from '#core/domain/errors';
+import type { ModelCard } from '#core/domain/model-card';
+import { ask } from '#core/protocol/ask';
+import type { SwToPage } from '#core/protocol/protocol';
 import { markEngineGone } from './engine-gone-clock';
 import { announced, dropInbox, jobTarget } from './engine-inboxes';
 

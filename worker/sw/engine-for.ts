@@ -3,9 +3,9 @@
  * as OpenAI), validate the body, find the page that serves its model, and check the neutral
  * request against the model's capabilities (400s for what it cannot honour, over-long prompts).
  */
-import type { ModelCapabilities } from '#core/capabilities';
-import { NotFoundError, ServiceUnavailableError } from '#core/errors';
-import type { GenerationRequest } from '#core/generation';
+import type { ModelCapabilities } from '#core/domain/capabilities';
+import { NotFoundError, ServiceUnavailableError } from '#core/domain/errors';
+import type { GenerationRequest } from '#core/domain/generation';
 import { checkApiKey } from './check-api-key';
 import { engineClients, pickEngineClient, type EngineClient } from './engine-clients';
 import { handoverLikely } from './engine-gone-clock';

@@ -6,8 +6,8 @@
  * instance started after the hello) is asked directly; it relays to its engine and offers a
  * new inbox.
  */
-import type { MessageTarget } from '#core/ask';
-import { typeGuard, type EngineToSwInbox, type Reply } from '#core/protocol';
+import type { MessageTarget } from '#core/protocol/ask';
+import { typeGuard, type EngineToSwInbox, type Reply } from '#core/protocol/protocol';
 import type { EngineClient } from './engine-clients';
 
 interface Held {

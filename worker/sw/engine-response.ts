@@ -4,9 +4,9 @@
  * status), then either stream SSE frames or collect one JSON body. Each endpoint supplies only
  * its formatter.
  */
-import type { GenerationRequest, TokenCounts } from '#core/generation';
-import { OpenAIError } from '#core/errors';
-import { withTimeout } from '#core/with-timeout';
+import type { GenerationRequest, TokenCounts } from '#core/domain/generation';
+import { OpenAIError } from '#core/domain/errors';
+import { withTimeout } from '#core/util/with-timeout';
 import type { Dialect } from './dialect/dialect';
 import { SSE_HEADERS } from './sse';
 import type { JobChannel, JobEvent } from './job-channel';

@@ -4,8 +4,8 @@
  * check the key, validate, route to the model's engine, check capabilities, open the job, and
  * answer through the formatter (errors in the route's dialect).
  */
-import { checkCapabilities } from '#core/capabilities';
-import type { GenerationRequest } from '#core/generation';
+import { checkCapabilities } from '#core/domain/capabilities';
+import type { GenerationRequest } from '#core/domain/generation';
 import type { Dialect } from './dialect/dialect';
 import { routeToEngine } from './engine-for';
 import { jsonResponse, openGeneration, sseResponse, type JsonFormatter, type StreamFormatter } from './engine-response';

@@ -6,7 +6,7 @@
  * and those the old engine had queued but not begun, wait for the new engine instead of
  * failing; with no tab standing by they fail at once.
  */
-import type { ModelCard } from '#core/model-card';
+import type { ModelCard } from '#core/domain/model-card';
 import { queryClient, type EngineClient } from './engine-clients';
 import { HANDOVER_TIMEOUT_MS } from './engine-gone-clock';
 

@@ -6,9 +6,9 @@
  * `KEEPALIVE_INTERVAL_MS`; the page's goodbye, or silence from its engine, ends the job with
  * a 503 `engine_gone`.
  */
-import { AsyncQueue } from '#core/async-queue';
-import { KEEPALIVE_INTERVAL_MS, KeepaliveWatch } from '#core/keepalive';
-import { OpenAIError, ServiceUnavailableError } from '#core/errors';
+import { AsyncQueue } from '#core/util/async-queue';
+import { KEEPALIVE_INTERVAL_MS, KeepaliveWatch } from '#core/protocol/keepalive';
+import { OpenAIError, ServiceUnavailableError } from '#core/domain/errors';
 import {
   isJobEvent,
   message,
@@ -20,7 +20,7 @@ import {
   type MessageOf,
   type SwToEngine,
   type SwToPage,
-} from '#core/protocol';
+} from '#core/protocol/protocol';
 import { markEngineGone } from './engine-gone-clock';
 import { jobTarget } from './engine-inboxes';
 import { trackChannel } from './open-channels';

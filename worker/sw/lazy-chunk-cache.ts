@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { isWebLLMChunkPath } from '#core/webllm-chunk-name';
+import { isWebLLMChunkPath } from '#core/domain/webllm-chunk-name';
 import type { Route } from './route';
 
 const CACHE = 'inpage-llm-lazy';

@@ -5,9 +5,9 @@
  * page that is going) starts again on the engine that takes over, if a tab stands by for the
  * model; otherwise it ends with the 503 `engine_gone`.
  */
-import type { Job, JobKind, JobRequests } from '#core/protocol';
+import type { Job, JobKind, JobRequests } from '#core/protocol/protocol';
 import { HANDOVER_TIMEOUT_MS } from './engine-gone-clock';
-import { InternalServerError } from '#core/errors';
+import { InternalServerError } from '#core/domain/errors';
 import {
   JOB_KINDS,
   JobChannel,

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '#core/errors';
+import { InvalidRequestError } from '#core/domain/errors';
 
 /** Parses a request body as JSON; a malformed body is a 400, as OpenAI answers it. */
 export async function readJson(request: Request): Promise<unknown> {

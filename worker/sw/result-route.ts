@@ -4,8 +4,8 @@
  * result. Embeddings is one; a rerank or tokenize route would be another definition, one job
  * kind, and one engine runner.
  */
-import type { ModelCapabilities } from '#core/capabilities';
-import type { JobRequests } from '#core/protocol';
+import type { ModelCapabilities } from '#core/domain/capabilities';
+import type { JobRequests } from '#core/protocol/protocol';
 import type { Dialect } from './dialect/dialect';
 import { routeToEngine } from './engine-for';
 import type { RouteFactory } from './generation-route';

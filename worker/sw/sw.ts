@@ -4,10 +4,10 @@
  * OpenAI format with the engine of a page it controls, and the lazily cached WebLLM chunk;
  * every other request goes to the network untouched. One route table, one `message` switch.
  */
-import { BUILD_STAMP } from '#core/build-stamp';
-import { toOpenAIError } from '#core/errors';
-import { isPageToSw, message, type Reply } from '#core/protocol';
-import { routePrefixOf } from '#core/route-prefix';
+import { BUILD_STAMP } from '#core/protocol/build-stamp';
+import { toOpenAIError } from '#core/domain/errors';
+import { isPageToSw, message, type Reply } from '#core/protocol/protocol';
+import { routePrefixOf } from '#core/domain/route-prefix';
 import { engineHints } from './engine-clients';
 import { dropInbox, takeInbox } from './engine-inboxes';
 import { markEngineGone } from './engine-gone-clock';

@@ -1,5 +1,5 @@
 /** OpenAI's `usage` object from the engine's neutral token counts (shared by every endpoint). */
-import type { TokenCounts } from '#core/generation';
+import type { TokenCounts } from '#core/domain/generation';
 import type { Usage } from '#core/openai/types';
 
 /** `prompt_tokens_details.cached_tokens` appears only where prefix reuse happened. */

@@ -1,5 +1,5 @@
 /** A list of choices -> a GBNF grammar matching exactly one of them (vLLM's `guided_choice`). */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError } from '../domain/errors';
 import { gbnfLiteral } from './gbnf-literal';
 
 /** `root ::= "a" | "b"`; an empty list or a non-string entry is a 400 naming `param`. */

@@ -5,7 +5,7 @@
  * `guided_choice`, `guided_grammar`) and from 0.12 (`structured_outputs`).
  */
 import type { GrammarConstraint } from './constraint';
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError } from '../domain/errors';
 import { choiceConstraint, grammarConstraint, regexConstraint, schemaConstraint } from './constraint-readers';
 import { readFormat } from './response-format';
 

@@ -3,7 +3,7 @@
  * text), a GBNF grammar (checked), a regular expression, a list of choices.
  */
 import type { GrammarConstraint } from './constraint';
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError } from '../domain/errors';
 import { choiceToGbnf } from './choice-to-gbnf';
 import { checkGbnf } from './gbnf-check';
 import { jsonSchemaToGbnf } from './json-schema-to-gbnf';

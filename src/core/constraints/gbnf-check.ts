@@ -3,7 +3,7 @@
  * {@link parseGbnf}), a `root` rule, no reference to an undefined rule, no left recursion.
  * Errors are 400 `invalid_grammar` with line and column.
  */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError } from '../domain/errors';
 import type { GbnfElement, GbnfRule, GbnfSequence } from './gbnf-parse';
 import { GbnfSyntaxError, parseGbnf } from './gbnf-parse';
 

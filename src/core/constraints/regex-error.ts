@@ -1,5 +1,5 @@
 /** The 400 for a regex the converter cannot read or cannot express as a grammar. */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError } from '../domain/errors';
 
 /** `invalid_regex`: malformed; `unsupported_regex`: valid, but not expressible as a grammar. */
 export type RegexErrorCode = 'invalid_regex' | 'unsupported_regex';

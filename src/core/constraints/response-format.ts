@@ -5,8 +5,8 @@
  * in `schema` beside `type` (Responses). `strict` does not change the grammar.
  */
 import type { GrammarConstraint } from './constraint';
-import { InvalidRequestError } from '../errors';
-import { isRecord } from '../is-record';
+import { InvalidRequestError } from '../domain/errors';
+import { isRecord } from '../util/is-record';
 import { schemaConstraint } from './constraint-readers';
 import { jsonObjectGbnf } from './json-schema-to-gbnf';
 

@@ -4,7 +4,7 @@
  * schema using a feature no grammar here can express. Both name the request parameter and
  * the JSON pointer of the offending subschema.
  */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError } from '../domain/errors';
 
 /** Where the converter is: the request parameter and the JSON pointer inside the schema. */
 export interface SchemaPlace {

@@ -4,7 +4,7 @@
  * and the formats `uuid`, `date`, `time`, `date-time`. Other formats, or a pattern combined
  * with a length, are 400s (`unsupported_schema`).
  */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError } from '../domain/errors';
 import type { SchemaContext } from './schema-context';
 import type { SchemaObject } from './schema-keywords';
 import type { SchemaPlace } from './schema-error';

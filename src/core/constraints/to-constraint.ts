@@ -8,7 +8,7 @@
  * toConstraint({ guided_choice: ['yes', 'no'] }); // { gbnf: 'root ::= "yes" | "no"\n', kind: 'choice', ... }
  */
 import type { Constraint } from './constraint';
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError } from '../domain/errors';
 import { CONSTRAINT_FIELDS } from './constraint-fields';
 
 /** The request body, or the part of it that may hold constraint fields. */

@@ -1,6 +1,6 @@
 /** The valibot schema of a `/v1/completions` body: the parameter table's rows plus this endpoint's own fields. */
 import * as v from 'valibot';
-import { PARAMETERS } from '../parameters';
+import { PARAMETERS } from '../domain/parameters';
 import { booleanField, integerField, parameterFields, stopField, stringField } from './fields';
 
 const optional = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);

@@ -3,7 +3,7 @@
  * Each takes the parameter name so the message names it.
  */
 import * as v from 'valibot';
-import type { ParameterRange, RangeValue } from '../parameters';
+import type { ParameterRange, RangeValue } from '../domain/parameters';
 import { describeValue } from './describe-value';
 
 const typeMessage = (param: string, expected: string) => (issue: v.BaseIssue<unknown>) =>

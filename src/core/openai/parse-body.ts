@@ -5,8 +5,8 @@
  * top-level parameter. Shared by the completions validator (core) and the SW's chat validator.
  */
 import * as v from 'valibot';
-import { InvalidRequestError } from '../errors';
-import { isRecord } from '../is-record';
+import { InvalidRequestError } from '../domain/errors';
+import { isRecord } from '../util/is-record';
 import { resolveAliases } from './resolve-aliases';
 
 /** Rejects any key of `value` not in `known` with OpenAI's "Unrecognized request argument". */

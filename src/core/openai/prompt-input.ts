@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError } from '../domain/errors';
 import type { PromptInput } from './types';
 
 const isTokenId = (value: unknown): value is number =>

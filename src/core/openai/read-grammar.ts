@@ -6,7 +6,7 @@
  */
 import { CONSTRAINT_FIELDS } from '../constraints/constraint-fields';
 import { toConstraint } from '../constraints/to-constraint';
-import type { OutputGrammar } from '../generation';
+import type { OutputGrammar } from '../domain/generation';
 
 /** Body keys that carry an output constraint (`text.format` lives inside `text`). */
 export const CONSTRAINT_KEYS: readonly string[] = CONSTRAINT_FIELDS.map((field) => field.param).filter(

@@ -2,9 +2,9 @@
  * The parameter table's values of a validated request body: every row read, with the table's
  * default where the request left it out (or sent null). Shared by every endpoint's validator.
  */
-import { PARAMETER_NAMES, PARAMETERS, type ParameterInput, type ParameterValues } from '../parameters';
+import { PARAMETER_NAMES, PARAMETERS, type ParameterInput, type ParameterValues } from '../domain/parameters';
 
-export type { ParameterInput, ParameterValues } from '../parameters';
+export type { ParameterInput, ParameterValues } from '../domain/parameters';
 
 export function readParameters(input: ParameterInput): ParameterValues {
   const entries = PARAMETER_NAMES.map((name) => {

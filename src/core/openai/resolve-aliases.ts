@@ -4,8 +4,8 @@
  * giving both with different values is a 400.
  */
 import * as v from 'valibot';
-import { InvalidRequestError } from '../errors';
-import { PARAMETERS } from '../parameters';
+import { InvalidRequestError } from '../domain/errors';
+import { PARAMETERS } from '../domain/parameters';
 import { parameterField } from './fields';
 
 const aliases = new Map(

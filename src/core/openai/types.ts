@@ -1,7 +1,7 @@
 /** OpenAI's request and response shapes (the neutral engine types live in `../generation`). */
-import type { FinishReason, GenerationRequest } from '../generation';
+import type { FinishReason, GenerationRequest } from '../domain/generation';
 
-export type { FinishReason, PromptInput } from '../generation';
+export type { FinishReason, PromptInput } from '../domain/generation';
 
 /** OpenAI's usage object (`prompt_tokens_details` where prefix reuse happened). */
 export interface Usage {

@@ -3,7 +3,7 @@
  * `stream` and `include_usage`, which only the edge reads). Shared by the Service Worker and
  * the page's direct API (`inpage.stream()`), so both refuse the same input the same way.
  */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError } from '../domain/errors';
 import { parseBody } from './parse-body';
 import { PARAMETER_ALIASES } from './resolve-aliases';
 import { completionSchema } from './completion-schema';

@@ -1,5 +1,5 @@
 /** The page's side of the `llamacpp` backend: `'inpage-test'` and GGUF URLs. */
-import { InvalidRequestError } from '../../core/errors';
+import { InvalidRequestError } from '../../core/domain/errors';
 import { INPAGE_TEST_MODEL_ID } from '../../builtin-model/inpage-test-spec';
 import { resolveModel } from '../resolve-model';
 import type { PageBackend } from './page-backend';

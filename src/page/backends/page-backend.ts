@@ -3,9 +3,9 @@
  * it turns one into a `ModelSpec`, which load errors make `auto` fall back to another backend,
  * and whether `/v1/models` lists its catalogue. One file per backend, one registry.
  */
-import type { BackendName } from '../../core/backend-name';
-import type { ModelSpec } from '../../core/model-spec';
-import type { WebLLMCacheBackend } from '../../core/webllm-source';
+import type { BackendName } from '../../core/domain/backend-name';
+import type { ModelSpec } from '../../core/domain/model-spec';
+import type { WebLLMCacheBackend } from '../../core/domain/webllm-source';
 
 /** A self-hosted WebLLM model: a weights folder and its model library, URLs relative to the page or absolute. */
 export interface WebLLMModelOptions {

@@ -1,5 +1,5 @@
 /** Every backend the page runtime knows, by name. */
-import type { BackendName } from '../../core/backend-name';
+import type { BackendName } from '../../core/domain/backend-name';
 import { llamacppBackend } from './llamacpp';
 import type { PageBackend } from './page-backend';
 import { webllmBackend } from './webllm';

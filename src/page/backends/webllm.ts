@@ -1,7 +1,7 @@
 /** The page's side of the `webllm` backend: WebLLM catalogue ids and self-hosted WebLLM models. */
-import { OpenAIError } from '../../core/errors';
-import type { ModelSpec } from '../../core/model-spec';
-import { WEBGPU_ERROR_CODES, type WebLLMCacheBackend, type WebLLMVariant } from '../../core/webllm-source';
+import { OpenAIError } from '../../core/domain/errors';
+import type { ModelSpec } from '../../core/domain/model-spec';
+import { WEBGPU_ERROR_CODES, type WebLLMCacheBackend, type WebLLMVariant } from '../../core/domain/webllm-source';
 import type { PageBackend, WebLLMModelOptions } from './page-backend';
 import { WEBLLM_CATALOGUE_IDS } from './webllm-catalogue-ids';
 

@@ -1,6 +1,6 @@
 import type { BackendChoice } from '../resolve-backend';
 import type { InpageOptions } from '../start-inpage';
-import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix } from '../../core/route-prefix';
+import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix } from '../../core/domain/route-prefix';
 
 /** The `data-*` attributes the drop-in script reads (as `dataset` keys). */
 export interface ScriptAttributes {

@@ -1,5 +1,5 @@
 import type { Inpage } from '../start-inpage';
-import type { LoadProgress } from '../../core/model-spec';
+import type { LoadProgress } from '../../core/domain/model-spec';
 
 declare global {
   interface Window {

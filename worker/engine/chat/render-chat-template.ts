@@ -9,7 +9,7 @@
  * // [{ text: '<|im_start|>user\n', special: true }, { text: 'abc', special: false }, { text: '<|im_end|>\n<|im_start|>assistant\n', special: true }]
  */
 import { Template } from '@huggingface/jinja';
-import { InvalidRequestError, InternalServerError } from '#core/errors';
+import { InvalidRequestError, InternalServerError } from '#core/domain/errors';
 import { alignRender, substituteRender } from './align-render';
 import { SentinelTable } from './template-sentinels';
 import { templateInputs, type TemplateRequest } from './template-inputs';

@@ -3,8 +3,8 @@
  * GGUF ships it), and tells whether the prompt ends by opening `<think>` (the model's output
  * then starts as reasoning).
  */
-import type { ChatPrompt } from '#core/chat-prompt';
-import { InvalidRequestError } from '#core/errors';
+import type { ChatPrompt } from '#core/domain/chat-prompt';
+import { InvalidRequestError } from '#core/domain/errors';
 import type { ChatTemplate } from '#gguf/chat-template';
 import { promptText, type PromptSegment } from './prompt-segments';
 import { renderChatTemplate } from './render-chat-template';

@@ -3,7 +3,7 @@
  * objects when they are JSON, as HF templates expect), tools, and kwargs. With a `wrap`
  * function every request string the template may print goes through it (see SentinelTable).
  */
-import type { ChatMessage, ChatPrompt, FunctionTool } from '#core/chat-prompt';
+import type { ChatMessage, ChatPrompt, FunctionTool } from '#core/domain/chat-prompt';
 
 /** The template's inputs (a chat prompt). */
 export type TemplateRequest = ChatPrompt;

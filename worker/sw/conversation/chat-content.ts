@@ -3,9 +3,9 @@
  * vLLM and llama.cpp's server flatten parts for text-only templates). Any other part type is a
  * 400 naming `messages[i].content`.
  */
-import { InvalidRequestError } from '#core/errors';
+import { InvalidRequestError } from '#core/domain/errors';
 import { describeValue } from '#core/openai/describe-value';
-import { isRecord } from '#core/is-record';
+import { isRecord } from '#core/util/is-record';
 
 /** Flattens `content` to text; `partTypes` lists the accepted part types ('text', 'refusal'). */
 export function flattenContent(content: unknown, param: string, partTypes: readonly string[] = ['text']): string {

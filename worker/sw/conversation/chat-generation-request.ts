@@ -3,7 +3,7 @@
  * is the conversation, which the engine renders with the model's chat template (chat never
  * echoes, has no suffix, and best_of = n).
  */
-import { pickParameters } from '#core/parameters';
+import { pickParameters } from '#core/domain/parameters';
 import type { ChatRequest } from './chat-types';
 import type { GenerationRequest } from './neutral-types';
 

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { completionSchema } from '#core/openai/completion-schema';
 import { booleanField, integerField } from '#core/openai/fields';
-import { PARAMETER_NAMES } from '#core/parameters';
+import { PARAMETER_NAMES } from '#core/domain/parameters';
 import { ADVISORY_FIELDS } from '../format/advisory-fields';
 
 /**

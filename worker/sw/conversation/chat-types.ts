@@ -2,11 +2,11 @@
  * The validated shape of a `/v1/chat/completions` request: messages with their content already
  * flattened to text, function tools, and every sampler resolved to a value.
  */
-import type { ChatMessage, FunctionTool, ReasoningEffort } from '#core/chat-prompt';
-import type { OutputGrammar } from '#core/generation';
-import type { ParameterValues } from '#core/parameters';
+import type { ChatMessage, FunctionTool, ReasoningEffort } from '#core/domain/chat-prompt';
+import type { OutputGrammar } from '#core/domain/generation';
+import type { ParameterValues } from '#core/domain/parameters';
 
-export type { ChatMessage, FunctionTool, ReasoningEffort, ToolCall } from '#core/chat-prompt';
+export type { ChatMessage, FunctionTool, ReasoningEffort, ToolCall } from '#core/domain/chat-prompt';
 
 export type ChatRole = ChatMessage['role'];
 

@@ -1,7 +1,7 @@
 /** The neutral engine protocol as the chat, responses and embeddings formatters read it (from core). */
-import type { EngineToSw, MessageOf } from '#core/protocol';
+import type { EngineToSw, MessageOf } from '#core/protocol/protocol';
 
-export type { Candidate, FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from '#core/generation';
+export type { Candidate, FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from '#core/domain/generation';
 
 /** Engine -> SW events, in order, per request (the channel keeps its liveness answers to itself). */
 export type GenerationEvent = Exclude<MessageOf<EngineToSw>, { type: 'generation.alive' }>;

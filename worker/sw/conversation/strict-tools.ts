@@ -6,7 +6,7 @@
  * `<tool_call>`. Another output constraint (response_format, grammar, ...) with strict tools is a
  * 400 `conflicting_constraints`: llama.cpp runs one grammar per request.
  */
-import { InvalidRequestError } from '#core/errors';
+import { InvalidRequestError } from '#core/domain/errors';
 import { toolCallGrammar } from '#core/constraints/tool-call-grammar';
 import type { ChatRequest } from './chat-types';
 

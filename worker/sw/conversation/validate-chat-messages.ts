@@ -2,9 +2,9 @@
  * Validates `messages` of a chat request, one role at a time, naming the offending field as
  * `messages[i].field`. Content parts are flattened to text (see `flattenContent`).
  */
-import { InvalidRequestError } from '#core/errors';
+import { InvalidRequestError } from '#core/domain/errors';
 import { describeValue } from '#core/openai/describe-value';
-import { isRecord } from '#core/is-record';
+import { isRecord } from '#core/util/is-record';
 import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import { flattenContent } from './chat-content';
 import type { ChatMessage, ToolCall } from './chat-types';

@@ -2,9 +2,9 @@
  * Validates `tools` (function tools with a JSON-schema `parameters`) and `tool_choice`
  * ('auto' | 'none' | 'required' | a named function that must be among the tools).
  */
-import { InvalidRequestError } from '#core/errors';
+import { InvalidRequestError } from '#core/domain/errors';
 import { describeValue } from '#core/openai/describe-value';
-import { isRecord } from '#core/is-record';
+import { isRecord } from '#core/util/is-record';
 import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import type { FunctionTool, ToolChoice } from './chat-types';
 

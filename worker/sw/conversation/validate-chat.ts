@@ -2,7 +2,7 @@
  * Validates a parsed JSON body for `POST /v1/chat/completions` and applies defaults. Throws
  * `InvalidRequestError` (400) naming the offending parameter, like `validateCompletion`.
  */
-import { InvalidRequestError } from '#core/errors';
+import { InvalidRequestError } from '#core/domain/errors';
 import { parseBody } from '#core/openai/parse-body';
 import { readGrammar, CONSTRAINT_KEYS } from '#core/openai/read-grammar';
 import { readParameters } from '#core/openai/read-parameters';

@@ -2,8 +2,8 @@
  * Validates `response_format` ({type:'text'|'json_object'|'json_schema', json_schema?}) and passes
  * it through opaque: constrained decoding is the engine's business.
  */
-import { InvalidRequestError } from '#core/errors';
-import { isRecord } from '#core/is-record';
+import { InvalidRequestError } from '#core/domain/errors';
+import { isRecord } from '#core/util/is-record';
 import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import { typeError } from './validate-chat-tools';
 import type { ResponseFormat } from './chat-types';

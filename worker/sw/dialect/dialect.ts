@@ -4,7 +4,7 @@
  * (`OpenAIError`: status, type, code, param) is mapped to each dialect's JSON here, so a second
  * dialect (Anthropic's) is one more object, not a second error path.
  */
-import type { OpenAIError } from '#core/errors';
+import type { OpenAIError } from '#core/domain/errors';
 
 export interface Dialect {
   readonly name: string;

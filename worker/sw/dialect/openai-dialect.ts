@@ -3,7 +3,7 @@
  * and a failed stream ends with that object as one `data:` frame (the SDKs JSON-parse every
  * `data:` line), without `[DONE]`.
  */
-import type { OpenAIError } from '#core/errors';
+import type { OpenAIError } from '#core/domain/errors';
 import { sseFrame } from '../sse';
 import type { Dialect } from './dialect';
 

@@ -5,8 +5,8 @@
  * in parse-body).
  */
 import * as v from 'valibot';
-import { InvalidRequestError } from '#core/errors';
-import { isRecord } from '#core/is-record';
+import { InvalidRequestError } from '#core/domain/errors';
+import { isRecord } from '#core/util/is-record';
 import { describeValue } from '#core/openai/describe-value';
 
 /** Parses `value` with `schema`, or throws `InvalidRequestError(issue.message, param)`. */

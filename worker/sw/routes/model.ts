@@ -1,4 +1,4 @@
-import { InvalidRequestError, NotFoundError } from '#core/errors';
+import { InvalidRequestError, NotFoundError } from '#core/domain/errors';
 import { checkApiKey } from '../check-api-key';
 import { engineClients, modelCards } from '../engine-clients';
 import { OPENAI_DIALECT } from '../dialect/openai-dialect';

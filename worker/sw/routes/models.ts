@@ -1,4 +1,4 @@
-import type { ModelCard } from '#core/model-card';
+import type { ModelCard } from '#core/domain/model-card';
 import type { ListResponse } from '#core/openai/types';
 import { checkApiKey } from '../check-api-key';
 import { engineClients, modelCards } from '../engine-clients';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../../src/core/errors';
+import { InvalidRequestError } from '../../../../src/core/domain/errors';
 import { FailedInpage } from '../../../../src/page/failed-inpage';
 
 describe('FailedInpage (startInpage with a model it cannot resolve)', () => {

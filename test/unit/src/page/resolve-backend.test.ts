@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../../src/core/errors';
+import { InvalidRequestError } from '../../../../src/core/domain/errors';
 import type { WebLLMModelOptions } from '../../../../src/page/backends/page-backend';
 import { chooseBackend, resolveModels, type BackendChoice } from '../../../../src/page/resolve-backend';
 

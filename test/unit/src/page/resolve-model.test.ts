@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../../src/core/errors';
-import type { ModelSpec } from '../../../../src/core/model-spec';
+import { InvalidRequestError } from '../../../../src/core/domain/errors';
+import type { ModelSpec } from '../../../../src/core/domain/model-spec';
 import { INPAGE_TEST_MODEL, resolveModel } from '../../../../src/page/resolve-model';
 
 const BASE = 'https://app.example/demo/index.html';

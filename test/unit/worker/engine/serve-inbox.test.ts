@@ -5,9 +5,9 @@
  * stopped (no models, `engine_gone`).
  */
 import { describe, expect, it } from 'vitest';
-import type { ModelCard } from '../../../../src/core/model-card';
+import type { ModelCard } from '../../../../src/core/domain/model-card';
 import { validateCompletion } from '../../../../src/core/openai/validate-completion';
-import { message, type Job, type MessageOf, type Reply, type SwToPage } from '../../../../src/core/protocol';
+import { message, type Job, type MessageOf, type Reply, type SwToPage } from '../../../../src/core/protocol/protocol';
 import { serveInbox, type InboxEngine } from '../../../../worker/engine/serve-inbox';
 
 const card = (id: string, status: ModelCard['status'] = 'ready'): ModelCard => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LoadProgress } from '../../../../src/core/model-spec';
+import type { LoadProgress } from '../../../../src/core/domain/model-spec';
 import { steadyProgress } from '../../../../worker/engine/steady-progress';
 
 /** The fractions `steadyProgress` passes on for `reports` ([phase, fraction] pairs). */

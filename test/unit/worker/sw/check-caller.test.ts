@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OpenAIError } from '../../../../src/core/errors';
+import { OpenAIError } from '../../../../src/core/domain/errors';
 import { checkCaller, type CallerRequest } from '../../../../worker/sw/check-caller';
 
 const ORIGIN = 'http://127.0.0.1:5173';

@@ -1,5 +1,5 @@
-import { ServiceUnavailableError } from '#core/errors';
-import type { LoadProgress, ModelSpec } from '#core/model-spec';
+import { ServiceUnavailableError } from '#core/domain/errors';
+import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
 import { readGgufMetadata } from '#gguf/read-gguf-metadata';
 import { chatTemplateFromMetadata } from '#gguf/chat-template';
 import { vocabularyFromMetadata } from '#gguf/vocabulary';

@@ -5,7 +5,7 @@
  * unknown state: the model is marked crashed, and this and every later request get a 503
  * naming it, instead of answers from a broken heap.
  */
-import { OpenAIError, ServiceUnavailableError } from '#core/errors';
+import { OpenAIError, ServiceUnavailableError } from '#core/domain/errors';
 import { EngineError } from './llama-wasm';
 
 export class EngineGuard {

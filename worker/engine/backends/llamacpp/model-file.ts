@@ -4,8 +4,8 @@
  * of a cached response is file-backed in Chromium: a large model is not held in memory twice.
  * A 404 or an HTML fallback page is a clear error as soon as its first bytes arrive.
  */
-import { ServiceUnavailableError } from '#core/errors';
-import type { LoadProgress } from '#core/model-spec';
+import { ServiceUnavailableError } from '#core/domain/errors';
+import type { LoadProgress } from '#core/domain/model-spec';
 
 /** The Cache Storage bucket of downloaded model files. */
 export const MODEL_CACHE = 'inpage-llm-gguf';

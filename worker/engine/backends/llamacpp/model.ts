@@ -1,11 +1,11 @@
-import { InvalidRequestError } from '#core/errors';
-import { unsupportedOn } from '#core/parameters';
-import type { ModelCapabilities } from '#core/capabilities';
-import type { CapabilityName } from '#core/capability-name';
-import type { PromptInput } from '#core/generation';
+import { InvalidRequestError } from '#core/domain/errors';
+import { unsupportedOn } from '#core/domain/parameters';
+import type { ModelCapabilities } from '#core/domain/capabilities';
+import type { CapabilityName } from '#core/domain/capability-name';
+import type { PromptInput } from '#core/domain/generation';
 import type { ChatTemplate } from '#gguf/chat-template';
 import type { Vocabulary } from '#gguf/vocabulary';
-import type { EmbeddingResult } from '#core/embedding';
+import type { EmbeddingResult } from '#core/domain/embedding';
 import type { ChoiceRequest, GenerationEvent, LoadedModel, PromptToken, TokenInfo } from '../../backend';
 import type { PromptSegment } from '../../chat/prompt-segments';
 import { Utf8Hold } from '../../utf8-hold';

@@ -1,10 +1,10 @@
 import type { InitProgressReport, ModelRecord } from '@mlc-ai/web-llm';
-import { ServiceUnavailableError } from '#core/errors';
-import type { LoadProgress, ModelSpec } from '#core/model-spec';
-import type { WebLLMSource } from '#core/webllm-source';
+import { ServiceUnavailableError } from '#core/domain/errors';
+import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
+import type { WebLLMSource } from '#core/domain/webllm-source';
 import type { Backend, LoadedModel } from '../../backend';
 import { importWebLLM } from '../../engine-assets';
-import type { ModelCard } from '#core/model-card';
+import type { ModelCard } from '#core/domain/model-card';
 import { catalogueCards } from './catalogue';
 import { adapterFacts, pickVariant } from './device';
 import { isEmbeddingRecord } from './embedder';

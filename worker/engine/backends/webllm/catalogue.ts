@@ -1,5 +1,5 @@
 import type { ModelRecord } from '@mlc-ai/web-llm';
-import type { ModelCard } from '#core/model-card';
+import type { ModelCard } from '#core/domain/model-card';
 import { needsShaderF16 } from './records';
 
 /** What the catalogue listing needs of the adapter. */

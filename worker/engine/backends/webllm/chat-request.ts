@@ -1,7 +1,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionRequestStreaming, ResponseFormat } from '@mlc-ai/web-llm';
-import type { ChatMessage, ChatPrompt } from '#core/chat-prompt';
-import { InvalidRequestError } from '#core/errors';
-import type { OutputGrammar } from '#core/generation';
+import type { ChatMessage, ChatPrompt } from '#core/domain/chat-prompt';
+import { InvalidRequestError } from '#core/domain/errors';
+import type { OutputGrammar } from '#core/domain/generation';
 import type { ChoiceRequest } from '../../backend';
 import { webllmSampling } from './request';
 

@@ -1,5 +1,5 @@
 import type { ModelRecord } from '@mlc-ai/web-llm';
-import { ServiceUnavailableError } from '#core/errors';
+import { ServiceUnavailableError } from '#core/domain/errors';
 import { needsShaderF16 } from './records';
 
 /** What WebLLM's runtime needs from the adapter at least (its `detectGPUDevice` fallbacks). */

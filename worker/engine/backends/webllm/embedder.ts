@@ -7,9 +7,9 @@
  * as WebLLM returns them, unnormalised (the SW scales them to unit length).
  */
 import type { CreateEmbeddingResponse, EmbeddingCreateParams, ModelRecord, ModelType } from '@mlc-ai/web-llm';
-import { InvalidRequestError } from '#core/errors';
-import type { EmbeddingResult } from '#core/embedding';
-import type { PromptInput } from '#core/generation';
+import { InvalidRequestError } from '#core/domain/errors';
+import type { EmbeddingResult } from '#core/domain/embedding';
+import type { PromptInput } from '#core/domain/generation';
 import { mapGenerateError } from './errors';
 
 /** WebLLM's `ModelType.embedding` (its enum is a runtime value; this module imports only types). */

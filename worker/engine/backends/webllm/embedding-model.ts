@@ -4,12 +4,12 @@
  * conversations and responses on it are 400s naming `model` before the engine is woken.
  */
 import type { ModelRecord } from '@mlc-ai/web-llm';
-import type { ModelCapabilities } from '#core/capabilities';
-import type { CapabilityName } from '#core/capability-name';
-import type { EmbeddingResult } from '#core/embedding';
-import { InvalidRequestError } from '#core/errors';
-import type { PromptInput } from '#core/generation';
-import type { ModelCard } from '#core/model-card';
+import type { ModelCapabilities } from '#core/domain/capabilities';
+import type { CapabilityName } from '#core/domain/capability-name';
+import type { EmbeddingResult } from '#core/domain/embedding';
+import { InvalidRequestError } from '#core/domain/errors';
+import type { PromptInput } from '#core/domain/generation';
+import type { ModelCard } from '#core/domain/model-card';
 import type { GenerationEvent, LoadedModel, PromptToken } from '../../backend';
 import { embeddingBatchSize, webllmEmbed, type WebLLMEmbeddingEngine } from './embedder';
 import { WEBLLM_MAX_TOKEN_BYTES, WEBLLM_UNSUPPORTED } from './request';

@@ -1,4 +1,4 @@
-import { InvalidRequestError, OpenAIError, ServiceUnavailableError } from '#core/errors';
+import { InvalidRequestError, OpenAIError, ServiceUnavailableError } from '#core/domain/errors';
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const nameOf = (error: unknown): string => (error instanceof Error ? error.name : '');

@@ -4,12 +4,12 @@ import type {
   Completion,
   CompletionCreateParamsStreaming,
 } from '@mlc-ai/web-llm';
-import { InvalidRequestError } from '#core/errors';
-import type { ModelCard } from '#core/model-card';
-import type { ModelCapabilities } from '#core/capabilities';
-import type { ChatPrompt } from '#core/chat-prompt';
-import type { PromptInput } from '#core/generation';
-import { GREEDY } from '#core/parameters';
+import { InvalidRequestError } from '#core/domain/errors';
+import type { ModelCard } from '#core/domain/model-card';
+import type { ModelCapabilities } from '#core/domain/capabilities';
+import type { ChatPrompt } from '#core/domain/chat-prompt';
+import type { PromptInput } from '#core/domain/generation';
+import { GREEDY } from '#core/domain/parameters';
 import type { ChoiceRequest, ConversationRunner, GenerationEvent, LoadedModel, PromptToken } from '../../backend';
 import { toWebLLMChatParams } from './chat-request';
 import { webllmChatChunkEvents, webllmChunkEvents, type ChunkState } from './chunk';

@@ -1,6 +1,6 @@
 import type { ModelRecord } from '@mlc-ai/web-llm';
-import { ServiceUnavailableError } from '#core/errors';
-import type { LoadProgress } from '#core/model-spec';
+import { ServiceUnavailableError } from '#core/domain/errors';
+import type { LoadProgress } from '#core/domain/model-spec';
 import type { ArtifactStore, StoreType, WebLLMScope } from './store';
 
 /** One file of a model as WebLLM will ask its cache for it. */

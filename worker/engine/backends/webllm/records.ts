@@ -1,6 +1,6 @@
 import type { ModelRecord } from '@mlc-ai/web-llm';
-import { NotFoundError } from '#core/errors';
-import type { WebLLMVariant } from '#core/webllm-source';
+import { NotFoundError } from '#core/domain/errors';
+import type { WebLLMVariant } from '#core/domain/webllm-source';
 import { EMBEDDING_MODEL_TYPE } from './embedder';
 
 /** The f32 twin of an f16 build id (`q4f16_1` -> `q4f32_1`, `q0f16` -> `q0f32`), or null. */

@@ -1,6 +1,6 @@
 import type { CompletionCreateParamsStreaming } from '@mlc-ai/web-llm';
-import type { CapabilityName } from '#core/capability-name';
-import { unsupportedOn } from '#core/parameters';
+import type { CapabilityName } from '#core/domain/capability-name';
+import { unsupportedOn } from '#core/domain/parameters';
 import type { ChoiceRequest } from '../../backend';
 
 /**

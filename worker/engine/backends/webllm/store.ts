@@ -1,4 +1,4 @@
-import type { WebLLMCacheBackend } from '#core/webllm-source';
+import type { WebLLMCacheBackend } from '#core/domain/webllm-source';
 
 /** WebLLM's cache scopes (Cache API cache names / IndexedDB database names). */
 export type WebLLMScope = 'webllm/model' | 'webllm/config' | 'webllm/wasm';

@@ -3,7 +3,7 @@
  * index, then `{id, object, created, model, choices:[{index, message, logprobs, finish_reason}], usage}`.
  * An error event throws the engine's `OpenAIError`.
  */
-import { OpenAIError } from '#core/errors';
+import { OpenAIError } from '#core/domain/errors';
 import { ChatChoice, type ChatFinishReason, type ChatMessageOut } from '../../conversation/chat-choice';
 import { chatUsage, type ChatUsage } from './chat-usage';
 import type { ChatFormatOptions } from '../../conversation/chat-format-options';

@@ -1,5 +1,5 @@
 /** Collects a non-streamed legacy completion's choices from the engine's pieces, by index. */
-import type { FinishReason, TokenLogprob } from '#core/generation';
+import type { FinishReason, TokenLogprob } from '#core/domain/generation';
 import type { CompletionChoice } from '#core/openai/types';
 import { appendLogprobs, emptyLogprobs, toLegacyLogprobs } from './legacy-logprobs';
 

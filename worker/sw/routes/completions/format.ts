@@ -1,5 +1,5 @@
 /** The legacy completions shapes (`text_completion`) from the engine's neutral events: SSE chunks and the JSON body. */
-import type { TokenCounts } from '#core/generation';
+import type { TokenCounts } from '#core/domain/generation';
 import type { CompletionRequest, Usage } from '#core/openai/types';
 import type { EngineOutput, JsonFormatter, StreamFormatter } from '../../engine-response';
 import { SSE_DONE, sseFrame } from '../../sse';

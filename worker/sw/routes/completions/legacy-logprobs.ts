@@ -1,5 +1,5 @@
 /** The legacy completions logprobs shape, built at the edge from the engine's neutral tokens. */
-import type { Candidate, TokenLogprob } from '#core/generation';
+import type { Candidate, TokenLogprob } from '#core/domain/generation';
 import type { LegacyLogprobs } from '#core/openai/types';
 
 /** What the legacy shape reads of a token (an engine `TokenLogprob` is one). */

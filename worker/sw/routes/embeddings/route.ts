@@ -4,7 +4,7 @@
  * the engine returns pooled vectors (one `embedding` job), scaled here to unit length, as one
  * JSON body.
  */
-import { checkEmbeddingCapabilities } from '#core/embedding';
+import { checkEmbeddingCapabilities } from '#core/domain/embedding';
 import { OPENAI_DIALECT } from '../../dialect/openai-dialect';
 import { resultRoute } from '../../result-route';
 import { embeddingsResponse, l2Normalize } from './embeddings-response';

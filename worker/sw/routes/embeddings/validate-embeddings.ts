@@ -3,9 +3,9 @@
  * number[][], none empty), `encoding_format` ('float' | 'base64'), `dimensions` (400: models
  * here return their native size only), `user`.
  */
-import { InvalidRequestError } from '#core/errors';
+import { InvalidRequestError } from '#core/domain/errors';
 import { describeValue } from '#core/openai/describe-value';
-import { isRecord } from '#core/is-record';
+import { isRecord } from '#core/util/is-record';
 import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 
 export interface EmbeddingsRequest {

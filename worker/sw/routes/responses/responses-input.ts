@@ -3,9 +3,9 @@
  * items) and `instructions` into chat messages. Stateless: `item_reference` is a 400, and
  * `reasoning` items are dropped (templates drop past reasoning anyway).
  */
-import { InvalidRequestError } from '#core/errors';
+import { InvalidRequestError } from '#core/domain/errors';
 import { describeValue } from '#core/openai/describe-value';
-import { isRecord } from '#core/is-record';
+import { isRecord } from '#core/util/is-record';
 import { requireKey } from '#core/openai/parse-body';
 import { flattenContent } from '../../conversation/chat-content';
 import type { ChatMessage } from '../../conversation/chat-types';

@@ -4,7 +4,7 @@
  * documented `response.*` events (`event:` + `data:` frames, no `[DONE]`), or answers the
  * final `response` object.
  */
-import { InternalServerError } from '#core/errors';
+import { InternalServerError } from '#core/domain/errors';
 import { OPENAI_DIALECT } from '../../dialect/openai-dialect';
 import type { JsonFormatter, StreamFormatter } from '../../engine-response';
 import { generationRoute } from '../../generation-route';

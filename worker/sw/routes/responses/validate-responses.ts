@@ -5,8 +5,8 @@
  * and so are the other fields that cannot change the text (`advisory-fields.ts`).
  */
 import { readGrammar } from '#core/openai/read-grammar';
-import { InvalidRequestError } from '#core/errors';
-import { isRecord } from '#core/is-record';
+import { InvalidRequestError } from '#core/domain/errors';
+import { isRecord } from '#core/util/is-record';
 import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import { parseField } from '../../format/parse-field';
 import { integerField } from '#core/openai/fields';

@@ -1,7 +1,7 @@
 /** The GBNF checker: what llama.cpp's parser accepts passes; each kind of mistake is a precise 400. */
 import { describe, expect, it } from 'vitest';
 import { checkGbnf } from '../../../../../src/core/constraints/gbnf-check';
-import { InvalidRequestError } from '../../../../../src/core/errors';
+import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 
 function errorOf(gbnf: string): InvalidRequestError {
   try {

@@ -3,7 +3,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 import { checkGbnf } from '../../../../../src/core/constraints/gbnf-check';
 import { jsonObjectGbnf, jsonSchemaToGbnf } from '../../../../../src/core/constraints/json-schema-to-gbnf';
-import { InvalidRequestError } from '../../../../../src/core/errors';
+import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 import { CONVERTER_SCHEMAS } from '../../../../fixtures/constraint-schemas';
 import { gbnfToRegExp } from './gbnf-to-regexp';
 

@@ -1,6 +1,6 @@
 /** Regex -> GBNF: the grammar text for each supported construct, and the 400s for the rest. */
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../../../src/core/errors';
+import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 import { regexExpression, regexToGbnf } from '../../../../../src/core/constraints/regex-to-gbnf';
 
 const gbnf = (pattern: string): string =>

@@ -1,7 +1,7 @@
 /** toConstraint: every accepted field spelling, conflicts, and the 400s that name the field. */
 import { describe, expect, it } from 'vitest';
 import { toConstraint } from '../../../../../src/core/constraints/to-constraint';
-import { InvalidRequestError } from '../../../../../src/core/errors';
+import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 
 const schema = { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] };
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkGbnf } from '../../../../../src/core/constraints/gbnf-check';
 import { toolCallGrammar, type ToolSchema } from '../../../../../src/core/constraints/tool-call-grammar';
-import { InvalidRequestError } from '../../../../../src/core/errors';
+import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 import { gbnfToRegExp } from './gbnf-to-regexp';
 
 const weather: ToolSchema = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../../../src/core/errors';
+import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 import { completionSchema } from '../../../../../src/core/openai/completion-schema';
-import { PARAMETERS } from '../../../../../src/core/parameters';
+import { PARAMETERS } from '../../../../../src/core/domain/parameters';
 import { validateCompletion } from '../../../../../src/core/openai/validate-completion';
 import type { CompletionRequest } from '../../../../../src/core/openai/types';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError, OpenAIError } from '../../../../../src/core/errors';
+import { InvalidRequestError, OpenAIError } from '../../../../../src/core/domain/errors';
 import { inpageTestSpec } from '../../../../../src/builtin-model/inpage-test-spec';
 import { renderChatPrompt } from '../../../../../worker/engine/chat/render-prompt';
 import { promptText } from '../../../../../worker/engine/chat/prompt-segments';

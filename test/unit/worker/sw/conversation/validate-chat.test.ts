@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../../../src/core/errors';
+import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 import { validateChat } from '../../../../../worker/sw/conversation/validate-chat';
 import { chatGenerationRequest } from '../../../../../worker/sw/conversation/chat-generation-request';
 import { CHAT_SHARED_FIELDS } from '../../../../../worker/sw/conversation/chat-schema';

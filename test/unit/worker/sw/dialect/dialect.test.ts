@@ -4,7 +4,7 @@
  * the key is read from the dialect's header.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError, type OpenAIError } from '#core/errors';
+import { InvalidRequestError, type OpenAIError } from '#core/domain/errors';
 import type { Dialect } from '../../../../../worker/sw/dialect/dialect';
 import { OPENAI_DIALECT } from '../../../../../worker/sw/dialect/openai-dialect';
 import { dispatch } from '../../../../../worker/sw/dispatch';

@@ -1,6 +1,6 @@
 /** One choice's sampler for the engine glue: every sampler explicit, a lazy grammar as a full-match trigger. */
 import { describe, expect, it } from 'vitest';
-import { GREEDY } from '../../../../../../src/core/parameters';
+import { GREEDY } from '../../../../../../src/core/domain/parameters';
 import type { ChoiceRequest } from '../../../../../../worker/engine/backend';
 import { samplerSpec } from '../../../../../../worker/engine/backends/llamacpp/sampler-spec';
 import { tokenSpelling } from '../../../../../../worker/engine/backends/llamacpp/token-spelling';

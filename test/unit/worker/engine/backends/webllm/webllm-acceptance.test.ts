@@ -4,9 +4,9 @@
  * The SW answers 200 on the first event that is not an error, so nothing may come before it.
  */
 import { describe, expect, it } from 'vitest';
-import type { GenerationRequest } from '../../../../../../src/core/generation';
+import type { GenerationRequest } from '../../../../../../src/core/domain/generation';
 import { validateCompletion } from '../../../../../../src/core/openai/validate-completion';
-import type { EngineToSw, MessageOf } from '../../../../../../src/core/protocol';
+import type { EngineToSw, MessageOf } from '../../../../../../src/core/protocol/protocol';
 import { WebLLMModel } from '../../../../../../worker/engine/backends/webllm/model';
 import { runGeneration } from '../../../../../../worker/engine/run-generation';
 import { chatGenerationRequest } from '../../../../../../worker/sw/conversation/chat-generation-request';

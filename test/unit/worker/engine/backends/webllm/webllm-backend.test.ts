@@ -1,7 +1,7 @@
 import { prebuiltAppConfig, postInitAndCheckFieldsCompletion } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import { validateCompletion } from '../../../../../../src/core/openai/validate-completion';
-import type { EngineToSw, MessageOf } from '../../../../../../src/core/protocol';
+import type { EngineToSw, MessageOf } from '../../../../../../src/core/protocol/protocol';
 import { pickVariant, type AdapterFacts } from '../../../../../../worker/engine/backends/webllm/device';
 import { WebLLMModel } from '../../../../../../worker/engine/backends/webllm/model';
 import { variantRecords } from '../../../../../../worker/engine/backends/webllm/records';

@@ -1,10 +1,10 @@
 import { ModelType, postInitAndCheckFieldsChatCompletion } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { checkCapabilities } from '../../../../../../src/core/capabilities';
-import type { ChatPrompt } from '../../../../../../src/core/chat-prompt';
-import { isChatPrompt, type GenerationRequest } from '../../../../../../src/core/generation';
+import { checkCapabilities } from '../../../../../../src/core/domain/capabilities';
+import type { ChatPrompt } from '../../../../../../src/core/domain/chat-prompt';
+import { isChatPrompt, type GenerationRequest } from '../../../../../../src/core/domain/generation';
 import { validateCompletion } from '../../../../../../src/core/openai/validate-completion';
-import type { EngineToSw, MessageOf } from '../../../../../../src/core/protocol';
+import type { EngineToSw, MessageOf } from '../../../../../../src/core/protocol/protocol';
 import { toWebLLMChatParams } from '../../../../../../worker/engine/backends/webllm/chat-request';
 import { WebLLMModel } from '../../../../../../worker/engine/backends/webllm/model';
 import { choiceRequest } from '../../../../../../worker/engine/run-choice';

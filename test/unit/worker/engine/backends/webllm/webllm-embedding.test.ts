@@ -6,10 +6,10 @@
  */
 import { ModelType, postInitAndCheckFieldsEmbedding, prebuiltAppConfig, type ModelRecord } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import { checkCapabilities } from '../../../../../../src/core/capabilities';
-import { checkEmbeddingCapabilities } from '../../../../../../src/core/embedding';
-import { OpenAIError } from '../../../../../../src/core/errors';
-import type { EngineToSw, EngineToSwEmbedding, MessageOf } from '../../../../../../src/core/protocol';
+import { checkCapabilities } from '../../../../../../src/core/domain/capabilities';
+import { checkEmbeddingCapabilities } from '../../../../../../src/core/domain/embedding';
+import { OpenAIError } from '../../../../../../src/core/domain/errors';
+import type { EngineToSw, EngineToSwEmbedding, MessageOf } from '../../../../../../src/core/protocol/protocol';
 import { validateCompletion } from '../../../../../../src/core/openai/validate-completion';
 import { resolveWebLLM } from '../../../../../../src/page/backends/webllm';
 import {

@@ -5,7 +5,7 @@
  */
 import type { ModelRecord } from '@mlc-ai/web-llm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LoadProgress } from '../../../../../../src/core/model-spec';
+import type { LoadProgress } from '../../../../../../src/core/domain/model-spec';
 import { prefetchModel } from '../../../../../../worker/engine/backends/webllm/prefetch';
 import type { ArtifactStore } from '../../../../../../worker/engine/backends/webllm/store';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OpenAIError } from '../../../../../../src/core/errors';
+import { OpenAIError } from '../../../../../../src/core/domain/errors';
 import { ChatCompletionBuilder } from '../../../../../../worker/sw/routes/chat/chat-completion-builder';
 import {
   chatFormatOptions,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChoiceAccumulator } from '../../../../../../worker/sw/routes/completions/choice-accumulator';
-import type { TokenLogprob } from '../../../../../../src/core/generation';
+import type { TokenLogprob } from '../../../../../../src/core/domain/generation';
 
 /** One neutral token (logprob -1, itself its only alternative) at `offset`. */
 const lp = (token: string, offset: number): TokenLogprob[] => [

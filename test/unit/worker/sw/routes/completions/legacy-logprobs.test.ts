@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codePoints } from '../../../../../../src/core/code-points';
+import { codePoints } from '../../../../../../src/core/util/code-points';
 import {
   appendLogprobs,
   emptyLogprobs,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../../../../src/core/errors';
+import { InvalidRequestError } from '../../../../../../src/core/domain/errors';
 import { responseMeta } from '../../../../../../worker/sw/routes/responses/response-object';
 import {
   ResponseStream,

@@ -7,8 +7,8 @@ import {
   isSwToPage,
   message,
   typeGuard,
-} from '../../../../src/core/protocol';
-import type { EngineToSw, Reply, SwToEngine, SwToPage } from '../../../../src/core/protocol';
+} from '../../../../../src/core/protocol/protocol';
+import type { EngineToSw, Reply, SwToEngine, SwToPage } from '../../../../../src/core/protocol/protocol';
 
 const allTypes = [
   'engine.query',

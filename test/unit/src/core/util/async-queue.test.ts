@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { AsyncQueue } from '../../../../src/core/async-queue';
+import { AsyncQueue } from '../../../../../src/core/util/async-queue';
 
 describe('AsyncQueue', () => {
   test('delivers pushed items in order, to a consumer that waits before they arrive', async () => {

@@ -9,7 +9,7 @@ import {
   MAX_PARAM_LENGTH,
   isWireError,
   toOpenAIError,
-} from '../../../../src/core/errors';
+} from '../../../../../src/core/domain/errors';
 
 describe('OpenAIError subclasses', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { KeepaliveWatch } from '../../../../src/core/keepalive';
+import { KeepaliveWatch } from '../../../../../src/core/protocol/keepalive';
 
 describe('KeepaliveWatch', () => {
   beforeEach(() => vi.useFakeTimers());

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { withTimeout } from '../../../../src/core/with-timeout';
+import { withTimeout } from '../../../../../src/core/util/with-timeout';
 
 describe('withTimeout', () => {
   beforeEach(() => vi.useFakeTimers());

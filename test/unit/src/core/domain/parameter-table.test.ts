@@ -12,14 +12,14 @@ import {
   SAMPLING,
   type ParameterRow,
   type ParameterRange,
-} from '#core/parameters';
+} from '#core/domain/parameters';
 import { validateCompletion } from '#core/openai/validate-completion';
-import type { BackendName } from '#core/backend-name';
-import type { ChoiceRequest } from '../../../../worker/engine/backend';
-import { samplerSpec } from '../../../../worker/engine/backends/llamacpp/sampler-spec';
-import { webllmSampling } from '../../../../worker/engine/backends/webllm/request';
-import { validateChat } from '../../../../worker/sw/conversation/validate-chat';
-import { chatGenerationRequest } from '../../../../worker/sw/conversation/chat-generation-request';
+import type { BackendName } from '#core/domain/backend-name';
+import type { ChoiceRequest } from '../../../../../worker/engine/backend';
+import { samplerSpec } from '../../../../../worker/engine/backends/llamacpp/sampler-spec';
+import { webllmSampling } from '../../../../../worker/engine/backends/webllm/request';
+import { validateChat } from '../../../../../worker/sw/conversation/validate-chat';
+import { chatGenerationRequest } from '../../../../../worker/sw/conversation/chat-generation-request';
 
 /** A valid value of a row other than its "off" and its default. */
 function activeValue(row: ParameterRow<unknown, ParameterRange>): unknown {

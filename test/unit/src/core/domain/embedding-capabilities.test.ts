@@ -1,9 +1,9 @@
 /** The SW's embeddings capability check: models that cannot embed, ids outside the vocabulary, over-long inputs. */
 import { describe, expect, it } from 'vitest';
-import { checkEmbeddingCapabilities } from '../../../../src/core/embedding';
-import type { ModelCapabilities } from '../../../../src/core/capabilities';
-import { InvalidRequestError } from '../../../../src/core/errors';
-import { WEBLLM_UNSUPPORTED } from '../../../../worker/engine/backends/webllm/request';
+import { checkEmbeddingCapabilities } from '../../../../../src/core/domain/embedding';
+import type { ModelCapabilities } from '../../../../../src/core/domain/capabilities';
+import { InvalidRequestError } from '../../../../../src/core/domain/errors';
+import { WEBLLM_UNSUPPORTED } from '../../../../../worker/engine/backends/webllm/request';
 
 const capabilities: ModelCapabilities = { unsupported: [], context_length: 8, vocab_size: 258, max_token_bytes: 1 };
 

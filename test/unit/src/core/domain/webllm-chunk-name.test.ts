@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWebLLMChunk, isWebLLMChunkPath } from '../../../../src/core/webllm-chunk-name';
+import { isWebLLMChunk, isWebLLMChunkPath } from '../../../../../src/core/domain/webllm-chunk-name';
 
 describe('the WebLLM chunk name', () => {
   it('is given to the chunk that holds @mlc-ai/web-llm', () => {

@@ -4,7 +4,7 @@
  * of the expected type comes within the time limit.
  */
 import { message, typeGuard, type Reply } from './protocol';
-import { withTimeout } from './with-timeout';
+import { withTimeout } from '../util/with-timeout';
 
 /** Anything that takes a message with transferred ports (a Client, a ServiceWorker). */
 export interface MessageTarget {

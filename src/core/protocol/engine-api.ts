@@ -2,9 +2,9 @@
  * The engine worker's API as the page calls it through comlink. Declared here, in the shared
  * core, so that the page depends on no engine internals; the engine host implements it.
  */
-import type { BackendName } from './backend-name';
-import type { ModelCard } from './model-card';
-import type { LoadProgress, ModelSpec } from './model-spec';
+import type { BackendName } from '../domain/backend-name';
+import type { ModelCard } from '../domain/model-card';
+import type { LoadProgress, ModelSpec } from '../domain/model-spec';
 import type { InboxInfo, Job } from './protocol';
 
 /** How one request ended, as the engine saw it. */

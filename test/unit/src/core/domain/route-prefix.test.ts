@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../../src/core/errors';
+import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 import {
   DEFAULT_ROUTE_PREFIX,
   normalizeRoutePrefix,
   routePrefixOf,
   withRoutePrefix,
-} from '../../../../src/core/route-prefix';
+} from '../../../../../src/core/domain/route-prefix';
 
 describe('route prefix', () => {
   it('normalises to an absolute path without a trailing slash', () => {

@@ -1,5 +1,5 @@
 import { transferHandlers, type TransferHandler } from 'comlink';
-import { InternalServerError, isWireError, OpenAIError, toOpenAIError, type WireError } from './errors';
+import { InternalServerError, isWireError, OpenAIError, toOpenAIError, type WireError } from '../domain/errors';
 
 /**
  * Comlink's default 'throw' handler keeps only message/stack; this one (same `canHandle`,

@@ -7,10 +7,10 @@
  * MessageChannel port that then carries that kind's events (`JobEvents`).
  */
 import type { BuildStamp } from './build-stamp';
-import type { EmbeddingRequest } from './embedding';
-import type { WireError } from './errors';
-import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from './generation';
-import type { ModelCard } from './model-card';
+import type { EmbeddingRequest } from '../domain/embedding';
+import type { WireError } from '../domain/errors';
+import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from '../domain/generation';
+import type { ModelCard } from '../domain/model-card';
 
 /** Turns a message map into its tagged union. */
 export type MessageOf<M> = { [K in keyof M & string]: { type: K } & M[K] }[keyof M & string];

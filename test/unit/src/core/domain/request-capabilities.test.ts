@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../../src/core/errors';
-import { validateCompletion } from '../../../../src/core/openai/validate-completion';
-import { checkCapabilities, type ModelCapabilities } from '../../../../src/core/capabilities';
-import type { CapabilityName } from '../../../../src/core/capability-name';
-import { choiceRequest, needsTokens } from '../../../../worker/engine/run-choice';
-import type { CompletionRequest } from '../../../../src/core/openai/types';
+import { InvalidRequestError } from '../../../../../src/core/domain/errors';
+import { validateCompletion } from '../../../../../src/core/openai/validate-completion';
+import { checkCapabilities, type ModelCapabilities } from '../../../../../src/core/domain/capabilities';
+import type { CapabilityName } from '../../../../../src/core/domain/capability-name';
+import { choiceRequest, needsTokens } from '../../../../../worker/engine/run-choice';
+import type { CompletionRequest } from '../../../../../src/core/openai/types';
 
 /** A model card's capabilities (byte vocabulary: one byte per token, special tokens up to 4 bytes). */
 function model(
