@@ -1,5 +1,5 @@
 /**
- * `npm run soak` (not part of `npm test`): one stream through the Service Worker that lasts
+ * `npm run soak:stream` (not part of `npm test`): one stream through the Service Worker that lasts
  * longer than Chromium's ~5 minutes for one fetch (SOAK_SECONDS, default 400). The request is
  * a batch of prompts sized from a warm-up's tokens/s, so the engine generates for the whole
  * time. Reports whether the stream completed with `[DONE]`, ended with an error frame, or broke

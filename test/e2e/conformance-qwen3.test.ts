@@ -240,10 +240,13 @@ describe('conformance on inpage-test-qwen3: cuts and stops around the split char
   });
 
   test('a stop holding half of a character (a lone UTF-16 surrogate) is a 400 naming stop', async () => {
-    for (const stop of ['\uD835', ['ok', '\uDD38']]) {
+    for (const [stop, param] of [
+      ['\uD835', 'stop'],
+      [['ok', '\uDD38'], 'stop[1]'],
+    ] as const) {
       const answer = await postFromPage(fixture.page, '/v1/completions', { model, prompt: 'x', stop });
       assert.equal(answer.status, 400, JSON.stringify(stop));
-      assert.deepEqual([errorOf(answer.body).param, errorOf(answer.body).type], ['stop', 'invalid_request_error']);
+      assert.deepEqual([errorOf(answer.body).param, errorOf(answer.body).type], [param, 'invalid_request_error']);
     }
   });
 

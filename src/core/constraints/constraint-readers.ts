@@ -4,6 +4,7 @@
  */
 import type { GrammarConstraint } from './constraint';
 import { InvalidRequestError } from '../domain/errors';
+import { checkWellFormed } from '../domain/lone-surrogate';
 import { choiceToGbnf } from './choice-to-gbnf';
 import { checkGbnf } from './gbnf-check';
 import { jsonSchemaToGbnf } from './json-schema-to-gbnf';
@@ -22,6 +23,7 @@ export function schemaConstraint(value: unknown, param: string): GrammarConstrai
         `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
+    checkWellFormed(schema, value, param);
   }
   if (typeof schema !== 'object' && typeof schema !== 'boolean')
     throw invalidSchema({ param, path: '#' }, 'a schema must be an object or a boolean');
