@@ -106,7 +106,7 @@ test('mutated GGUFs through the real endpoint: a clear answer each, the page ali
         max_tokens: 3,
         temperature: 0,
       });
-      const error = (answer.body as { error?: { message?: string } }).error;
+      const error = (answer.body as { error?: { message?: string; code?: string } }).error;
       if (answer.status === 200) assert.ok(load.ok, `${where}: 200 for a model that did not load`);
       else {
         assert.ok(
@@ -114,6 +114,8 @@ test('mutated GGUFs through the real endpoint: a clear answer each, the page ali
           `${where}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`,
         );
         assert.ok((error?.message ?? '').length > 10, `${where}: no message`);
+        // A file the validator let through must not crash the engine: that is a check missing.
+        assert.notEqual(error?.code, 'engine_crashed', `${where}: ${error?.message}`);
       }
       if (accepted && answer.status !== 200)
         console.log(`${where}: accepted, then HTTP ${answer.status}: ${error?.message ?? load.message}`);
