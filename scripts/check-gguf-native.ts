@@ -3,7 +3,8 @@
  * 300 mutants (test/fixtures/gguf-mutants.ts, GGUF_FUZZ_SEED as there), runs each through the
  * validator and through native llama.cpp (node-llama-cpp, scripts/native-load-gguf.ts), and
  * prints where they disagree: files the validator accepts that native llama.cpp refuses or
- * aborts on (should be none), and files it refuses that native llama.cpp loads (it is stricter).
+ * aborts on (should be none), and files it refuses that native llama.cpp loads (it is stricter),
+ * and every file native llama.cpp aborts on or takes too long with.
  * Needs `npm run build` (dist/models/inpage-test-qwen3.gguf).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -40,8 +41,12 @@ function stopNative(native: Native): void {
   }
 }
 
-/** The longest one file may take natively (a claimed 2^32 tensors keeps llama.cpp busy for minutes). */
-const FILE_TIMEOUT_MS = 20_000;
+/**
+ * The longest one file may take natively, `GGUF_NATIVE_TIMEOUT_S` (default 60): a claimed 2^32
+ * tensors keeps llama.cpp busy for minutes, while the good qwen3 model takes ~30 s on a busy
+ * 2-core machine.
+ */
+const FILE_TIMEOUT_MS = Number(process.env.GGUF_NATIVE_TIMEOUT_S ?? 60) * 1000;
 
 /** Native llama.cpp's verdict on `file`: loaded, refused (with its reason), crashed or hung. */
 async function nativeVerdict(native: Native, file: string): Promise<{ verdict: string; reason: string }> {
@@ -100,7 +105,7 @@ try {
     await rm(file);
     const key = `validator ${ours}, native ${verdict}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
-    if ((ours === 'accepted') !== (verdict === 'loaded'))
+    if ((ours === 'accepted') !== (verdict === 'loaded') || verdict === 'crashed' || verdict === 'hung')
       console.log(`${key}: GGUF_FUZZ_SEED=${seed} ${mutant.id} (seed ${mutant.seed}): ${mutant.mutation} ${reason}`);
   }
 } finally {
