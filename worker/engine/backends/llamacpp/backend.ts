@@ -1,6 +1,7 @@
 import { ServiceUnavailableError } from '#core/domain/errors';
 import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
-import { readGgufMetadata } from '#gguf/read-gguf-metadata';
+import { GgufError } from '#gguf/gguf-error';
+import { validateGguf } from '#gguf/validate-gguf';
 import { chatTemplateFromMetadata } from '#gguf/chat-template';
 import { vocabularyFromMetadata } from '#gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test-model';
@@ -8,7 +9,7 @@ import type { Backend, LoadedModel } from '../../backend';
 import { llamaWasmUrl } from '../../engine-assets';
 import { EngineGuard } from './engine-guard';
 import { LlamaWasm } from './llama-wasm';
-import { modelFile } from './model-file';
+import { forgetModelFile, modelFile } from './model-file';
 import { LlamaCppModel } from './model';
 
 const DEFAULT_CONTEXT = 4096;
@@ -37,7 +38,7 @@ export class LlamaCppBackend implements Backend {
           `'${spec.id}' is ${(file.size / 2 ** 30).toFixed(1)} GiB: the llamacpp backend's memory holds models up to 3.5 GiB. Use a smaller quantization, or the webllm backend.`,
           'model_too_large',
         );
-      const metadata = await readGgufMetadata(file);
+      const { metadata } = await this.validate(spec, file);
       const vocab = vocabularyFromMetadata(metadata);
       const engine = await LlamaWasm.start(llamaWasmUrl());
       await engine.load(file, contextLength, LLAMACPP_THREADS);
@@ -48,6 +49,24 @@ export class LlamaCppBackend implements Backend {
       const reason = error instanceof Error ? error.message : String(error);
       throw new ServiceUnavailableError(
         `Loading '${spec.id}' on the llamacpp backend failed: ${reason}`,
+        'model_load_failed',
+        { cause: error },
+      );
+    }
+  }
+
+  /**
+   * Checks the file before llama.cpp sees it (src/gguf/validate-gguf.ts): a bad one is a 503
+   * naming what is wrong, and its cached copy is dropped so that a fixed file is downloaded.
+   */
+  private async validate(spec: ModelSpec, file: Blob) {
+    try {
+      return await validateGguf(file);
+    } catch (error) {
+      if (!(error instanceof GgufError)) throw error;
+      if (spec.source.kind === 'url') await forgetModelFile(spec.source.url);
+      throw new ServiceUnavailableError(
+        `'${spec.id}' is not a GGUF file llama.cpp can load: ${error.message}.`,
         'model_load_failed',
         { cause: error },
       );

@@ -2,15 +2,18 @@
  * A GGUF given by URL: downloaded once with progress, kept in the browser's Cache Storage
  * (so the next load, and an offline page, read it from there), returned as a Blob. The Blob
  * of a cached response is file-backed in Chromium: a large model is not held in memory twice.
- * A 404 or an HTML fallback page is a clear error as soon as its first bytes arrive.
+ * A 404 is a clear error at once, and a body that is not a GGUF file (an HTML fallback page
+ * served with status 200) as soon as its first bytes arrive.
  */
 import { ServiceUnavailableError } from '#core/domain/errors';
 import type { LoadProgress } from '#core/domain/model-spec';
+import { notGgufReason } from '#gguf/not-gguf-reason';
 
 /** The Cache Storage bucket of downloaded model files. */
 export const MODEL_CACHE = 'inpage-llm-gguf';
 
-const GGUF_MAGIC = [0x47, 0x47, 0x55, 0x46]; // "GGUF"
+/** Bytes of a body's start looked at before it is taken for a GGUF file (the magic, or an HTML page's tag). */
+const HEAD_BYTES = 64;
 
 const failed = (model: string, why: string, cause?: unknown) =>
   new ServiceUnavailableError(`Downloading '${model}' failed: ${why}`, 'model_download_failed', { cause });
@@ -51,11 +54,12 @@ async function download(url: string, model: string, onProgress: (progress: LoadP
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (loaded < GGUF_MAGIC.length && !startsLikeGguf(chunks, value)) {
+    const reason = loaded < HEAD_BYTES ? notGgufReason(head(chunks, value)) : null;
+    if (reason !== null) {
       await reader.cancel();
       throw new ServiceUnavailableError(
-        `'${url}' is not a GGUF file (no GGUF magic): check the model URL.`,
-        'model_download_failed',
+        `'${url}' is not a GGUF file: ${reason}. Check the model URL.`,
+        'model_load_failed',
       );
     }
     chunks.push(value);
@@ -68,14 +72,19 @@ async function download(url: string, model: string, onProgress: (progress: LoadP
     );
   }
   if (total > 0 && loaded !== total) throw failed(model, `got ${loaded} of ${total} bytes.`);
-  if (loaded < GGUF_MAGIC.length)
-    throw new ServiceUnavailableError(`'${url}' is not a GGUF file (it is empty).`, 'model_download_failed');
+  if (loaded === 0)
+    throw new ServiceUnavailableError(`'${url}' is not a GGUF file (it is empty).`, 'model_load_failed');
   onProgress({ model, phase: 'download', fraction: 1, loadedBytes: loaded, totalBytes: loaded });
   return new Blob(chunks as BlobPart[]);
 }
 
-/** Whether the bytes so far, with `next`, begin as a GGUF file does. */
-function startsLikeGguf(chunks: Uint8Array[], next: Uint8Array): boolean {
-  const head = [...chunks.flatMap((chunk) => Array.from(chunk)), ...Array.from(next.subarray(0, GGUF_MAGIC.length))];
-  return GGUF_MAGIC.every((byte, i) => i >= head.length || head[i] === byte);
+/** The body's first bytes (up to HEAD_BYTES): those so far, then `next`'s. */
+function head(chunks: Uint8Array[], next: Uint8Array): Uint8Array {
+  const bytes = [...chunks, next].flatMap((chunk) => Array.from(chunk.subarray(0, HEAD_BYTES)));
+  return new Uint8Array(bytes.slice(0, HEAD_BYTES));
+}
+
+/** Drops `url`'s cached copy (a file that failed its checks is downloaded again next time). */
+export async function forgetModelFile(url: string): Promise<void> {
+  await (await caches.open(MODEL_CACHE)).delete(url).catch(() => false);
 }
