@@ -22,17 +22,26 @@ export interface BenchModel {
   readonly bytes: number;
 }
 
-const ALL = ['small-f32', 'small-q8_0', 'small-q4_0', 'large-f32', 'large-q8_0', 'large-q4_0'];
-const DEFAULT = ALL.slice(0, 4);
+const ALL = [
+  'small-f32',
+  'small-q8_0',
+  'small-q4_0',
+  'small-q4_K',
+  'small-q6_K',
+  'large-f32',
+  'large-q8_0',
+  'large-q4_0',
+];
+const DEFAULT = ALL.slice(0, 6);
 const SERVED = resolve('dist/bench-models');
 
 function parse(name: string): { shape: BenchShapeName; type: GgmlType } {
   const [shape, type] = name.split('-');
   if (
     (shape !== 'small' && shape !== 'large') ||
-    (type !== 'f32' && type !== 'f16' && type !== 'q8_0' && type !== 'q4_0')
+    (type !== 'f32' && type !== 'f16' && type !== 'q8_0' && type !== 'q4_0' && type !== 'q4_K' && type !== 'q6_K')
   ) {
-    throw new Error(`unknown bench model '${name}' (use small|large - f32|f16|q8_0|q4_0)`);
+    throw new Error(`unknown bench model '${name}' (use small|large - f32|f16|q8_0|q4_0|q4_K|q6_K)`);
   }
   return { shape, type };
 }

@@ -10,7 +10,7 @@ import type { BenchModel } from './bench-models';
 import { nativeSample, type NativeSample } from './native';
 import { queuedInPage, runInPage, type QueuedSample, type Route, type RunSample } from './page-runs';
 import { peakRssMb, rendererPids } from './process-memory';
-import { ASCII_ONLY, benchPrompt, DECODE_PROMPT } from './prompts';
+import { ASCII_ONLY, benchPrompt, decodePrompt } from './prompts';
 import { openWllamaPage, runInWllama } from './wllama-runs';
 
 /** Settings of a model bench. */
@@ -18,6 +18,8 @@ export interface ModelBenchOptions {
   rounds: number;
   promptTokens: number;
   decodeTokens: number;
+  /** Tokens already in the context when decode starts (0: a 4-token prompt). */
+  decodeContext: number;
   nativeThreads: readonly number[];
   /** The wllama page's path on the preview server (./wllama-page-build). */
   wllamaPage: string;
@@ -58,7 +60,7 @@ export async function benchModel(
   const wllamaPids = [...rendererPids()].filter((pid) => !beforeWllama.has(pid));
   const common = { model: model.id, temperature: 0, ignore_eos: true, logit_bias: ASCII_ONLY, cache_prompt: false };
   const prefillBody = { ...common, prompt: benchPrompt(options.promptTokens), max_tokens: 1 };
-  const decodeBody = { ...common, prompt: DECODE_PROMPT, max_tokens: options.decodeTokens };
+  const decodeBody = { ...common, prompt: decodePrompt(options.decodeContext), max_tokens: options.decodeTokens };
   const result: ModelResult = {
     model,
     prefill: { endpoint: [], direct: [], wllama: [] },
@@ -89,7 +91,9 @@ export async function benchModel(
       for (const threads of options.nativeThreads) {
         result.native
           .get(threads)
-          ?.push(await nativeSample(model.file, threads, options.promptTokens, options.decodeTokens));
+          ?.push(
+            await nativeSample(model.file, threads, options.promptTokens, options.decodeTokens, options.decodeContext),
+          );
       }
       process.stdout.write('.');
     }

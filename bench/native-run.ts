@@ -1,10 +1,10 @@
 /**
  * One native llama.cpp measurement in its own process (so its peak RSS is its own):
- * `tsx bench/native-run.ts <model.gguf> <threads> <promptTokens> <decodeTokens>` prints JSON
+ * `tsx bench/native-run.ts <model.gguf> <threads> <promptTokens> <decodeTokens> [decodeContext]` prints JSON
  * { prefillMs, decodeTps, finite, maxRssMb }. Loads node-llama-cpp from .bench/native.
  */
 import { ensureNative } from '../test/differential/ensure-native';
-import { benchPrompt, DECODE_PROMPT } from './prompts';
+import { benchPrompt, DECODE_PROMPT, decodePrompt } from './prompts';
 
 interface Sequence {
   evaluate(tokens: number[], options: { temperature: number }): AsyncGenerator<number>;
@@ -24,7 +24,7 @@ interface Api {
 }
 
 const DECODE_CAP_MS = 15_000;
-const [path = '', threadArg = '1', promptArg = '512', decodeArg = '128'] = process.argv.slice(2);
+const [path = '', threadArg = '1', promptArg = '512', decodeArg = '128', contextArg = '0'] = process.argv.slice(2);
 const threads = Number(threadArg);
 const api = (await import(await ensureNative())) as Api;
 const llama = await api.getLlama({ gpu: false, build: 'never', logLevel: 'error', maxThreads: threads });
@@ -59,7 +59,7 @@ const decodeTokens = Number(decodeArg);
 let first = 0;
 let count = 0;
 start = performance.now();
-for await (const _ of sequence.evaluate(tokenize(DECODE_PROMPT), { temperature: 0 })) {
+for await (const _ of sequence.evaluate(tokenize(decodePrompt(Number(contextArg))), { temperature: 0 })) {
   if (++count === 1) first = performance.now();
   if (count >= decodeTokens || performance.now() - first > DECODE_CAP_MS) break; // 2 busy threads can crawl
 }

@@ -19,10 +19,19 @@ export async function nativeSample(
   threads: number,
   promptTokens: number,
   decodeTokens: number,
+  decodeContext = 0,
 ): Promise<NativeSample> {
   const { stdout } = await run(
     'npx',
-    ['tsx', 'bench/native-run.ts', file, String(threads), String(promptTokens), String(decodeTokens)],
+    [
+      'tsx',
+      'bench/native-run.ts',
+      file,
+      String(threads),
+      String(promptTokens),
+      String(decodeTokens),
+      String(decodeContext),
+    ],
     { maxBuffer: 1 << 20 },
   );
   const line = stdout.trim().split('\n').at(-1) ?? '';

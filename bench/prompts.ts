@@ -10,6 +10,9 @@ export function benchPrompt(tokens: number): string {
 /** The short prompt that decode measurements start from. */
 export const DECODE_PROMPT = 'Once upon a time';
 
+/** The prompt decode starts from: `context` tokens of bench text, or the short prompt for 0. */
+export const decodePrompt = (context: number): string => (context > 0 ? benchPrompt(context) : DECODE_PROMPT);
+
 /** Bans token ids 128..257 (bytes >= 0x80 and the control tokens): random weights must emit ASCII. */
 export const ASCII_ONLY: Record<string, number> = Object.fromEntries(
   Array.from({ length: 130 }, (_, i) => [String(128 + i), -100]),

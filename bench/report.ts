@@ -79,8 +79,9 @@ export function modelTables(results: ModelResult[], threads: readonly number[]):
     'direct / wllama',
     'endpoint / direct',
   ];
+  const promptTokens = results[0]?.prefill.endpoint[0]?.promptTokens ?? NaN;
   return [
-    'Prefill (tok/s, 512-token prompt, cache_prompt false; wllama = the previous engine, 1 thread)',
+    `Prefill (tok/s, ${promptTokens}-token prompt, cache_prompt false; wllama = the previous engine, 1 thread)`,
     table(speed, prefill),
     '',
     'Decode (tok/s after the first token, greedy, ignore_eos)',

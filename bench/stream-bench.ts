@@ -7,7 +7,8 @@
  *   ./wllama-runs) and native llama.cpp (node-llama-cpp) on the same file at 1 and 2 threads, a
  *   request queued behind a running one, peak memory.
  * Environment: BENCH_ROUNDS (3), BENCH_MODELS (see ./bench-models; `all` for all six), BENCH_PROMPT_TOKENS (512),
- * BENCH_DECODE_TOKENS (128; 64 for the large shape), BENCH_TOKENS (transport, 1000),
+ * BENCH_DECODE_TOKENS (128; 64 for the large shape), BENCH_DECODE_CONTEXT (tokens of prompt before
+ * decode, 0: a 4-token prompt), BENCH_TOKENS (transport, 1000),
  * BENCH_NATIVE_THREADS (1,2), BENCH_TTFT_PAIRS (transport, 30), BENCH_SKIP_TRANSPORT=1; `BENCH_MODELS=`
  * (empty) for the transport alone.
  */
@@ -46,6 +47,7 @@ try {
           rounds: ROUNDS,
           promptTokens: PROMPT_TOKENS,
           decodeTokens,
+          decodeContext: env('BENCH_DECODE_CONTEXT', 0),
           nativeThreads: THREADS,
           wllamaPage,
         }),

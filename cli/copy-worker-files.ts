@@ -30,6 +30,7 @@ export interface CopyResult {
 const ENGINE_NOTES: Record<string, string> = {
   'engine-worker.js': 'the engine worker',
   'llama-engine.wasm': 'llama.cpp, the default backend',
+  'llama-engine-relaxed.wasm': 'llama.cpp built with relaxed SIMD, used where the browser has it',
   'webllm.js': 'WebLLM, loaded only for data-backend="webllm" or "auto"',
 };
 

@@ -3,8 +3,10 @@
 //   bundler can copy it verbatim as an asset (any name, any worker format setting);
 // - webllm.js: WebLLM's code (~6 MB) as one self-contained ES module, imported by URL only when
 //   a WebLLM model loads;
-// - llama-engine.wasm: the llama.cpp engine built by this project (scripts/engine/, committed).
-// The worker learns the URLs of the other two from the page's first message (`useAssets`), else
+// - llama-engine.wasm: the llama.cpp engine built by this project (scripts/engine/, committed),
+//   SIMD128; llama-engine-relaxed.wasm: its relaxed-SIMD build, which the worker takes where the
+//   browser validates relaxed SIMD (worker/engine/backends/llamacpp/relaxed-simd.ts).
+// The worker learns the URLs of the other files from the page's first message (`useAssets`), else
 // takes its siblings (worker/engine/engine-assets-prebuilt.ts, swapped in for engine-assets.ts here).
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -55,6 +57,8 @@ export async function buildEngineWorker() {
   await single('worker/engine/engine-worker.ts', 'engine-worker.js', [prebuiltAssets]);
   await single('worker/engine/backends/webllm/webllm-module.ts', 'webllm.js');
   await copyFile('worker/engine/backends/llamacpp/wasm/llama-engine-simd.wasm', `${OUT}/llama-engine.wasm`);
+  await copyFile('worker/engine/backends/llamacpp/wasm/llama-engine-relaxed.wasm', `${OUT}/llama-engine-relaxed.wasm`);
   const files = (await readdir(OUT)).sort().join(', ');
-  if (files !== 'engine-worker.js, llama-engine.wasm, webllm.js') throw new Error(`${OUT} holds ${files}`);
+  if (files !== 'engine-worker.js, llama-engine-relaxed.wasm, llama-engine.wasm, webllm.js')
+    throw new Error(`${OUT} holds ${files}`);
 }

@@ -25,24 +25,33 @@ for patch in "$repo"/scripts/engine/patches/*.patch; do git -C "$work/llama.cpp"
 # The libraries and the engine, one variant per entry of VARIANTS (name and extra flags).
 rm -rf "$work/glue" "$work/out" && mkdir -p "$work/out"
 cp -r "$repo/native" "$work/glue"
-cp "$repo"/scripts/engine/build-libs.sh "$repo"/scripts/engine/link-engine.sh "$work/"
+cp "$repo"/scripts/engine/build-libs.sh "$repo"/scripts/engine/link-engine.sh "$repo"/scripts/engine/link-kernel-check.sh "$work/"
+first="${VARIANTS[0]%%:*}"
 for variant in "${VARIANTS[@]}"; do
   name="${variant%%:*}"; flags="${variant#*:}"
-  chroot "$root" bash /src/build-libs.sh /src/llama.cpp "/src/build-$name" "$flags"
-  chroot "$root" bash /src/link-engine.sh /src/llama.cpp "/src/build-$name" /src/glue "/src/out/llama-engine-$name" "$flags"
+  if [ "$name" = "$first" ]; then
+    chroot "$root" bash /src/build-libs.sh /src/llama.cpp "/src/build-$name" "$flags"
+  else
+    chroot "$root" bash /src/build-libs.sh /src/llama.cpp "/src/build-$name" "$flags" ggml-cpu
+  fi
+  # Linked under one name in a folder per variant: the loader names its wasm, and must not differ.
+  mkdir -p "$work/out/$name"
+  chroot "$root" bash /src/link-engine.sh /src/llama.cpp "/src/build-$first" "/src/build-$name" /src/glue "/src/out/$name/llama-engine" "$flags"
+  chroot "$root" bash /src/link-kernel-check.sh "/src/build-$first" "/src/build-$name" /src/glue/kernel-check "/src/out/kernel-check-$name.wasm" "$flags"
 done
 
 # One loader serves every variant (the same glue and exports): it must come out the same for each.
 dest="$repo/worker/engine/backends/llamacpp/wasm"
 mkdir -p "$dest"
-first="${VARIANTS[0]%%:*}"
+rm -f "$dest"/*.wasm
 for variant in "${VARIANTS[@]}"; do
   name="${variant%%:*}"
-  cmp -s "$work/out/llama-engine-$first.mjs" "$work/out/llama-engine-$name.mjs" ||
+  cmp -s "$work/out/$first/llama-engine.mjs" "$work/out/$name/llama-engine.mjs" ||
     { echo "build-engine: the $name variant's loader differs from the $first variant's" >&2; exit 1; }
-  cp "$work/out/llama-engine-$name.wasm" "$dest/"
+  cp "$work/out/$name/llama-engine.wasm" "$dest/llama-engine-$name.wasm"
+  cp "$work/out/kernel-check-$name.wasm" "$dest/"
 done
-cp "$work/out/llama-engine-$first.mjs" "$dest/llama-engine.mjs"
+cp "$work/out/$first/llama-engine.mjs" "$dest/llama-engine.mjs"
 toolchain="$(chroot "$root" emcc --version | head -n 1)"
 node "$repo/scripts/engine/write-manifest.mjs" "$dest" "$toolchain" "$work/package/llama/llama.cpp.info.json"
 echo "built $(ls "$dest" | paste -sd' ')"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Inside the chroot: llama.cpp's static libraries for wasm (llama, ggml, ggml-cpu, common).
-#   usage (in the chroot): build-libs.sh SRC BUILD_DIR "EXTRA_CFLAGS"
+#   usage (in the chroot): build-libs.sh SRC BUILD_DIR "EXTRA_CFLAGS" [TARGETS]
+#   TARGETS: the CMake targets to build (default: llama llama-common, which pull in ggml).
 set -euo pipefail
-src="$1"; build="$2"; extra="$3"
+src="$1"; build="$2"; extra="$3"; targets="${4:-llama llama-common}"
 flags="-O3 -msimd128 -fwasm-exceptions $extra"
 emcmake cmake -S "$src" -B "$build" -G "Unix Makefiles" \
   -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
@@ -11,4 +12,4 @@ emcmake cmake -S "$src" -B "$build" -G "Unix Makefiles" \
   -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF \
   -DGGML_WEBGPU=OFF -DGGML_OPENMP=OFF -DGGML_NATIVE=OFF -DGGML_LLAMAFILE=OFF \
   -DGGML_BACKEND_DL=OFF -DGGML_CPU_ALL_VARIANTS=OFF > "$build.configure.log"
-cmake --build "$build" -j"$(nproc)" --target llama llama-common > "$build.build.log"
+cmake --build "$build" -j"$(nproc)" --target $targets > "$build.build.log"

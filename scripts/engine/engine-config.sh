@@ -2,5 +2,8 @@
 NODE_LLAMA_CPP_VERSION=3.22.1
 NODE_LLAMA_CPP_TARBALL_SHA256=a0d9dd80eacd2ab1cfe71aee57ac8a806487fd70b3d2a38fbec637752d9e5c5f
 LLAMA_CPP_BUNDLE_SHA256=5f5d1105d5df040738d87b8290e5d17e7362131cdcfdb0831618e0ea528b4a51
-# name:extra compiler flags. simd: SIMD128, the floor every current browser has.
-VARIANTS=("simd:")
+# name:extra compiler flags. simd: SIMD128, the floor every current browser has. relaxed: adds
+# relaxed SIMD (patches/ggml-cpu-wasm-relaxed-dot.patch's int8 dot products), chosen at load
+# time where WebAssembly.validate accepts it. The first variant builds every library; the
+# others rebuild only ggml-cpu (the kernels) with their flags and share the rest.
+VARIANTS=("simd:" "relaxed:-mrelaxed-simd")

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Inside the chroot: links the project's glue (native/*.cpp) with llama.cpp's static libraries
 # into one wasm and its JavaScript loader, then wraps the loader as an ES module.
-#   usage (in the chroot): link-engine.sh SRC BUILD_DIR GLUE_DIR OUT_BASENAME "EXTRA_CFLAGS"
+#   usage (in the chroot): link-engine.sh SRC BUILD_DIR CPU_BUILD_DIR GLUE_DIR OUT_BASENAME "EXTRA_CFLAGS"
+#   CPU_BUILD_DIR: where this variant's libggml-cpu.a is (BUILD_DIR has the other libraries).
 set -euo pipefail
-src="$1"; build="$2"; glue="$3"; out="$4"; extra="$5"
+src="$1"; build="$2"; cpu="$3"; glue="$4"; out="$5"; extra="$6"
 exports=$(sed -n 's/^IP_EXPORT [^(]* \**\(ip_[a-z0-9_]*\)(.*/_\1/p' "$glue"/*.cpp | sort -u | paste -sd, -)
 em++ -O3 -msimd128 -fwasm-exceptions $extra -std=c++17 \
   -I"$src/include" -I"$src/ggml/include" -I"$src/common" -I"$src/vendor" \
   "$glue"/*.cpp \
   "$build/src/libllama.a" "$build/common/libllama-common.a" "$build/common/libllama-common-base.a" \
-  "$build/ggml/src/libggml.a" "$build/ggml/src/libggml-cpu.a" "$build/ggml/src/libggml-base.a" \
+  "$build/ggml/src/libggml.a" "$cpu/ggml/src/libggml-cpu.a" "$build/ggml/src/libggml-base.a" \
   -sMODULARIZE=1 -sEXPORT_NAME=createLlamaEngine -sENVIRONMENT=web,worker \
   -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sMAXIMUM_MEMORY=4GB -sSTACK_SIZE=4MB \
   -sFORCE_FILESYSTEM=1 -lworkerfs.js -sEXIT_RUNTIME=0 \

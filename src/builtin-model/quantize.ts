@@ -6,16 +6,25 @@
  * - Q4_0: blocks of 32 values = f16 scale d = max / -8 (max = the value of largest magnitude),
  *   then 16 bytes; byte j holds value j in its low nibble and value j + 16 in its high nibble,
  *   each as min(15, trunc(x / d + 8.5)) (stored with an offset of 8).
+ * - Q4_K, Q6_K: ggml's super-block layouts with plain rounding (quantize-k.ts), for the bench.
  */
+import { Q4_K_BYTES, Q6_K_BYTES, QK_K, quantizeQ4KBlock, quantizeQ6KBlock } from './quantize-k';
 
 /** Tensor types the writer can emit, with their ggml type codes. */
-export const GGML_TYPE = { f32: 0, f16: 1, q4_0: 2, q8_0: 8 } as const;
+export const GGML_TYPE = { f32: 0, f16: 1, q4_0: 2, q8_0: 8, q4_K: 12, q6_K: 14 } as const;
 export type GgmlType = keyof typeof GGML_TYPE;
 
 /** Values per block: quantized rows must be a multiple of this. */
 export const QK = 32;
-const BLOCK_BYTES: Record<GgmlType, number> = { f32: 4, f16: 2, q8_0: 2 + QK, q4_0: 2 + QK / 2 };
-const BLOCK_VALUES: Record<GgmlType, number> = { f32: 1, f16: 1, q8_0: QK, q4_0: QK };
+const BLOCK_BYTES: Record<GgmlType, number> = {
+  f32: 4,
+  f16: 2,
+  q8_0: 2 + QK,
+  q4_0: 2 + QK / 2,
+  q4_K: Q4_K_BYTES,
+  q6_K: Q6_K_BYTES,
+};
+const BLOCK_VALUES: Record<GgmlType, number> = { f32: 1, f16: 1, q8_0: QK, q4_0: QK, q4_K: QK_K, q6_K: QK_K };
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
@@ -72,6 +81,10 @@ export function encodeTensor(type: GgmlType, data: Float32Array): Uint8Array {
     else data.forEach((v, i) => view.setFloat32(4 * i, v, true));
   } else if (type === 'f16') {
     data.forEach((v, i) => view.setUint16(2 * i, toF16Bits(v), true));
+  } else if (type === 'q4_K' || type === 'q6_K') {
+    const quantize = type === 'q4_K' ? quantizeQ4KBlock : quantizeQ6KBlock;
+    for (let block = 0; block * QK_K < data.length; block++)
+      quantize(data.subarray(block * QK_K, (block + 1) * QK_K), view, block * BLOCK_BYTES[type]);
   } else {
     for (let block = 0; block * QK < data.length; block++) {
       const values = data.subarray(block * QK, (block + 1) * QK);

@@ -16,6 +16,7 @@ export function spawnEngineWorker(): Worker {
 export function engineAssets(): EngineAssets | null {
   return {
     llamaWasm: new URL('../inpage-llm/llama-engine.wasm', import.meta.url).href,
+    llamaWasmRelaxed: new URL('../inpage-llm/llama-engine-relaxed.wasm', import.meta.url).href,
     webllm: new URL('../inpage-llm/webllm.js', import.meta.url).href,
   };
 }

@@ -32,6 +32,7 @@ test('init --dropin copies the SW, the drop-in script and its engine files, and 
     'inpage-llm.js',
     'inpage-llm/engine-worker.js',
     'inpage-llm/llama-engine.wasm',
+    'inpage-llm/llama-engine-relaxed.wasm',
     'inpage-llm/webllm.js',
   ]) {
     await access(join(app.dir, 'public', file));

@@ -86,7 +86,13 @@ test('a no-build drop-in folder: precache lists the pages and the drop-in files,
   const listed = [...output.matchAll(/^ {2}(\S+) \(/gm)].map((match) => match[1]);
   assert.deepEqual(
     listed,
-    ['index.html', 'inpage-llm/engine-worker.js', 'inpage-llm/llama-engine.wasm', 'inpage-llm.js'],
+    [
+      'index.html',
+      'inpage-llm/engine-worker.js',
+      'inpage-llm/llama-engine-relaxed.wasm',
+      'inpage-llm/llama-engine.wasm',
+      'inpage-llm.js',
+    ],
     output,
   );
   assert.match(output, /left out: inpage-llm\/webllm\.js .*WebLLM chunk/);

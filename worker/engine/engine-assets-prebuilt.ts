@@ -1,5 +1,6 @@
 /**
- * The prebuilt engine worker's files (dist/inpage-llm/): `llama-engine.wasm` and `webllm.js`, at the
+ * The prebuilt engine worker's files (dist/inpage-llm/): `llama-engine.wasm` (SIMD128),
+ * `llama-engine-relaxed.wasm` (relaxed SIMD, used where it validates) and `webllm.js`, at the
  * URLs the ES library sends first (`useAssets`, src/page/spawn-engine-worker-packaged.ts), else
  * beside the worker (the drop-in script's folder).
  *
@@ -10,6 +11,7 @@
  */
 import type * as WebLLM from '@mlc-ai/web-llm';
 import type { EngineAssets } from '#core/protocol/engine-api';
+import { hasRelaxedSimd } from './backends/llamacpp/relaxed-simd';
 
 let given: EngineAssets | null = null;
 const beside = (name: string): string => new URL(name, self.location.href).href;
@@ -18,8 +20,11 @@ export function setEngineAssets(assets: EngineAssets): void {
   given = assets;
 }
 
-/** The absolute URL of the llama.cpp engine's wasm. */
-export const llamaWasmUrl = (): string => given?.llamaWasm ?? beside('llama-engine.wasm');
+/** The absolute URL of the llama.cpp engine's wasm: the relaxed-SIMD build where it runs. */
+export const llamaWasmUrl = (): string =>
+  hasRelaxedSimd()
+    ? (given?.llamaWasmRelaxed ?? beside('llama-engine-relaxed.wasm'))
+    : (given?.llamaWasm ?? beside('llama-engine.wasm'));
 
 /** WebLLM's module (`webllm.js`), imported only when a WebLLM model is used. */
 export const importWebLLM = (): Promise<typeof WebLLM> =>

@@ -21,8 +21,10 @@ export interface RequestRecord {
 
 /** Where the prebuilt engine worker finds its large files (absolute URLs; an app's bundler renames them). */
 export interface EngineAssets {
-  /** The llama.cpp engine's wasm (`llama-engine.wasm`). */
+  /** The llama.cpp engine's wasm (`llama-engine.wasm`, SIMD128). */
   llamaWasm: string;
+  /** Its relaxed-SIMD build (`llama-engine-relaxed.wasm`), used where the browser validates relaxed SIMD. */
+  llamaWasmRelaxed: string;
   webllm: string;
 }
 

@@ -18,8 +18,14 @@ import type { EngineGuard } from './engine-guard';
 /** The most tokens one input may have for embeddings (each input runs in one batch). */
 export const EMBEDDING_BATCH = 1024;
 
-/** Prompt tokens read per step: an abort lands between two such batches. */
-const PREFILL_STEP = 512;
+/**
+ * Prompt tokens read per step: an abort lands between two such batches, and the worker answers
+ * the Service Worker's keepalives only between steps. A step longer than KEEPALIVE_TIMEOUT_MS
+ * (1.5 s) ends the request with 503 `engine_gone`: 512-token steps did so for 256-token prompts
+ * on the bench's Q6_K and Q8_0 models at load 12 on 2 cores (~45 tok/s, 5.7 s). 64 tokens take
+ * ~0.5 s there; llama.cpp's per-batch cost is small beside that.
+ */
+const PREFILL_STEP = 64;
 
 const decoder = new TextDecoder();
 

@@ -1,9 +1,10 @@
 /**
  * The committed engine (worker/engine/backends/llamacpp/wasm/) against its manifest: the glue
  * and build scripts it was built from are unchanged since (else the wasm is stale: run
- * `npm run build:engine`), each output is the file the build wrote, and the wasm has ggml's
+ * `npm run build:engine`), each output is the file the build wrote, the wasm has ggml's
  * wasm SIMD kernels (i32x4.dot_i16x8_s in the quantized dot products), which a build that
- * misdetects the architecture leaves out.
+ * misdetects the architecture leaves out, and only the relaxed variant (and its kernel check)
+ * has the relaxed-SIMD int8 dot products.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { engineInputs, sha256 } from '../../../../../../scripts/engine/engine-in
 const DIR = 'worker/engine/backends/llamacpp/wasm';
 const manifest = JSON.parse(readFileSync(`${DIR}/manifest.json`, 'utf8')) as {
   llamaCpp: { tag: string; bundleSha256: string };
+  variants: string[];
   inputs: Record<string, string>;
   outputs: Record<string, { bytes: number; sha256: string }>;
 };
@@ -58,9 +60,29 @@ describe('the committed llama.cpp engine', () => {
     }
   });
 
-  it("holds ggml's wasm SIMD dot-product kernels", () => {
-    const wasm = new Uint8Array(readFileSync(`${DIR}/llama-engine-simd.wasm`));
-    const I32X4_DOT_I16X8_S = 186;
-    expect(countSimd(codeSection(wasm), I32X4_DOT_I16X8_S)).toBeGreaterThanOrEqual(40);
+  const code = (name: string) => codeSection(new Uint8Array(readFileSync(`${DIR}/${name}`)));
+  const I32X4_DOT_I16X8_S = 186;
+  const I16X8_RELAXED_DOT_I8X16_I7X16_S = 274;
+
+  it('has the two variants and their kernel checks', () => {
+    expect(manifest.variants).toEqual(['simd:', 'relaxed:-mrelaxed-simd']);
+    expect(Object.keys(manifest.outputs)).toEqual([
+      'kernel-check-relaxed.wasm',
+      'kernel-check-simd.wasm',
+      'llama-engine-relaxed.wasm',
+      'llama-engine-simd.wasm',
+      'llama-engine.mjs',
+    ]);
+  });
+
+  it.each(['llama-engine-simd.wasm', 'llama-engine-relaxed.wasm'])("%s holds ggml's wasm SIMD kernels", (name) => {
+    expect(countSimd(code(name), I32X4_DOT_I16X8_S)).toBeGreaterThanOrEqual(20);
+  });
+
+  it('only the relaxed builds hold relaxed-SIMD dot products (q4_0, q4_K, q6_K)', () => {
+    for (const name of ['llama-engine-simd.wasm', 'kernel-check-simd.wasm'])
+      expect({ name, count: countSimd(code(name), I16X8_RELAXED_DOT_I8X16_I7X16_S) }).toEqual({ name, count: 0 });
+    for (const name of ['llama-engine-relaxed.wasm', 'kernel-check-relaxed.wasm'])
+      expect(countSimd(code(name), I16X8_RELAXED_DOT_I8X16_I7X16_S)).toBeGreaterThanOrEqual(12);
   });
 });

@@ -1,0 +1,12 @@
+/**
+ * Runs the kernel check (kernel-check.ts) on one kernel-check wasm and prints its reports as
+ * JSON: the unit test starts this with `--experimental-wasm-relaxed-simd` where the Node it runs
+ * in cannot validate relaxed SIMD by default (Node 20).
+ *   usage: node [--experimental-wasm-relaxed-simd] --import tsx test/unit/worker/engine/backends/llamacpp/kernel-check-run.ts WASM
+ */
+import { readFileSync } from 'node:fs';
+import { checkKernels } from './kernel-check';
+
+const [path] = process.argv.slice(2);
+if (path === undefined) throw new Error('usage: kernel-check-run.ts WASM');
+process.stdout.write(`${JSON.stringify(await checkKernels(new Uint8Array(readFileSync(path))))}\n`);
