@@ -12,7 +12,7 @@
 using json = nlohmann::json;
 
 // The sampler for the current generation from a JSON object of llama-server's field names:
-// temperature, top_k, top_p, min_p, typical_p, mirostat(_tau, _eta), presence_penalty,
+// temperature, top_k, top_p, min_p, top_n_sigma, typical_p, mirostat(_tau, _eta), presence_penalty,
 // frequency_penalty, repeat_penalty, penalty_last_n, seed, logit_bias [[id, bias], ...],
 // ignore_eos, grammar, grammar_lazy with trigger_patterns (full-match regexes). Defaults are
 // llama.cpp's (common_params_sampling). The prompt's tokens are fed to it (penalties see them).
@@ -27,6 +27,7 @@ IP_EXPORT int ip_sampler(const char * spec) {
     s.top_k = p.value("top_k", s.top_k);
     s.top_p = p.value("top_p", s.top_p);
     s.min_p = p.value("min_p", s.min_p);
+    s.top_n_sigma = p.value("top_n_sigma", s.top_n_sigma);
     s.typ_p = p.value("typical_p", s.typ_p);
     s.mirostat = p.value("mirostat", s.mirostat);
     s.mirostat_tau = p.value("mirostat_tau", s.mirostat_tau);

@@ -47,6 +47,23 @@ describe('conformance: sampling', () => {
     assert.ok(seen.has(2), 'the second token is still possible');
   });
 
+  test('top_n_sigma keeps the tokens within n standard deviations of the top logit', async () => {
+    // The logits after a letter are 2, 1, 0 for its next three successors and about -20 for the
+    // other 255 tokens: their standard deviation is 2.27, so n = 0.3 keeps only the top token,
+    // n = 0.6 the top two (1 below the top is within 0.6 x 2.27), never the third (2 below).
+    const one = await create(fixture.page, { prompt: 'a', max_tokens: 60, seed: 5, top_n_sigma: 0.3 });
+    assert.ok(
+      steps('a', one.choices[0]?.text ?? '').every((step) => step === 1),
+      one.choices[0]?.text,
+    );
+    const two = await create(fixture.page, { prompt: 'a', max_tokens: 80, seed: 5, top_n_sigma: 0.6 });
+    const seen = new Set(steps('a', two.choices[0]?.text ?? ''));
+    assert.deepEqual([...seen].sort(), [1, 2], two.choices[0]?.text);
+    const off = await create(fixture.page, { prompt: 'a', max_tokens: 80, seed: 5, top_n_sigma: -1 });
+    const free = await create(fixture.page, { prompt: 'a', max_tokens: 80, seed: 5 });
+    assert.equal(off.choices[0]?.text, free.choices[0]?.text);
+  });
+
   test('logit_bias -100 bans a token, +100 forces one', async () => {
     const banned = await create(fixture.page, {
       prompt: 'abc',

@@ -58,6 +58,8 @@ export const SAMPLING = {
   /** -1 is read as 0 (off), as vLLM does. */
   top_k: row({ kind: 'integer', min: -1 }, 0, ['webllm'], { read: (k: number) => Math.max(0, k) }),
   min_p: row({ kind: 'number', min: 0, max: 1 }, 0, ['webllm']),
+  /** Keeps the tokens within n standard deviations of the top logit; <= 0 is off (llama.cpp's -1). */
+  top_n_sigma: row({ kind: 'number', min: -1, max: 100 }, -1, ['webllm'], { read: (n: number) => (n > 0 ? n : -1) }),
   typical_p: row({ kind: 'number', min: 0, max: 1, minExclusive: true }, 1, ['webllm']),
   /** 0 = off, 1 = Mirostat, 2 = Mirostat 2.0. */
   mirostat: row<0 | 1 | 2, { kind: 'integer'; min: number; max: number }>(

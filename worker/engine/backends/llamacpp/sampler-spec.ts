@@ -11,6 +11,7 @@ export interface SamplerSpec {
   top_k: number;
   top_p: number;
   min_p: number;
+  top_n_sigma: number;
   typical_p: number;
   mirostat: number;
   mirostat_tau: number;
@@ -35,6 +36,7 @@ export function samplerSpec<P>(request: ChoiceRequest<P>): SamplerSpec {
     top_k: request.top_k,
     top_p: request.top_p,
     min_p: request.min_p,
+    top_n_sigma: request.top_n_sigma,
     typical_p: request.typical_p,
     mirostat: request.mirostat,
     mirostat_tau: request.mirostat_tau,

@@ -35,6 +35,7 @@ const defaults: CompletionRequest = {
   top_p: 1,
   top_k: 0,
   min_p: 0,
+  top_n_sigma: -1,
   typical_p: 1,
   mirostat: 0,
   mirostat_tau: 5,
