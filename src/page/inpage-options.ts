@@ -49,12 +49,13 @@ export interface InpageOptions {
   checkServiceWorker?: boolean;
   /**
    * A route table: public model ids mapped to ordered targets, the in-page engine (`device`)
-   * and remote OpenAI-compatible servers (`upstreams`), with fallback (docs/routes.md). Validated
-   * at start: a bad table makes `ready` reject with a 400 `invalid_route_table`. Without one
+   * and remote OpenAI-compatible servers (`upstreams`), with fallback (docs/routes.md); or the
+   * URL of its JSON. Validated at start: a bad table makes `ready` reject with a 400
+   * `invalid_route_table`. Without one
    * every request stays on the device. With a target other than `device`, request data can
    * leave the device, and `ready` resolves even if the device model fails to load (`device`).
    */
-  routes?: RouteTable;
+  routes?: RouteTable | string;
 }
 
 /** Where the in-page model stands: `failed` (with why) when it could not load. */

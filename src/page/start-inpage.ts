@@ -9,8 +9,8 @@ import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../
 import type { LoadProgress, ModelSpec } from '../core/model-spec';
 import type { EngineApi, RequestRecord } from '../core/engine-api';
 import type { DeviceState, Inpage, InpageOptions } from './inpage-options';
-import { InvalidRequestError, toOpenAIError } from '../core/errors';
-import { parseRouteTable } from '../core/route-table/parse-route-table';
+import { toOpenAIError } from '../core/errors';
+import { checkRouteTable, fetchRouteTable } from './load-route-table';
 import { hasRemoteTarget, type RouteInfo } from '../core/route-table/route-info';
 import type { RouteTable } from '../core/route-table/route-table-schema';
 import { announceRoutes, serveRouteQueries } from './announce-routes';
@@ -51,17 +51,15 @@ export function startInpage(options: InpageOptions = {}): Inpage {
   const model = options.model ?? INPAGE_TEST_MODEL;
   const backend = chooseBackend(model, options.backend);
   let models: ResolvedModels;
-  let routes: RouteTable | null = null;
+  let routes: Promise<RouteTable | null>;
   try {
-    try {
-      routes = options.routes === undefined ? null : parseRouteTable(options.routes);
-    } catch (error) {
-      throw new InvalidRequestError(
-        error instanceof Error ? error.message : String(error),
-        'routes',
-        'invalid_route_table',
-      );
-    }
+    const given = options.routes;
+    routes =
+      given === undefined
+        ? Promise.resolve(null)
+        : typeof given === 'string'
+          ? fetchRouteTable(given)
+          : Promise.resolve(checkRouteTable(given));
     models = resolveModels(model, backend, document.baseURI, {
       ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
       ...(options.webllmCache ? { cache: options.webllmCache } : {}),
@@ -80,6 +78,7 @@ class InpageRuntime extends EventTarget implements Inpage {
   private readonly tab: TabEngine;
   private readonly options: InpageOptions;
   private deviceState: DeviceState;
+  private routes: RouteTable | null = null;
 
   get device(): DeviceState {
     return this.deviceState;
@@ -135,7 +134,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     options: InpageOptions,
     models: ResolvedModels,
     private readonly choice: BackendChoice,
-    private readonly routes: RouteTable | null,
+    routeTable: Promise<RouteTable | null>,
   ) {
     super();
     this.serving = models.primary;
@@ -145,9 +144,10 @@ class InpageRuntime extends EventTarget implements Inpage {
     this.options = options;
     this.apiKey = options.apiKey ?? null;
     this.tab = new TabEngine(models.primary.id, this.apiKey);
-    this.ready = this.tab.election.first.then((leads) =>
-      leads ? this.start(models, options) : this.follow(models, options),
-    );
+    this.ready = Promise.all([routeTable, this.tab.election.first]).then(([table, leads]) => {
+      this.routes = table;
+      return leads ? this.start(models, options) : this.follow(models, options);
+    });
     this.ready.catch((error: unknown) => {
       // A tab whose start failed neither keeps the engine lock nor waits for it: another tab may try.
       this.tab.election.release();
