@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright';
 import { startHarness, type Harness } from './harness';
 import { recordingProxy, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
+import { readmeSnippet } from './readme-snippet';
 import { loadSdk } from './sdk-scripts';
 
 const skip = serverSkip();
@@ -263,5 +264,20 @@ describe('routes to a real llama-server', { skip: skip ?? false }, () => {
       return { text: completion.choices[0]?.text, streamed, chat: chat.text };
     });
     assert.deepEqual(result, { text: 'defgh', streamed: 'defgh', chat: 'defgh' });
+  });
+
+  test("docs/routes.md's worked example: in-page, and the server when the in-page model cannot load", async () => {
+    const table = JSON.parse(
+      readmeSnippet('routes-table').replace('http://127.0.0.1:8080/v1', server.baseURL),
+    ) as unknown;
+    const run = (page: Page) =>
+      page.evaluate(
+        `(async () => {\n${readmeSnippet('routes-request')}\nreturn { provider, text: choices[0].text };\n})()`,
+      );
+    assert.deepEqual(await run(await open(withRoutes('inpage-test', table))), { provider: 'device', text: 'defgh' });
+    assert.deepEqual(await run(await open(withRoutes('/test-models/missing.gguf', table))), {
+      provider: 'srv',
+      text: 'defgh',
+    });
   });
 });
