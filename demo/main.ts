@@ -17,6 +17,8 @@ const playground = document.querySelector('inpage-playground');
 const params = new URLSearchParams(location.search);
 /** `?api_key=`: the runtime then requires it (401 otherwise) and the playground sends it. */
 const apiKey = params.get('api_key');
+/** `&routes=<URL>`: a route table's JSON (docs/routes.md), beside `?model=`. */
+const routes = params.get('routes');
 
 function start(model: string, notice: Notice | undefined, backend?: BackendChoice): void {
   if (!playground) return;
@@ -29,6 +31,7 @@ function start(model: string, notice: Notice | undefined, backend?: BackendChoic
     ...(backend ? { backend } : {}),
     ...backendOptions(params),
     ...(apiKey ? { apiKey } : {}),
+    ...(routes ? { routes } : {}),
   });
   exposeOnWindow(runtime);
   playground.runtime = runtime;

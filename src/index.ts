@@ -1,5 +1,7 @@
 export { startInpage } from './page/start-inpage';
-export type { Inpage, InpageOptions } from './page/start-inpage';
+export type { DeviceState, Inpage, InpageOptions } from './page/start-inpage';
+export { parseRouteTable, RouteTableError } from './core/route-table/parse-route-table';
+export type { RouteTable, RouteConfig, UpstreamConfig, ParamPolicy } from './core/route-table/route-table-schema';
 export type { DirectEvent } from './page/direct-stream';
 export type { RequestRecord } from './core/protocol/engine-api';
 export { INPAGE_TEST_MODEL, resolveModel } from './page/resolve-model';

@@ -10,12 +10,14 @@ import type { BackendName } from '../core/domain/backend-name';
 import type { ModelCard } from '../core/domain/model-card';
 import type { LoadProgress } from '../core/domain/model-spec';
 import type { DirectEvent } from './direct-stream';
-import type { Inpage } from './inpage-options';
+import { toOpenAIError } from '../core/domain/errors';
+import type { DeviceState, Inpage } from './inpage-options';
 
 export class FailedInpage extends EventTarget implements Inpage {
   readonly ready: Promise<void>;
   /** No other tab is involved: the start failed in this one. */
   readonly role = 'leader' as const;
+  readonly device: DeviceState;
 
   constructor(
     readonly model: string,
@@ -24,6 +26,7 @@ export class FailedInpage extends EventTarget implements Inpage {
     private readonly error: unknown,
   ) {
     super();
+    this.device = { model, status: 'failed', error: toOpenAIError(error) };
     this.ready = Promise.reject(error);
     // Awaited by the caller; handled here so an app that never awaits it sees no unhandled rejection.
     this.ready.catch(() => undefined);

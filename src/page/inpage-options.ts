@@ -4,6 +4,8 @@ import type { BackendName } from '../core/domain/backend-name';
 import type { ModelCard } from '../core/domain/model-card';
 import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
 import type { WebLLMCacheBackend } from '../core/domain/webllm-source';
+import type { OpenAIError } from '../core/domain/errors';
+import type { RouteTable } from '../core/route-table/route-table-schema';
 import type { DirectEvent } from './direct-stream';
 import type { BackendChoice, WebLLMModelOptions } from './resolve-backend';
 
@@ -45,6 +47,22 @@ export interface InpageOptions {
    * was built with, `console.warn` and `registration.update()` (default true).
    */
   checkServiceWorker?: boolean;
+  /**
+   * A route table: public model ids mapped to ordered targets, the in-page engine (`device`)
+   * and remote OpenAI-compatible servers (`upstreams`), with fallback (docs/routes.md); or the
+   * URL of its JSON. Validated at start: a bad table makes `ready` reject with a 400
+   * `invalid_route_table`. Without one
+   * every request stays on the device. With a target other than `device`, request data can
+   * leave the device, and `ready` resolves even if the device model fails to load (`device`).
+   */
+  routes?: RouteTable | string;
+}
+
+/** Where the in-page model stands: `failed` (with why) when it could not load. */
+export interface DeviceState {
+  readonly model: string;
+  readonly status: 'loading' | 'ready' | 'failed';
+  readonly error: OpenAIError | null;
 }
 
 /** A running in-page endpoint. */
@@ -61,6 +79,8 @@ export interface Inpage extends EventTarget {
    * When the leader's tab closes, one follower becomes the leader (a `leader` event).
    */
   readonly role: 'leader' | 'follower';
+  /** The in-page model's state; with a route table, `ready` resolves even when it failed. */
+  readonly device: DeviceState;
   /** The backend serving `model` (settled once `ready` resolved). */
   readonly backend: BackendName;
   /** Whether the model's files (all of them) are in the browser's cache (WebLLM models). */

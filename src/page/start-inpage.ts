@@ -8,7 +8,12 @@ import { BUILD_STAMP } from '../core/protocol/build-stamp';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/domain/route-prefix';
 import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
 import type { EngineApi, RequestRecord } from '../core/protocol/engine-api';
-import type { Inpage, InpageOptions } from './inpage-options';
+import type { DeviceState, Inpage, InpageOptions } from './inpage-options';
+import { toOpenAIError } from '../core/domain/errors';
+import { checkRouteTable, fetchRouteTable } from './load-route-table';
+import { hasRemoteTarget, type RouteInfo } from '../core/route-table/route-info';
+import type { RouteTable } from '../core/route-table/route-table-schema';
+import { announceRoutes, serveRouteQueries } from './announce-routes';
 import { checkSwVersion } from './check-sw-version';
 import { controlPage } from './control-page';
 import { directStream, type DirectEvent } from './direct-stream';
@@ -30,7 +35,7 @@ import { INPAGE_TEST_MODEL } from './resolve-model';
 import { TabEngine } from './tab-engine';
 import { warnIfNotIsolated } from './warn-not-isolated';
 
-export type { Inpage, InpageOptions } from './inpage-options';
+export type { DeviceState, Inpage, InpageOptions } from './inpage-options';
 
 /**
  * Starts the in-page OpenAI endpoint: registers the Service Worker, starts the engine worker,
@@ -46,7 +51,15 @@ export function startInpage(options: InpageOptions = {}): Inpage {
   const model = options.model ?? INPAGE_TEST_MODEL;
   const backend = chooseBackend(model, options.backend);
   let models: ResolvedModels;
+  let routes: Promise<RouteTable | null>;
   try {
+    const given = options.routes;
+    routes =
+      given === undefined
+        ? Promise.resolve(null)
+        : typeof given === 'string'
+          ? fetchRouteTable(given)
+          : Promise.resolve(checkRouteTable(given));
     models = resolveModels(model, backend, document.baseURI, {
       ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
       ...(options.webllmCache ? { cache: options.webllmCache } : {}),
@@ -55,7 +68,7 @@ export function startInpage(options: InpageOptions = {}): Inpage {
     const name = typeof model === 'string' ? model : model.id;
     return new FailedInpage(name, backend === 'auto' ? 'webllm' : backend, options.apiKey ?? null, error);
   }
-  return new InpageRuntime(options, models, backend);
+  return new InpageRuntime(options, models, backend, routes);
 }
 
 class InpageRuntime extends EventTarget implements Inpage {
@@ -64,6 +77,17 @@ class InpageRuntime extends EventTarget implements Inpage {
   readonly ready: Promise<void>;
   private readonly tab: TabEngine;
   private readonly options: InpageOptions;
+  private deviceState: DeviceState;
+  private routes: RouteTable | null = null;
+
+  get device(): DeviceState {
+    return this.deviceState;
+  }
+
+  /** What the SW is told (and told again after a restart) about this page's routing. */
+  private routeInfo(): RouteInfo {
+    return { table: this.routes, device: this.serving.id, apiKey: this.apiKey };
+  }
 
   get role(): 'leader' | 'follower' {
     return this.tab.leads ? 'leader' : 'follower';
@@ -110,16 +134,20 @@ class InpageRuntime extends EventTarget implements Inpage {
     options: InpageOptions,
     models: ResolvedModels,
     private readonly choice: BackendChoice,
+    routeTable: Promise<RouteTable | null>,
   ) {
     super();
     this.serving = models.primary;
+    this.deviceState = { model: models.primary.id, status: 'loading', error: null };
+    serveRouteQueries(() => this.routeInfo());
     warnIfNotIsolated(models.fallback ?? models.primary);
     this.options = options;
     this.apiKey = options.apiKey ?? null;
     this.tab = new TabEngine(models.primary.id, this.apiKey);
-    this.ready = this.tab.election.first.then((leads) =>
-      leads ? this.start(models, options) : this.follow(models, options),
-    );
+    this.ready = Promise.all([routeTable, this.tab.election.first]).then(([table, leads]) => {
+      this.routes = table;
+      return leads ? this.start(models, options) : this.follow(models, options);
+    });
     this.ready.catch((error: unknown) => {
       // A tab whose start failed neither keeps the engine lock nor waits for it: another tab may try.
       this.tab.election.release();
@@ -173,7 +201,9 @@ class InpageRuntime extends EventTarget implements Inpage {
     const url = withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href);
     await controlPage(url, options.scope ?? '/', timeoutMs, false);
     void this.tab.election.leads.then(() => this.takeOver(models));
+    await announceRoutes(this.routeInfo(), timeoutMs);
     this.serving = await probeLeader(prefix, models, this.apiKey, timeoutMs);
+    this.deviceState = { model: this.serving.id, status: 'ready', error: null };
   }
 
   /** Promoted: load the model (from the browser's cache by now) and tell the SW this page serves it. */
@@ -210,15 +240,32 @@ class InpageRuntime extends EventTarget implements Inpage {
     const loaded = after
       .then(() => loadWithFallback(engine, models, report))
       .then(
-        (spec) => (this.serving = spec),
+        (spec) => {
+          this.serving = spec;
+          this.deviceState = { model: spec.id, status: 'ready', error: null };
+          return true;
+        },
         async (error: unknown) => {
           await controlled.catch(() => undefined);
-          throw error;
+          // With somewhere else to send requests, a device that cannot load does not fail the start.
+          if (!hasRemoteTarget(this.routes)) throw error;
+          this.deviceFailed(error);
+          return false;
         },
       );
-    const [registration] = await Promise.all([controlled, loaded]);
+    const [registration, deviceReady] = await Promise.all([controlled, loaded]);
     // In the background: a stale Service Worker still answers; the check warns and updates it.
     if (options.checkServiceWorker !== false && BUILD_STAMP.checksum !== 'dev') void checkSwVersion(registration);
-    await probeEndpoint(prefix, this.serving.id, this.apiKey);
+    await announceRoutes(this.routeInfo(), timeoutMs);
+    if (deviceReady) await probeEndpoint(prefix, this.serving.id, this.apiKey);
+  }
+
+  private deviceFailed(thrown: unknown): void {
+    const error = toOpenAIError(thrown);
+    this.deviceState = { model: this.serving.id, status: 'failed', error };
+    console.warn(
+      `[inpage-llm] the in-page model '${this.serving.id}' failed to load (${error.code ?? error.status}): ${error.message} Its routes use their other targets.`,
+    );
+    this.report({ model: this.serving.id, phase: 'failed', fraction: null, error: error.message });
   }
 }

@@ -11,6 +11,7 @@ import { routeToEngine } from './engine-for';
 import { jsonResponse, openGeneration, sseResponse, type JsonFormatter, type StreamFormatter } from './engine-response';
 import { readJson } from './read-json';
 import type { Route } from './route';
+import { withRoutes } from './upstream/route-request';
 
 export interface GenerationRouteDefinition<B extends { model: string }> {
   /** The path under the route prefix (`/chat/completions`). */
@@ -35,7 +36,7 @@ export function generationRoute<B extends { model: string }>(definition: Generat
     method: 'POST',
     path: `${prefix}${definition.path}`,
     dialect,
-    async handle(event) {
+    handle: withRoutes(clients, definition.path, dialect, async (event) => {
       const routed = await routeToEngine(clients, event, {
         dialect,
         validate: async () => definition.parse(await readJson(event.request)),
@@ -47,6 +48,6 @@ export function generationRoute<B extends { model: string }>(definition: Generat
       return definition.streamed(body)
         ? sseResponse(generation, definition.stream(body), dialect)
         : jsonResponse(generation, definition.json(body), dialect);
-    },
+    }),
   });
 }

@@ -12,6 +12,7 @@ import type { RouteFactory } from './generation-route';
 import type { JobEvent } from './job-channel';
 import { openJob, type OpenJob } from './open-job';
 import { readJson } from './read-json';
+import { withRoutes } from './upstream/route-request';
 
 /** The job kinds whose first output is their one result. */
 type ResultKind = 'embedding';
@@ -38,7 +39,7 @@ export function resultRoute<B extends { model: string }, K extends ResultKind>(
     method: 'POST',
     path: `${prefix}${definition.path}`,
     dialect,
-    async handle(event) {
+    handle: withRoutes(clients, definition.path, dialect, async (event) => {
       const routed = await routeToEngine(clients, event, {
         dialect,
         validate: async () => definition.parse(await readJson(event.request)),
@@ -49,6 +50,6 @@ export function resultRoute<B extends { model: string }, K extends ResultKind>(
       const { channel, first } = await openJob[definition.kind](routed, routed.generation, event.request.signal);
       channel.close();
       return new Response(JSON.stringify(definition.answer(routed.body, first)), { headers: JSON_HEADERS });
-    },
+    }),
   });
 }

@@ -16,6 +16,7 @@ import { lazyChunkRoute } from './lazy-chunk-cache';
 import { precacheShell } from './precache-shell';
 import { dispatch } from './dispatch';
 import type { Route } from './route';
+import { setRouteInfo } from './upstream/route-state';
 import { chatRoute } from './routes/chat/route';
 import { completionsRoute } from './routes/completions/route';
 import { embeddingsRoute } from './routes/embeddings/route';
@@ -69,6 +70,17 @@ self.addEventListener('message', (event) => {
     case 'sw.version.query':
       event.ports[0]?.postMessage(message<Reply, 'sw.version'>('sw.version', BUILD_STAMP));
       break;
+    case 'routes.set': {
+      // The page validated its table; checked again here, since it crossed a message boundary.
+      let error: string | null = null;
+      try {
+        if (sender) setRouteInfo(sender, event.data);
+      } catch (thrown) {
+        error = thrown instanceof Error ? thrown.message : String(thrown);
+      }
+      event.ports[0]?.postMessage(message<Reply, 'routes.ack'>('routes.ack', { error }));
+      break;
+    }
   }
 });
 

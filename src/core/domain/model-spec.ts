@@ -22,13 +22,16 @@ export interface ModelSpec {
 /** Load progress, reported as phase + fraction (+ bytes where known). */
 export interface LoadProgress {
   model: string;
-  phase: 'download' | 'load' | 'ready';
+  /** `failed`: the model could not load (reported when a route table sends its requests elsewhere; `error` says why). */
+  phase: 'download' | 'load' | 'ready' | 'failed';
   /**
    * 0..1 within the phase, never lower than an earlier fraction of the same phase; null while
    * how far the phase has come is not known (indeterminate: its total size is not known yet, or
    * the backend began another step of it).
    */
   fraction: number | null;
+  /** Why the model failed to load (`phase: 'failed'`). */
+  error?: string;
   loadedBytes?: number;
   totalBytes?: number;
   /** The file this report is about (absolute URL), where the backend reports per file. */

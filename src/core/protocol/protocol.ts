@@ -11,6 +11,7 @@ import type { EmbeddingRequest } from '../domain/embedding';
 import type { WireError } from '../domain/errors';
 import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from '../domain/generation';
 import type { ModelCard } from '../domain/model-card';
+import type { RouteInfo } from '../route-table/route-info';
 
 /** Turns a message map into its tagged union. */
 export type MessageOf<M> = { [K in keyof M & string]: { type: K } & M[K] }[keyof M & string];
@@ -67,6 +68,16 @@ export interface PageToSw {
   'client.goodbye': Record<string, never>;
   /** Which build is this SW? Reply on the port with `sw.version` (stale-SW check). */
   'sw.version.query': Record<string, never>;
+  /** The sending page's route table (null: device-only); reply on the port with `routes.ack`. */
+  'routes.set': RouteInfo;
+}
+
+/**
+ * SW -> page main thread (`client.postMessage` with a reply port), outside the engine's
+ * `SwToPage`: a restarted SW asks the requesting page for its route table (reply `routes.set`).
+ */
+export interface SwToPageRoutes {
+  'routes.query': Record<string, never>;
 }
 
 /** Replies on the port of a page <-> SW question. */
@@ -78,6 +89,9 @@ export interface Reply {
    */
   'engine.info': { models: ModelCard[]; apiKey: string | null; standby: string[] };
   'sw.version': BuildStamp;
+  /** The route table was taken (`error`: why not; the page validated it, so only a bug). */
+  'routes.ack': { error: string | null };
+  'routes.set': RouteInfo;
 }
 
 /** Engine worker -> SW on a generation's port. */
@@ -140,11 +154,13 @@ export function typeGuard<M, K extends keyof M & string>(type: K) {
 }
 
 export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'job']);
+export const isSwToPageRoutes = messageGuard<SwToPageRoutes>(['routes.query']);
 export const isPageToSw = messageGuard<PageToSw>([
   'client.claim',
   'client.hello',
   'client.goodbye',
   'sw.version.query',
+  'routes.set',
 ]);
 export const isEngineToSw = messageGuard<EngineToSw>([
   'generation.prompt',

@@ -11,6 +11,7 @@ export interface ScriptAttributes {
   routePrefix?: string | undefined;
   sw?: string | undefined;
   scope?: string | undefined;
+  routes?: string | undefined;
 }
 
 /** What the drop-in starts with, and what it must report with `console.error`. */
@@ -28,7 +29,8 @@ const fromScript = (model: string, scriptUrl: string) =>
 
 /**
  * Turns `<script src=".../inpage-llm.js" data-model=... data-backend=... data-fallback=...
- * data-api-key=... data-route-prefix=... data-sw=... data-scope=...>` into runtime options.
+ * data-api-key=... data-route-prefix=... data-sw=... data-scope=... data-routes=...>` into runtime
+ * options (`data-routes`: the URL of a route table's JSON, relative to the page).
  * Values the runtime does not support are never dropped silently: each one yields an error.
  */
 export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: string): ScriptOptions {
@@ -60,5 +62,6 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
   if (attributes.scope?.trim()) options.scope = attributes.scope.trim();
   if (attributes.apiKey?.trim()) options.apiKey = attributes.apiKey.trim();
   if (routePrefix && routePrefix !== DEFAULT_ROUTE_PREFIX) options.routePrefix = routePrefix;
+  if (attributes.routes?.trim()) options.routes = attributes.routes.trim();
   return { options, errors };
 }

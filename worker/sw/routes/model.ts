@@ -3,10 +3,12 @@ import { checkApiKey } from '../check-api-key';
 import { engineClients, modelCards } from '../engine-clients';
 import { OPENAI_DIALECT } from '../dialect/openai-dialect';
 import type { Route } from '../route';
+import { routeInfoFor } from '../upstream/route-state';
+import { withRouteCards } from '../upstream/route-cards';
 
 /**
  * `GET <prefix>/models/{model}`: one model of the open pages' engines (served first, then
- * loadable ones), as OpenAI's retrieve answers it; an unknown id is a 404.
+ * loadable ones, then route ids), as OpenAI's retrieve answers it; an unknown id is a 404.
  */
 export function modelRoute(clients: Clients, prefix: string): Route {
   return {
@@ -15,9 +17,12 @@ export function modelRoute(clients: Clients, prefix: string): Route {
     path: `${prefix}/models/*`,
     async handle(event) {
       const id = modelIdOf(event.request.url);
-      const engines = await engineClients(clients, event.clientId, true);
-      checkApiKey(event.request, engines[0]?.apiKey ?? null);
-      const card = modelCards(engines).find((candidate) => candidate.id === id);
+      const [engines, routing] = await Promise.all([
+        engineClients(clients, event.clientId, true),
+        routeInfoFor(clients, event.clientId),
+      ]);
+      checkApiKey(event.request, routing?.apiKey ?? engines[0]?.apiKey ?? null);
+      const card = withRouteCards(modelCards(engines), routing).find((candidate) => candidate.id === id);
       if (!card) throw new NotFoundError(`The model '${id}' does not exist or is not available in this page.`, 'model');
       return new Response(JSON.stringify(card), { headers: { 'content-type': 'application/json' } });
     },

@@ -54,6 +54,11 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
     expect(bad.options.routePrefix).toBeUndefined();
   });
 
+  it('data-routes (a route table URL) is passed on for the runtime to fetch; absent, no routes', () => {
+    expect(readScriptOptions({ routes: ' /routes.json ' }, SCRIPT).options.routes).toBe('/routes.json');
+    expect(readScriptOptions({ routes: ' ' }, SCRIPT).options.routes).toBeUndefined();
+  });
+
   it('data-model is passed on as it is (a catalogue id, an unknown id); only GGUF URLs are made absolute', () => {
     for (const model of ['Qwen2.5-0.5B-Instruct-q4f16_1-MLC', 'gpt-4']) {
       const { options, errors } = readScriptOptions({ model }, SCRIPT);

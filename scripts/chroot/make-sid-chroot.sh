@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Makes (once) a Debian sid chroot at DIR with PACKAGES installed, and prints DIR: the steps of
+# scripts/engine/make-chroot.sh (the engine toolchain's chroot) with the packages as arguments.
+# That script stays byte-identical until the next engine build, because the engine's manifest
+# hashes it as a build input; it is meant to become `make-sid-chroot.sh DIR /usr/bin/emcc ...`.
+# Linux, root. Idempotent: a chroot where MARKER (a path inside it) exists is reused.
+#   usage: scripts/chroot/make-sid-chroot.sh DIR MARKER PACKAGE...
+set -euo pipefail
+dir="$1"
+marker="$2"
+shift 2
+packages="$*"
+mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+# Everything but the chroot's path goes to stderr: the caller reads stdout.
+if [ ! -e "$dir$marker" ]; then
+  exec 3>&1 1>&2
+  [ "$(id -u)" = 0 ] || { echo "make-sid-chroot: root is needed (debootstrap, chroot)" >&2; exit 1; }
+  command -v debootstrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; }
+  mkdir -p "$dir"
+  [ -x "$dir/usr/bin/apt-get" ] || debootstrap --variant=minbase sid "$dir" "$mirror"
+  # The mirror's sid Release file may be past its Valid-Until date.
+  echo 'Acquire::Check-Valid-Until "false";' > "$dir/etc/apt/apt.conf.d/99novalid"
+  mountpoint -q "$dir/proc" || mount -t proc proc "$dir/proc"
+  chroot "$dir" apt-get update -qq
+  # shellcheck disable=SC2086
+  chroot "$dir" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $packages
+  exec 1>&3 3>&-
+fi
+mountpoint -q "$dir/proc" || mount -t proc proc "$dir/proc"
+echo "$dir"

@@ -1,0 +1,147 @@
+/**
+ * Debian's real `llama-server` (package llama.cpp-tools, in the sid chroot that
+ * scripts/chroot/make-server-chroot.sh makes) on 127.0.0.1 and a free port, on the project's
+ * `inpage-test` GGUF, for the route specs; and a recording proxy in front of one (every request
+ * it saw, and the bytes each answer carried) as the network log. `serverSkip()` says what is
+ * missing where the chroot cannot be made (not root, not Debian): the specs are then skipped.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
+
+const CHROOT = process.env.INPAGE_SERVER_CHROOT ?? '/var/cache/inpage-llm/sid-server';
+const MODEL_IN_CHROOT = '/tmp/inpage-llm-test/inpage-test.gguf';
+
+/** Null when llama-server can run here (making the chroot first if it can), else why not. */
+export function serverSkip(): string | null {
+  if (!existsSync(`${CHROOT}/usr/bin/llama-server`)) {
+    if (process.getuid?.() !== 0) return `llama-server: no chroot at ${CHROOT}, and making one needs root`;
+    if (!existsSync('/etc/debian_version'))
+      return `llama-server: no chroot at ${CHROOT}, and making one needs Debian (debootstrap)`;
+    try {
+      execFileSync('bash', ['scripts/chroot/make-server-chroot.sh', CHROOT], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+    } catch {
+      return `llama-server: scripts/chroot/make-server-chroot.sh could not make ${CHROOT}`;
+    }
+  }
+  mkdirSync(`${CHROOT}/tmp/inpage-llm-test`, { recursive: true });
+  if (!existsSync(CHROOT + MODEL_IN_CHROOT)) writeFileSync(CHROOT + MODEL_IN_CHROOT, buildInpageTestModel());
+  // The chroot's /proc (the script mounts it; a reboot unmounts it).
+  execFileSync('bash', ['scripts/chroot/make-server-chroot.sh', CHROOT], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return null;
+}
+
+export interface LlamaServer {
+  readonly port: number;
+  /** `http://127.0.0.1:<port>/v1` */
+  readonly baseURL: string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export async function startLlamaServer(): Promise<LlamaServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    'chroot',
+    [
+      CHROOT,
+      'llama-server',
+      '-m',
+      MODEL_IN_CHROOT,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '-t',
+      '1',
+      '-np',
+      '2',
+      '--no-webui',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let log = '';
+  child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`llama-server exited (${child.exitCode}):\n${log}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`llama-server did not become healthy:\n${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    port,
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+export interface Recorded {
+  method: string;
+  path: string;
+  /** The request's body, as the upstream received it. */
+  request: Buffer;
+  /** The bytes of the answer, as the upstream sent them. */
+  answer: Buffer;
+}
+
+/** A proxy to `target` on a free port that records every request and its answer's bytes. */
+export async function recordingProxy(
+  target: number,
+): Promise<{ baseURL: string; log: Recorded[]; close(): Promise<void> }> {
+  const log: Recorded[] = [];
+  const server: Server = createServer((req, res) => {
+    const entry: Recorded = {
+      method: req.method ?? '',
+      path: req.url ?? '',
+      request: Buffer.alloc(0),
+      answer: Buffer.alloc(0),
+    };
+    req.on('data', (chunk: Buffer) => (entry.request = Buffer.concat([entry.request, chunk])));
+    log.push(entry);
+    const upstream = httpRequest(
+      { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.on('data', (chunk: Buffer) => {
+          entry.answer = Buffer.concat([entry.answer, chunk]);
+          res.write(chunk);
+        });
+        answer.on('end', () => res.end());
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    // The client went (an abort): so does the request to the upstream, as a direct client's would.
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    log,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
