@@ -7,7 +7,7 @@ import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test
 import type { Backend, LoadedModel } from '../../backend';
 import { llamaWasmUrl } from '../../engine-assets';
 import { EngineGuard } from './engine-guard';
-import { LlamaWasm } from './llama-wasm';
+import { EngineError, LlamaWasm } from './llama-wasm';
 import { modelFile } from './model-file';
 import { LlamaCppModel } from './model';
 
@@ -21,6 +21,25 @@ export const MAX_MODEL_BYTES = 3.5 * 2 ** 30;
 
 /** The engine's threads: the build is single-threaded (a pthreads build is future work). */
 export const LLAMACPP_THREADS = 1;
+
+/**
+ * Runs `model`'s first evaluation: a crash there fails the load (503 `model_load_failed`) with
+ * why. A failure the glue reports (`EngineError`: it refused the tiny prompt) leaves the engine
+ * sound, and the model's own requests say what they need.
+ */
+function firstEvaluation(id: string, model: LlamaCppModel): void {
+  try {
+    model.firstEvaluation();
+  } catch (error) {
+    if (error instanceof EngineError) return;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ServiceUnavailableError(
+      `'${id}' loaded, but its first evaluation failed: ${reason}`,
+      'model_load_failed',
+      { cause: error },
+    );
+  }
+}
 
 /** The `llamacpp` backend: llama.cpp built from source for wasm by this project (native/), CPU only. */
 export class LlamaCppBackend implements Backend {
@@ -42,7 +61,9 @@ export class LlamaCppBackend implements Backend {
       const engine = await LlamaWasm.start(llamaWasmUrl());
       await engine.load(file, contextLength, LLAMACPP_THREADS);
       const template = chatTemplateFromMetadata(metadata, vocab);
-      return new LlamaCppModel(engine, new EngineGuard(spec.id), vocab, contextLength, template);
+      const model = new LlamaCppModel(engine, new EngineGuard(spec.id), vocab, contextLength, template);
+      firstEvaluation(spec.id, model);
+      return model;
     } catch (error) {
       if (error instanceof ServiceUnavailableError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
