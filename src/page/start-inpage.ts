@@ -4,6 +4,7 @@
  * other tabs follow (served through the SW) until the leader goes, then one of them takes over.
  */
 import { proxy, type Remote } from 'comlink';
+import { ServiceUnavailableError } from '../core/errors';
 import { BUILD_STAMP } from '../core/build-stamp';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/route-prefix';
 import type { LoadProgress, ModelSpec } from '../core/model-spec';
@@ -27,6 +28,7 @@ import {
   type WebLLMModelOptions,
 } from './resolve-backend';
 import { INPAGE_TEST_MODEL } from './resolve-model';
+import { RestartBudget } from './restart-budget';
 import { TabEngine } from './tab-engine';
 import { warnIfNotIsolated } from './warn-not-isolated';
 
@@ -64,6 +66,11 @@ class InpageRuntime extends EventTarget implements Inpage {
   readonly ready: Promise<void>;
   private readonly tab: TabEngine;
   private readonly options: InpageOptions;
+  /** The models this tab's engine loaded (reloaded after a crash), by id. */
+  private readonly loaded = new Map<string, ModelSpec>();
+  /** Whether this tab's engine started serving (a crash before that fails `ready` instead). */
+  private serves = false;
+  private readonly restarts = new RestartBudget();
 
   get role(): 'leader' | 'follower' {
     return this.tab.leads ? 'leader' : 'follower';
@@ -116,7 +123,10 @@ class InpageRuntime extends EventTarget implements Inpage {
     warnIfNotIsolated(models.fallback ?? models.primary);
     this.options = options;
     this.apiKey = options.apiKey ?? null;
-    this.tab = new TabEngine(models.primary.id, this.apiKey);
+    this.tab = new TabEngine(models.primary.id, this.apiKey, {
+      onCrash: (reason) => void this.recover(models, reason),
+      onRejoin: () => void this.tab.election.leads.then(() => this.takeOver(models)),
+    });
     this.ready = this.tab.election.first.then((leads) =>
       leads ? this.start(models, options) : this.follow(models, options),
     );
@@ -142,7 +152,10 @@ class InpageRuntime extends EventTarget implements Inpage {
   async load(model: string | WebLLMModelOptions): Promise<ModelCard> {
     const backend =
       this.options.backend === 'llamacpp' || this.options.backend === undefined ? 'auto' : this.options.backend;
-    return this.engine.load(this.resolveOne(model, backend), proxy(this.report));
+    const spec = this.resolveOne(model, backend);
+    const card = await this.tab.guarded(this.engine.load(spec, proxy(this.report)));
+    this.loaded.set(spec.id, spec);
+    return card;
   }
 
   private readonly report = (progress: LoadProgress) =>
@@ -180,11 +193,45 @@ class InpageRuntime extends EventTarget implements Inpage {
   private async takeOver(models: ResolvedModels): Promise<void> {
     try {
       const engine = this.run();
-      this.serving = await loadWithFallback(engine, models, proxy(this.report));
+      this.serving = await this.tab.guarded(loadWithFallback(engine, models, proxy(this.report)));
+      this.loaded.set(this.serving.id, this.serving);
+      this.serves = true;
       this.tab.sayHello();
       this.dispatchEvent(new CustomEvent('leader'));
     } catch (error) {
-      this.tab.election.release();
+      this.serves = false;
+      this.tab.abdicate();
+      this.dispatchEvent(new CustomEvent('error', { detail: error }));
+    }
+  }
+
+  /**
+   * The engine worker died (the SW already ended its requests with `engine_crashed`): a new
+   * worker loads the same models and serves the next requests. A tab that cannot (the model
+   * crashes again and again, or no longer loads) gives the model up to the next tab in line.
+   */
+  private async recover(models: ResolvedModels, reason: string): Promise<void> {
+    this.dispatchEvent(new CustomEvent('crash', { detail: reason }));
+    if (!this.serves) return this.tab.abdicate();
+    if (!this.restarts.take()) {
+      this.serves = false;
+      this.tab.abdicate();
+      const error = new ServiceUnavailableError(
+        `The engine crashed again (${reason}); this tab gave '${this.model}' up to another tab.`,
+        'engine_crashed',
+      );
+      this.dispatchEvent(new CustomEvent('error', { detail: error }));
+      return;
+    }
+    try {
+      const engine = this.run();
+      const specs = this.loaded.size > 0 ? [...this.loaded.values()] : [models.primary];
+      for (const spec of specs) await this.tab.guarded(engine.load(spec, proxy(this.report)));
+      this.tab.sayHello();
+      this.dispatchEvent(new CustomEvent('restart'));
+    } catch (error) {
+      this.serves = false;
+      this.tab.abdicate();
       this.dispatchEvent(new CustomEvent('error', { detail: error }));
     }
   }
@@ -208,9 +255,12 @@ class InpageRuntime extends EventTarget implements Inpage {
     // A failed load settles `ready` only once the SW controls the page, so /v1 then answers
     // with the OpenAI error (503 model_load_failed) instead of reaching the network.
     const loaded = after
-      .then(() => loadWithFallback(engine, models, report))
+      .then(() => this.tab.guarded(loadWithFallback(engine, models, report)))
       .then(
-        (spec) => (this.serving = spec),
+        (spec) => {
+          this.serving = spec;
+          this.loaded.set(spec.id, spec);
+        },
         async (error: unknown) => {
           await controlled.catch(() => undefined);
           throw error;
@@ -220,5 +270,6 @@ class InpageRuntime extends EventTarget implements Inpage {
     // In the background: a stale Service Worker still answers; the check warns and updates it.
     if (options.checkServiceWorker !== false && BUILD_STAMP.checksum !== 'dev') void checkSwVersion(registration);
     await probeEndpoint(prefix, this.serving.id, this.apiKey);
+    this.serves = true;
   }
 }
