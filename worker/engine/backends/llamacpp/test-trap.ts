@@ -8,7 +8,7 @@
  * Kept out of production: the only calls are under `if (__INPAGE_TEST_HOOKS__)`, a build-time
  * constant that is `true` only in the playground build the tests run (vite.config.ts) and
  * `false` in the package's bundles, whose minifier drops the dead branch and with it this module;
- * test/unit/test-hooks-absent.test.ts greps the shipped files for the global's name.
+ * test/e2e/test-hooks-absent.test.ts greps the shipped files for the global's name.
  */
 import type { LlamaEngineModule } from './engine-module';
 import type { LlamaWasm } from './llama-wasm';
