@@ -7,17 +7,14 @@ import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test
 import type { Backend, LoadedModel } from '../../backend';
 import { llamaWasmUrl } from '../../engine-assets';
 import { EngineGuard } from './engine-guard';
+import { memoryLimit, tooLarge } from './memory-limit';
 import { EngineError, LlamaWasm } from './llama-wasm';
 import { modelFile } from './model-file';
 import { LlamaCppModel } from './model';
 
 const DEFAULT_CONTEXT = 4096;
 
-/**
- * The largest GGUF the engine takes: its heap is wasm32 (4 GiB, measured faster than memory64
- * in Chromium; docs/engine.md), and the weights, the KV cache and the compute buffers share it.
- */
-export const MAX_MODEL_BYTES = 3.5 * 2 ** 30;
+export { MAX_MODEL_BYTES } from './memory-limit';
 
 /** The engine's threads: the build is single-threaded (a pthreads build is future work). */
 export const LLAMACPP_THREADS = 1;
@@ -51,11 +48,8 @@ export class LlamaCppBackend implements Backend {
     try {
       const file = await this.fetchModel(spec, onProgress);
       onProgress({ model: spec.id, phase: 'load', fraction: 0 });
-      if (file.size > MAX_MODEL_BYTES)
-        throw new ServiceUnavailableError(
-          `'${spec.id}' is ${(file.size / 2 ** 30).toFixed(1)} GiB: the llamacpp backend's memory holds models up to 3.5 GiB. Use a smaller quantization, or the webllm backend.`,
-          'model_too_large',
-        );
+      const limit = memoryLimit();
+      if (file.size > limit.bytes) throw tooLarge(spec.id, file.size, 'its file', limit);
       const metadata = await readGgufMetadata(file);
       const vocab = vocabularyFromMetadata(metadata);
       const engine = await LlamaWasm.start(llamaWasmUrl());

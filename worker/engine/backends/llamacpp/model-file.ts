@@ -2,10 +2,12 @@
  * A GGUF given by URL: downloaded once with progress, kept in the browser's Cache Storage
  * (so the next load, and an offline page, read it from there), returned as a Blob. The Blob
  * of a cached response is file-backed in Chromium: a large model is not held in memory twice.
- * A 404 or an HTML fallback page is a clear error as soon as its first bytes arrive.
+ * A 404 or an HTML fallback page is a clear error as soon as its first bytes arrive, and a
+ * model larger than the engine can hold as soon as its size is known (`size-check.ts`).
  */
 import { ServiceUnavailableError } from '#core/errors';
 import type { LoadProgress } from '#core/model-spec';
+import { SizeCheck } from './size-check';
 
 /** The Cache Storage bucket of downloaded model files. */
 export const MODEL_CACHE = 'inpage-llm-gguf';
@@ -48,6 +50,8 @@ async function download(url: string, model: string, onProgress: (progress: LoadP
   const chunks: Uint8Array[] = [];
   let loaded = 0;
   const reader = response.body.getReader();
+  const size = new SizeCheck(model);
+  await checked(reader, () => size.declared(total));
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -60,6 +64,7 @@ async function download(url: string, model: string, onProgress: (progress: LoadP
     }
     chunks.push(value);
     loaded += value.length;
+    await checked(reader, () => size.add(value, loaded));
     // Without a known total (a compressed response) the download is indeterminate: null, not 0.
     onProgress(
       total > 0
@@ -72,6 +77,16 @@ async function download(url: string, model: string, onProgress: (progress: LoadP
     throw new ServiceUnavailableError(`'${url}' is not a GGUF file (it is empty).`, 'model_download_failed');
   onProgress({ model, phase: 'download', fraction: 1, loadedBytes: loaded, totalBytes: loaded });
   return new Blob(chunks as BlobPart[]);
+}
+
+/** Runs `check`; if it throws (the model is too large), the download stops before the error goes on. */
+async function checked(reader: ReadableStreamDefaultReader<Uint8Array>, check: () => void): Promise<void> {
+  try {
+    check();
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Whether the bytes so far, with `next`, begin as a GGUF file does. */
