@@ -31,9 +31,19 @@ export async function modelFile(
     return blob;
   }
   const blob = await download(url, model, onProgress);
-  await cache
+  // A full storage quota only costs the next load a download: the model runs from memory.
+  const stored = await cache
     .put(url, new Response(blob, { headers: { 'content-type': 'application/octet-stream' } }))
-    .catch(() => undefined); // a full quota only costs the next load a download
+    .then(
+      () => true,
+      (error: unknown) => {
+        console.warn(
+          `[inpage-llm] '${model}' runs from memory: it could not be stored in the browser's cache (${error instanceof Error ? error.message : String(error)}), so the next load downloads it again.`,
+        );
+        return false;
+      },
+    );
+  if (!stored) return blob;
   return (await cache.match(url))?.blob() ?? blob;
 }
 
