@@ -10,8 +10,6 @@
  * - no answer to the keepalive ping for `hangMs` while no load runs (a loop that never yields).
  *   A load blocks the worker in one long call, so loads run with the check off (`during`).
  */
-import type { Remote } from 'comlink';
-import type { EngineApi } from '../core/engine-api';
 import { ServiceUnavailableError } from '../core/errors';
 import { isEngineToPage } from '../core/protocol';
 
@@ -21,7 +19,10 @@ export const HANG_MS = 30_000;
 
 /** What the watch needs of the worker and its engine. */
 export type WatchedWorker = Pick<Worker, 'addEventListener' | 'removeEventListener'>;
-export type WatchedEngine = Pick<Remote<EngineApi>, 'ping' | 'holdLife'>;
+export interface WatchedEngine {
+  ping(): Promise<boolean>;
+  holdLife(name: string): Promise<void>;
+}
 
 export interface EngineWatch {
   /**
