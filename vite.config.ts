@@ -19,6 +19,9 @@ export const config = defineConfig({
   base: '/',
   // A missing file is a 404, not the demo page (a model URL typo must not 'load' HTML).
   appType: 'mpa',
+  // The playground is what the e2e tests run: its engine keeps the test-only trap
+  // (worker/engine/backends/llamacpp/test-trap.ts). The package's bundles define it false.
+  define: { __INPAGE_TEST_HOOKS__: 'true' },
   publicDir: resolve(root, 'public'),
   build: {
     outDir: resolve(import.meta.dirname, 'dist'),

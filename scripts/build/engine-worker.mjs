@@ -34,6 +34,8 @@ function single(input, fileName, plugins = []) {
     logLevel: 'warn',
     publicDir: false,
     plugins,
+    // No test-only hooks in the shipped worker (test/e2e/test-hooks-absent.test.ts checks).
+    define: { __INPAGE_TEST_HOOKS__: 'false' },
     build: {
       outDir: OUT,
       emptyOutDir: false,

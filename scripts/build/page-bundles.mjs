@@ -26,6 +26,7 @@ export async function buildPageBundles(stamp, dependencies) {
   const define = {
     __INPAGE_VERSION__: JSON.stringify(stamp.version),
     __INPAGE_SW_CHECKSUM__: JSON.stringify(stamp.checksum),
+    __INPAGE_TEST_HOOKS__: 'false',
   };
   const common = {
     bundle: true,

@@ -76,7 +76,12 @@ export interface Inpage extends EventTarget {
    * origin does (one engine per model, elected with Web Locks; every tab leads without them).
    * A follower is served through the Service Worker; its direct-engine calls (`stream`,
    * `recentRequests`, `load`, `isCached`, `deleteCached`) fail with a 503 `engine_in_other_tab`.
-   * When the leader's tab closes, one follower becomes the leader (a `leader` event).
+   * When the leader's tab closes, or goes into the back/forward cache, one follower becomes the
+   * leader (a `leader` event); a tab restored from that cache follows.
+   * When this tab's engine worker dies (a trap, out of memory, closed or killed), a `crash`
+   * event (its `detail`: why) is followed by a new worker loading the same models (a `restart`
+   * event), or, after 3 restarts within a minute or a failed reload, an `error` event and the
+   * model is given up to the next tab in line.
    */
   readonly role: 'leader' | 'follower';
   /** The in-page model's state; with a route table, `ready` resolves even when it failed. */
@@ -87,7 +92,11 @@ export interface Inpage extends EventTarget {
   isCached(model?: string | WebLLMModelOptions): Promise<boolean>;
   /** Deletes the model's files from the browser's cache (WebLLM models). */
   deleteCached(model?: string | WebLLMModelOptions): Promise<void>;
-  /** Resolves once `fetch('/v1/completions')` from this page is answered by the engine. */
+  /**
+   * Resolves once `fetch('/v1/completions')` from this page is answered by the engine; with
+   * `llamacpp` the model has then loaded and run one tiny evaluation (a model that loads but
+   * crashes on first use rejects it with a 503 `model_load_failed`).
+   */
   readonly ready: Promise<void>;
   /** Calls `listener` with each load progress report; returns an unsubscribe function. */
   onProgress(listener: (progress: LoadProgress) => void): () => void;

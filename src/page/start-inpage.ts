@@ -14,6 +14,7 @@ import { checkRouteTable, fetchRouteTable } from './load-route-table';
 import { hasRemoteTarget, type RouteInfo } from '../core/route-table/route-info';
 import type { RouteTable } from '../core/route-table/route-table-schema';
 import { announceRoutes, serveRouteQueries } from './announce-routes';
+import { ServiceUnavailableError } from '../core/domain/errors';
 import { checkSwVersion } from './check-sw-version';
 import { controlPage } from './control-page';
 import { directStream, type DirectEvent } from './direct-stream';
@@ -32,6 +33,7 @@ import {
   type WebLLMModelOptions,
 } from './resolve-backend';
 import { INPAGE_TEST_MODEL } from './resolve-model';
+import { RestartBudget } from './restart-budget';
 import { TabEngine } from './tab-engine';
 import { warnIfNotIsolated } from './warn-not-isolated';
 
@@ -88,6 +90,11 @@ class InpageRuntime extends EventTarget implements Inpage {
   private routeInfo(): RouteInfo {
     return { table: this.routes, device: this.serving.id, apiKey: this.apiKey };
   }
+  /** The models this tab's engine loaded (reloaded after a crash), by id. */
+  private readonly loaded = new Map<string, ModelSpec>();
+  /** Whether this tab's engine started serving (a crash before that fails `ready` instead). */
+  private serves = false;
+  private readonly restarts = new RestartBudget();
 
   get role(): 'leader' | 'follower' {
     return this.tab.leads ? 'leader' : 'follower';
@@ -143,7 +150,10 @@ class InpageRuntime extends EventTarget implements Inpage {
     warnIfNotIsolated(models.fallback ?? models.primary);
     this.options = options;
     this.apiKey = options.apiKey ?? null;
-    this.tab = new TabEngine(models.primary.id, this.apiKey);
+    this.tab = new TabEngine(models.primary.id, this.apiKey, {
+      onCrash: (reason) => void this.recover(models, reason),
+      onRejoin: () => void this.tab.election.leads.then(() => this.takeOver(models)),
+    });
     this.ready = Promise.all([routeTable, this.tab.election.first]).then(([table, leads]) => {
       this.routes = table;
       return leads ? this.start(models, options) : this.follow(models, options);
@@ -170,7 +180,10 @@ class InpageRuntime extends EventTarget implements Inpage {
   async load(model: string | WebLLMModelOptions): Promise<ModelCard> {
     const backend =
       this.options.backend === 'llamacpp' || this.options.backend === undefined ? 'auto' : this.options.backend;
-    return this.engine.load(this.resolveOne(model, backend), proxy(this.report));
+    const spec = this.resolveOne(model, backend);
+    const card = await this.tab.guarded(this.engine.load(spec, proxy(this.report)));
+    this.loaded.set(spec.id, spec);
+    return card;
   }
 
   private readonly report = (progress: LoadProgress) =>
@@ -210,11 +223,45 @@ class InpageRuntime extends EventTarget implements Inpage {
   private async takeOver(models: ResolvedModels): Promise<void> {
     try {
       const engine = this.run();
-      this.serving = await loadWithFallback(engine, models, proxy(this.report));
+      this.serving = await this.tab.guarded(loadWithFallback(engine, models, proxy(this.report)));
+      this.loaded.set(this.serving.id, this.serving);
+      this.serves = true;
       this.tab.sayHello();
       this.dispatchEvent(new CustomEvent('leader'));
     } catch (error) {
-      this.tab.election.release();
+      this.serves = false;
+      this.tab.abdicate();
+      this.dispatchEvent(new CustomEvent('error', { detail: error }));
+    }
+  }
+
+  /**
+   * The engine worker died (the SW already ended its requests with `engine_crashed`): a new
+   * worker loads the same models and serves the next requests. A tab that cannot (the model
+   * crashes again and again, or no longer loads) gives the model up to the next tab in line.
+   */
+  private async recover(models: ResolvedModels, reason: string): Promise<void> {
+    this.dispatchEvent(new CustomEvent('crash', { detail: reason }));
+    if (!this.serves) return this.tab.abdicate();
+    if (!this.restarts.take()) {
+      this.serves = false;
+      this.tab.abdicate();
+      const error = new ServiceUnavailableError(
+        `The engine crashed again (${reason}); this tab gave '${this.model}' up to another tab.`,
+        'engine_crashed',
+      );
+      this.dispatchEvent(new CustomEvent('error', { detail: error }));
+      return;
+    }
+    try {
+      const engine = this.run();
+      const specs = this.loaded.size > 0 ? [...this.loaded.values()] : [models.primary];
+      for (const spec of specs) await this.tab.guarded(engine.load(spec, proxy(this.report)));
+      this.tab.sayHello();
+      this.dispatchEvent(new CustomEvent('restart'));
+    } catch (error) {
+      this.serves = false;
+      this.tab.abdicate();
       this.dispatchEvent(new CustomEvent('error', { detail: error }));
     }
   }
@@ -238,11 +285,12 @@ class InpageRuntime extends EventTarget implements Inpage {
     // A failed load settles `ready` only once the SW controls the page, so /v1 then answers
     // with the OpenAI error (503 model_load_failed) instead of reaching the network.
     const loaded = after
-      .then(() => loadWithFallback(engine, models, report))
+      .then(() => this.tab.guarded(loadWithFallback(engine, models, report)))
       .then(
         (spec) => {
           this.serving = spec;
           this.deviceState = { model: spec.id, status: 'ready', error: null };
+          this.loaded.set(spec.id, spec);
           return true;
         },
         async (error: unknown) => {
@@ -257,7 +305,10 @@ class InpageRuntime extends EventTarget implements Inpage {
     // In the background: a stale Service Worker still answers; the check warns and updates it.
     if (options.checkServiceWorker !== false && BUILD_STAMP.checksum !== 'dev') void checkSwVersion(registration);
     await announceRoutes(this.routeInfo(), timeoutMs);
-    if (deviceReady) await probeEndpoint(prefix, this.serving.id, this.apiKey);
+    if (deviceReady) {
+      await probeEndpoint(prefix, this.serving.id, this.apiKey);
+      this.serves = true;
+    }
   }
 
   private deviceFailed(thrown: unknown): void {

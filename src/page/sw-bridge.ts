@@ -28,7 +28,7 @@ export function bridgeServiceWorker(
   engine: Remote<EngineApi> | null,
   apiKey: string | null,
   standby: string[] = [],
-): () => void {
+): (goodbye?: boolean) => void {
   const container = navigator.serviceWorker;
   let open = true;
   // Until the engine worker first answers (it is still starting), queries get a quick "none yet".
@@ -74,9 +74,11 @@ export function bridgeServiceWorker(
   const hello = (event: PageTransitionEvent) => event.persisted && say('client.hello');
   addEventListener('pagehide', goodbye);
   addEventListener('pageshow', hello);
-  return () => {
+  // Detached: this page no longer serves from this engine (`goodbye`: tell the SW; a crashed
+  // engine's page says `client.crashed` instead).
+  return (farewell = true) => {
     open = false;
-    goodbye();
+    if (farewell) goodbye();
     removeEventListener('pagehide', goodbye);
     removeEventListener('pageshow', hello);
     container.removeEventListener('message', onMessage);

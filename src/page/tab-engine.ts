@@ -1,7 +1,9 @@
 /**
  * This tab's side of the one-engine-per-model election: the engine worker and its bridge to the
  * Service Worker when this tab leads, a bridge that answers "no models here" while it follows,
- * and the lock, handed on when the page goes for good.
+ * and the lock, handed on when the page goes for good or into the back/forward cache. The
+ * engine worker is watched (`watch-engine.ts`): when it dies, the Service Worker is told at
+ * once (its requests end with `engine_crashed`) and `onCrash` decides what follows.
  */
 import type { Remote } from 'comlink';
 import type { EngineApi } from '../core/protocol/engine-api';
@@ -11,19 +13,44 @@ import { message, type PageToSw } from '../core/protocol/protocol';
 import { createEngine } from './create-engine';
 import { electEngine, type EngineElection } from './engine-election';
 import { bridgeServiceWorker } from './sw-bridge';
+import { watchEngine, type EngineWatch } from './watch-engine';
+
+/** How long a crashed worker is left before it is terminated: terminating drops the answers it posted last. */
+const LAST_ANSWERS_MS = 2000;
+
+/** What the tab's owner (the runtime) is told. */
+export interface TabEvents {
+  /** The engine worker died (`reason`); it is stopped and the SW told. Start another, or `abdicate()`. */
+  onCrash(reason: string): void;
+  /** Back from the back/forward cache: the tab entered the election again, as a follower. */
+  onRejoin(): void;
+}
+
+interface Running {
+  worker: Worker;
+  engine: Remote<EngineApi>;
+  watch: EngineWatch;
+}
 
 /** The engine of one tab, present only while the tab leads for its model. */
 export class TabEngine {
-  readonly election: EngineElection;
-  private running: ReturnType<typeof createEngine> | null = null;
-  private detach: () => void = () => undefined;
+  private current: EngineElection;
+  private running: Running | null = null;
+  private detach: (goodbye?: boolean) => void = () => undefined;
 
   constructor(
     private readonly modelId: string,
     private readonly apiKey: string | null,
+    private readonly events: TabEvents,
   ) {
-    this.election = electEngine(modelId);
+    this.current = electEngine(modelId);
     addEventListener('pagehide', this.onPageHide);
+    addEventListener('pageshow', this.onPageShow);
+  }
+
+  /** This tab's place in the election (a new one after a return from the back/forward cache). */
+  get election(): EngineElection {
+    return this.current;
   }
 
   get leads(): boolean {
@@ -39,20 +66,26 @@ export class TabEngine {
     );
   }
 
+  /** `work` (a call into the engine), rejected with a 503 `engine_crashed` if the worker dies first. */
+  guarded<T>(work: Promise<T>): Promise<T> {
+    return this.running ? this.running.watch.during(work) : work;
+  }
+
   /**
    * Follows: answers the SW's queries with no models (so it never waits on this page) and
    * says it stands by for this model (so the SW holds requests through a handover).
    */
-  follow(): void {
+  follow(standby = true): void {
     this.detach();
-    this.detach = bridgeServiceWorker(null, this.apiKey, [this.modelId]);
+    this.detach = bridgeServiceWorker(null, this.apiKey, standby ? [this.modelId] : []);
   }
 
-  /** Leads: starts the engine worker (offering `catalogues`) and bridges the SW to it. */
+  /** Leads: starts the engine worker (offering `catalogues`), watches it and bridges the SW to it. */
   lead(catalogues: BackendName[]): Remote<EngineApi> {
     this.detach();
-    this.running = createEngine();
-    const { engine } = this.running;
+    const { worker, engine } = createEngine();
+    const watch = watchEngine(worker, engine, (reason) => this.crashed(reason));
+    this.running = { worker, engine, watch };
     this.detach = bridgeServiceWorker(engine, this.apiKey, [this.modelId]);
     if (catalogues.length > 0) void engine.offerCatalogue(catalogues);
     return engine;
@@ -63,21 +96,67 @@ export class TabEngine {
     navigator.serviceWorker.controller?.postMessage(message<PageToSw, 'client.hello'>('client.hello', {}));
   }
 
+  /**
+   * Gives the model up (its engine cannot run here): the lock goes to the next tab in line, and
+   * this one answers the SW as a follower that stands by for nothing.
+   */
+  abdicate(): void {
+    this.stopEngine();
+    this.follow(false);
+    this.current.release();
+  }
+
   /** Stops the engine, detaches from the SW and gives the lock back (or leaves its queue). */
   async dispose(): Promise<void> {
     removeEventListener('pagehide', this.onPageHide);
+    removeEventListener('pageshow', this.onPageShow);
     this.detach();
     const running = this.running;
     this.running = null;
     if (running) {
+      running.watch.stop();
       await running.engine.dispose().catch(() => undefined);
       running.worker.terminate();
     }
-    this.election.release();
+    this.current.release();
   }
 
-  /** Leaving for good (not into the back/forward cache): hand the lock on at once. */
+  /** `lastAnswersMs`: terminate only after that long (a retiring worker's last answers are still on their way). */
+  private stopEngine(lastAnswersMs = 0): void {
+    const running = this.running;
+    this.running = null;
+    running?.watch.stop();
+    if (running) setTimeout(() => running.worker.terminate(), lastAnswersMs);
+  }
+
+  /** The worker died: the SW ends what it held now; this page keeps standing by for the model. */
+  private crashed(reason: string): void {
+    this.stopEngine(LAST_ANSWERS_MS);
+    this.detach(false);
+    this.detach = () => undefined;
+    navigator.serviceWorker.controller?.postMessage(message<PageToSw, 'client.crashed'>('client.crashed', { reason }));
+    this.events.onCrash(reason);
+  }
+
+  /**
+   * Leaving for good: hand the lock on at once. Into the back/forward cache: a frozen page
+   * cannot serve, so a leader stops its engine and hands the lock on too (a follower leaves
+   * the queue); `onPageShow` enters the election again.
+   */
   private readonly onPageHide = (event: PageTransitionEvent) => {
-    if (!event.persisted) this.election.release();
+    if (event.persisted) {
+      this.stopEngine();
+      this.detach();
+      this.detach = () => undefined;
+    }
+    this.current.release();
+  };
+
+  /** Back from the back/forward cache: a follower now (another tab may lead), in line for the lock again. */
+  private readonly onPageShow = (event: PageTransitionEvent) => {
+    if (!event.persisted) return;
+    this.current = electEngine(this.modelId);
+    this.follow();
+    this.events.onRejoin();
   };
 }

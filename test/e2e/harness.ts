@@ -31,8 +31,12 @@ export function openaiScript(): Promise<string> {
   return sdkScript('openai');
 }
 
-/** `args`: extra Chromium flags (e.g. `--enable-unsafe-webgpu` for the WebGPU specs). */
-export async function startHarness(options: { args?: string[] } = {}): Promise<Harness> {
+/**
+ * `args`: extra Chromium flags (e.g. `--enable-unsafe-webgpu` for the WebGPU specs);
+ * `ignoreDefaultArgs`: playwright's own flags to leave out (`--disable-back-forward-cache`
+ * for the back/forward cache spec).
+ */
+export async function startHarness(options: { args?: string[]; ignoreDefaultArgs?: string[] } = {}): Promise<Harness> {
   const server: PreviewServer = await preview({
     configFile: 'vite.config.ts',
     logLevel: 'silent',
@@ -44,6 +48,7 @@ export async function startHarness(options: { args?: string[] } = {}): Promise<H
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+    ...(options.ignoreDefaultArgs ? { ignoreDefaultArgs: options.ignoreDefaultArgs } : {}),
   });
   const script = await openaiScript();
   const pageErrors: string[] = [];

@@ -7,6 +7,7 @@ import type { InboxInfo, Job } from '#core/protocol/protocol';
 import { DISTINCT_LOAD_CODES } from '#core/domain/webllm-source';
 import type { Backend, LoadedModel } from './backend';
 import { setEngineAssets } from './engine-assets';
+import { holdForLife } from './hold-for-life';
 import { ModelQueue } from './model-queue';
 import { RequestLog } from './request-log';
 import { steadyProgress } from './steady-progress';
@@ -139,6 +140,16 @@ export class EngineHost implements EngineApi {
   /** Deletes `spec`'s files from the browser's cache (nothing where its backend does not cache). */
   async deleteCached(spec: ModelSpec): Promise<void> {
     await this.backends.get(spec.backend)?.deleteCached?.(spec);
+  }
+
+  /** Holds the Web Lock `name` while this worker lives (the page's watch asks for it too). */
+  holdLife(name: string): Promise<void> {
+    return holdForLife(name);
+  }
+
+  /** The page's keepalive. */
+  ping(): boolean {
+    return true;
   }
 
   /** Unloads every model. */

@@ -18,6 +18,8 @@ export interface Routed<B, R = GenerationRequest> {
   body: B;
   generation: R;
   client: Client;
+  /** Whether its model was still loading (its job may wait behind the load, which blocks the engine's answers). */
+  loading: boolean;
   /** The page that serves the model after its engine's page went (a handover), by `deadline`; null if none will. */
   successor(deadline: number): Promise<Client | null>;
 }
@@ -49,7 +51,7 @@ export async function routeToEngine<B extends { model: string }, R>(
     if (next) checkApiKey(event.request, next.apiKey, dialect);
     return next?.client ?? null;
   };
-  return { body, generation, client: engine.client, successor };
+  return { body, generation, client: engine.client, loading: card.status === 'loading', successor };
 }
 
 /**

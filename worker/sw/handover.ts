@@ -27,6 +27,19 @@ const serves = (card: ModelCard, model: string) => card.id === model && card.sta
 type Round = { serving: EngineClient } | { standby: boolean };
 
 /**
+ * Pages whose engine worker crashed and that start a new one (`client.crashed`): they stand
+ * by for their models even when they do not answer in a round (the new worker answers for the
+ * page once it has its inbox, and a model load blocks it).
+ */
+const restarting = new Set<string>();
+
+/** The page `clientId` restarts its engine (its crash), until it serves again or goes. */
+export function markRestarting(clientId: string, restarts: boolean): void {
+  if (restarts) restarting.add(clientId);
+  else restarting.delete(clientId);
+}
+
+/**
  * Asks every window at once: settles on the first that serves `model`, else,
  * once all answered (a page without a runtime never does: it times out), whether one stands by.
  */
@@ -37,8 +50,11 @@ function askWindows(windows: readonly Client[], model: string): Promise<Round> {
     if (pending === 0) settle({ standby });
     for (const window of windows) {
       void queryClient(window, false, ROUND_QUERY_MS).then((answer) => {
-        if (answer?.models.some((card) => serves(card, model))) settle({ serving: answer });
-        if (answer?.standby.includes(model)) standby = true;
+        if (answer?.models.some((card) => serves(card, model))) {
+          restarting.delete(window.id);
+          settle({ serving: answer });
+        }
+        if (answer?.standby.includes(model) || (!answer && restarting.has(window.id))) standby = true;
         if (--pending === 0) settle({ standby });
       });
     }

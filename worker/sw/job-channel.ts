@@ -4,7 +4,7 @@
  * events arrive in order through `next()`, ending with exactly one terminal event (`JOB_KINDS`)
  * or `generation.error`; `cancel()` tells the engine to stop it. Keepalives go out every
  * `KEEPALIVE_INTERVAL_MS`; the page's goodbye, or silence from its engine, ends the job with
- * a 503 `engine_gone`.
+ * a 503 `engine_gone`; the page saying its engine worker died ends it with a 503 `engine_crashed`.
  */
 import { AsyncQueue } from '#core/util/async-queue';
 import { KEEPALIVE_INTERVAL_MS, KeepaliveWatch } from '#core/protocol/keepalive';
@@ -21,7 +21,7 @@ import {
   type SwToEngine,
   type SwToPage,
 } from '#core/protocol/protocol';
-import { markEngineGone } from './engine-gone-clock';
+import { HANDOVER_TIMEOUT_MS, markEngineGone } from './engine-gone-clock';
 import { jobTarget } from './engine-inboxes';
 import { trackChannel } from './open-channels';
 
@@ -49,11 +49,27 @@ export const JOB_KINDS: { [K in JobKind]: JobKindSpec<JobEvent<K>> } = {
 /** How long the page may take to hand the job to its engine before the first `generation.alive`. */
 export const FIRST_ALIVE_TIMEOUT_MS = 5000;
 
+/**
+ * How long an engine whose model is loading may stay silent before the job's first output: a
+ * load blocks the engine worker in one long call (no keepalive answers meanwhile). The page's
+ * watch reports a worker that dies meanwhile at once (`engineCrashed`).
+ */
+export const LOADING_SILENCE_MS = HANDOVER_TIMEOUT_MS;
+
 const gone = (): JobError => ({
   type: 'generation.error',
   error: new ServiceUnavailableError(
     'The page running the engine went away during the request.',
     'engine_gone',
+  ).toWire(),
+});
+
+/** The error of a job whose engine worker died under it (never retried: it may be what killed it). */
+const crashed = (reason: string): JobError => ({
+  type: 'generation.error',
+  error: new ServiceUnavailableError(
+    `The engine crashed during the request (${reason}); it is being restarted: send the request again.`,
+    'engine_crashed',
   ).toWire(),
 });
 
@@ -83,8 +99,15 @@ export class JobChannel<E extends { type: string }> {
   /** Silence from the engine (its page closed: its worker died) ends the job with `engine_gone`. */
   private readonly watch = new KeepaliveWatch(() => this.engineGone());
 
-  /** Posts `job` to `client`'s engine; `kind` must be `JOB_KINDS[job.kind]` (`openJob` pairs them). */
-  constructor(client: Client, job: Job, kind: JobKindSpec<E>) {
+  /** Until the first output, with `loading`: the silence allowed (`LOADING_SILENCE_MS`). */
+  private patience: number | null;
+
+  /**
+   * Posts `job` to `client`'s engine; `kind` must be `JOB_KINDS[job.kind]` (`openJob` pairs
+   * them). `loading`: the model was loading, so silence is allowed until the first output.
+   */
+  constructor(client: Client, job: Job, kind: JobKindSpec<E>, loading = false) {
+    this.patience = loading ? LOADING_SILENCE_MS : null;
     this.untrack = trackChannel(client.id, this);
     this.ends = kind.ends;
     const channel = new MessageChannel();
@@ -92,8 +115,11 @@ export class JobChannel<E extends { type: string }> {
     this.port.onmessage = (event: MessageEvent<unknown>) => {
       const data = event.data;
       if (!kind.isEvent(data)) return;
-      if (isAlive(data)) this.watch.beat();
-      else this.push(data);
+      if (isAlive(data)) this.watch.beat(this.patience ?? undefined);
+      else {
+        this.patience = null;
+        this.push(data);
+      }
     };
     // Where MessagePort 'close' events exist (not in Chromium 156): the page went away mid-request.
     this.port.addEventListener('close', () => this.engineGone());
@@ -102,7 +128,7 @@ export class JobChannel<E extends { type: string }> {
       this.port.postMessage(message<SwToEngine, 'generation.keepalive'>('generation.keepalive', {}));
     keepalive();
     this.keepalive = setInterval(keepalive, KEEPALIVE_INTERVAL_MS);
-    this.watch.beat(FIRST_ALIVE_TIMEOUT_MS);
+    this.watch.beat(Math.max(FIRST_ALIVE_TIMEOUT_MS, this.patience ?? 0));
   }
 
   /** The next event; a channel that ended without a terminal event reads as `engine_gone`. */
@@ -126,6 +152,12 @@ export class JobChannel<E extends { type: string }> {
   engineGone(): void {
     markEngineGone();
     this.push(gone());
+  }
+
+  /** The engine worker died (its page said so): the job ends with `engine_crashed`. */
+  engineCrashed(reason: string): void {
+    markEngineGone();
+    this.push(crashed(reason));
   }
 
   /** Ends the channel after the engine's last event. */

@@ -1,12 +1,13 @@
 /**
  * The generation channels open to each page, so that a page saying goodbye (its tab is going:
- * `pagehide`, or its runtime was disposed) ends their requests at once, instead of after the
- * keepalive's silence bound.
+ * `pagehide`, or its runtime was disposed) or saying its engine crashed ends their requests at
+ * once, instead of after the keepalive's silence bound.
  */
 
-/** What the registry needs of a channel: to be told its page's engine is gone. */
+/** What the registry needs of a channel: to be told its page's engine is gone, or crashed. */
 export interface GoneListener {
   engineGone(): void;
+  engineCrashed(reason: string): void;
 }
 
 const byClient = new Map<string, Set<GoneListener>>();
@@ -25,4 +26,9 @@ export function trackChannel(clientId: string, channel: GoneListener): () => voi
 /** The page `clientId` stopped its engine: every channel it served ends with `engine_gone`. */
 export function endChannelsOf(clientId: string): void {
   for (const channel of [...(byClient.get(clientId) ?? [])]) channel.engineGone();
+}
+
+/** The engine worker of page `clientId` died (`reason`): every channel it served ends with `engine_crashed`. */
+export function crashChannelsOf(clientId: string, reason: string): void {
+  for (const channel of [...(byClient.get(clientId) ?? [])]) channel.engineCrashed(reason);
 }

@@ -23,6 +23,8 @@ import {
 /** Where a job runs, and who runs it once that page goes (`Routed`). */
 export interface JobRoute {
   client: Client;
+  /** Its model was loading when the job was routed (`JobChannel`'s patience). */
+  loading: boolean;
   successor(deadline: number): Promise<Client | null>;
 }
 
@@ -51,10 +53,12 @@ async function open<E extends { type: string }>(
   signal: AbortSignal,
 ): Promise<OpenJob<E>> {
   let client = route.client;
+  // A successor's engine has just started: its model is loading, as far as the SW knows.
+  let loading = route.loading;
   // Retries (a new engine can be slow to take a job on a busy machine) share one handover bound.
   let deadline: number | null = null;
   for (;;) {
-    const channel = new JobChannel(client, job, kind);
+    const channel = new JobChannel(client, job, kind, loading);
     const onAbort = () => channel.cancel('client aborted');
     signal.addEventListener('abort', onAbort, { once: true });
     const first = await channel.next();
@@ -71,5 +75,6 @@ async function open<E extends { type: string }>(
     const next = await route.successor(deadline);
     if (!next) raise(first);
     client = next;
+    loading = true;
   }
 }

@@ -1,19 +1,48 @@
 /// <reference lib="webworker" />
-import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
+import { cleanupOutdatedCaches, PrecacheController, PrecacheRoute } from 'workbox-precaching';
+import { registerRoute } from 'workbox-routing';
 
 declare const self: ServiceWorkerGlobalScope;
 
 /**
  * Precaches the files the build listed: Workbox `injectManifest` replaces `self.__WB_MANIFEST`
  * with the generated list (never a hand-written one). The script as shipped, not injected,
- * precaches nothing, so it can be copied into any app without 404s failing its install
- * (a precache install is all-or-nothing). Query strings are ignored when matching, so
- * `/?model=...` is answered by the cached `index.html` offline.
+ * precaches nothing, so it can be copied into any app without 404s failing its install.
+ * Query strings are ignored when matching, so `/?model=...` is answered by the cached
+ * `index.html` offline.
+ *
+ * Unlike Workbox's `precacheAndRoute`, a precache that cannot be stored (a 404, the storage
+ * quota full) does not fail the install: the SW starts anyway, with a console warning, and the
+ * files it could not keep come from the network (the precache route falls back to it).
  */
 export function precacheShell(): void {
   // Spelled exactly `self.__WB_MANIFEST`: that is the string injectManifest replaces.
   const manifest = self.__WB_MANIFEST ?? [];
   if (manifest.length === 0) return;
   cleanupOutdatedCaches();
-  precacheAndRoute(manifest, { ignoreURLParametersMatching: [/.*/] });
+  const controller = new PrecacheController();
+  controller.addToCacheList(manifest);
+  self.addEventListener('install', (event) => event.waitUntil(storeAll(controller)));
+  self.addEventListener('activate', (event) => void controller.activate(event));
+  registerRoute(new PrecacheRoute(controller, { ignoreURLParametersMatching: [/.*/] }));
+}
+
+/** Stores each listed file under its precache key; what fails is warned about, not thrown. */
+async function storeAll(controller: PrecacheController): Promise<void> {
+  const failed: string[] = [];
+  const cache = await caches.open(controller.strategy.cacheName);
+  for (const [url, key] of controller.getURLsToCacheKeys()) {
+    if (await cache.match(key)) continue;
+    try {
+      const response = await fetch(url, { credentials: 'same-origin' });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      await cache.put(key, response);
+    } catch (error) {
+      failed.push(`${url} (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  if (failed.length > 0)
+    console.warn(
+      `[inpage-llm] The offline copy could not be stored (${failed.length} files; the endpoint runs from the network): ${failed.join(', ')}`,
+    );
 }

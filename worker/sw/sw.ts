@@ -11,7 +11,8 @@ import { routePrefixOf } from '#core/domain/route-prefix';
 import { engineHints } from './engine-clients';
 import { dropInbox, takeInbox } from './engine-inboxes';
 import { markEngineGone } from './engine-gone-clock';
-import { endChannelsOf } from './open-channels';
+import { crashChannelsOf, endChannelsOf } from './open-channels';
+import { markRestarting } from './handover';
 import { lazyChunkRoute } from './lazy-chunk-cache';
 import { precacheShell } from './precache-shell';
 import { dispatch } from './dispatch';
@@ -65,7 +66,16 @@ self.addEventListener('message', (event) => {
       // The page's engine stopped (its tab is going): its requests end now, not after the keepalive's silence.
       if (sender && engineHints.delete(sender)) markEngineGone();
       if (sender) dropInbox(sender);
+      if (sender) markRestarting(sender, false);
       if (sender) endChannelsOf(sender);
+      break;
+    case 'client.crashed':
+      // Its engine worker died: what it held ends now; the page's new engine says hello when it is up.
+      if (sender) engineHints.delete(sender);
+      markEngineGone();
+      if (sender) dropInbox(sender);
+      if (sender) markRestarting(sender, true);
+      if (sender) crashChannelsOf(sender, event.data.reason);
       break;
     case 'sw.version.query':
       event.ports[0]?.postMessage(message<Reply, 'sw.version'>('sw.version', BUILD_STAMP));

@@ -41,4 +41,5 @@ export const DISTINCT_LOAD_CODES: ReadonlySet<string> = new Set([
   ...WEBGPU_ERROR_CODES,
   'model_library_failed',
   'storage_quota_exceeded',
+  'model_too_large',
 ]);

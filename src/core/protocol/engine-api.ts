@@ -50,6 +50,13 @@ export interface EngineApi {
   recent(): RequestRecord[] | Promise<RequestRecord[]>;
   /** Unloads every model. */
   dispose(): Promise<void>;
+  /**
+   * Takes the Web Lock `name` for the rest of the worker's life (resolves once held): the page
+   * asks for the same lock, and gets it the moment the worker ends.
+   */
+  holdLife(name: string): Promise<void>;
+  /** Answers at once (the page's keepalive: a worker that stops answering is hung). */
+  ping(): boolean;
   /** Whether `spec`'s files are all cached (false where its backend does not cache). */
   isCached(spec: ModelSpec): Promise<boolean>;
   /** Deletes `spec`'s files from the browser's cache. */

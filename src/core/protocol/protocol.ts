@@ -66,6 +66,12 @@ export interface PageToSw {
   'client.hello': Record<string, never>;
   /** The sending page's engine stopped. */
   'client.goodbye': Record<string, never>;
+  /**
+   * The sending page's engine worker died (a trap, out of memory, closed or killed): the jobs
+   * it held end now with a 503 `engine_crashed` saying `reason`; the page starts a new engine
+   * (its `client.hello` follows) or gives the model up to another tab.
+   */
+  'client.crashed': { reason: string };
   /** Which build is this SW? Reply on the port with `sw.version` (stale-SW check). */
   'sw.version.query': Record<string, never>;
   /** The sending page's route table (null: device-only); reply on the port with `routes.ack`. */
@@ -78,6 +84,14 @@ export interface PageToSw {
  */
 export interface SwToPageRoutes {
   'routes.query': Record<string, never>;
+}
+
+/**
+ * Engine worker -> its page, on the worker's own port (beside comlink's calls, which ignore it):
+ * the engine crashed (`reason`) and the worker is closing; the page starts a new one.
+ */
+export interface EngineToPage {
+  'engine.crashed': { reason: string };
 }
 
 /** Replies on the port of a page <-> SW question. */
@@ -159,9 +173,11 @@ export const isPageToSw = messageGuard<PageToSw>([
   'client.claim',
   'client.hello',
   'client.goodbye',
+  'client.crashed',
   'sw.version.query',
   'routes.set',
 ]);
+export const isEngineToPage = messageGuard<EngineToPage>(['engine.crashed']);
 export const isEngineToSw = messageGuard<EngineToSw>([
   'generation.prompt',
   'generation.piece',

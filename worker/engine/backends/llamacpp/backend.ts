@@ -8,20 +8,36 @@ import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test
 import type { Backend, LoadedModel } from '../../backend';
 import { llamaWasmUrl } from '../../engine-assets';
 import { EngineGuard } from './engine-guard';
-import { LlamaWasm } from './llama-wasm';
+import { memoryLimit, tooLarge } from './memory-limit';
+import { EngineError, LlamaWasm } from './llama-wasm';
 import { forgetModelFile, modelFile } from './model-file';
 import { LlamaCppModel } from './model';
 
 const DEFAULT_CONTEXT = 4096;
 
-/**
- * The largest GGUF the engine takes: its heap is wasm32 (4 GiB, measured faster than memory64
- * in Chromium; docs/engine.md), and the weights, the KV cache and the compute buffers share it.
- */
-export const MAX_MODEL_BYTES = 3.5 * 2 ** 30;
+export { MAX_MODEL_BYTES } from './memory-limit';
 
 /** The engine's threads: the build is single-threaded (a pthreads build is future work). */
 export const LLAMACPP_THREADS = 1;
+
+/**
+ * Runs `model`'s first evaluation: a crash there fails the load (503 `model_load_failed`) with
+ * why. A failure the glue reports (`EngineError`: it refused the tiny prompt) leaves the engine
+ * sound, and the model's own requests say what they need.
+ */
+function firstEvaluation(id: string, model: LlamaCppModel): void {
+  try {
+    model.firstEvaluation();
+  } catch (error) {
+    if (error instanceof EngineError) return;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ServiceUnavailableError(
+      `'${id}' loaded, but its first evaluation failed: ${reason}`,
+      'model_load_failed',
+      { cause: error },
+    );
+  }
+}
 
 /** The `llamacpp` backend: llama.cpp built from source for wasm by this project (native/), CPU only. */
 export class LlamaCppBackend implements Backend {
@@ -33,17 +49,16 @@ export class LlamaCppBackend implements Backend {
     try {
       const file = await this.fetchModel(spec, onProgress);
       onProgress({ model: spec.id, phase: 'load', fraction: 0 });
-      if (file.size > MAX_MODEL_BYTES)
-        throw new ServiceUnavailableError(
-          `'${spec.id}' is ${(file.size / 2 ** 30).toFixed(1)} GiB: the llamacpp backend's memory holds models up to 3.5 GiB. Use a smaller quantization, or the webllm backend.`,
-          'model_too_large',
-        );
+      const limit = memoryLimit();
+      if (file.size > limit.bytes) throw tooLarge(spec.id, file.size, 'its file', limit);
       const { metadata } = await this.validate(spec, file);
       const vocab = vocabularyFromMetadata(metadata);
       const engine = await LlamaWasm.start(llamaWasmUrl());
       await engine.load(file, contextLength, LLAMACPP_THREADS);
       const template = chatTemplateFromMetadata(metadata, vocab);
-      return new LlamaCppModel(engine, new EngineGuard(spec.id), vocab, contextLength, template);
+      const model = new LlamaCppModel(engine, new EngineGuard(spec.id), vocab, contextLength, template);
+      firstEvaluation(spec.id, model);
+      return model;
     } catch (error) {
       if (error instanceof ServiceUnavailableError) throw error;
       const reason = error instanceof Error ? error.message : String(error);

@@ -2,17 +2,22 @@
  * Keeps a failing engine from taking requests down with it. An error the glue reports (a bad
  * prompt, a grammar it cannot read) is that request's own. Anything else thrown from inside
  * the wasm (an `abort()` in llama.cpp, a trap, running out of memory) leaves the module in an
- * unknown state: the model is marked crashed, and this and every later request get a 503
- * naming it, instead of answers from a broken heap.
+ * unknown state: the model is marked crashed, this and every later request get a 503
+ * `engine_crashed` naming it instead of answers from a broken heap, and `onCrash` is told
+ * once (by default the worker retires: the page replaces it and loads the model again).
  */
 import { OpenAIError, ServiceUnavailableError } from '#core/domain/errors';
+import { retireWorker } from '../../retire-worker';
 import { EngineError } from './llama-wasm';
 
 export class EngineGuard {
   private crash: string | null = null;
   private retired = false;
 
-  constructor(private readonly model: string) {}
+  constructor(
+    private readonly model: string,
+    private readonly onCrash: (reason: string) => void = retireWorker,
+  ) {}
 
   /** Runs one engine step (or a few), mapping a crash. */
   call<T>(step: () => T): T {
@@ -50,7 +55,10 @@ export class EngineGuard {
 
   private map(error: unknown): Error {
     if (error instanceof OpenAIError || error instanceof EngineError) return error;
-    this.crash = error instanceof Error ? error.message : String(error);
+    if (this.crash === null) {
+      this.crash = error instanceof Error ? error.message : String(error);
+      this.onCrash(`'${this.model}': ${this.crash}`);
+    }
     return new ServiceUnavailableError(
       `The llama.cpp engine of '${this.model}' crashed (${this.crash}); load the model again.`,
       'engine_crashed',

@@ -6,6 +6,10 @@
 import createLlamaEngine from './wasm/llama-engine.mjs';
 import { bufferBlobReads } from './blob-reads';
 import type { LlamaEngineModule } from './engine-module';
+import { armTestTrap } from './test-trap';
+
+/** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
+declare const __INPAGE_TEST_HOOKS__: boolean;
 
 const encoder = new TextEncoder();
 
@@ -47,7 +51,9 @@ export class LlamaWasm {
       print: () => {},
       printErr: (text) => console.warn(`[llama.cpp] ${text}`),
     });
-    return new LlamaWasm(module);
+    const engine = new LlamaWasm(module);
+    if (__INPAGE_TEST_HOOKS__) armTestTrap(engine, module);
+    return engine;
   }
 
   /**

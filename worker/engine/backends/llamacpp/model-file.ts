@@ -2,12 +2,14 @@
  * A GGUF given by URL: downloaded once with progress, kept in the browser's Cache Storage
  * (so the next load, and an offline page, read it from there), returned as a Blob. The Blob
  * of a cached response is file-backed in Chromium: a large model is not held in memory twice.
- * A 404 is a clear error at once, and a body that is not a GGUF file (an HTML fallback page
- * served with status 200) as soon as its first bytes arrive.
+ * A 404 is a clear error at once, a body that is not a GGUF file (an HTML fallback page served
+ * with status 200) as soon as its first bytes arrive, and a model larger than the engine can
+ * hold as soon as its size is known (`size-check.ts`).
  */
 import { ServiceUnavailableError } from '#core/domain/errors';
 import type { LoadProgress } from '#core/domain/model-spec';
 import { notGgufReason } from '#gguf/not-gguf-reason';
+import { SizeCheck } from './size-check';
 
 /** The Cache Storage bucket of downloaded model files. */
 export const MODEL_CACHE = 'inpage-llm-gguf';
@@ -32,9 +34,19 @@ export async function modelFile(
     return blob;
   }
   const blob = await download(url, model, onProgress);
-  await cache
+  // A full storage quota only costs the next load a download: the model runs from memory.
+  const stored = await cache
     .put(url, new Response(blob, { headers: { 'content-type': 'application/octet-stream' } }))
-    .catch(() => undefined); // a full quota only costs the next load a download
+    .then(
+      () => true,
+      (error: unknown) => {
+        console.warn(
+          `[inpage-llm] '${model}' runs from memory: it could not be stored in the browser's cache (${error instanceof Error ? error.message : String(error)}), so the next load downloads it again.`,
+        );
+        return false;
+      },
+    );
+  if (!stored) return blob;
   return (await cache.match(url))?.blob() ?? blob;
 }
 
@@ -51,6 +63,8 @@ async function download(url: string, model: string, onProgress: (progress: LoadP
   const chunks: Uint8Array[] = [];
   let loaded = 0;
   const reader = response.body.getReader();
+  const size = new SizeCheck(model);
+  await checked(reader, () => size.declared(total));
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -64,6 +78,7 @@ async function download(url: string, model: string, onProgress: (progress: LoadP
     }
     chunks.push(value);
     loaded += value.length;
+    await checked(reader, () => size.add(value, loaded));
     // Without a known total (a compressed response) the download is indeterminate: null, not 0.
     onProgress(
       total > 0
@@ -87,4 +102,14 @@ function head(chunks: Uint8Array[], next: Uint8Array): Uint8Array {
 /** Drops `url`'s cached copy (a file that failed its checks is downloaded again next time). */
 export async function forgetModelFile(url: string): Promise<void> {
   await (await caches.open(MODEL_CACHE)).delete(url).catch(() => false);
+}
+
+/** Runs `check`; if it throws (the model is too large), the download stops before the error goes on. */
+async function checked(reader: ReadableStreamDefaultReader<Uint8Array>, check: () => void): Promise<void> {
+  try {
+    check();
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  }
 }

@@ -14,6 +14,10 @@ import { samplerSpec } from './sampler-spec';
 import { tokenSpelling } from './token-spelling';
 import { Pacer } from './yield-to-events';
 import type { EngineGuard } from './engine-guard';
+import { testTrapPoint } from './test-trap';
+
+/** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
+declare const __INPAGE_TEST_HOOKS__: boolean;
 
 /** The most tokens one input may have for embeddings (each input runs in one batch). */
 export const EMBEDDING_BATCH = 1024;
@@ -55,6 +59,22 @@ export class LlamaCppModel implements LoadedModel {
       vocab_size: vocab.size,
       max_token_bytes: vocab.maxTokenBytes,
     };
+  }
+
+  /**
+   * One tiny evaluation, before the model is reported ready: a one-token prompt read and one
+   * token sampled greedily. A model that loads but cannot run (a crash on its first decode)
+   * fails its load here instead of its first request.
+   */
+  firstEvaluation(): void {
+    this.guard.call(() => {
+      const ids = this.engine.tokenize(' ', true, false);
+      this.engine.begin(ids.length > 0 ? ids : [0], false);
+      while (this.engine.prefill(PREFILL_STEP) > 0);
+      this.engine.sampler({ temperature: 0 });
+      if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
+      this.engine.sample(0, false);
+    });
   }
 
   generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent> {
@@ -183,6 +203,7 @@ export class LlamaCppModel implements LoadedModel {
     });
     for (let generated = 0; ;) {
       if (signal.aborted) return;
+      if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
       const sampled = this.engine.sample(top, generated < request.min_tokens);
       this.engine.accept(sampled.id);
       generated += 1;

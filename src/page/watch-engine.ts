@@ -1,0 +1,117 @@
+/**
+ * The page's watch over its engine worker. Any of four signs means the worker is dead, and
+ * `onDead(reason)` is called once:
+ * - the worker says so (`engine.crashed`: its guard caught a trap or an abort in the wasm; it
+ *   then closes itself);
+ * - its life lock is released: the worker holds a Web Lock the page also asks for
+ *   (`EngineApi.holdLife`), which the browser grants the page the moment the worker ends,
+ *   however it ends (closed, terminated, killed under memory pressure);
+ * - an `error` event: an uncaught error in its script, or the script failed to load;
+ * - no answer to the keepalive ping for `hangMs` while no load runs (a loop that never yields).
+ *   A load blocks the worker in one long call, so loads run with the check off (`during`).
+ */
+import { ServiceUnavailableError } from '../core/domain/errors';
+import { isEngineToPage } from '../core/protocol/protocol';
+
+export const PING_EVERY_MS = 1000;
+/** Longer than any one engine step outside a load (a 512-token prompt batch of a large model on a slow CPU). */
+export const HANG_MS = 30_000;
+
+/** What the watch needs of the worker and its engine. */
+export type WatchedWorker = Pick<Worker, 'addEventListener' | 'removeEventListener'>;
+export interface WatchedEngine {
+  ping(): Promise<boolean>;
+  holdLife(name: string): Promise<void>;
+}
+
+export interface EngineWatch {
+  /**
+   * Settles like `work` (a call into the engine), with the hang check off meanwhile, or rejects
+   * with a 503 `engine_crashed` when the worker dies first (its answer would never come).
+   */
+  during<T>(work: Promise<T>): Promise<T>;
+  /** Stops watching (the page stops the worker itself). */
+  stop(): void;
+}
+
+/** How long a call may still settle after its worker died (with the answer the worker sent last). */
+const LAST_ANSWER_MS = 500;
+
+let lifeLocks = 0;
+
+export function watchEngine(
+  worker: WatchedWorker,
+  engine: WatchedEngine,
+  onDead: (reason: string) => void,
+  hangMs = HANG_MS,
+): EngineWatch {
+  let dead: string | null = null;
+  let stopped = false;
+  let loads = 0;
+  let lastAnswer = Date.now();
+  let pinging = false;
+  const mourners = new Set<(reason: string) => void>();
+  const leave = new AbortController();
+  const die = (reason: string) => {
+    if (stopped || dead !== null) return;
+    dead = reason;
+    stop();
+    for (const mourn of mourners) mourn(reason);
+    onDead(reason);
+  };
+  const onMessage = (event: MessageEvent<unknown>) => {
+    if (isEngineToPage(event.data)) die(event.data.reason);
+  };
+  const onError = (event: ErrorEvent) => {
+    // Handled here: the page is not told of an uncaught error, it sees the engine restart.
+    event.preventDefault();
+    die(`the engine worker failed: ${event.message || 'its script did not load'}`);
+  };
+  worker.addEventListener('message', onMessage);
+  worker.addEventListener('error', onError);
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (locks) {
+    const name = `inpage-llm:engine-worker:${Date.now()}-${++lifeLocks}-${Math.random().toString(36).slice(2)}`;
+    void engine.holdLife(name).then(
+      () =>
+        locks.request(name, { signal: leave.signal }, () => die('the engine worker stopped')).catch(() => undefined),
+      () => undefined,
+    );
+  }
+  const tick = setInterval(() => {
+    if (loads > 0) lastAnswer = Date.now();
+    else if (Date.now() - lastAnswer > hangMs) die(`the engine worker did not answer for ${hangMs / 1000} s`);
+    if (pinging) return;
+    pinging = true;
+    void engine.ping().then(
+      () => ((pinging = false), (lastAnswer = Date.now())),
+      () => undefined,
+    );
+  }, PING_EVERY_MS);
+  function stop() {
+    stopped = true;
+    clearInterval(tick);
+    leave.abort();
+    worker.removeEventListener('message', onMessage);
+    worker.removeEventListener('error', onError);
+  }
+  return {
+    during<T>(work: Promise<T>): Promise<T> {
+      if (dead !== null) return Promise.reject(crashed(dead));
+      loads += 1;
+      return new Promise<T>((resolve, reject) => {
+        // Its answer may still come: a worker that retires posts its last answers before closing.
+        const mourn = (reason: string) => setTimeout(() => reject(crashed(reason)), LAST_ANSWER_MS);
+        mourners.add(mourn);
+        void work.then(resolve, reject).finally(() => {
+          mourners.delete(mourn);
+          loads -= 1;
+          lastAnswer = Date.now();
+        });
+      });
+    },
+    stop,
+  };
+}
+
+const crashed = (reason: string) => new ServiceUnavailableError(`The engine crashed (${reason}).`, 'engine_crashed');

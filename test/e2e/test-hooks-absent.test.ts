@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+// The engine's test-only wasm trap (worker/engine/backends/llamacpp/test-trap.ts) is compiled
+// into the playground build the e2e tests run, and into nothing the package ships: every
+// JavaScript file under the package's `files` is searched for its trigger's name.
+const TRIGGER = '__inpageTestTrap';
+
+async function jsFiles(path: string): Promise<string[]> {
+  const info = await stat(path).catch(() => null);
+  if (!info) return [];
+  if (info.isFile()) return /\.m?js$/.test(path) ? [path] : [];
+  const entries = await readdir(path);
+  return (await Promise.all(entries.map((entry) => jsFiles(join(path, entry))))).flat();
+}
+
+test("the package's bundles hold no test hook; the playground's engine does (so the search finds it)", async () => {
+  const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { files: string[] };
+  const shipped = (await Promise.all(pkg.files.filter((file) => file.startsWith('dist/')).map(jsFiles))).flat();
+  assert.ok(shipped.includes('dist/inpage-llm/engine-worker.js'), 'the prebuilt engine worker is searched');
+  assert.ok(shipped.includes('dist/lib/inpage-llm.js') && shipped.includes('dist/inpage-llm.js'));
+  for (const file of shipped) assert.ok(!(await readFile(file, 'utf8')).includes(TRIGGER), `${file} holds ${TRIGGER}`);
+  const playground = (await jsFiles('dist/assets')).filter((file) => file.includes('engine-worker'));
+  assert.equal(playground.length, 1);
+  assert.ok((await readFile(playground[0] ?? '', 'utf8')).includes(TRIGGER), 'the test build keeps the trap');
+});

@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RestartBudget } from '../../../../src/page/restart-budget';
+import { PING_EVERY_MS, watchEngine } from '../../../../src/page/watch-engine';
+
+/** A worker stand-in (an EventTarget) and an engine whose ping answers when `answering`. */
+function fakes(answering: () => boolean) {
+  const worker = new EventTarget();
+  const engine = {
+    ping: () => (answering() ? Promise.resolve(true) : new Promise<boolean>(() => undefined)),
+    holdLife: () => Promise.resolve(),
+  };
+  return { worker, engine };
+}
+
+describe('watchEngine', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('takes a worker that stops answering for hangMs for dead, once; not while a load runs', async () => {
+    let answering = true;
+    const { worker, engine } = fakes(() => answering);
+    const dead: string[] = [];
+    const watch = watchEngine(worker, engine, (reason) => dead.push(reason), 5000);
+    await vi.advanceTimersByTimeAsync(10 * PING_EVERY_MS);
+    expect(dead).toEqual([]);
+    answering = false;
+    let finish!: () => void;
+    const load = watch.during(new Promise<void>((resolve) => (finish = resolve)));
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(dead).toEqual([]);
+    finish();
+    await load;
+    await vi.advanceTimersByTimeAsync(7000);
+    expect(dead).toEqual(['the engine worker did not answer for 5 s']);
+    await vi.advanceTimersByTimeAsync(7000);
+    expect(dead).toHaveLength(1);
+  });
+
+  it("hears the worker's crash message and its error event; a call in flight then fails with engine_crashed", async () => {
+    const { worker, engine } = fakes(() => true);
+    const dead: string[] = [];
+    const watch = watchEngine(worker, engine, (reason) => dead.push(reason));
+    const pending = watch.during(new Promise<never>(() => undefined));
+    const failed = expect(pending).rejects.toMatchObject({ code: 'engine_crashed' });
+    worker.dispatchEvent(new MessageEvent('message', { data: { type: 'engine.crashed', reason: 'a trap' } }));
+    await vi.advanceTimersByTimeAsync(1000);
+    await failed;
+    expect(dead).toEqual(['a trap']);
+    const other = fakes(() => true);
+    const more: string[] = [];
+    watchEngine(other.worker, other.engine, (reason) => more.push(reason));
+    // Node 20 has no ErrorEvent: an Event with its `message`.
+    other.worker.dispatchEvent(Object.assign(new Event('error', { cancelable: true }), { message: 'boom' }));
+    expect(more).toEqual(['the engine worker failed: boom']);
+  });
+});
+
+describe('RestartBudget', () => {
+  it('allows 3 restarts within a minute, then none until the oldest is a minute old', () => {
+    let now = 0;
+    const budget = new RestartBudget(3, 60_000, () => now);
+    expect([budget.take(), budget.take(), budget.take(), budget.take()]).toEqual([true, true, true, false]);
+    now = 60_000;
+    expect(budget.take()).toBe(true);
+  });
+});

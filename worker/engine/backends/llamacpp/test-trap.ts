@@ -1,0 +1,34 @@
+/**
+ * Test builds only: a real wasm trap, on demand, in the middle of a generation. The e2e tests
+ * set `__inpageTestTrap = N` in the engine worker's global scope (through the DevTools
+ * protocol); N generated tokens later, the engine reads a prompt id just below 4 GiB, far past
+ * the end of its heap, and the wasm traps ("memory access out of bounds") as a heap overrun in
+ * llama.cpp would.
+ *
+ * Kept out of production: the only calls are under `if (__INPAGE_TEST_HOOKS__)`, a build-time
+ * constant that is `true` only in the playground build the tests run (vite.config.ts) and
+ * `false` in the package's bundles, whose minifier drops the dead branch and with it this module;
+ * test/e2e/test-hooks-absent.test.ts greps the shipped files for the global's name.
+ */
+import type { LlamaEngineModule } from './engine-module';
+import type { LlamaWasm } from './llama-wasm';
+
+const TRIGGER = '__inpageTestTrap';
+const modules = new WeakMap<LlamaWasm, LlamaEngineModule>();
+
+/** Remembers `module` as `engine`'s (when it starts). */
+export function armTestTrap(engine: LlamaWasm, module: LlamaEngineModule): void {
+  modules.set(engine, module);
+}
+
+/** Called once per generated token: traps `engine`'s wasm when the trigger's count runs out. */
+export function testTrapPoint(engine: LlamaWasm): void {
+  const left: unknown = Reflect.get(globalThis, TRIGGER);
+  if (typeof left !== 'number') return;
+  if (left > 1) {
+    Reflect.set(globalThis, TRIGGER, left - 1);
+    return;
+  }
+  Reflect.deleteProperty(globalThis, TRIGGER);
+  modules.get(engine)?._ip_begin(0xfffffff0, 1, 0);
+}
