@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
  * The inpage-llm Service Worker: answers the `/v1` routes (or its registered prefix's) in
- * OpenAI format with the engine of a page it controls, and the lazily cached WebLLM chunk;
+ * OpenAI's format (Anthropic's for `/messages`) with the engine of a page it controls, and the lazily cached WebLLM chunk;
  * every other request goes to the network untouched. One route table, one `message` switch.
  */
 import { BUILD_STAMP } from '#core/build-stamp';
@@ -18,6 +18,8 @@ import { dispatch } from './dispatch';
 import type { Route } from './route';
 import { chatRoute } from './routes/chat/route';
 import { completionsRoute } from './routes/completions/route';
+import { countTokensRoute } from './routes/messages/count-tokens-route';
+import { messagesRoute } from './routes/messages/route';
 import { embeddingsRoute } from './routes/embeddings/route';
 import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
@@ -32,6 +34,8 @@ const routes: Route[] = [
   chatRoute(self.clients, prefix),
   responsesRoute(self.clients, prefix),
   embeddingsRoute(self.clients, prefix),
+  messagesRoute(self.clients, prefix),
+  countTokensRoute(self.clients, prefix),
   modelsRoute(self.clients, prefix),
   modelRoute(self.clients, prefix),
   lazyChunkRoute,
