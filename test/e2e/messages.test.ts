@@ -11,6 +11,7 @@ import { before, beforeEach, describe, test } from 'node:test';
 import { INPAGE_TEST_QWEN3_CHAIN_TEXT } from '../fixtures/inpage-test-qwen3-spec';
 import { usePage } from './page-fixture';
 import { postFromPage, recordV1Fetches, takeV1Fetches } from './page-helpers';
+import { readmeSnippet } from './readme-snippet';
 import { loadSdk } from './sdk-scripts';
 
 const fixture = usePage(undefined, async (page) => {
@@ -244,6 +245,19 @@ describe('the Anthropic SDK on inpage-test', () => {
       "the OpenAI routes' 404 is OpenAI's",
     );
   });
+});
+
+test("docs/messages.md's example: defgh, max_tokens, 3 input tokens", async () => {
+  const snippet = readmeSnippet('messages-example');
+  const body = `const { Anthropic } = window;\n${snippet}\nreturn JSON.parse(JSON.stringify({ message, input_tokens }));`;
+  const { message, input_tokens } = (await fixture.page.evaluate(`(async () => {\n${body}\n})()`)) as {
+    message: { content: unknown; stop_reason: string };
+    input_tokens: number;
+  };
+  assert.deepEqual(
+    [message.content, message.stop_reason, input_tokens],
+    [[{ type: 'text', text: 'defgh' }], 'max_tokens', 3],
+  );
 });
 
 describe("the AI SDK's Anthropic provider on inpage-test", () => {
