@@ -247,6 +247,89 @@ describe('the Anthropic SDK on inpage-test', () => {
   });
 });
 
+const WEATHER_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    city: { type: 'string', minLength: 2, maxLength: 5 },
+    unit: { enum: ['c', 'f'] },
+    days: { type: 'integer', minimum: 3, maximum: 7 },
+  },
+  required: ['city', 'unit', 'days'],
+  additionalProperties: false,
+};
+
+describe('forced tool choices on inpage-test (grammar-constrained, as strict tools on chat)', () => {
+  test("tool_choice {type: 'tool'}: one tool_use whose input fits the schema, stop_reason tool_use, streamed and not", async () => {
+    const result = await fixture.page.evaluate(async (schema) => {
+      const client = new window.Anthropic({ baseURL: location.origin, apiKey: 'x', dangerouslyAllowBrowser: true });
+      const body = {
+        model: 'inpage-test',
+        max_tokens: 1500,
+        temperature: 0,
+        tools: [{ name: 'get_weather', input_schema: schema }],
+        tool_choice: { type: 'tool' as const, name: 'get_weather', disable_parallel_tool_use: true },
+        messages: [{ role: 'user' as const, content: 'abc' }],
+      };
+      const whole = await client.messages.create(body);
+      const json: string[] = [];
+      const stream = client.messages.stream(body).on('inputJson', (partial) => void json.push(partial));
+      const final = await stream.finalMessage();
+      return { whole: JSON.parse(JSON.stringify(whole)), final: JSON.parse(JSON.stringify(final)), json };
+    }, WEATHER_SCHEMA);
+    // What the grammar leaves this byte model: its preferred byte wherever the schema allows one.
+    const input = { city: '     ', unit: 'c', days: 3 };
+    for (const message of [result.whole, result.final]) {
+      assert.equal(message.stop_reason, 'tool_use');
+      assert.equal(message.content.length, 1);
+      assert.match(message.content[0].id, /^toolu_/);
+      assert.deepEqual([message.content[0].type, message.content[0].name], ['tool_use', 'get_weather']);
+      assert.deepEqual(message.content[0].input, input);
+    }
+    assert.ok(result.json.length > 1, 'the arguments stream in pieces');
+    assert.equal(result.json.join(''), JSON.stringify(input));
+  });
+});
+
+describe('the API key on the Anthropic routes', () => {
+  test('x-api-key or Authorization: Bearer; a missing key is an authentication_error; the OpenAI routes do not read x-api-key', async () => {
+    const { page: keyed, context } = await fixture.harness.openPage('/?model=inpage-test&api_key=sk-ant-1');
+    await loadSdk(keyed, 'anthropic');
+    const result = await keyed.evaluate(async () => {
+      const body = JSON.stringify({
+        model: 'inpage-test',
+        max_tokens: 2,
+        messages: [{ role: 'user', content: 'abc' }],
+      });
+      const post = async (path: string, headers: Record<string, string>) => {
+        const response = await fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+        });
+        return { status: response.status, body: await response.json() };
+      };
+      const sdk = new window.Anthropic({ baseURL: location.origin, apiKey: 'sk-ant-1', dangerouslyAllowBrowser: true });
+      const bearer = new window.Anthropic({
+        baseURL: location.origin,
+        authToken: 'sk-ant-1',
+        dangerouslyAllowBrowser: true,
+      });
+      const message = { model: 'inpage-test', max_tokens: 2, messages: [{ role: 'user' as const, content: 'abc' }] };
+      return {
+        missing: await post('/v1/messages', {}),
+        wrong: (await post('/v1/messages', { 'x-api-key': 'nope' })).status,
+        apiKey: (await sdk.messages.create(message)).usage.output_tokens,
+        authToken: (await bearer.messages.create(message)).usage.output_tokens,
+        openai: (await post('/v1/chat/completions', { 'x-api-key': 'sk-ant-1' })).status,
+      };
+    });
+    await context.close();
+    assert.equal(result.missing.status, 401);
+    assert.equal(result.missing.body.error.type, 'authentication_error');
+    assert.deepEqual([result.wrong, result.apiKey, result.authToken, result.openai], [401, 2, 2, 401]);
+  });
+});
+
 test("docs/messages.md's example: defgh, max_tokens, 3 input tokens", async () => {
   const snippet = readmeSnippet('messages-example');
   const body = `const { Anthropic } = window;\n${snippet}\nreturn JSON.parse(JSON.stringify({ message, input_tokens }));`;
