@@ -11,6 +11,7 @@ import type { EmbeddingRequest } from './embedding';
 import type { WireError } from './errors';
 import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from './generation';
 import type { ModelCard } from './model-card';
+import type { DetokenizeRequest, TokenizeRequest, TokenizeResult } from './tokenize';
 
 /** Turns a message map into its tagged union. */
 export type MessageOf<M> = { [K in keyof M & string]: { type: K } & M[K] }[keyof M & string];
@@ -19,6 +20,8 @@ export type MessageOf<M> = { [K in keyof M & string]: { type: K } & M[K] }[keyof
 export interface JobRequests {
   generation: GenerationRequest;
   embedding: EmbeddingRequest;
+  tokenize: TokenizeRequest;
+  detokenize: DetokenizeRequest;
 }
 
 export type JobKind = keyof JobRequests;
@@ -110,10 +113,19 @@ export interface EngineToSwEmbedding {
   'generation.error': { error: WireError };
 }
 
+/** Engine worker -> SW on a tokenizer job's port: one result or one error. */
+export interface EngineToSwTokens {
+  'tokenize.result': TokenizeResult;
+  'detokenize.result': { content: string };
+  'generation.error': { error: WireError };
+}
+
 /** What the engine posts on a job's port, by kind (every kind also answers keepalives with `generation.alive`). */
 export interface JobEvents {
   generation: EngineToSw;
   embedding: EngineToSwEmbedding & Pick<EngineToSw, 'generation.alive'>;
+  tokenize: Pick<EngineToSwTokens, 'tokenize.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
+  detokenize: Pick<EngineToSwTokens, 'detokenize.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
 }
 
 /** SW -> engine worker on every job's port, whatever its kind. */
@@ -159,6 +171,8 @@ export const isEngineToSwEmbedding = messageGuard<EngineToSwEmbedding>(['embeddi
 export const isJobEvent: { [K in JobKind]: (data: unknown) => data is MessageOf<JobEvents[K]> } = {
   generation: isEngineToSw,
   embedding: messageGuard<JobEvents['embedding']>(['embedding.result', 'generation.error', 'generation.alive']),
+  tokenize: messageGuard<JobEvents['tokenize']>(['tokenize.result', 'generation.error', 'generation.alive']),
+  detokenize: messageGuard<JobEvents['detokenize']>(['detokenize.result', 'generation.error', 'generation.alive']),
 };
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 

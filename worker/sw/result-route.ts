@@ -12,15 +12,20 @@ import type { RouteFactory } from './generation-route';
 import type { JobEvent } from './job-channel';
 import { openJob, type OpenJob } from './open-job';
 import { readJson } from './read-json';
+import { prefixParent } from '#core/route-prefix';
 
 /** The job kinds whose first output is their one result. */
-type ResultKind = 'embedding';
+type ResultKind = 'embedding' | 'tokenize' | 'detokenize';
 type Result<K extends ResultKind> = OpenJob<JobEvent<K>>['first'];
 
 export interface ResultRouteDefinition<B extends { model: string }, K extends ResultKind> {
   path: string;
   dialect: Dialect;
   kind: K;
+  /** The route sits beside the prefix, under its parent (llama-server's `/tokenize` next to `/v1`). */
+  outsidePrefix?: boolean;
+  /** Fills in what the body may leave out, from the engines here (llama-server's routes: the model). */
+  complete?(json: unknown, clients: Clients, clientId: string): Promise<unknown>;
   parse(body: unknown): B;
   job(body: B): JobRequests[K];
   check(capabilities: ModelCapabilities, request: JobRequests[K]): void;
@@ -36,12 +41,17 @@ export function resultRoute<B extends { model: string }, K extends ResultKind>(
   const { dialect } = definition;
   return (clients, prefix) => ({
     method: 'POST',
-    path: `${prefix}${definition.path}`,
+    path: `${definition.outsidePrefix ? prefixParent(prefix) : prefix}${definition.path}`,
     dialect,
     async handle(event) {
       const routed = await routeToEngine(clients, event, {
         dialect,
-        validate: async () => definition.parse(await readJson(event.request)),
+        validate: async () => {
+          const json = await readJson(event.request);
+          return definition.parse(
+            definition.complete ? await definition.complete(json, clients, event.clientId) : json,
+          );
+        },
         toRequest: definition.job,
         check: definition.check,
       });

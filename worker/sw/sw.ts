@@ -20,6 +20,7 @@ import { chatRoute } from './routes/chat/route';
 import { completionsRoute } from './routes/completions/route';
 import { countTokensRoute } from './routes/messages/count-tokens-route';
 import { messagesRoute } from './routes/messages/route';
+import { detokenizeRoute, tokenizeRoute } from './routes/llama-server/tokenize-route';
 import { embeddingsRoute } from './routes/embeddings/route';
 import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
@@ -36,6 +37,8 @@ const routes: Route[] = [
   embeddingsRoute(self.clients, prefix),
   messagesRoute(self.clients, prefix),
   countTokensRoute(self.clients, prefix),
+  tokenizeRoute(self.clients, prefix),
+  detokenizeRoute(self.clients, prefix),
   modelsRoute(self.clients, prefix),
   modelRoute(self.clients, prefix),
   lazyChunkRoute,

@@ -1,0 +1,38 @@
+/**
+ * Runs the tokenizer jobs on a loaded model: `tokenize` posts the ids and each token's bytes
+ * (a model whose backend has no tokenizer of its own is a 400 naming `model`), `detokenize`
+ * posts the ids' text. One result each, unless the job was aborted meanwhile.
+ */
+import { InvalidRequestError } from '#core/errors';
+import { message, type EngineToSwTokens } from '#core/protocol';
+import type { DetokenizeRequest, TokenizeRequest } from '#core/tokenize';
+import type { LoadedModel } from './backend';
+
+export async function runTokenize(
+  model: LoadedModel,
+  request: TokenizeRequest,
+  port: MessagePort,
+  signal: AbortSignal,
+): Promise<{ prompt: number; completion: number }> {
+  if (!model.tokenize)
+    throw new InvalidRequestError(
+      `The model '${request.model}' has no tokenizer endpoint on its backend (llamacpp models have one).`,
+      'model',
+      'unsupported_parameter',
+    );
+  const result = await model.tokenize(request.content, request.add_special, request.parse_special);
+  if (!signal.aborted) port.postMessage(message<EngineToSwTokens, 'tokenize.result'>('tokenize.result', result));
+  return { prompt: result.tokens.length, completion: 0 };
+}
+
+export async function runDetokenize(
+  model: LoadedModel,
+  request: DetokenizeRequest,
+  port: MessagePort,
+  signal: AbortSignal,
+): Promise<{ prompt: number; completion: number }> {
+  const content = await model.promptText(request.tokens);
+  if (!signal.aborted)
+    port.postMessage(message<EngineToSwTokens, 'detokenize.result'>('detokenize.result', { content }));
+  return { prompt: request.tokens.length, completion: 0 };
+}

@@ -1,0 +1,19 @@
+/**
+ * llama.cpp server's own dialect (`/tokenize`, `/detokenize`): the key in `Authorization: Bearer`
+ * or `X-Api-Key`, as llama-server reads it; errors as llama-server writes them,
+ * `{"error":{"code":<status>,"message","type"}}`.
+ */
+import type { OpenAIError } from '#core/errors';
+import { sseFrame } from '../sse';
+import type { Dialect } from './dialect';
+import { ANTHROPIC_DIALECT } from './anthropic-dialect';
+
+const body = (error: OpenAIError) => ({ error: { code: error.status, message: error.message, type: error.type } });
+
+export const LLAMA_SERVER_DIALECT: Dialect = {
+  name: 'llama-server',
+  apiKeyOf: ANTHROPIC_DIALECT.apiKeyOf,
+  missingKey: 'Invalid API Key: send it as Authorization: Bearer or X-Api-Key.',
+  errorBody: body,
+  errorFrame: (error: OpenAIError) => sseFrame(body(error)),
+};
