@@ -11,7 +11,7 @@ import type { EmbeddingRequest } from './embedding';
 import type { WireError } from './errors';
 import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from './generation';
 import type { ModelCard } from './model-card';
-import type { DetokenizeRequest, TokenizeRequest, TokenizeResult } from './tokenize';
+import type { ApplyTemplateRequest, DetokenizeRequest, TokenizeRequest, TokenizeResult } from './tokenize';
 
 /** Turns a message map into its tagged union. */
 export type MessageOf<M> = { [K in keyof M & string]: { type: K } & M[K] }[keyof M & string];
@@ -22,6 +22,7 @@ export interface JobRequests {
   embedding: EmbeddingRequest;
   tokenize: TokenizeRequest;
   detokenize: DetokenizeRequest;
+  'apply-template': ApplyTemplateRequest;
 }
 
 export type JobKind = keyof JobRequests;
@@ -117,6 +118,7 @@ export interface EngineToSwEmbedding {
 export interface EngineToSwTokens {
   'tokenize.result': TokenizeResult;
   'detokenize.result': { content: string };
+  'apply-template.result': { prompt: string };
   'generation.error': { error: WireError };
 }
 
@@ -126,6 +128,8 @@ export interface JobEvents {
   embedding: EngineToSwEmbedding & Pick<EngineToSw, 'generation.alive'>;
   tokenize: Pick<EngineToSwTokens, 'tokenize.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
   detokenize: Pick<EngineToSwTokens, 'detokenize.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
+  'apply-template': Pick<EngineToSwTokens, 'apply-template.result' | 'generation.error'> &
+    Pick<EngineToSw, 'generation.alive'>;
 }
 
 /** SW -> engine worker on every job's port, whatever its kind. */
@@ -173,6 +177,11 @@ export const isJobEvent: { [K in JobKind]: (data: unknown) => data is MessageOf<
   embedding: messageGuard<JobEvents['embedding']>(['embedding.result', 'generation.error', 'generation.alive']),
   tokenize: messageGuard<JobEvents['tokenize']>(['tokenize.result', 'generation.error', 'generation.alive']),
   detokenize: messageGuard<JobEvents['detokenize']>(['detokenize.result', 'generation.error', 'generation.alive']),
+  'apply-template': messageGuard<JobEvents['apply-template']>([
+    'apply-template.result',
+    'generation.error',
+    'generation.alive',
+  ]),
 };
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 

@@ -1,7 +1,9 @@
 /**
  * The engine's tokenizer as jobs (llama.cpp server's `/tokenize` and `/detokenize`): text to
- * token ids with each token's bytes, and token ids back to text, on the model's own vocabulary.
+ * token ids with each token's bytes, and token ids back to text, on the model's own vocabulary;
+ * and `/apply-template`: a conversation rendered with the model's chat template, as text.
  */
+import type { ChatPrompt } from './chat-prompt';
 
 /** Text to token ids, as llama-server's `/tokenize` reads it. */
 export interface TokenizeRequest {
@@ -23,4 +25,10 @@ export interface DetokenizeRequest {
 export interface TokenizeResult {
   tokens: number[];
   pieces: number[][];
+}
+
+/** A conversation to render with the model's chat template (nothing is generated). */
+export interface ApplyTemplateRequest {
+  model: string;
+  chat: ChatPrompt;
 }

@@ -1,5 +1,5 @@
 /**
- * llama.cpp server's own `/tokenize` and `/detokenize`, beside the route prefix (`/tokenize`
+ * llama.cpp server's own `/tokenize`, `/detokenize`, `/apply-template` and `/health`, beside the route prefix (`/tokenize`
  * next to `/v1`), on the llamacpp backend: the ids, pieces and text llama-server gives on the
  * same GGUF, `model` optional (the model loaded here), and errors in llama-server's shape. On
  * `inpage-test` (one token per byte) and `inpage-test-qwen3` (Qwen3's real vocabulary).
@@ -25,6 +25,22 @@ describe('/tokenize and /detokenize on inpage-test', () => {
     const pieces = await post('/tokenize', { content: 'abc', with_pieces: true, model: 'inpage-test' });
     assert.deepEqual(pieces.body, { tokens: tokens.map((id, i) => ({ id, piece: 'abc'[i] })) });
     assert.deepEqual((await post('/detokenize', { tokens })).body, { content: 'abc' });
+  });
+
+  test('/health is ok with a model ready; /apply-template renders the conversation as the template does', async () => {
+    const health = await fixture.page.evaluate(async () => {
+      const response = await fetch('/health');
+      return { status: response.status, body: await response.json() };
+    });
+    assert.deepEqual(health, { status: 200, body: { status: 'ok' } });
+    // inpage-test's template concatenates the contents.
+    const rendered = await post('/apply-template', {
+      messages: [
+        { role: 'system', content: 'x' },
+        { role: 'user', content: 'abc' },
+      ],
+    });
+    assert.deepEqual(rendered.body, { prompt: 'xabc' });
   });
 
   test("errors in llama-server's shape: a bad field, an id outside the vocabulary, a wrong method", async () => {
@@ -71,6 +87,11 @@ describe('/tokenize and /detokenize on inpage-test-qwen3 (Qwen3 vocabulary)', ()
     assert.deepEqual(special.body, { tokens: [151645] });
     const literal = await post('/tokenize', { model, content: '<|im_end|>', parse_special: false });
     assert.ok((literal.body as { tokens: number[] }).tokens.length > 1);
+    // The prompt /apply-template renders is the one chat runs: 9 tokens for [user abc].
+    const rendered = await post('/apply-template', { model, messages: [{ role: 'user', content: 'abc' }] });
+    const { prompt } = rendered.body as { prompt: string };
+    assert.equal(prompt, '<|im_start|>user\nabc<|im_end|>\n<|im_start|>assistant\n');
+    assert.equal(((await post('/tokenize', { model, content: prompt })).body as { tokens: number[] }).tokens.length, 9);
     const back = await post('/detokenize', { model, tokens: INPAGE_TEST_QWEN3_CHAIN });
     assert.deepEqual(back.body, { content: INPAGE_TEST_QWEN3_CHAIN_TEXT });
   });

@@ -12,7 +12,7 @@ import type { RequestLog } from './request-log';
 import { requestControl } from './request-control';
 import { runGeneration } from './run-generation';
 import { runEmbedding } from './run-embedding';
-import { runDetokenize, runTokenize } from './run-tokenize';
+import { runApplyTemplate, runDetokenize, runTokenize } from './run-tokenize';
 
 /** The part of a model's engine entry a job needs. */
 export interface JobTarget {
@@ -40,6 +40,7 @@ const runners: { [K in JobKind]: Runner<K> } = {
   embedding: runEmbedding,
   tokenize: runTokenize,
   detokenize: runDetokenize,
+  'apply-template': runApplyTemplate,
 };
 
 const postError = (port: MessagePort, error: unknown) =>

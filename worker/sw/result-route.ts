@@ -15,7 +15,7 @@ import { readJson } from './read-json';
 import { prefixParent } from '#core/route-prefix';
 
 /** The job kinds whose first output is their one result. */
-type ResultKind = 'embedding' | 'tokenize' | 'detokenize';
+type ResultKind = 'embedding' | 'tokenize' | 'detokenize' | 'apply-template';
 type Result<K extends ResultKind> = OpenJob<JobEvent<K>>['first'];
 
 export interface ResultRouteDefinition<B extends { model: string }, K extends ResultKind> {

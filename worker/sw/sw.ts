@@ -20,7 +20,8 @@ import { chatRoute } from './routes/chat/route';
 import { completionsRoute } from './routes/completions/route';
 import { countTokensRoute } from './routes/messages/count-tokens-route';
 import { messagesRoute } from './routes/messages/route';
-import { detokenizeRoute, tokenizeRoute } from './routes/llama-server/tokenize-route';
+import { applyTemplateRoute, detokenizeRoute, tokenizeRoute } from './routes/llama-server/tokenize-route';
+import { healthRoute } from './routes/llama-server/health-route';
 import { embeddingsRoute } from './routes/embeddings/route';
 import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
@@ -39,6 +40,8 @@ const routes: Route[] = [
   countTokensRoute(self.clients, prefix),
   tokenizeRoute(self.clients, prefix),
   detokenizeRoute(self.clients, prefix),
+  healthRoute(self.clients, prefix),
+  applyTemplateRoute(self.clients, prefix),
   modelsRoute(self.clients, prefix),
   modelRoute(self.clients, prefix),
   lazyChunkRoute,

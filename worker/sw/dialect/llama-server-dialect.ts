@@ -8,7 +8,9 @@ import { sseFrame } from '../sse';
 import type { Dialect } from './dialect';
 import { ANTHROPIC_DIALECT } from './anthropic-dialect';
 
-const body = (error: OpenAIError) => ({ error: { code: error.status, message: error.message, type: error.type } });
+/** llama-server's error types by status (503 is `unavailable_error` there). */
+const typeOf = (error: OpenAIError) => (error.status === 503 ? 'unavailable_error' : error.type);
+const body = (error: OpenAIError) => ({ error: { code: error.status, message: error.message, type: typeOf(error) } });
 
 export const LLAMA_SERVER_DIALECT: Dialect = {
   name: 'llama-server',

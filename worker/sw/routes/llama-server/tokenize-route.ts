@@ -10,11 +10,14 @@ import { isRecord } from '#core/is-record';
 import { typeError } from '../../conversation/validate-chat-tools';
 import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
 import { resultRoute } from '../../result-route';
+import { validateChat } from '../../conversation/validate-chat';
+import type { ChatRequest } from '../../conversation/chat-types';
+import type { ChatPrompt } from '#core/chat-prompt';
 import { withDefaultModel } from './default-model';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function modelOf(body: Record<string, unknown>): string {
+function modelOf(body: { model?: unknown }): string {
   const { model } = body;
   if (typeof model !== 'string' || model === '')
     throw new InvalidRequestError("No model is loaded here: load one, or name it in 'model'.", 'model');
@@ -92,3 +95,27 @@ export const detokenizeRoute = resultRoute({
   },
   answer: (_body, result) => ({ content: result.content }),
 });
+
+/**
+ * `POST /apply-template`: a chat body's conversation rendered with the model's template, as
+ * llama-server answers it (`{prompt}`); the body is validated as chat's, `model` optional.
+ */
+export const applyTemplateRoute = resultRoute({
+  path: '/apply-template',
+  dialect: LLAMA_SERVER_DIALECT,
+  outsidePrefix: true,
+  kind: 'apply-template',
+  complete: withDefaultModel,
+  parse: (json) => {
+    const chat = validateChat(isRecord(json) ? { ...json, model: json.model ?? '' } : json);
+    return { ...chat, model: modelOf(chat) };
+  },
+  job: (chat) => ({ model: chat.model, chat: chatPrompt(chat) }),
+  check: () => undefined,
+  answer: (_body, result) => ({ prompt: result.prompt }),
+});
+
+function chatPrompt(chat: ChatRequest): ChatPrompt {
+  const { messages, tools, chat_template_kwargs, reasoning_effort } = chat;
+  return { messages, tools, chat_template_kwargs, reasoning_effort };
+}
