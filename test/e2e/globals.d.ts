@@ -2,6 +2,8 @@ import type OpenAI from 'openai';
 import type { createParser } from 'eventsource-parser';
 import type { embed, generateText, jsonSchema, Output, streamText, tool } from 'ai';
 import type { createOpenAI } from '@ai-sdk/openai';
+import type { createAnthropic } from '@ai-sdk/anthropic';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatOpenAI } from '@langchain/openai';
 import type { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import type { OpenAI as LlamaIndexOpenAI, OpenAIResponses as LlamaIndexOpenAIResponses } from '@llamaindex/openai';
@@ -31,6 +33,16 @@ declare global {
       tool: typeof tool;
       Output: typeof Output;
       createOpenAI: typeof createOpenAI;
+    };
+    /** Only on pages that loaded the 'anthropic' script. */
+    Anthropic: typeof Anthropic;
+    /** Only on pages that loaded the 'ai-sdk-anthropic' script. */
+    AISDKAnthropic: {
+      generateText: typeof generateText;
+      streamText: typeof streamText;
+      jsonSchema: typeof jsonSchema;
+      tool: typeof tool;
+      createAnthropic: typeof createAnthropic;
     };
     /** Only on pages that loaded the 'langchain' script. */
     LangChain: {

@@ -4,7 +4,9 @@
  * - `openai`: the official SDK and `eventsource-parser` (`window.OpenAI`, `window.createParser`);
  * - `ai-sdk`: the Vercel AI SDK with its OpenAI provider (`window.AISDK`);
  * - `langchain`: `@langchain/openai`'s `ChatOpenAI` and `@langchain/core`'s messages (`window.LangChain`);
- * - `llamaindex`: `@llamaindex/openai`'s `OpenAI` and `OpenAIResponses` (`window.LlamaIndex`).
+ * - `llamaindex`: `@llamaindex/openai`'s `OpenAI` and `OpenAIResponses` (`window.LlamaIndex`);
+ * - `anthropic`: the official Anthropic SDK (`window.Anthropic`);
+ * - `ai-sdk-anthropic`: the Vercel AI SDK with its Anthropic provider (`window.AISDKAnthropic`).
  */
 import { build } from 'esbuild';
 import type { Page } from 'playwright';
@@ -18,6 +20,9 @@ const ENTRIES = {
     import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
     globalThis.LangChain = { ChatOpenAI, AIMessage, HumanMessage, SystemMessage, ToolMessage };`,
   llamaindex: `import { OpenAI, OpenAIResponses } from '@llamaindex/openai'; globalThis.LlamaIndex = { OpenAI, OpenAIResponses };`,
+  anthropic: `import Anthropic from '@anthropic-ai/sdk'; globalThis.Anthropic = Anthropic;`,
+  'ai-sdk-anthropic': `import { generateText, streamText, jsonSchema, tool } from 'ai'; import { createAnthropic } from '@ai-sdk/anthropic';
+    globalThis.AISDKAnthropic = { generateText, streamText, jsonSchema, tool, createAnthropic };`,
 } as const;
 
 export type SdkName = keyof typeof ENTRIES;

@@ -104,6 +104,16 @@ export interface LoadedModel {
    * milliseconds and the iterable ends (or throws); the model is then free for the next one.
    */
   generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent>;
+  /**
+   * Token ids of `text` (BOS/EOS as the model asks when `addSpecial`; control-token text read as
+   * those tokens when `parseSpecial`), with each token's bytes; backends without it refuse
+   * `/tokenize`.
+   */
+  tokenize?(
+    text: string,
+    addSpecial: boolean,
+    parseSpecial: boolean,
+  ): Promise<{ tokens: number[]; pieces: number[][] }>;
   /** The prompt as text (token ids detokenized), for `echo`. */
   promptText(prompt: PromptInput): Promise<string>;
   /** How many tokens the prompt is (for usage when nothing is generated). */

@@ -12,6 +12,7 @@ import type { RequestLog } from './request-log';
 import { requestControl } from './request-control';
 import { runGeneration } from './run-generation';
 import { runEmbedding } from './run-embedding';
+import { runApplyTemplate, runDetokenize, runTokenize } from './run-tokenize';
 
 /** The part of a model's engine entry a job needs. */
 export interface JobTarget {
@@ -37,6 +38,9 @@ type Runner<K extends JobKind> = (
 const runners: { [K in JobKind]: Runner<K> } = {
   generation: runGeneration,
   embedding: runEmbedding,
+  tokenize: runTokenize,
+  detokenize: runDetokenize,
+  'apply-template': runApplyTemplate,
 };
 
 const postError = (port: MessagePort, error: unknown) =>

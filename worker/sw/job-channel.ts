@@ -44,6 +44,12 @@ export interface JobKindSpec<E extends { type: string }> {
 export const JOB_KINDS: { [K in JobKind]: JobKindSpec<JobEvent<K>> } = {
   generation: { isEvent: isJobEvent.generation, ends: new Set(['generation.done', 'generation.error']) },
   embedding: { isEvent: isJobEvent.embedding, ends: new Set(['embedding.result', 'generation.error']) },
+  tokenize: { isEvent: isJobEvent.tokenize, ends: new Set(['tokenize.result', 'generation.error']) },
+  detokenize: { isEvent: isJobEvent.detokenize, ends: new Set(['detokenize.result', 'generation.error']) },
+  'apply-template': {
+    isEvent: isJobEvent['apply-template'],
+    ends: new Set(['apply-template.result', 'generation.error']),
+  },
 };
 
 /** How long the page may take to hand the job to its engine before the first `generation.alive`. */

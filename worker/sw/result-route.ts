@@ -12,16 +12,22 @@ import type { RouteFactory } from './generation-route';
 import type { JobEvent } from './job-channel';
 import { openJob, type OpenJob } from './open-job';
 import { readJson } from './read-json';
+import type { Route } from './route';
 import { withRoutes } from './upstream/route-request';
+import { prefixParent } from '#core/domain/route-prefix';
 
 /** The job kinds whose first output is their one result. */
-type ResultKind = 'embedding';
+type ResultKind = 'embedding' | 'tokenize' | 'detokenize' | 'apply-template';
 type Result<K extends ResultKind> = OpenJob<JobEvent<K>>['first'];
 
 export interface ResultRouteDefinition<B extends { model: string }, K extends ResultKind> {
   path: string;
   dialect: Dialect;
   kind: K;
+  /** The route sits beside the prefix, under its parent (llama-server's `/tokenize` next to `/v1`). */
+  outsidePrefix?: boolean;
+  /** Fills in what the body may leave out, from the engines here (llama-server's routes: the model). */
+  complete?(json: unknown, clients: Clients, clientId: string): Promise<unknown>;
   parse(body: unknown): B;
   job(body: B): JobRequests[K];
   check(capabilities: ModelCapabilities, request: JobRequests[K]): void;
@@ -31,18 +37,33 @@ export interface ResultRouteDefinition<B extends { model: string }, K extends Re
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
+/** The routing step (`withRoutes`) for the route at `path`, as a wrapper of its device handler. */
+const routed =
+  (clients: Clients, path: string, dialect: Dialect) =>
+  (device: Route['handle']): Route['handle'] =>
+    withRoutes(clients, path, dialect, device);
+
 export function resultRoute<B extends { model: string }, K extends ResultKind>(
   definition: ResultRouteDefinition<B, K>,
 ): RouteFactory {
   const { dialect } = definition;
   return (clients, prefix) => ({
     method: 'POST',
-    path: `${prefix}${definition.path}`,
+    path: `${definition.outsidePrefix ? prefixParent(prefix) : prefix}${definition.path}`,
     dialect,
-    handle: withRoutes(clients, definition.path, dialect, async (event) => {
+    // Beside the prefix (llama-server's own endpoints) only the device answers: an upstream's
+    // `baseURL` is its `/v1`, where those endpoints are not.
+    handle: (definition.outsidePrefix
+      ? (device: Route['handle']) => device
+      : routed(clients, definition.path, dialect))(async (event) => {
       const routed = await routeToEngine(clients, event, {
         dialect,
-        validate: async () => definition.parse(await readJson(event.request)),
+        validate: async () => {
+          const json = await readJson(event.request);
+          return definition.parse(
+            definition.complete ? await definition.complete(json, clients, event.clientId) : json,
+          );
+        },
         toRequest: definition.job,
         check: definition.check,
       });

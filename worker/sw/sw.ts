@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
  * The inpage-llm Service Worker: answers the `/v1` routes (or its registered prefix's) in
- * OpenAI format with the engine of a page it controls, and the lazily cached WebLLM chunk;
+ * OpenAI's format (Anthropic's for `/messages`) with the engine of a page it controls, and the lazily cached WebLLM chunk;
  * every other request goes to the network untouched. One route table, one `message` switch.
  */
 import { BUILD_STAMP } from '#core/protocol/build-stamp';
@@ -20,6 +20,10 @@ import type { Route } from './route';
 import { setRouteInfo } from './upstream/route-state';
 import { chatRoute } from './routes/chat/route';
 import { completionsRoute } from './routes/completions/route';
+import { countTokensRoute } from './routes/messages/count-tokens-route';
+import { messagesRoute } from './routes/messages/route';
+import { applyTemplateRoute, detokenizeRoute, tokenizeRoute } from './routes/llama-server/tokenize-route';
+import { healthRoute } from './routes/llama-server/health-route';
 import { embeddingsRoute } from './routes/embeddings/route';
 import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
@@ -34,6 +38,12 @@ const routes: Route[] = [
   chatRoute(self.clients, prefix),
   responsesRoute(self.clients, prefix),
   embeddingsRoute(self.clients, prefix),
+  messagesRoute(self.clients, prefix),
+  countTokensRoute(self.clients, prefix),
+  tokenizeRoute(self.clients, prefix),
+  detokenizeRoute(self.clients, prefix),
+  healthRoute(self.clients, prefix),
+  applyTemplateRoute(self.clients, prefix),
   modelsRoute(self.clients, prefix),
   modelRoute(self.clients, prefix),
   lazyChunkRoute,

@@ -34,3 +34,8 @@ export function routePrefixOf(scriptUrl: string): string {
   const prefix = new URL(scriptUrl).searchParams.get('prefix');
   return prefix === null ? DEFAULT_ROUTE_PREFIX : normalizeRoutePrefix(prefix);
 }
+
+/** The parent of a prefix, where llama-server's own routes live beside it (`/v1` -> ``, `/api/v1` -> `/api`). */
+export function prefixParent(prefix: string): string {
+  return prefix.slice(0, prefix.lastIndexOf('/'));
+}

@@ -12,6 +12,7 @@ import type { WireError } from '../domain/errors';
 import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from '../domain/generation';
 import type { ModelCard } from '../domain/model-card';
 import type { RouteInfo } from '../route-table/route-info';
+import type { ApplyTemplateRequest, DetokenizeRequest, TokenizeRequest, TokenizeResult } from '../domain/tokenize';
 
 /** Turns a message map into its tagged union. */
 export type MessageOf<M> = { [K in keyof M & string]: { type: K } & M[K] }[keyof M & string];
@@ -20,6 +21,9 @@ export type MessageOf<M> = { [K in keyof M & string]: { type: K } & M[K] }[keyof
 export interface JobRequests {
   generation: GenerationRequest;
   embedding: EmbeddingRequest;
+  tokenize: TokenizeRequest;
+  detokenize: DetokenizeRequest;
+  'apply-template': ApplyTemplateRequest;
 }
 
 export type JobKind = keyof JobRequests;
@@ -138,10 +142,22 @@ export interface EngineToSwEmbedding {
   'generation.error': { error: WireError };
 }
 
+/** Engine worker -> SW on a tokenizer job's port: one result or one error. */
+export interface EngineToSwTokens {
+  'tokenize.result': TokenizeResult;
+  'detokenize.result': { content: string };
+  'apply-template.result': { prompt: string };
+  'generation.error': { error: WireError };
+}
+
 /** What the engine posts on a job's port, by kind (every kind also answers keepalives with `generation.alive`). */
 export interface JobEvents {
   generation: EngineToSw;
   embedding: EngineToSwEmbedding & Pick<EngineToSw, 'generation.alive'>;
+  tokenize: Pick<EngineToSwTokens, 'tokenize.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
+  detokenize: Pick<EngineToSwTokens, 'detokenize.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
+  'apply-template': Pick<EngineToSwTokens, 'apply-template.result' | 'generation.error'> &
+    Pick<EngineToSw, 'generation.alive'>;
 }
 
 /** SW -> engine worker on every job's port, whatever its kind. */
@@ -191,6 +207,13 @@ export const isEngineToSwEmbedding = messageGuard<EngineToSwEmbedding>(['embeddi
 export const isJobEvent: { [K in JobKind]: (data: unknown) => data is MessageOf<JobEvents[K]> } = {
   generation: isEngineToSw,
   embedding: messageGuard<JobEvents['embedding']>(['embedding.result', 'generation.error', 'generation.alive']),
+  tokenize: messageGuard<JobEvents['tokenize']>(['tokenize.result', 'generation.error', 'generation.alive']),
+  detokenize: messageGuard<JobEvents['detokenize']>(['detokenize.result', 'generation.error', 'generation.alive']),
+  'apply-template': messageGuard<JobEvents['apply-template']>([
+    'apply-template.result',
+    'generation.error',
+    'generation.alive',
+  ]),
 };
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 

@@ -86,6 +86,14 @@ export class LlamaCppModel implements LoadedModel {
     return this.guard.call(() => this.engine.tokenizeMixed(segments, true));
   }
 
+  /** llama-server's `/tokenize`: the ids of `text` and each one's bytes (control tokens as their text). */
+  async tokenize(text: string, addSpecial: boolean, parseSpecial: boolean) {
+    return this.guard.call(() => {
+      const tokens = this.engine.tokenize(text, addSpecial, parseSpecial);
+      return { tokens, pieces: tokens.map((id) => this.engine.piece(id, true)) };
+    });
+  }
+
   async promptText(prompt: PromptInput): Promise<string> {
     if (typeof prompt === 'string') return prompt;
     return this.guard.call(() => decoder.decode(new Uint8Array(prompt.flatMap((id) => this.engine.piece(id, true)))));

@@ -3,6 +3,7 @@ import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 import {
   DEFAULT_ROUTE_PREFIX,
   normalizeRoutePrefix,
+  prefixParent,
   routePrefixOf,
   withRoutePrefix,
 } from '../../../../../src/core/domain/route-prefix';
@@ -27,5 +28,10 @@ describe('route prefix', () => {
     expect(routePrefixOf(custom)).toBe('/api/v1');
     expect(routePrefixOf('https://app.example/sw.js')).toBe('/v1');
     expect(routePrefixOf(withRoutePrefix(custom, '/v1', base))).toBe('/v1');
+  });
+
+  it("names the prefix's parent, where llama-server's routes sit", () => {
+    expect(prefixParent('/v1')).toBe('');
+    expect(prefixParent('/api/v1')).toBe('/api');
   });
 });

@@ -26,6 +26,8 @@ const failing: Route['handle'] = () => Promise.reject(new InvalidRequestError('b
 const routes: readonly Route[] = [
   { method: 'POST', path: '/v1/completions', handle: failing },
   { method: 'POST', path: '/v1/other', dialect: OTHER, handle: failing },
+  { method: 'POST', path: '/beside', dialect: OTHER, handle: () => Promise.resolve(new Response('beside')) },
+  { method: 'GET', path: '/asset.js', handle: () => Promise.resolve(new Response('asset')) },
 ];
 
 async function answer(method: string, path: string): Promise<{ status: number; body: unknown }> {
@@ -52,6 +54,22 @@ describe('dialects', () => {
     expect(await answer('POST', '/v1/other/more')).toMatchObject({ status: 404, body: { type: 'error' } });
     expect(await answer('GET', '/v1/other')).toMatchObject({ status: 405, body: { type: 'error' } });
     expect(await answer('POST', '/v1/nope')).toMatchObject({ status: 404, body: { error: { code: 'unknown_url' } } });
+  });
+
+  it('answers a dialect route beside the prefix as the endpoint: its caller checked, a wrong method its 405', async () => {
+    expect(await answer('GET', '/beside')).toMatchObject({ status: 405, body: { type: 'error' } });
+    const request = (headers: Record<string, string>) => new Request(`${ORIGIN}/beside`, { method: 'POST', headers });
+    const handled = async (headers: Record<string, string>) => {
+      const got = request(headers);
+      const response = await dispatch(routes, got, ORIGIN, '/v1')?.({ request: got, clientId: 'c' });
+      return response?.status;
+    };
+    expect(await handled({})).toBe(200);
+    expect(await handled({ 'sec-fetch-site': 'cross-site' })).toBe(403);
+    // A route without a dialect outside the prefix is a static asset: no caller check.
+    const asset = new Request(`${ORIGIN}/asset.js`, { headers: { 'sec-fetch-site': 'cross-site' } });
+    expect((await dispatch(routes, asset, ORIGIN, '/v1')?.({ request: asset, clientId: 'c' }))?.status).toBe(200);
+    expect(dispatch(routes, new Request(`${ORIGIN}/elsewhere`, { method: 'POST' }), ORIGIN, '/v1')).toBeUndefined();
   });
 
   it("reads the key from the dialect's header", () => {

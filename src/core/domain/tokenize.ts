@@ -1,0 +1,34 @@
+/**
+ * The engine's tokenizer as jobs (llama.cpp server's `/tokenize` and `/detokenize`): text to
+ * token ids with each token's bytes, and token ids back to text, on the model's own vocabulary;
+ * and `/apply-template`: a conversation rendered with the model's chat template, as text.
+ */
+import type { ChatPrompt } from './chat-prompt';
+
+/** Text to token ids, as llama-server's `/tokenize` reads it. */
+export interface TokenizeRequest {
+  model: string;
+  content: string;
+  /** Add BOS/EOS as the model asks. */
+  add_special: boolean;
+  /** Read control-token text (`<|im_end|>`) as those tokens. */
+  parse_special: boolean;
+}
+
+/** Token ids back to text. */
+export interface DetokenizeRequest {
+  model: string;
+  tokens: number[];
+}
+
+/** The ids, and each token's bytes (its piece; control tokens spelled as their text). */
+export interface TokenizeResult {
+  tokens: number[];
+  pieces: number[][];
+}
+
+/** A conversation to render with the model's chat template (nothing is generated). */
+export interface ApplyTemplateRequest {
+  model: string;
+  chat: ChatPrompt;
+}

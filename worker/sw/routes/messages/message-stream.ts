@@ -1,0 +1,152 @@
+/**
+ * The Messages API as a state machine fed with neutral events (one choice): yields Anthropic's
+ * named stream events (message_start and a ping, then per content block content_block_start,
+ * content_block_delta with text_delta / thinking_delta / input_json_delta, content_block_stop;
+ * then message_delta with stop_reason and the whole usage, and message_stop), and keeps the
+ * final `message` object for non-stream answers (`final()`). The prompt's size is known only at
+ * the end, so message_start says 0 input tokens and message_delta carries the totals (both SDKs
+ * read them from there).
+ */
+import { ChatChoice, type ChoiceStep } from '../../conversation/chat-choice';
+import type { ParserOptions } from '../../conversation/chat-output-parser';
+import type { GenerationEvent, TokenCounts } from '../../conversation/neutral-types';
+import { randomId } from '../../format/random-id';
+import {
+  messageObject,
+  messageUsage,
+  stopReason,
+  toolInput,
+  type ContentBlock,
+  type MessageMeta,
+} from './message-object';
+
+export type MessageEvent = { type: string } & Record<string, unknown>;
+
+type Open = { kind: 'text' | 'thinking'; text: string } | { kind: 'tool_use'; text: string; id: string; name: string };
+
+export class MessageStream {
+  private readonly content: ContentBlock[] = [];
+  private open: Open | null = null;
+  private choice: ChatChoice;
+  private matched: string | number | null = null;
+  private started = false;
+  private last: ReturnType<typeof messageObject> | null = null;
+  private readonly events: MessageEvent[] = [];
+
+  constructor(
+    private readonly meta: MessageMeta,
+    private readonly parser: ParserOptions,
+  ) {
+    this.choice = new ChatChoice(0, this.options(false));
+  }
+
+  accept(event: GenerationEvent | { type: 'generation.done'; counts: TokenCounts }): MessageEvent[] {
+    this.start();
+    switch (event.type) {
+      case 'generation.prompt':
+        if (event.index === 0) this.choice = new ChatChoice(0, this.options(event.opens_reasoning));
+        break;
+      case 'generation.piece':
+        if (event.index === 0) this.step(this.choice.piece(event.text, event.tokens));
+        break;
+      case 'generation.choice-end':
+        if (event.index === 0) {
+          this.step(this.choice.end(event.finish_reason));
+          this.matched = event.matched_stop;
+        }
+        break;
+      case 'generation.done': {
+        this.close();
+        const stop = stopReason(this.choice.finishReason, this.matched);
+        this.last = messageObject(this.meta, this.content, stop, event.counts);
+        this.emit({ type: 'message_delta', delta: stop, usage: messageUsage(event.counts) });
+        this.emit({ type: 'message_stop' });
+        break;
+      }
+      case 'generation.error':
+        // The dialect's `event: error` frame ends the stream (engine-response writes it).
+        break;
+    }
+    return this.events.splice(0);
+  }
+
+  /** The final message object (after generation.done). */
+  final(): ReturnType<typeof messageObject> | null {
+    return this.last;
+  }
+
+  private options(startInReasoning: boolean): ParserOptions {
+    return { ...this.parser, startInReasoning, newId: () => randomId('toolu_') };
+  }
+
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    const message = messageObject(this.meta, [], { stop_reason: null, stop_sequence: null }, null);
+    this.emit({ type: 'message_start', message });
+    this.emit({ type: 'ping' });
+  }
+
+  private step({ delta }: ChoiceStep): void {
+    if (delta.reasoning !== '') this.text('thinking', delta.reasoning);
+    if (delta.content !== '') this.text('text', delta.content);
+    for (const call of delta.toolCalls) {
+      if (call.id !== undefined) {
+        this.close();
+        const open = { kind: 'tool_use' as const, text: '', id: call.id, name: call.name ?? '' };
+        this.open = open;
+        this.emit({
+          type: 'content_block_start',
+          index: this.content.length,
+          content_block: { type: 'tool_use', id: open.id, name: open.name, input: {} },
+        });
+      }
+      if (this.open?.kind !== 'tool_use' || call.arguments === '') continue;
+      this.open.text += call.arguments;
+      this.delta({ type: 'input_json_delta', partial_json: call.arguments });
+    }
+  }
+
+  private text(kind: 'text' | 'thinking', text: string): void {
+    if (this.open?.kind !== kind) {
+      this.close();
+      this.open = kind === 'text' ? { kind: 'text', text: '' } : { kind: 'thinking', text: '' };
+      const block = kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' };
+      this.emit({ type: 'content_block_start', index: this.content.length, content_block: block });
+    }
+    this.open.text += text;
+    this.delta(kind === 'text' ? { type: 'text_delta', text } : { type: 'thinking_delta', thinking: text });
+  }
+
+  private delta(delta: Record<string, string>): void {
+    this.emit({ type: 'content_block_delta', index: this.content.length, delta });
+  }
+
+  private close(): void {
+    const open = this.open;
+    if (open === null) return;
+    this.open = null;
+    this.emit({ type: 'content_block_stop', index: this.content.length });
+    this.content.push(blockOf(open));
+  }
+
+  private emit(event: MessageEvent): void {
+    this.events.push(event);
+  }
+}
+
+function blockOf(open: Open): ContentBlock {
+  switch (open.kind) {
+    case 'text':
+      return { type: 'text', text: open.text };
+    case 'thinking':
+      return { type: 'thinking', thinking: open.text, signature: '' };
+    case 'tool_use':
+      return { type: 'tool_use', id: open.id, name: open.name, input: toolInput(open.text) };
+  }
+}
+
+/** One SSE frame as Anthropic sends its events: `event: <type>` then `data: <json>`. */
+export function messageSseFrame(event: MessageEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
