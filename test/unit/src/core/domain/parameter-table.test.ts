@@ -25,8 +25,11 @@ import { chatGenerationRequest } from '../../../../../worker/sw/conversation/cha
 function activeValue(row: ParameterRow<unknown, ParameterRange>): unknown {
   const { range } = row;
   switch (range.kind) {
-    case 'number':
-      return range.min + (Math.min(range.max, range.min + 1) - range.min) / 2;
+    case 'number': {
+      // Within [0, 1] where the range allows: a value <= 0 may read as "off" (top_n_sigma).
+      const low = Math.max(range.min, 0);
+      return (low + Math.min(range.max, low + 1)) / 2;
+    }
     case 'integer':
       return range.max === undefined ? 3 : range.max;
     case 'boolean':

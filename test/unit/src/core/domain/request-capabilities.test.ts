@@ -172,6 +172,7 @@ describe('choiceRequest', () => {
       top_p: 0.9,
       top_k: 7,
       min_p: 0.1,
+      top_n_sigma: -1,
       typical_p: 0.8,
       mirostat: 2,
       mirostat_tau: 3,
