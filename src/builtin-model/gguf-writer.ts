@@ -1,23 +1,10 @@
 /** Writes GGUF v3 files (metadata and F32, F16, Q8_0 or Q4_0 tensors) in memory. */
+import { GGUF_TYPE } from '#gguf/gguf-types';
 import { ByteWriter } from './byte-writer';
 import { encodeTensor, GGML_TYPE, tensorBytes, type GgmlType } from './quantize';
 
-/** GGUF metadata value type codes (gguf_type). */
-export const GGUF_VALUE_TYPE = {
-  uint8: 0,
-  int8: 1,
-  uint16: 2,
-  int16: 3,
-  uint32: 4,
-  int32: 5,
-  float32: 6,
-  bool: 7,
-  string: 8,
-  array: 9,
-  uint64: 10,
-  int64: 11,
-  float64: 12,
-} as const;
+/** GGUF metadata value type codes (gguf_type): the reader's table. */
+export const GGUF_VALUE_TYPE = GGUF_TYPE;
 
 /** GGUF tensor type code for F32 (ggml_type GGML_TYPE_F32). */
 export const GGUF_TENSOR_TYPE_F32 = 0;
