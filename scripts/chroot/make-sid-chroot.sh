@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Makes (once) a Debian sid chroot at DIR with PACKAGES installed, and prints DIR: the steps of
-# scripts/engine/make-chroot.sh (the engine toolchain's chroot) with the packages as arguments.
-# That script stays byte-identical until the next engine build, because the engine's manifest
-# hashes it as a build input; it is meant to become `make-sid-chroot.sh DIR /usr/bin/emcc ...`.
+# Makes (once) a Debian sid chroot at DIR with PACKAGES installed, and prints DIR: the one chroot
+# script of the engine's toolchain (scripts/engine/make-chroot.sh) and the tests' llama-server
+# (make-server-chroot.sh).
 # Linux, root. Idempotent: a chroot where MARKER (a path inside it) exists is reused.
 #   usage: scripts/chroot/make-sid-chroot.sh DIR MARKER PACKAGE...
 set -euo pipefail

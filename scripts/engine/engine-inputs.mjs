@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const FOLDERS = ['native', 'native/kernel-check', 'scripts/engine', 'scripts/engine/patches'];
+const FOLDERS = ['native', 'native/kernel-check', 'scripts/chroot', 'scripts/engine', 'scripts/engine/patches'];
 const BUILT_FROM = /\.(c|cpp|h|sh|patch)$/;
 
 export const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
