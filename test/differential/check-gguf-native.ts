@@ -23,7 +23,7 @@ interface Native {
 }
 
 function startNative(): Native {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/native-load-gguf.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/differential/native-load-gguf.ts'], {
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });

@@ -29,7 +29,7 @@ before(async () => {
   });
   page = await browser.newPage();
   const bundle = await build({
-    entryPoints: ['test/unit/kernel-check.ts'],
+    entryPoints: ['test/unit/worker/engine/backends/llamacpp/kernel-check.ts'],
     bundle: true,
     format: 'iife',
     globalName: 'kernelCheck',

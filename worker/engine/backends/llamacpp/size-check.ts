@@ -1,9 +1,11 @@
 /**
  * A download's size, checked against what the engine can hold while it comes in: its
- * Content-Length at once, its GGUF header's sizes as soon as the header has arrived (tried on
+ * Content-Length at once; without one, its GGUF header's sizes as soon as the header has arrived (tried on
  * every chunk of the first `HEAD_FIRST` bytes, then as they double, up to `HEAD_MAX`), and the
  * bytes so far. The first that is over
- * the limit throws the 503 `model_too_large`, and the download stops there.
+ * the limit throws the 503 `model_too_large`, and the download stops there. With a length
+ * within the limit the header is not read here: a header that claims more than the file holds
+ * is a corrupt file, which the GGUF validator names (`... extends past the end of the file`).
  */
 import { ggufExtent } from '#gguf/gguf-extent';
 import { memoryLimit, tooLarge, type MemoryLimit } from './memory-limit';
@@ -26,6 +28,7 @@ export class SizeCheck {
   /** The response's Content-Length (0: not given). */
   declared(total: number): void {
     if (total > this.limit.bytes) throw tooLarge(this.model, total, 'its Content-Length', this.limit);
+    if (total > 0) this.measured = true;
   }
 
   /** One more chunk; `loaded`: the bytes so far, with it. */
