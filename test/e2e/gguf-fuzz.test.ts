@@ -104,7 +104,12 @@ test('mutated GGUFs through the real endpoint: a clear answer each, the page ali
       if (!load.ok) {
         assert.match(load.message, /\w{3}.*\w{3}/, `${where}: load failed without a message`);
         assert.equal(load.status ?? 503, 503, `${where}: ${load.message}`);
-        if (!accepted) assert.equal(load.code, 'model_load_failed', `${where}: ${load.message}`);
+        // A header that claims more than the engine holds, served without a length, is refused as too large before the rest arrives.
+        if (!accepted)
+          assert.ok(
+            load.code === 'model_load_failed' || load.code === 'model_too_large',
+            `${where}: ${load.code}: ${load.message}`,
+          );
         if (mutant.mutation.includes('HTML')) assert.match(load.message, /looks like an HTML page/, where);
       }
       const answer = await postFromPage(page, '/v1/completions', {
