@@ -229,7 +229,7 @@ test('`vite` (the dev server, dependency pre-bundling on) serves the app and it 
       'the library was pre-bundled by the dependency optimizer',
     );
     assert.ok(
-      requested.some((url) => /\/inpage-llm\/dist\/inpage-llm\/llama-engine\.wasm$/.test(url)),
+      requested.some((url) => /\/inpage-llm\/dist\/inpage-llm\/llama-engine(-relaxed)?\.wasm$/.test(url)),
       requested.join('\n'),
     );
     assert.deepEqual(
