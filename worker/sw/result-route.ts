@@ -37,25 +37,12 @@ export interface ResultRouteDefinition<B extends { model: string }, K extends Re
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-/** The routing step (`withRoutes`) for the route at `path`, as a wrapper of its device handler. */
-const routed =
-  (clients: Clients, path: string, dialect: Dialect) =>
-  (device: Route['handle']): Route['handle'] =>
-    withRoutes(clients, path, dialect, device);
-
 export function resultRoute<B extends { model: string }, K extends ResultKind>(
   definition: ResultRouteDefinition<B, K>,
 ): RouteFactory {
   const { dialect } = definition;
-  return (clients, prefix) => ({
-    method: 'POST',
-    path: `${definition.outsidePrefix ? prefixParent(prefix) : prefix}${definition.path}`,
-    dialect,
-    // Beside the prefix (llama-server's own endpoints) only the device answers: an upstream's
-    // `baseURL` is its `/v1`, where those endpoints are not.
-    handle: (definition.outsidePrefix
-      ? (device: Route['handle']) => device
-      : routed(clients, definition.path, dialect))(async (event) => {
+  return (clients, prefix) => {
+    const device: Route['handle'] = async (event) => {
       const routed = await routeToEngine(clients, event, {
         dialect,
         validate: async () => {
@@ -71,6 +58,14 @@ export function resultRoute<B extends { model: string }, K extends ResultKind>(
       const { channel, first } = await openJob[definition.kind](routed, routed.generation, event.request.signal);
       channel.close();
       return new Response(JSON.stringify(definition.answer(routed.body, first)), { headers: JSON_HEADERS });
-    }),
-  });
+    };
+    return {
+      method: 'POST',
+      path: `${definition.outsidePrefix ? prefixParent(prefix) : prefix}${definition.path}`,
+      dialect,
+      // Beside the prefix (llama-server's own endpoints) only the device answers: an upstream's
+      // `baseURL` is its `/v1`, where those endpoints are not.
+      handle: definition.outsidePrefix ? device : withRoutes(clients, definition.path, dialect, device),
+    };
+  };
 }
