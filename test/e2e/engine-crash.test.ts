@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Page, Worker } from 'playwright';
+import { engineWorker, nextAnswer, startStream, streamEnd, type StreamEnd } from './engine-worker-helpers';
 import { usePage } from './page-fixture';
-import { postFromPage } from './page-helpers';
 
 // The engine worker dying under the endpoint: a wasm trap mid-generation (the test builds'
 // trigger, worker/engine/backends/llamacpp/test-trap.ts), the worker closed from outside, a
@@ -10,61 +9,6 @@ import { postFromPage } from './page-helpers';
 // once with 503 `engine_crashed` (an SSE error frame mid-stream), a new worker loads the
 // model again, and the next request is answered exactly, with no manual step.
 const fixture = usePage();
-const ABC = { model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 };
-
-/** The page's engine worker (the one that is running now). */
-async function engineWorker(page: Page): Promise<Worker> {
-  for (let i = 0; i < 200; i++) {
-    const found = page.workers().filter((worker) => worker.url().includes('engine-worker'));
-    if (found.length === 1 && found[0]) return found[0];
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no single engine worker: ${page.workers().map((worker) => worker.url())}`);
-}
-
-/** Starts a long stream in the page; resolves once its first bytes arrived (`window.crashStream` holds the outcome). */
-async function startStream(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const state = window as unknown as { crashStream: Promise<object>; firstBytes: Promise<void> };
-    let first!: () => void;
-    state.firstBytes = new Promise((resolve) => (first = resolve));
-    const body = { model: 'inpage-test', prompt: 'hi ', max_tokens: 4000, temperature: 0, stream: true };
-    state.crashStream = fetch('/v1/completions', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }).then(async (response) => {
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let text = '';
-      let lastPieceAt = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return { status: response.status, tail: text.slice(-300), endedAt: performance.now(), lastPieceAt };
-        if (!value.includes('"error"')) lastPieceAt = performance.now();
-        text += value;
-        first();
-      }
-    });
-  });
-  await page.evaluate(() => (window as unknown as { firstBytes: Promise<void> }).firstBytes);
-}
-
-interface StreamEnd {
-  status: number;
-  tail: string;
-  endedAt: number;
-  lastPieceAt: number;
-}
-
-const streamEnd = (page: Page) =>
-  page.evaluate(() => (window as unknown as { crashStream: Promise<StreamEnd> }).crashStream);
-
-/** Sends ABC until it is answered 200 (a request during the restart waits for it); the answer and how long. */
-async function nextAnswer(page: Page) {
-  const started = Date.now();
-  const response = await postFromPage(page, '/v1/completions', ABC);
-  return { ...response, ms: Date.now() - started };
-}
 
 function assertCrashFrame(end: StreamEnd): void {
   assert.equal(end.status, 200);

@@ -7,9 +7,11 @@ import { vocabularyFromMetadata } from '#gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test-model';
 import type { Backend, LoadedModel } from '../../backend';
 import { llamaWasmUrl } from '../../engine-assets';
+import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
 import { memoryLimit, tooLarge } from './memory-limit';
-import { EngineError, LlamaWasm } from './llama-wasm';
+import { EngineError } from './engine-error';
+import { LlamaWasm } from './llama-wasm';
 import { forgetModelFile, modelFile } from './model-file';
 import { LlamaCppModel } from './model';
 
@@ -39,6 +41,28 @@ function firstEvaluation(id: string, model: LlamaCppModel): void {
   }
 }
 
+/**
+ * Runs `load` on `engine`: if the heap could not grow meanwhile, the failure is a 503
+ * `engine_out_of_memory` with the heap's size, whatever llama.cpp said. The engine instance is
+ * dropped with its heap, so the worker's other models are untouched.
+ */
+async function loadWithin(id: string, engine: LlamaWasm, load: () => Promise<void>): Promise<void> {
+  const failures = engine.memoryFailures();
+  try {
+    await load();
+  } catch (error) {
+    if (engine.memoryFailures() === failures) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ServiceUnavailableError(
+      `Loading '${id}' ran out of memory: the engine's heap could not grow past ` +
+        `${Math.round(engine.heapBytes() / (1024 * 1024))} MiB (${reason}). Close other tabs or ` +
+        'unload models, or use a smaller model or a shorter context.',
+      'engine_out_of_memory',
+      { cause: error },
+    );
+  }
+}
+
 /** The `llamacpp` backend: llama.cpp built from source for wasm by this project (native/), CPU only. */
 export class LlamaCppBackend implements Backend {
   readonly name = 'llamacpp' as const;
@@ -54,9 +78,9 @@ export class LlamaCppBackend implements Backend {
       const { metadata } = await this.validate(spec, file);
       const vocab = vocabularyFromMetadata(metadata);
       const engine = await LlamaWasm.start(llamaWasmUrl());
-      await engine.load(file, contextLength, LLAMACPP_THREADS);
+      await loadWithin(spec.id, engine, () => engine.load(file, contextLength, LLAMACPP_THREADS));
       const template = chatTemplateFromMetadata(metadata, vocab);
-      const model = new LlamaCppModel(engine, new EngineGuard(spec.id), vocab, contextLength, template);
+      const model = new LlamaCppModel(engine, new EngineGuard(spec.id, engine, retireWorker), vocab, contextLength, template);
       firstEvaluation(spec.id, model);
       return model;
     } catch (error) {

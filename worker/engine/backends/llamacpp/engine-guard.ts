@@ -1,41 +1,58 @@
 /**
  * Keeps a failing engine from taking requests down with it. An error the glue reports (a bad
  * prompt, a grammar it cannot read) is that request's own. Anything else thrown from inside
- * the wasm (an `abort()` in llama.cpp, a trap, running out of memory) leaves the module in an
- * unknown state: the model is marked crashed, this and every later request get a 503
- * `engine_crashed` naming it instead of answers from a broken heap, and `onCrash` is told
- * once (by default the worker retires: the page replaces it and loads the model again).
+ * the wasm (an `abort()` in llama.cpp, a trap) leaves the module in an unknown state: the model
+ * is marked crashed, this and every later request get a 503 `engine_crashed` naming it instead
+ * of answers from a broken heap, and `onCrash` is told once (in the engine worker it retires:
+ * the page replaces it and loads the model again).
+ *
+ * Running out of memory takes the same path, whatever llama.cpp made of the failed allocation
+ * (a glue error, a C++ exception, a trap): a step during which the heap could not grow is a 503
+ * `engine_out_of_memory` with the heap's size, and the model is given up like a crashed one,
+ * because a wasm heap never shrinks (a new worker starts with a small one).
  */
 import { OpenAIError, ServiceUnavailableError } from '#core/domain/errors';
-import { retireWorker } from '../../retire-worker';
-import { EngineError } from './llama-wasm';
+import { EngineError } from './engine-error';
+
+/** What the guard reads of the engine's memory (LlamaWasm has both). */
+export interface EngineMemory {
+  /** A count that grows each time an allocation failed for want of memory. */
+  memoryFailures(): number;
+  /** The heap's size now, in bytes. */
+  heapBytes(): number;
+}
+
+const MIB = 1024 * 1024;
 
 export class EngineGuard {
-  private crash: string | null = null;
+  private crash: OpenAIError | null = null;
   private retired = false;
 
   constructor(
     private readonly model: string,
-    private readonly onCrash: (reason: string) => void = retireWorker,
+    private readonly memory: EngineMemory,
+    private readonly onCrash: (reason: string) => void,
   ) {}
 
   /** Runs one engine step (or a few), mapping a crash. */
   call<T>(step: () => T): T {
     this.checkUsable();
+    const failures = this.memory.memoryFailures();
     try {
       return step();
     } catch (error) {
-      throw this.map(error);
+      throw this.map(error, failures);
     }
   }
 
   /** Runs a generation, mapping a crash at any step. */
   async *stream<T>(start: () => AsyncIterable<T>): AsyncIterable<T> {
     this.checkUsable();
+    const failures = this.memory.memoryFailures();
     try {
       yield* start();
     } catch (error) {
-      throw this.map(error);
+      throw this.map(error, failures);
     }
   }
 
@@ -45,24 +62,30 @@ export class EngineGuard {
   }
 
   private checkUsable(): void {
-    if (this.crash !== null)
-      throw new ServiceUnavailableError(
-        `The llama.cpp engine of '${this.model}' crashed (${this.crash}); load the model again.`,
-        'engine_crashed',
-      );
+    if (this.crash !== null) throw this.crash;
     if (this.retired) throw new ServiceUnavailableError(`'${this.model}' was unloaded.`, 'model_not_loaded');
   }
 
-  private map(error: unknown): Error {
-    if (error instanceof OpenAIError || error instanceof EngineError) return error;
-    if (this.crash === null) {
-      this.crash = error instanceof Error ? error.message : String(error);
-      this.onCrash(`'${this.model}': ${this.crash}`);
-    }
-    return new ServiceUnavailableError(
-      `The llama.cpp engine of '${this.model}' crashed (${this.crash}); load the model again.`,
-      'engine_crashed',
-      { cause: error },
-    );
+  /** `error` thrown by a step that began when the memory failure count was `failures`. */
+  private map(error: unknown, failures: number): Error {
+    if (this.crash !== null) return this.crash;
+    const outOfMemory = this.memory.memoryFailures() !== failures;
+    if (!outOfMemory && (error instanceof OpenAIError || error instanceof EngineError)) return error;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.crash = outOfMemory
+      ? new ServiceUnavailableError(
+          `The llama.cpp engine of '${this.model}' ran out of memory: its heap could not grow past ` +
+            `${Math.round(this.memory.heapBytes() / MIB)} MiB (${reason}). The engine is restarted ` +
+            'and the model loaded again; a shorter context or a smaller model needs less.',
+          'engine_out_of_memory',
+          { cause: error },
+        )
+      : new ServiceUnavailableError(
+          `The llama.cpp engine of '${this.model}' crashed (${reason}); load the model again.`,
+          'engine_crashed',
+          { cause: error },
+        );
+    this.onCrash(`'${this.model}': ${outOfMemory ? 'out of memory' : reason}`);
+    return this.crash;
   }
 }

@@ -5,13 +5,19 @@
  */
 import createLlamaEngine from './wasm/llama-engine.mjs';
 import { bufferBlobReads } from './blob-reads';
+import { EngineError } from './engine-error';
 import type { LlamaEngineModule } from './engine-module';
+import { refusedGrowths, watchHeapGrowth } from './heap-growth';
 import { armTestTrap } from './test-trap';
+import { testHeapCeiling } from './test-memory';
 
 /** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
 declare const __INPAGE_TEST_HOOKS__: boolean;
 
 const encoder = new TextEncoder();
+
+/** How llama.cpp and the C++ runtime say an allocation failed, in what they print. */
+const ALLOCATION_FAILED = /failed to allocate|bad_alloc|out of memory|cannot allocate/i;
 
 /** Where the model's file is mounted in the module's file system. */
 const MODEL_DIR = '/models';
@@ -27,11 +33,6 @@ export interface SampledToken extends RawCandidate {
   top: RawCandidate[];
 }
 
-/** A failure the glue reported (its message says what); the engine itself is still sound. */
-export class EngineError extends Error {
-  override readonly name = 'EngineError';
-}
-
 export interface ModelNumbers {
   vocabSize: number;
   contextLength: number;
@@ -42,16 +43,24 @@ export interface ModelNumbers {
 }
 
 export class LlamaWasm {
-  private constructor(private readonly m: LlamaEngineModule) {}
+  private constructor(
+    private readonly m: LlamaEngineModule,
+    private readonly failedAllocations: { count: number },
+  ) {}
 
   /** Instantiates the engine from the wasm at `wasmUrl`. */
   static async start(wasmUrl: string): Promise<LlamaWasm> {
+    watchHeapGrowth(__INPAGE_TEST_HOOKS__ ? testHeapCeiling : undefined);
+    const failedAllocations = { count: 0 };
     const module = await createLlamaEngine({
       locateFile: () => wasmUrl,
       print: () => {},
-      printErr: (text) => console.warn(`[llama.cpp] ${text}`),
+      printErr: (text) => {
+        if (ALLOCATION_FAILED.test(text)) failedAllocations.count++;
+        console.warn(`[llama.cpp] ${text}`);
+      },
     });
-    const engine = new LlamaWasm(module);
+    const engine = new LlamaWasm(module, failedAllocations);
     if (__INPAGE_TEST_HOOKS__) armTestTrap(engine, module);
     return engine;
   }
@@ -70,6 +79,19 @@ export class LlamaWasm {
       FS.mount(WORKERFS, { blobs: [{ name: 'model.gguf', data: file }] }, MODEL_DIR);
     }
     this.check(this.withString(path, (ptr) => this.m._ip_load(ptr, contextLength, threads)));
+  }
+
+  /**
+   * Grows each time an allocation failed for want of memory: a refused heap growth in this
+   * worker (heap-growth.ts), llama.cpp saying so, or the heap's `malloc` returning null here.
+   */
+  memoryFailures(): number {
+    return refusedGrowths() + this.failedAllocations.count;
+  }
+
+  /** The heap's size now, in bytes. */
+  heapBytes(): number {
+    return this.m.HEAPU8.length;
   }
 
   info(): ModelNumbers {
@@ -95,7 +117,7 @@ export class LlamaWasm {
     const parts = segments.map((segment) => ({ bytes: encoder.encode(segment.text), special: segment.special }));
     const length = parts.reduce((sum, part) => sum + part.bytes.length, 0);
     const ranges: number[] = [];
-    const text = this.m._malloc(length + 1);
+    const text = this.malloc(length + 1);
     try {
       let at = 0;
       for (const part of parts) {
@@ -193,7 +215,7 @@ export class LlamaWasm {
   }
 
   private withIds(ids: readonly number[], call: (ptr: number) => number): number {
-    const ptr = this.m._malloc(Math.max(1, ids.length) * 4);
+    const ptr = this.malloc(Math.max(1, ids.length) * 4);
     try {
       this.m.HEAP32.set(ids, ptr >> 2);
       return call(ptr);
@@ -205,7 +227,7 @@ export class LlamaWasm {
   /** Calls `call` with `text` as NUL-terminated UTF-8 in the heap (and its length in bytes). */
   private withString(text: string, call: (ptr: number, length: number) => number): number {
     const bytes = encoder.encode(text);
-    const ptr = this.m._malloc(bytes.length + 1);
+    const ptr = this.malloc(bytes.length + 1);
     try {
       this.m.HEAPU8.set(bytes, ptr);
       this.m.HEAPU8[ptr + bytes.length] = 0;
@@ -213,6 +235,14 @@ export class LlamaWasm {
     } finally {
       this.m._free(ptr);
     }
+  }
+
+  /** `bytes` of the heap (a null pointer, for want of memory, throws instead). */
+  private malloc(bytes: number): number {
+    const ptr = this.m._malloc(bytes);
+    if (ptr !== 0) return ptr;
+    this.failedAllocations.count++;
+    throw new Error(`the engine's heap has no room for ${bytes} bytes`);
   }
 
   /** Throws the glue's last error for a negative status. */

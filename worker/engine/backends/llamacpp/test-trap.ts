@@ -12,6 +12,7 @@
  */
 import type { LlamaEngineModule } from './engine-module';
 import type { LlamaWasm } from './llama-wasm';
+import { testExhaustPoint } from './test-memory';
 
 const TRIGGER = '__inpageTestTrap';
 const modules = new WeakMap<LlamaWasm, LlamaEngineModule>();
@@ -21,8 +22,13 @@ export function armTestTrap(engine: LlamaWasm, module: LlamaEngineModule): void 
   modules.set(engine, module);
 }
 
-/** Called once per generated token: traps `engine`'s wasm when the trigger's count runs out. */
+/**
+ * Called once per generated token: traps `engine`'s wasm when the trigger's count runs out (and
+ * runs test-memory.ts's trigger).
+ */
 export function testTrapPoint(engine: LlamaWasm): void {
+  const module = modules.get(engine);
+  if (module) testExhaustPoint(module);
   const left: unknown = Reflect.get(globalThis, TRIGGER);
   if (typeof left !== 'number') return;
   if (left > 1) {
@@ -30,5 +36,5 @@ export function testTrapPoint(engine: LlamaWasm): void {
     return;
   }
   Reflect.deleteProperty(globalThis, TRIGGER);
-  modules.get(engine)?._ip_begin(0xfffffff0, 1, 0);
+  module?._ip_begin(0xfffffff0, 1, 0);
 }

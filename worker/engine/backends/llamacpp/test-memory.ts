@@ -1,0 +1,36 @@
+/**
+ * Test builds only: out of memory, on demand. Two triggers, set in the engine worker's global
+ * scope by the e2e tests (through the DevTools protocol):
+ * - `__inpageTestHeapCeiling = BYTES`: from now on, a wasm heap in this worker may not grow past
+ *   BYTES; a growth past it is refused as the browser refuses one it cannot give (heap-growth.ts),
+ *   so a model load that needs more runs out of memory;
+ * - `__inpageTestExhaustHeap = N`: N generated tokens later, the heap is held at its size and
+ *   every free byte of it is taken (`malloc` until it returns null), so the generation's next
+ *   allocation fails, as it would on a device out of memory.
+ *
+ * Kept out of production as test-trap.ts is: the only calls are under `if (__INPAGE_TEST_HOOKS__)`.
+ */
+import type { LlamaEngineModule } from './engine-module';
+
+const CEILING = '__inpageTestHeapCeiling';
+const EXHAUST = '__inpageTestExhaustHeap';
+
+/** The test's heap ceiling in bytes, if one is set. */
+export function testHeapCeiling(): number | undefined {
+  const ceiling: unknown = Reflect.get(globalThis, CEILING);
+  return typeof ceiling === 'number' ? ceiling : undefined;
+}
+
+/** Called once per generated token: exhausts `module`'s heap when the trigger's count runs out. */
+export function testExhaustPoint(module: LlamaEngineModule): void {
+  const left: unknown = Reflect.get(globalThis, EXHAUST);
+  if (typeof left !== 'number') return;
+  if (left > 1) {
+    Reflect.set(globalThis, EXHAUST, left - 1);
+    return;
+  }
+  Reflect.deleteProperty(globalThis, EXHAUST);
+  Reflect.set(globalThis, CEILING, module.HEAPU8.length);
+  // Never freed: the heap stays full until the worker that holds it is replaced.
+  for (let size = 64 * 1024 * 1024; size >= 8;) if (module._malloc(size) === 0) size >>= 1;
+}
