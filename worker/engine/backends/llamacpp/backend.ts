@@ -80,7 +80,13 @@ export class LlamaCppBackend implements Backend {
       const engine = await LlamaWasm.start(llamaWasmUrl());
       await loadWithin(spec.id, engine, () => engine.load(file, contextLength, LLAMACPP_THREADS));
       const template = chatTemplateFromMetadata(metadata, vocab);
-      const model = new LlamaCppModel(engine, new EngineGuard(spec.id, engine, retireWorker), vocab, contextLength, template);
+      const model = new LlamaCppModel(
+        engine,
+        new EngineGuard(spec.id, engine, retireWorker),
+        vocab,
+        contextLength,
+        template,
+      );
       firstEvaluation(spec.id, model);
       return model;
     } catch (error) {
