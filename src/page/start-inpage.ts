@@ -190,7 +190,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     this.dispatchEvent(new CustomEvent('progress', { detail: progress }));
 
   stream(body: Record<string, unknown>): AsyncIterable<DirectEvent> {
-    return directStream(this.engine, { model: this.model, ...body });
+    return directStream(this.engine, { model: this.model, ...body }, (listener) => this.tab.whenDead(listener));
   }
 
   dispose(): Promise<void> {

@@ -71,6 +71,11 @@ export class TabEngine {
     return this.running ? this.running.watch.during(work) : work;
   }
 
+  /** Calls `listener` if the running engine worker dies (never on a follower); returns the unsubscribe. */
+  whenDead(listener: (reason: string) => void): () => void {
+    return this.running ? this.running.watch.whenDead(listener) : () => undefined;
+  }
+
   /**
    * Follows: answers the SW's queries with no models (so it never waits on this page) and
    * says it stands by for this model (so the SW holds requests through a handover).

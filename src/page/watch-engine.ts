@@ -30,6 +30,12 @@ export interface EngineWatch {
    * with a 503 `engine_crashed` when the worker dies first (its answer would never come).
    */
   during<T>(work: Promise<T>): Promise<T>;
+  /**
+   * Calls `listener` with the reason when the worker is found dead, after the last answers it
+   * posted had their time to arrive (at once if it is dead already). The returned function
+   * unsubscribes.
+   */
+  whenDead(listener: (reason: string) => void): () => void;
   /** Stops watching (the page stops the worker itself). */
   stop(): void;
 }
@@ -110,8 +116,23 @@ export function watchEngine(
         });
       });
     },
+    whenDead(listener: (reason: string) => void): () => void {
+      if (dead !== null) {
+        const reason = dead;
+        const timer = setTimeout(() => listener(reason), 0);
+        return () => clearTimeout(timer);
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const mourn = (reason: string) => (timer = setTimeout(() => listener(reason), LAST_ANSWER_MS));
+      mourners.add(mourn);
+      return () => {
+        mourners.delete(mourn);
+        clearTimeout(timer);
+      };
+    },
     stop,
   };
 }
 
-const crashed = (reason: string) => new ServiceUnavailableError(`The engine crashed (${reason}).`, 'engine_crashed');
+export const crashed = (reason: string) =>
+  new ServiceUnavailableError(`The engine crashed (${reason}).`, 'engine_crashed');

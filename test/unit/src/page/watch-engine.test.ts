@@ -55,6 +55,28 @@ describe('watchEngine', () => {
   });
 });
 
+describe('watchEngine.whenDead', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("tells each listener once the worker's last answers had their time; not one that unsubscribed; at once after death", async () => {
+    const { worker, engine } = fakes(() => true);
+    const watch = watchEngine(worker, engine, () => undefined);
+    const heard: string[] = [];
+    watch.whenDead((reason) => heard.push(`a: ${reason}`));
+    const unsubscribe = watch.whenDead((reason) => heard.push(`b: ${reason}`));
+    unsubscribe();
+    worker.dispatchEvent(new MessageEvent('message', { data: { type: 'engine.crashed', reason: 'a trap' } }));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(heard).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(heard).toEqual(['a: a trap']);
+    watch.whenDead((reason) => heard.push(`c: ${reason}`));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(heard).toEqual(['a: a trap', 'c: a trap']);
+  });
+});
+
 describe('RestartBudget', () => {
   it('allows 3 restarts within a minute, then none until the oldest is a minute old', () => {
     let now = 0;
