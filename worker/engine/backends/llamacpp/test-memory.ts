@@ -11,6 +11,7 @@
  * Kept out of production as test-trap.ts is: the only calls are under `if (__INPAGE_TEST_HOOKS__)`.
  */
 import type { LlamaEngineModule } from './engine-module';
+import { countdownDone } from './test-countdown';
 
 const CEILING = '__inpageTestHeapCeiling';
 const EXHAUST = '__inpageTestExhaustHeap';
@@ -23,13 +24,7 @@ export function testHeapCeiling(): number | undefined {
 
 /** Called once per generated token: exhausts `module`'s heap when the trigger's count runs out. */
 export function testExhaustPoint(module: LlamaEngineModule): void {
-  const left: unknown = Reflect.get(globalThis, EXHAUST);
-  if (typeof left !== 'number') return;
-  if (left > 1) {
-    Reflect.set(globalThis, EXHAUST, left - 1);
-    return;
-  }
-  Reflect.deleteProperty(globalThis, EXHAUST);
+  if (!countdownDone(EXHAUST)) return;
   Reflect.set(globalThis, CEILING, module.HEAPU8.length);
   // Never freed: the heap stays full until the worker that holds it is replaced.
   for (let size = 64 * 1024 * 1024; size >= 8;) if (module._malloc(size) === 0) size >>= 1;

@@ -12,6 +12,7 @@
  */
 import type { LlamaEngineModule } from './engine-module';
 import type { LlamaWasm } from './llama-wasm';
+import { countdownDone } from './test-countdown';
 import { testExhaustPoint } from './test-memory';
 
 const TRIGGER = '__inpageTestTrap';
@@ -29,12 +30,6 @@ export function armTestTrap(engine: LlamaWasm, module: LlamaEngineModule): void 
 export function testTrapPoint(engine: LlamaWasm): void {
   const module = modules.get(engine);
   if (module) testExhaustPoint(module);
-  const left: unknown = Reflect.get(globalThis, TRIGGER);
-  if (typeof left !== 'number') return;
-  if (left > 1) {
-    Reflect.set(globalThis, TRIGGER, left - 1);
-    return;
-  }
-  Reflect.deleteProperty(globalThis, TRIGGER);
+  if (!countdownDone(TRIGGER)) return;
   module?._ip_begin(0xfffffff0, 1, 0);
 }
