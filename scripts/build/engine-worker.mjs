@@ -5,7 +5,7 @@
 //   a WebLLM model loads;
 // - llama-engine.wasm: the llama.cpp engine built by this project (scripts/engine/, committed),
 //   SIMD128; llama-engine-relaxed.wasm: its relaxed-SIMD build, which the worker takes where the
-//   browser validates relaxed SIMD (worker/engine/backends/llamacpp/relaxed-simd.ts).
+//   browser validates relaxed SIMD (src/core/util/relaxed-simd.ts).
 // The worker learns the URLs of the other files from the page's first message (`useAssets`), else
 // takes its siblings (worker/engine/engine-assets-prebuilt.ts, swapped in for engine-assets.ts here).
 import { copyFile, mkdir, readdir } from 'node:fs/promises';

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright';
-import { relaxedSimdProbe } from '../../worker/engine/backends/llamacpp/relaxed-simd';
+import { relaxedSimdProbe } from '../../src/core/util/relaxed-simd';
 import type { KindReport } from '../unit/worker/engine/backends/llamacpp/kernel-check';
 import { CHROMIUM_ARGS } from './harness';
 

@@ -11,7 +11,7 @@
  */
 import type * as WebLLM from '@mlc-ai/web-llm';
 import type { EngineAssets } from '#core/protocol/engine-api';
-import { hasRelaxedSimd } from './backends/llamacpp/relaxed-simd';
+import { hasRelaxedSimd } from '#core/util/relaxed-simd';
 
 let given: EngineAssets | null = null;
 const beside = (name: string): string => new URL(name, self.location.href).href;

@@ -8,7 +8,7 @@
 import simdUrl from './backends/llamacpp/wasm/llama-engine-simd.wasm?url';
 import relaxedUrl from './backends/llamacpp/wasm/llama-engine-relaxed.wasm?url';
 import type { EngineAssets } from '#core/protocol/engine-api';
-import { hasRelaxedSimd } from './backends/llamacpp/relaxed-simd';
+import { hasRelaxedSimd } from '#core/util/relaxed-simd';
 
 /** The bundler placed the files; URLs from the page are not needed. */
 export function setEngineAssets(_assets: EngineAssets): void {}

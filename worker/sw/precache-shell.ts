@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { cleanupOutdatedCaches, PrecacheController, PrecacheRoute } from 'workbox-precaching';
 import { registerRoute } from 'workbox-routing';
+import { precachesFile } from './engine-variant-filter';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -13,7 +14,8 @@ declare const self: ServiceWorkerGlobalScope;
  *
  * Unlike Workbox's `precacheAndRoute`, a precache that cannot be stored (a 404, the storage
  * quota full) does not fail the install: the SW starts anyway, with a console warning, and the
- * files it could not keep come from the network (the precache route falls back to it).
+ * files it could not keep come from the network (the precache route falls back to it). Of the
+ * engine's two wasm builds, only the one this browser runs is stored (engine-variant-filter.ts).
  */
 export function precacheShell(): void {
   // Spelled exactly `self.__WB_MANIFEST`: that is the string injectManifest replaces.
@@ -32,7 +34,7 @@ async function storeAll(controller: PrecacheController): Promise<void> {
   const failed: string[] = [];
   const cache = await caches.open(controller.strategy.cacheName);
   for (const [url, key] of controller.getURLsToCacheKeys()) {
-    if (await cache.match(key)) continue;
+    if (!precachesFile(url) || (await cache.match(key))) continue;
     try {
       const response = await fetch(url, { credentials: 'same-origin' });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);

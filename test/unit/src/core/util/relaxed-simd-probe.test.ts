@@ -1,11 +1,10 @@
 /**
- * The relaxed-SIMD probe that picks the engine variant (worker/engine/backends/llamacpp/
- * relaxed-simd.ts): a well-formed module whose only relaxed part is the instruction the relaxed
+ * The relaxed-SIMD probe that picks the engine variant (src/core/util/relaxed-simd.ts): a well-formed module whose only relaxed part is the instruction the relaxed
  * kernels use, so it validates exactly where relaxed SIMD runs.
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { relaxedSimdProbe } from '../../../../../../worker/engine/backends/llamacpp/relaxed-simd';
+import { relaxedSimdProbe } from '../../../../../src/core/util/relaxed-simd';
 
 const RELAXED_DOT = [0xfd, 0x92, 0x02];
 const I32X4_DOT_I16X8_S = [0xfd, 0xba, 0x01];
