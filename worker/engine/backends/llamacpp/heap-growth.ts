@@ -5,7 +5,8 @@
  * more; Emscripten's loader catches it and llama.cpp sees a failed allocation, which it may
  * report in any of several ways (a message, a C++ exception, a null buffer). The count, read
  * before and after an engine step, tells a step that ran out of memory from one that failed for
- * its own reason, whatever llama.cpp made of it.
+ * its own reason, whatever llama.cpp made of it. Counted per heap: every module (one per loaded
+ * model, WebLLM's too) has its own `WebAssembly.Memory`.
  *
  * `limit` (test builds only, see test-memory.ts) is a lower ceiling than the browser's: a growth
  * past it is refused the same way, so out-of-memory can be tested without exhausting the machine.
@@ -13,7 +14,9 @@
 
 const PAGE_BYTES = 65536;
 
-let refused = 0;
+/** Refused growths per heap, and each heap by its current buffer (what a module's `HEAPU8` views). */
+const refusals = new WeakMap<WebAssembly.Memory, number>();
+const heaps = new WeakMap<ArrayBufferLike, WebAssembly.Memory>();
 let installed = false;
 
 /** Starts counting (once per worker; later calls do nothing). */
@@ -28,13 +31,19 @@ export function watchHeapGrowth(limit?: () => number | undefined): void {
         throw new RangeError(`WebAssembly.Memory.grow(): the heap may not pass ${ceiling} bytes`);
       return grow.call(this, delta);
     } catch (error) {
-      refused++;
+      refusals.set(this, (refusals.get(this) ?? 0) + 1);
       throw error;
+    } finally {
+      heaps.set(this.buffer, this);
     }
   };
 }
 
-/** How many growths were refused in this worker so far. */
-export function refusedGrowths(): number {
-  return refused;
+/**
+ * How many growths were refused to the heap whose buffer is `buffer` (a module's
+ * `HEAPU8.buffer`): each engine instance counts its own, not another model's or WebLLM's.
+ */
+export function refusedGrowths(buffer: ArrayBufferLike): number {
+  const heap = heaps.get(buffer);
+  return heap ? (refusals.get(heap) ?? 0) : 0;
 }

@@ -82,11 +82,11 @@ export class LlamaWasm {
   }
 
   /**
-   * Grows each time an allocation failed for want of memory: a refused heap growth in this
-   * worker (heap-growth.ts), llama.cpp saying so, or the heap's `malloc` returning null here.
+   * Grows each time an allocation failed for want of memory: a refused growth of this
+   * engine's heap (heap-growth.ts), llama.cpp saying so, or the heap's `malloc` returning null here.
    */
   memoryFailures(): number {
-    return refusedGrowths() + this.failedAllocations.count;
+    return refusedGrowths(this.m.HEAPU8.buffer) + this.failedAllocations.count;
   }
 
   /** The heap's size now, in bytes. */
