@@ -1,6 +1,7 @@
 /**
  * The real client SDKs as browser scripts for the test pages, each bundled by esbuild on first
- * use and cached for the run, so a spec pays only for the SDKs it loads:
+ * use and cached on disk (under node_modules/.cache, keyed by the entry and package-lock.json),
+ * so a spec pays only for the SDKs it loads, and only the first spec of a run builds them:
  * - `openai`: the official SDK and `eventsource-parser` (`window.OpenAI`, `window.createParser`);
  * - `ai-sdk`: the Vercel AI SDK with its OpenAI provider (`window.AISDK`);
  * - `langchain`: `@langchain/openai`'s `ChatOpenAI` and `@langchain/core`'s messages (`window.LangChain`);
@@ -8,6 +9,9 @@
  * - `anthropic`: the official Anthropic SDK (`window.Anthropic`);
  * - `ai-sdk-anthropic`: the Vercel AI SDK with its Anthropic provider (`window.AISDKAnthropic`).
  */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from 'playwright';
 
@@ -29,21 +33,42 @@ export type SdkName = keyof typeof ENTRIES;
 
 const bundles = new Map<SdkName, Promise<string>>();
 
+/** Where bundles are kept between spec files (each runs in its own process), keyed by the lockfile. */
+const CACHE_DIR = 'node_modules/.cache/inpage-llm-e2e-sdks';
+
 /** The browser script (an IIFE) that puts `sdk` on `window`. */
 export function sdkScript(sdk: SdkName): Promise<string> {
   let bundle = bundles.get(sdk);
   if (bundle === undefined) {
-    bundle = build({
-      stdin: { contents: ENTRIES[sdk], resolveDir: process.cwd(), loader: 'js' },
-      bundle: true,
-      format: 'iife',
-      platform: 'browser',
-      write: false,
-      logLevel: 'silent',
-    }).then((result) => result.outputFiles[0]?.text ?? '');
+    bundle = cachedBundle(sdk);
     bundles.set(sdk, bundle);
   }
   return bundle;
+}
+
+/** `sdk`'s bundle from the disk cache, or built (and kept) when the entry or the lockfile changed. */
+async function cachedBundle(sdk: SdkName): Promise<string> {
+  const key = createHash('sha256')
+    .update(ENTRIES[sdk])
+    .update(await readFile('package-lock.json'))
+    .digest('hex')
+    .slice(0, 16);
+  const path = join(CACHE_DIR, `${sdk}-${key}.js`);
+  const cached = await readFile(path, 'utf8').catch(() => null);
+  if (cached !== null) return cached;
+  const result = await build({
+    stdin: { contents: ENTRIES[sdk], resolveDir: process.cwd(), loader: 'js' },
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
+  const text = result.outputFiles[0]?.text ?? '';
+  await mkdir(CACHE_DIR, { recursive: true });
+  await writeFile(`${path}.${process.pid}`, text);
+  await rename(`${path}.${process.pid}`, path);
+  return text;
 }
 
 /** Adds `sdk`'s script to `page`. */
