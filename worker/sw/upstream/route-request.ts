@@ -20,14 +20,13 @@ import { errorResponse, type Dialect } from '../dialect/dialect';
 import type { Route, RouteEvent } from '../route';
 import { coolDown, isCooling } from './cool-down';
 import { forwardToUpstream } from './forward';
+import { answerFrom, tagged } from './provider-header';
 import { applyParamPolicy } from './param-policy';
 import { readProvider } from './provider-request';
 import { requiredFeatures } from './required-features';
 import { routeInfoFor } from './route-state';
 import { selectTargets } from './select-targets';
 import { failureOf } from './target-failure';
-
-export const PROVIDER_HEADER = 'x-inpage-provider';
 
 const turns = new Map<string, number>();
 
@@ -142,17 +141,4 @@ function withText(event: RouteEvent, text: string): RouteEvent {
     signal: request.signal,
   });
   return { request: next, clientId: event.clientId };
-}
-
-async function answerFrom(target: string, run: () => Promise<Response>, dialect: Dialect): Promise<Response> {
-  try {
-    return tagged(await run(), target);
-  } catch (error) {
-    return tagged(errorResponse(dialect, toOpenAIError(error)), target);
-  }
-}
-
-function tagged(response: Response, target: string): Response {
-  response.headers.set(PROVIDER_HEADER, target);
-  return response;
 }
