@@ -24,7 +24,10 @@ const ABC = { prompt: 'abc', max_tokens: 5, temperature: 0 };
 const KEY = 'sk-route-key-never-echoed';
 const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*' };
 
-/** An upstream at `/<behaviour>/v1`: `unauthorized`, `slow` (headers after 10 s), `broken` (one SSE event, then the socket dies), `nocors`. */
+/**
+ * An upstream at `/<behaviour>/v1`: `unauthorized`, `slow` (headers after 10 s), `broken` (one SSE
+ * event, then the socket dies), `nocors`; and `/hold/...`, a download that never ends.
+ */
 async function fakeUpstream(): Promise<{
   baseURL(behaviour: string): string;
   seen: IncomingMessage[];
@@ -36,6 +39,8 @@ async function fakeUpstream(): Promise<{
     if (behaviour !== 'nocors' && request.method === 'OPTIONS') return response.writeHead(204, CORS).end();
     seen.push(request);
     request.resume();
+    // A model download that never ends (the in-page model stays loading).
+    if (behaviour === 'hold') return void response.writeHead(200, { ...CORS, 'content-length': '100000000' });
     if (behaviour === 'unauthorized')
       return response
         .writeHead(401, { ...CORS, 'content-type': 'application/json' })
@@ -178,6 +183,26 @@ describe('failing upstreams, require_parameters and data-routes', { skip: skip ?
     const required = await call(page, { ...body, provider: { require_parameters: true } });
     assert.deepEqual([any.status, any.provider], [200, 'plain']);
     assert.deepEqual([required.status, required.provider, textOf(required)], [200, 'device', 'defgh']);
+  });
+
+  test('a remote route answers while the in-page model is still downloading: nothing device-side is waited on', async () => {
+    const table = {
+      upstreams: { srv: { baseURL: server.baseURL, model: 'm' } },
+      routes: { remote: { targets: ['srv'] } },
+    };
+    const model = encodeURIComponent(`${fake.baseURL('hold').replace('/v1', '')}/model.gguf`);
+    const routes = encodeURIComponent(`data:application/json,${JSON.stringify(table)}`);
+    const { page: loading, context } = await harness.openPage(`/?model=${model}&routes=${routes}`, {
+      waitReady: false,
+    });
+    try {
+      await loading.waitForFunction(() => navigator.serviceWorker.controller !== null && 'inpage' in window);
+      const answer = await call(loading, { model: 'remote', ...ABC });
+      assert.deepEqual([answer.status, answer.provider, textOf(answer)], [200, 'srv', 'defgh']);
+      assert.equal(await loading.evaluate(() => window.inpage.device.status), 'loading');
+    } finally {
+      await context.close();
+    }
   });
 
   test("the drop-in's data-routes: a route table by URL, the server answering a remote-only route", async () => {
