@@ -2,8 +2,9 @@
  * `npm run bench:routes`: what a server-fronted request costs over calling the upstream directly
  * from the page. Debian's llama-server on `inpage-test` (test/e2e/llama-server.ts); from one page,
  * interleaved pairs of the same one-token completion, through the Service Worker's route
- * (`model: 'remote'`, targets `['srv']`) and by `fetch` straight to the server (CORS). Prints the
- * medians of the time to the whole JSON answer and to the first SSE byte. BENCH_ROUTE_PAIRS (40).
+ * (`model: 'remote'`, targets `['srv']`) and by `fetch` straight to the server (CORS), each pair's
+ * order alternating. Prints the medians of the time to the whole JSON answer and to the first SSE
+ * byte, and the median of the pairs' differences (steadier on a busy machine). BENCH_ROUTE_PAIRS (40).
  */
 import { startHarness } from '../test/e2e/harness';
 import { serverSkip, startLlamaServer } from '../test/e2e/llama-server';
@@ -48,10 +49,16 @@ try {
       };
       for (let i = 0; i < pairs + 3; i++) {
         const warm = i < 3;
-        const a = await time('/v1/completions', 'remote', false);
-        const b = await time(`${direct}/completions`, 'inpage-test', false);
-        const c = await time('/v1/completions', 'remote', true);
-        const d = await time(`${direct}/completions`, 'inpage-test', true);
+        // Each pair's order alternates, so neither side always follows the other kind of request.
+        const pair = async (stream: boolean) => {
+          const routed = () => time('/v1/completions', 'remote', stream);
+          const straight = () => time(`${direct}/completions`, 'inpage-test', stream);
+          if (i % 2 === 0) return [await routed(), await straight()] as const;
+          const second = await straight();
+          return [await routed(), second] as const;
+        };
+        const [a, b] = await pair(false);
+        const [c, d] = await pair(true);
         if (warm) continue;
         out.routedJson.push(a.whole);
         out.directJson.push(b.whole);
@@ -62,10 +69,14 @@ try {
     },
     { pairs: PAIRS, direct: server.baseURL },
   );
-  const row = (name: string, routed: number[], direct: number[]) =>
-    `| ${name} | ${median(direct).toFixed(2)} | ${median(routed).toFixed(2)} | ${(median(routed) - median(direct)).toFixed(2)} |`;
+  const row = (name: string, routed: number[], direct: number[]) => {
+    const pairs = routed.map((time, i) => time - (direct[i] ?? 0));
+    return `| ${name} | ${median(direct).toFixed(2)} | ${median(routed).toFixed(2)} | ${(median(routed) - median(direct)).toFixed(2)} | ${median(pairs).toFixed(2)} |`;
+  };
   console.log(`\nServer-fronted vs direct, llama-server on inpage-test, ${PAIRS} interleaved pairs (medians, ms)\n`);
-  console.log('| request | direct | through the route | overhead |\n| --- | --- | --- | --- |');
+  console.log(
+    "| request | direct | through the route | overhead | median of the pairs' differences |\n| --- | --- | --- | --- | --- |",
+  );
   console.log(row('JSON, 1 token, whole answer', samples.routedJson, samples.directJson));
   console.log(row('SSE, 1 token, first byte', samples.routedSse, samples.directSse));
 } finally {

@@ -53,7 +53,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startLlamaServer(): Promise<LlamaServer> {
+/** `args`: more llama-server flags (`['--embeddings', '--pooling', 'mean']` for `/v1/embeddings`). */
+export async function startLlamaServer(args: readonly string[] = []): Promise<LlamaServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     'chroot',
@@ -71,6 +72,7 @@ export async function startLlamaServer(): Promise<LlamaServer> {
       '-np',
       '2',
       '--no-webui',
+      ...args,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );

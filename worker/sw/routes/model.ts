@@ -2,7 +2,9 @@ import { InvalidRequestError, NotFoundError } from '#core/domain/errors';
 import { checkApiKey } from '../check-api-key';
 import { engineClients, modelCards } from '../engine-clients';
 import { OPENAI_DIALECT } from '../dialect/openai-dialect';
-import type { Route } from '../route';
+import type { Route, RouteEvent } from '../route';
+import { DEVICE_TARGET } from '#core/route-table/route-table-schema';
+import { answerFrom } from '../upstream/provider-header';
 import { routeInfoFor } from '../upstream/route-state';
 import { withRouteCards } from '../upstream/route-cards';
 
@@ -15,18 +17,21 @@ export function modelRoute(clients: Clients, prefix: string): Route {
     method: 'GET',
     dialect: OPENAI_DIALECT,
     path: `${prefix}/models/*`,
-    async handle(event) {
-      const id = modelIdOf(event.request.url);
-      const [engines, routing] = await Promise.all([
-        engineClients(clients, event.clientId, true),
-        routeInfoFor(clients, event.clientId),
-      ]);
-      checkApiKey(event.request, routing?.apiKey ?? engines[0]?.apiKey ?? null);
-      const card = withRouteCards(modelCards(engines), routing).find((candidate) => candidate.id === id);
-      if (!card) throw new NotFoundError(`The model '${id}' does not exist or is not available in this page.`, 'model');
-      return new Response(JSON.stringify(card), { headers: { 'content-type': 'application/json' } });
-    },
+    // Made here, from the engines' cards and the page's table: no upstream is asked (offline too).
+    handle: (event) => answerFrom(DEVICE_TARGET, () => retrieveModel(clients, event), OPENAI_DIALECT),
   };
+}
+
+async function retrieveModel(clients: Clients, event: RouteEvent): Promise<Response> {
+  const id = modelIdOf(event.request.url);
+  const [engines, routing] = await Promise.all([
+    engineClients(clients, event.clientId, true),
+    routeInfoFor(clients, event.clientId),
+  ]);
+  checkApiKey(event.request, routing?.apiKey ?? engines[0]?.apiKey ?? null);
+  const card = withRouteCards(modelCards(engines), routing).find((candidate) => candidate.id === id);
+  if (!card) throw new NotFoundError(`The model '${id}' does not exist or is not available in this page.`, 'model');
+  return new Response(JSON.stringify(card), { headers: { 'content-type': 'application/json' } });
 }
 
 /** The model id of the path's last segment; malformed percent-encoding (`%`, `%zz`, `%FF`) is a 400. */

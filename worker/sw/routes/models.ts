@@ -3,7 +3,9 @@ import type { ListResponse } from '#core/openai/types';
 import { checkApiKey } from '../check-api-key';
 import { engineClients, modelCards } from '../engine-clients';
 import { OPENAI_DIALECT } from '../dialect/openai-dialect';
-import type { Route } from '../route';
+import type { Route, RouteEvent } from '../route';
+import { DEVICE_TARGET } from '#core/route-table/route-table-schema';
+import { answerFrom } from '../upstream/provider-header';
 import { routeInfoFor } from '../upstream/route-state';
 import { withRouteCards, type RouteCard } from '../upstream/route-cards';
 
@@ -16,17 +18,20 @@ export function modelsRoute(clients: Clients, prefix: string): Route {
     method: 'GET',
     dialect: OPENAI_DIALECT,
     path: `${prefix}/models`,
-    async handle(event) {
-      const [engines, routing] = await Promise.all([
-        engineClients(clients, event.clientId, true),
-        routeInfoFor(clients, event.clientId),
-      ]);
-      checkApiKey(event.request, routing?.apiKey ?? engines[0]?.apiKey ?? null);
-      const list: ListResponse<ModelCard | RouteCard> = {
-        object: 'list',
-        data: withRouteCards(modelCards(engines), routing),
-      };
-      return new Response(JSON.stringify(list), { headers: { 'content-type': 'application/json' } });
-    },
+    // Made here, from the engines' cards and the page's table: no upstream is asked (offline too).
+    handle: (event) => answerFrom(DEVICE_TARGET, () => listModels(clients, event), OPENAI_DIALECT),
   };
+}
+
+async function listModels(clients: Clients, event: RouteEvent): Promise<Response> {
+  const [engines, routing] = await Promise.all([
+    engineClients(clients, event.clientId, true),
+    routeInfoFor(clients, event.clientId),
+  ]);
+  checkApiKey(event.request, routing?.apiKey ?? engines[0]?.apiKey ?? null);
+  const list: ListResponse<ModelCard | RouteCard> = {
+    object: 'list',
+    data: withRouteCards(modelCards(engines), routing),
+  };
+  return new Response(JSON.stringify(list), { headers: { 'content-type': 'application/json' } });
 }

@@ -42,7 +42,8 @@ export async function forwardToUpstream(forward: Forward): Promise<Response> {
       body: JSON.stringify({ ...forward.body, model: upstream.model }),
       signal: abort.signal,
       credentials: 'omit',
-      cache: 'no-store',
+      // No `cache: 'no-store'`: POST answers are not cached anyway, and with it Chromium skips
+      // its CORS preflight cache, a second round trip (~2 ms here) on every request.
     });
   } catch {
     signal.removeEventListener('abort', onAbort);
@@ -64,7 +65,12 @@ export async function forwardToUpstream(forward: Forward): Promise<Response> {
   }
   const type = response.headers.get('content-type') ?? 'application/json';
   const sse = type.includes('text/event-stream');
-  const body = passThrough(response.body, sse, forward, abort, () => signal.removeEventListener('abort', onAbort));
+  // A JSON answer is the upstream's own body stream: the browser pipes it to the client without
+  // script (the client's abort still reaches the upstream through its request's signal). SSE
+  // goes through script, which ends a broken stream with the dialect's error frame.
+  const body = sse
+    ? passThrough(response.body, forward, abort, () => signal.removeEventListener('abort', onAbort))
+    : response.body;
   return new Response(body, {
     status: response.status,
     headers: { 'content-type': type, ...(sse ? { 'cache-control': 'no-cache' } : {}) },
@@ -78,10 +84,9 @@ function headersOf(upstream: UpstreamConfig): Headers {
   return headers;
 }
 
-/** The upstream's bytes, each chunk as it comes; a break mid-stream ends an SSE stream with the error frame. */
+/** The upstream's SSE bytes, each chunk as it comes; a break mid-stream ends the stream with the error frame. */
 function passThrough(
   source: ReadableStream<Uint8Array> | null,
-  sse: boolean,
   forward: Forward,
   abort: AbortController,
   done: () => void,
@@ -99,7 +104,6 @@ function passThrough(
       } catch (error) {
         done();
         if (abort.signal.aborted) return controller.error(error);
-        if (!sse) return controller.error(error);
         controller.enqueue(forward.dialect.errorFrame(brokeMidStream(forward.name)));
         controller.close();
       }
