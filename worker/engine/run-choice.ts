@@ -44,6 +44,7 @@ export function choiceRequest<P = PromptInput>(
     max_tokens: request.max_tokens,
     min_tokens: request.min_tokens,
     suffix: request.suffix,
+    ...(request.infill ? { infill: request.infill } : {}),
     ignore_eos: request.ignore_eos,
     token_info: needsTokens(request) ? (request.logprobs ?? 0) : null,
     cache_prompt: request.cache_prompt,
