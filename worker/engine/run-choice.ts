@@ -10,7 +10,11 @@ export type ChoicePiece =
    * The backend took the prompt: its generation gave its first event (a prompt too long for the
    * context, or one it refuses, fails before this). Once per choice, before its completion.
    */
-  | { type: 'accepted' }
+  | {
+      type: 'accepted';
+      /** The prompt's size, where the backend said it on taking the prompt (llama.cpp does; WebLLM at the end). */
+      prompt?: { tokens: number; cached: number };
+    }
   /** `count`: the choice's generated tokens so far. */
   | { type: 'delta'; text: string; tokens: TokenLogprob[] | null; count: number }
   | {
@@ -71,7 +75,7 @@ export async function* runChoice<P>(
   const echoed: ChoicePiece[] = echo ? [{ type: 'delta', text: echo.text, tokens: echo.tokens, count: 0 }] : [];
   if (request.max_tokens === 0) {
     const promptTokens = await model.countPromptTokens(prompt, signal);
-    yield { type: 'accepted' };
+    yield { type: 'accepted', prompt: { tokens: promptTokens, cached: 0 } };
     yield* echoed;
     yield {
       type: 'end',
@@ -102,7 +106,11 @@ export async function* runChoice<P>(
   try {
     // The first event says the backend took the prompt (its refusal is thrown here instead).
     const first = await generation.next();
-    yield { type: 'accepted' };
+    const took = first.done ? undefined : first.value;
+    yield {
+      type: 'accepted',
+      ...(took?.type === 'prompt' ? { prompt: { tokens: took.promptTokens, cached: took.cachedTokens } } : {}),
+    };
     yield* echoed;
     const options = {
       stops: request.stop,

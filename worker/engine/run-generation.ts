@@ -118,7 +118,13 @@ async function runPrompt<P>(
       if (signal.aborted) return false;
       if (piece.type === 'accepted') {
         if (choice === 0 && opensReasoning !== null)
-          postToSw(port, 'generation.prompt', { index: p, opens_reasoning: opensReasoning });
+          postToSw(port, 'generation.prompt', {
+            index: p,
+            opens_reasoning: opensReasoning,
+            ...(piece.prompt
+              ? { counts: { prompt: piece.prompt.tokens, completion: 0, cached: piece.prompt.cached } }
+              : {}),
+          });
       } else if (piece.type === 'end') {
         if (choice === 0) {
           tally.prompt += piece.promptTokens;

@@ -126,7 +126,12 @@ export interface EngineToSw {
    * The engine's backend took conversation prompt `index` (it fits the context: the SW may answer
    * 200 now); `opens_reasoning`: it ends inside `<think>` (the output starts as reasoning).
    */
-  'generation.prompt': { index: number; opens_reasoning: boolean };
+  'generation.prompt': {
+    index: number;
+    opens_reasoning: boolean;
+    /** The prompt's token counts, where the backend knows them on taking it (Anthropic's `message_start` reports them). */
+    counts?: TokenCounts;
+  };
   /** More text of choice `index`, with its tokens when logprobs (or stops) were asked; running counts when asked. */
   'generation.piece': { index: number; text: string; tokens: TokenLogprob[] | null; counts?: TokenCounts };
   /** Choice `index` ended (exactly once per choice). */
