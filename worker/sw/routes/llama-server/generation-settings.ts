@@ -44,7 +44,17 @@ export function generationSettings({ parameters: p, max_tokens, stop, stream }: 
   };
 }
 
-/** The settings of a request that sets nothing (`/props`' defaults). */
+/** The settings of a request that sets nothing (`/props`' defaults: no `stop` or `logit_bias`, as there). */
 export function defaultGenerationSettings() {
-  return generationSettings({ parameters: readParameters({}), max_tokens: null, stop: [], stream: false });
+  const {
+    stop: _stop,
+    logit_bias: _bias,
+    ...defaults
+  } = generationSettings({
+    parameters: readParameters({}),
+    max_tokens: null,
+    stop: [],
+    stream: false,
+  });
+  return defaults;
 }

@@ -23,6 +23,8 @@ class InfillState {
   tokens: number[] = [];
   stopType = 'none';
   stoppingWord = '';
+  /** The prompt's size, from the engine's `generation.prompt` (streamed frames carry it). */
+  promptTokens = 0;
   private readonly started = performance.now();
   private firstPiece: number | null = null;
 
@@ -95,6 +97,7 @@ export function infillStream(body: InfillBody): StreamFormatter {
   const state = new InfillState(body);
   return {
     frames(event) {
+      if (event.type === 'generation.prompt') state.promptTokens = event.counts?.prompt ?? 0;
       if (event.type === 'generation.choice-end') state.end(event);
       if (event.type !== 'generation.piece') return [];
       const tokens = state.piece(event);
@@ -107,7 +110,7 @@ export function infillStream(body: InfillBody): StreamFormatter {
           stop: false,
           id_slot: -1,
           tokens_predicted: event.counts?.completion ?? state.tokens.length,
-          tokens_evaluated: event.counts?.prompt ?? 0,
+          tokens_evaluated: state.promptTokens,
         }),
       ];
     },
