@@ -160,6 +160,9 @@ describe('/props, /slots and /infill on inpage-test-qwen3', () => {
     ).body as InfillAnswer;
     assert.equal(extra.content, INPAGE_TEST_QWEN3_CHAIN_TEXT);
     assert.equal(extra.tokens_evaluated, 22);
+    // n_predict 0 reads the whole prompt (into the cache) and generates nothing (llama-server: one token).
+    const warm = (await post('/infill', { ...body, n_predict: 0 })).body as InfillAnswer;
+    assert.deepEqual([warm.content, warm.tokens_predicted, warm.tokens_evaluated], ['', 0, 12]);
     const streamed = frames((await post('/infill', { ...body, stream: true, n_predict: 3 })).body);
     assert.deepEqual(
       streamed.slice(0, -1).map((frame) => frame.content),

@@ -73,7 +73,9 @@ export async function* runChoice<P>(
   signal: AbortSignal,
 ): AsyncGenerator<ChoicePiece> {
   const echoed: ChoicePiece[] = echo ? [{ type: 'delta', text: echo.text, tokens: echo.tokens, count: 0 }] : [];
-  if (request.max_tokens === 0) {
+  // Nothing to generate: the prompt is only counted. A FIM prompt is laid out by the backend, so
+  // it is read there (`/infill` with `n_predict: 0` fills the prefix cache, as llama.vim asks).
+  if (request.max_tokens === 0 && request.suffix === null) {
     const promptTokens = await model.countPromptTokens(prompt, signal);
     yield { type: 'accepted', prompt: { tokens: promptTokens, cached: 0 } };
     yield* echoed;

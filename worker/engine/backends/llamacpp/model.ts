@@ -194,6 +194,11 @@ export class LlamaCppModel implements LoadedModel {
       await pacer.maybeYield();
       if (signal.aborted) return;
     }
+    if (request.max_tokens === 0) {
+      // Only the prompt (now in the prefix cache): a FIM request with nothing to generate.
+      yield { type: 'end', finishReason: 'length', promptTokens, completionTokens: 0, cachedTokens };
+      return;
+    }
     try {
       this.engine.sampler(samplerSpec(request));
     } catch (error) {
