@@ -1,6 +1,7 @@
 /**
  * The Chat tab's conversation as request bodies: `/v1/chat/completions` (what the tab sends), and
- * the same conversation for `/v1/responses` and `/v1/embeddings` (what the code panel offers).
+ * the same conversation for `/v1/responses`, Anthropic's `/v1/messages` and `/v1/embeddings`
+ * (what the code panel offers).
  * The sampling fields come from the form shared with the completions tab (request-body.ts).
  */
 import { samplingFields, type SamplingParams } from './request-body';
@@ -54,6 +55,21 @@ export function toResponsesBody(model: string, params: SamplingParams, conversat
   body.temperature = params.temperature;
   if (params.topP !== 1) body.top_p = params.topP;
   body.stream = params.stream;
+  return body;
+}
+
+/**
+ * The same request for Anthropic's `/v1/messages`: the system prompt in `system`, the turns in
+ * `messages`, `max_tokens` (required there), `stop_sequences` for `stop`; no `seed` or
+ * `stream_options` (usage comes with `message_start` and `message_delta`).
+ */
+export function toMessagesBody(model: string, params: SamplingParams, conversation: Conversation): EndpointBody {
+  const { stop, seed: _seed, stream_options: _options, ...fields } = samplingFields(params);
+  const body: EndpointBody = { model };
+  if (conversation.system.trim() !== '') body.system = conversation.system;
+  body.messages = conversation.turns.map(({ role, content }) => ({ role, content }));
+  Object.assign(body, fields);
+  if (stop !== undefined) body.stop_sequences = typeof stop === 'string' ? [stop] : stop;
   return body;
 }
 

@@ -78,7 +78,7 @@ export class CodePanel extends LitElement {
       <p class="muted" id="code-note">${this.note()}</p>
       <div class="bar">
         <div role="tablist" aria-label="Code flavour">
-          ${this.tab('sdk', 'openai SDK')} ${this.tab('fetch', 'fetch')}
+          ${this.tab('sdk', this.sdkName())} ${this.tab('fetch', 'fetch')}
         </div>
         <span
           ><label for="code-endpoint">Endpoint</label
@@ -94,8 +94,18 @@ export class CodePanel extends LitElement {
           <span role="status" class="muted">${this.copied}</span></span
         >
       </div>
-      <pre id="code" role="tabpanel" tabindex="0" aria-label="${this.flavour === 'sdk' ? 'openai SDK' : 'fetch'} code">
+      <pre
+        id="code"
+        role="tabpanel"
+        tabindex="0"
+        aria-label="${this.flavour === 'sdk' ? this.sdkName() : 'fetch'} code"
+      >
 ${code}</pre>`;
+  }
+
+  /** The SDK the panel's first tab shows: Anthropic's for `/v1/messages`, else `openai`. */
+  private sdkName(): string {
+    return this.endpoint === 'messages' ? 'Anthropic SDK' : 'openai SDK';
   }
 
   private note() {
@@ -104,6 +114,10 @@ ${code}</pre>`;
       return html`The Chat tab's request on <code>/v1/responses</code> (stateless: the whole conversation goes in
         <code>input</code>, the system prompt in <code>instructions</code>); the playground does not send it, but it
         runs as is in this page. Client options: the README's plus ${retries}`;
+    if (this.endpoint === 'messages')
+      return html`The Chat tab's request on Anthropic's <code>/v1/messages</code> with the Anthropic SDK
+        (<code>@anthropic-ai/sdk</code>; its <code>baseURL</code> is the page's origin); the playground does not send
+        it, but it runs as is in this page. Client options: ${retries}`;
     if (this.endpoint === 'embeddings')
       return html`The embedding of the current text (the prompt, or the Chat tab's last message); the playground does
       not send it, but it runs as is in this page. Client options: the README's plus ${retries}`;

@@ -1,7 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import type { Inpage, LoadProgress, ModelCard } from '../src/index';
 import { CATALOGUE } from './catalogue';
-import { pendingConversation, toChatBody, toEmbeddingsBody, toResponsesBody } from './chat-body';
+import { pendingConversation, toChatBody, toEmbeddingsBody, toMessagesBody, toResponsesBody } from './chat-body';
 import { ChatSession, type Runner } from './chat-session';
 import {
   BUSY_NOTICE,
@@ -265,6 +265,7 @@ export class InpagePlayground extends LitElement {
       completions: toRequestBody(model, this.params),
       chat: toChatBody(model, this.params, conversation),
       responses: toResponsesBody(model, this.params, conversation),
+      messages: toMessagesBody(model, this.params, conversation),
       embeddings: toEmbeddingsBody(model, about, this.params.prompt),
     };
   }

@@ -1,4 +1,7 @@
-/** The `openai` SDK / `fetch` code the code panel shows for each endpoint the playground covers. */
+/**
+ * The SDK / `fetch` code the code panel shows for each endpoint the playground covers: the
+ * `openai` SDK's, and for Anthropic's `/v1/messages` the Anthropic SDK's (`@anthropic-ai/sdk`).
+ */
 
 /** The body of a request as the playground builds it (`stream` absent means not streamed). */
 export type EndpointBody = Record<string, unknown> & { model: string };
@@ -6,7 +9,7 @@ export type EndpointBody = Record<string, unknown> & { model: string };
 /** The body of a `/v1/completions` request as the playground builds it. */
 export type CompletionBody = EndpointBody & { prompt: string; stream: boolean };
 
-export type Endpoint = 'completions' | 'chat' | 'responses' | 'embeddings';
+export type Endpoint = 'completions' | 'chat' | 'responses' | 'messages' | 'embeddings';
 
 interface EndpointCode {
   path: string;
@@ -32,6 +35,12 @@ export const ENDPOINTS: Record<Endpoint, EndpointCode> = {
     delta: "chunk.choices[0]?.delta.content ?? ''",
   },
   responses: { path: '/v1/responses', method: 'responses.create', text: 'response.output_text', delta: '' },
+  messages: {
+    path: '/v1/messages',
+    method: 'messages.create',
+    text: "message.content.filter((block) => block.type === 'text').map((block) => block.text).join('')",
+    delta: '',
+  },
   embeddings: { path: '/v1/embeddings', method: 'embeddings.create', text: '', delta: '' },
 };
 
@@ -40,12 +49,29 @@ export function clientOptionsCode(apiKey: string | null = null): string {
   return `{ baseURL: location.origin + '/v1', apiKey: ${JSON.stringify(apiKey ?? 'unused')}, dangerouslyAllowBrowser: true, maxRetries: 0 }`;
 }
 
+/** The Anthropic SDK's client options for this page (its `baseURL` is the origin: it adds `/v1/messages`). */
+export function anthropicOptionsCode(apiKey: string | null = null): string {
+  return `{ baseURL: location.origin, apiKey: ${JSON.stringify(apiKey ?? 'unused')}, dangerouslyAllowBrowser: true, maxRetries: 0 }`;
+}
+
+/** A Messages stream's text: its `text_delta`s. */
+const MESSAGES_DELTA =
+  "if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') console.log(event.delta.text);";
+
+function anthropicCode(body: EndpointBody, apiKey: string | null): string {
+  const head = `import Anthropic from '@anthropic-ai/sdk';\n\nconst anthropic = new Anthropic(${anthropicOptionsCode(apiKey)});\n`;
+  const call = `anthropic.messages.create(${literal(body)})`;
+  if (body.stream) return `${head}const stream = await ${call};\nfor await (const event of stream) ${MESSAGES_DELTA}\n`;
+  return `${head}const message = await ${call};\nconsole.log(${ENDPOINTS.messages.text});\n`;
+}
+
 function literal(body: EndpointBody): string {
   return JSON.stringify(body, null, 2);
 }
 
 /** The `openai` SDK code for `body` on `endpoint` (for completions and chat: what the playground runs). */
 export function sdkCode(body: EndpointBody, apiKey: string | null = null, endpoint: Endpoint = 'completions'): string {
+  if (endpoint === 'messages') return anthropicCode(body, apiKey);
   const head = `import OpenAI from 'openai';\n\nconst openai = new OpenAI(${clientOptionsCode(apiKey)});\n`;
   const { method, text, delta } = ENDPOINTS[endpoint];
   const call = `openai.${method}(${literal(body)})`;
@@ -68,22 +94,25 @@ export function fetchCode(
 ): string {
   const { path, text, delta } = ENDPOINTS[endpoint];
   const auth = apiKey === null ? '' : `, authorization: ${JSON.stringify(`Bearer ${apiKey}`)}`;
-  const request = `const response = await fetch('${path}', {\n  method: 'POST',\n  headers: { 'content-type': 'application/json'${auth} },\n  body: JSON.stringify(${literal(body).replaceAll('\n', '\n  ')}),\n});\n`;
+  const version = endpoint === 'messages' ? `, 'anthropic-version': '2023-06-01'` : '';
+  const request = `const response = await fetch('${path}', {\n  method: 'POST',\n  headers: { 'content-type': 'application/json'${version}${auth} },\n  body: JSON.stringify(${literal(body).replaceAll('\n', '\n  ')}),\n});\n`;
   if (endpoint === 'embeddings')
     return `${request}const { data, usage } = await response.json();\nconsole.log(data[0].embedding.length, usage.prompt_tokens);\n`;
   if (!body.stream) {
-    const result = endpoint === 'responses' ? 'response' : 'completion';
+    const result = endpoint === 'responses' ? 'response' : endpoint === 'messages' ? 'message' : 'completion';
     return `${request}const ${result} = await response.json();\nconsole.log(${text});\n`;
   }
-  // Responses frames are `event: <type>` + `data: <json>`, with no `[DONE]`.
+  // Responses and Messages frames are `event: <type>` + `data: <json>`, with no `[DONE]`.
+  const named = `    const event = JSON.parse(frame.slice(frame.indexOf('data: ') + 6));\n`;
   const onEvent =
     endpoint === 'responses'
-      ? `    const event = JSON.parse(frame.slice(frame.indexOf('data: ') + 6));\n` +
-        `    if (event.type === 'response.output_text.delta') console.log(event.delta);\n`
-      : `    const data = frame.replace(/^data: /, '');\n` +
-        `    if (data === '[DONE]') continue;\n` +
-        `    const chunk = JSON.parse(data);\n` +
-        `    console.log(${delta});\n`;
+      ? named + `    if (event.type === 'response.output_text.delta') console.log(event.delta);\n`
+      : endpoint === 'messages'
+        ? named + `    ${MESSAGES_DELTA}\n`
+        : `    const data = frame.replace(/^data: /, '');\n` +
+          `    if (data === '[DONE]') continue;\n` +
+          `    const chunk = JSON.parse(data);\n` +
+          `    console.log(${delta});\n`;
   return (
     `${request}const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();\n` +
     `let buffer = '';\n` +

@@ -10,6 +10,11 @@ export interface Vocabulary {
   /** The fill-in-the-middle tokens (prefix, suffix, middle), when the model has them. */
   fim: { pre: number; suf: number; mid: number } | null;
   /**
+   * The repo-level FIM tokens (repository name, file separator: Qwen's `<|repo_name|>` and
+   * `<|file_sep|>`), where the model has them: llama-server's `/infill` lays out files with them.
+   */
+  fimFiles: { rep: number | null; sep: number | null };
+  /**
    * True when text tokenizes to exactly one token per UTF-8 byte (a byte-level vocabulary
    * without merges, like `inpage-test`): then token ids and text convert both ways exactly.
    */
@@ -66,6 +71,7 @@ export function vocabularyFromMetadata(metadata: Map<string, GgufValue>): Vocabu
     byteLevel,
     maxTokenBytes,
     fim: fimTokens(metadata, texts),
+    fimFiles: fimFileTokens(metadata, texts),
   };
 }
 
@@ -90,4 +96,22 @@ function fimTokens(metadata: Map<string, GgufValue>, texts: readonly string[]): 
     if (found.every((index) => index >= 0)) return { pre: found[0] ?? -1, suf: found[1] ?? -1, mid: found[2] ?? -1 };
   }
   return null;
+}
+
+/** Repository-name and file-separator token texts, as llama.cpp finds them in GGUFs that do not declare them. */
+const FIM_REP_TEXTS = ['<|fim_repo|>', '<|repo_name|>', '<fim-repo>', '<REPO>', '<reponame>'];
+const FIM_SEP_TEXTS = ['<|file_sep|>'];
+
+/** The repo-level FIM token ids: declared (`tokenizer.ggml.fim_rep_token_id`, `..._sep_...`), else found by text. */
+function fimFileTokens(metadata: Map<string, GgufValue>, texts: readonly string[]): Vocabulary['fimFiles'] {
+  const find = (key: string, candidates: readonly string[]): number | null => {
+    const declared = metadata.get(key);
+    if (typeof declared === 'number') return declared;
+    const index = candidates.map((text) => texts.indexOf(text)).find((found) => found >= 0);
+    return index ?? null;
+  };
+  return {
+    rep: find('tokenizer.ggml.fim_rep_token_id', FIM_REP_TEXTS),
+    sep: find('tokenizer.ggml.fim_sep_token_id', FIM_SEP_TEXTS),
+  };
 }

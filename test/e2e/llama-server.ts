@@ -1,17 +1,19 @@
 /**
  * Debian's real `llama-server` (package llama.cpp-tools, in the sid chroot that
  * scripts/chroot/make-server-chroot.sh makes) on 127.0.0.1 and a free port, on the project's
- * `inpage-test` GGUF, for the route specs; and a recording proxy in front of one (every request
+ * `inpage-test` GGUF (or another GGUF placed in the chroot with `placeModel`), for the route
+ * and differential specs; and a recording proxy in front of one (every request
  * it saw, and the bytes each answer carried) as the network log. `serverSkip()` says what is
  * missing where the chroot cannot be made (not root, not Debian): the specs are then skipped.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
 
 const CHROOT = process.env.INPAGE_SERVER_CHROOT ?? '/var/cache/inpage-llm/sid-server';
-const MODEL_IN_CHROOT = '/tmp/inpage-llm-test/inpage-test.gguf';
+const MODELS_IN_CHROOT = '/tmp/inpage-llm-test';
+const MODEL_IN_CHROOT = `${MODELS_IN_CHROOT}/inpage-test.gguf`;
 
 /** Null when llama-server can run here (making the chroot first if it can), else why not. */
 export function serverSkip(): string | null {
@@ -34,6 +36,13 @@ export function serverSkip(): string | null {
   return null;
 }
 
+/** Writes `bytes` as `<name>.gguf` into the chroot (unless the same bytes are there), for `startLlamaServer(name)`. */
+export function placeModel(name: string, bytes: Uint8Array): void {
+  const path = `${CHROOT}${MODELS_IN_CHROOT}/${name}.gguf`;
+  if (existsSync(path) && Buffer.from(bytes).equals(readFileSync(path))) return;
+  writeFileSync(path, bytes);
+}
+
 export interface LlamaServer {
   readonly port: number;
   /** `http://127.0.0.1:<port>/v1` */
@@ -53,8 +62,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `args`: more llama-server flags (`['--embeddings', '--pooling', 'mean']` for `/v1/embeddings`). */
-export async function startLlamaServer(args: readonly string[] = []): Promise<LlamaServer> {
+/**
+ * llama-server on `model` (`inpage-test`, or a name given to `placeModel`), with `args` as more
+ * flags (`['--embeddings', '--pooling', 'mean']` for `/v1/embeddings`).
+ */
+export async function startLlamaServer({
+  model = 'inpage-test',
+  args = [],
+}: { model?: string; args?: readonly string[] } = {}): Promise<LlamaServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     'chroot',
@@ -62,11 +77,14 @@ export async function startLlamaServer(args: readonly string[] = []): Promise<Ll
       CHROOT,
       'llama-server',
       '-m',
-      MODEL_IN_CHROOT,
+      model === 'inpage-test' ? MODEL_IN_CHROOT : `${MODELS_IN_CHROOT}/${model}.gguf`,
       '--host',
       '127.0.0.1',
       '--port',
       String(port),
+      // 4,096 per slot (of two): the context the page's llamacpp engine gives a model by default.
+      '-c',
+      '8192',
       '-t',
       '1',
       '-np',

@@ -102,7 +102,8 @@ describe('the Anthropic SDK on inpage-test', () => {
         .filter((frame) => frame !== '')
         .map((frame) => {
           const [event, data] = frame.split('\n');
-          return { event: event?.replace('event: ', ''), type: JSON.parse(data?.replace('data: ', '') ?? '{}').type };
+          const parsed = JSON.parse(data?.replace('data: ', '') ?? '{}');
+          return { event: event?.replace('event: ', ''), type: parsed.type, usage: parsed.message?.usage };
         });
       return { types, deltas, final, frames, contentType: raw.headers.get('content-type') };
     });
@@ -123,6 +124,13 @@ describe('the Anthropic SDK on inpage-test', () => {
     assert.deepEqual(
       result.frames.slice(0, 3).map((frame) => frame.event),
       ['message_start', 'ping', 'content_block_start'],
+    );
+    // message_start already counts the prompt (as Anthropic and llama-server do); output comes with message_delta.
+    const start = result.frames[0]?.usage as
+      { input_tokens: number; cache_read_input_tokens: number; output_tokens: number } | undefined;
+    assert.deepEqual(
+      [(start?.input_tokens ?? 0) + (start?.cache_read_input_tokens ?? 0), start?.output_tokens],
+      [3, 0],
     );
     assert.ok(
       result.frames.every((frame) => frame.event === frame.type),
@@ -396,7 +404,15 @@ describe('both clients on inpage-test-qwen3 (Qwen3 vocabulary and template)', ()
       const stream = client.messages.stream(body).on('text', (text) => void deltas.push(text));
       const final = await stream.finalMessage();
       const counted = await client.messages.countTokens({ model: body.model, messages: body.messages });
+      const raw = await fetch('/v1/messages', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ ...body, stream: true }),
+      });
+      const startFrame = (await raw.text()).split('\n\n')[0]?.split('\n')[1]?.slice('data: '.length) ?? '{}';
+      const started = (JSON.parse(startFrame) as { message: { usage: Parameters<typeof prompt>[0] } }).message.usage;
       return {
+        started: prompt(started),
         whole: [whole.content, whole.stop_reason, prompt(whole.usage), whole.usage.output_tokens],
         streamed: [deltas.join(''), final.stop_reason, prompt(final.usage), final.usage.output_tokens],
         counted,
@@ -406,6 +422,7 @@ describe('both clients on inpage-test-qwen3 (Qwen3 vocabulary and template)', ()
     assert.deepEqual(result.whole, [[{ type: 'text', text: INPAGE_TEST_QWEN3_CHAIN_TEXT }], 'end_turn', 9, 13]);
     assert.deepEqual(result.streamed, [INPAGE_TEST_QWEN3_CHAIN_TEXT, 'end_turn', 9, 13]);
     assert.deepEqual(result.counted, { input_tokens: 9 });
+    assert.equal(result.started, 9, "message_start's usage counts the prompt");
     assert.equal(result.split, false, 'no U+FFFD mid-stream');
   });
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright';
+import { loadSdk } from './sdk-scripts';
 import { openaiScript, startHarness, type Harness } from './harness';
 
 // The playground in real Chromium: its states (screenshots under test-results/), the streamed
@@ -46,7 +47,9 @@ async function generate(page: Page, prompt: string, maxTokens: number): Promise<
 
 /** Runs code from the code panel in the page (console.log collected; the SDK import mapped to window.OpenAI). */
 function runPanelCode(page: Page, code: string): Promise<string> {
-  const body = code.replace("import OpenAI from 'openai';", 'const OpenAI = window.OpenAI;');
+  const body = code
+    .replace("import OpenAI from 'openai';", 'const OpenAI = window.OpenAI;')
+    .replace("import Anthropic from '@anthropic-ai/sdk';", 'const { Anthropic } = window;');
   return page.evaluate((source) => {
     const run = new Function('console', `return (async () => { ${source} })();`);
     const logs: string[] = [];
@@ -126,7 +129,7 @@ async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
-test('chat: Enter sends and the answer streams; a second turn carries the history; Stop; the code panel covers chat, responses and embeddings', async () => {
+test('chat: Enter sends and the answer streams; a second turn carries the history; Stop; the code panel covers chat, responses, messages and embeddings', async () => {
   await reset();
   await page.locator('#tab-completions').press('ArrowRight'); // the tabs take arrow keys
   assert.equal(await page.locator('#tab-chat').getAttribute('aria-selected'), 'true');
@@ -167,6 +170,17 @@ test('chat: Enter sends and the answer streams; a second turn carries the histor
   const embeddings = await text(page, '#code');
   assert.match(embeddings, /await openai\.embeddings\.create\(\{\s*"model": "inpage-test",\s*"input": "abc"\s*\}\)/);
   assert.equal(await runPanelCode(page, embeddings), '320 3', '320 floats, 3 prompt tokens');
+  // Anthropic's Messages call, with the Anthropic SDK (bundled into the page here) and with fetch.
+  await page.locator('#code-endpoint').selectOption('messages');
+  assert.equal(await text(page, '#tab-sdk'), 'Anthropic SDK');
+  const messages = await text(page, '#code');
+  assert.match(messages, /await anthropic\.messages\.create\(\{\s*"model": "inpage-test",\s*"messages": \[/);
+  await loadSdk(page, 'anthropic');
+  assert.equal(await runPanelCode(page, messages), 'defgh');
+  await page.locator('#tab-fetch').click();
+  assert.match(await text(page, '#code'), /fetch\('\/v1\/messages'/);
+  assert.equal(await runPanelCode(page, await text(page, '#code')), 'defgh');
+  await page.locator('#tab-sdk').click();
   await page.locator('#code-endpoint').selectOption('chat');
 
   // The second turn sends the history: the prompt is 'abc' + 'defgh' + 'x', so greedy 'yz' then z -> a.

@@ -34,7 +34,10 @@ describe('forwarding every route to a real llama-server', { skip: skip ?? false 
   let page: Page;
 
   before(async () => {
-    [harness, server] = await Promise.all([startHarness(), startLlamaServer(['--embeddings', '--pooling', 'mean'])]);
+    [harness, server] = await Promise.all([
+      startHarness(),
+      startLlamaServer({ args: ['--embeddings', '--pooling', 'mean'] }),
+    ]);
     const table = {
       upstreams: { srv: { baseURL: server.baseURL, model: 'native-inpage-test' } },
       routes: { remote: { targets: ['srv'] }, local: { targets: ['device'] } },

@@ -12,7 +12,14 @@ import type { ModelCapabilities } from '#core/domain/capabilities';
 import type { ChatTemplate } from './chat/render-prompt';
 import type { PromptSegment } from './chat/prompt-segments';
 import type { ChatPrompt } from '#core/domain/chat-prompt';
-import type { Candidate, FinishReason, OutputGrammar, PromptInput, SamplingParams } from '#core/domain/generation';
+import type {
+  Candidate,
+  FinishReason,
+  InfillLayout,
+  OutputGrammar,
+  PromptInput,
+  SamplingParams,
+} from '#core/domain/generation';
 import type { EmbeddingResult } from '#core/domain/embedding';
 
 /** One candidate token with its log-probability (the core's neutral `Candidate`). */
@@ -41,6 +48,8 @@ export interface ChoiceRequest<P = PromptInput> extends SamplingParams {
   min_tokens: number;
   /** Fill-in-the-middle: the text after the completion (only when `capabilities.suffix`). */
   suffix: string | null;
+  /** llama-server's `/infill` layout, with `suffix` (absent: the plain prefix-suffix-middle of `/v1/completions`). */
+  infill?: InfillLayout;
   ignore_eos: boolean;
   /** Per-token info wanted (`tokens` on every chunk), with this many alternatives (0..5). */
   token_info: number | null;

@@ -10,7 +10,11 @@ export type ChoicePiece =
    * The backend took the prompt: its generation gave its first event (a prompt too long for the
    * context, or one it refuses, fails before this). Once per choice, before its completion.
    */
-  | { type: 'accepted' }
+  | {
+      type: 'accepted';
+      /** The prompt's size, where the backend said it on taking the prompt (llama.cpp does; WebLLM at the end). */
+      prompt?: { tokens: number; cached: number };
+    }
   /** `count`: the choice's generated tokens so far. */
   | { type: 'delta'; text: string; tokens: TokenLogprob[] | null; count: number }
   | {
@@ -44,6 +48,7 @@ export function choiceRequest<P = PromptInput>(
     max_tokens: request.max_tokens,
     min_tokens: request.min_tokens,
     suffix: request.suffix,
+    ...(request.infill ? { infill: request.infill } : {}),
     ignore_eos: request.ignore_eos,
     token_info: needsTokens(request) ? (request.logprobs ?? 0) : null,
     cache_prompt: request.cache_prompt,
@@ -68,9 +73,11 @@ export async function* runChoice<P>(
   signal: AbortSignal,
 ): AsyncGenerator<ChoicePiece> {
   const echoed: ChoicePiece[] = echo ? [{ type: 'delta', text: echo.text, tokens: echo.tokens, count: 0 }] : [];
-  if (request.max_tokens === 0) {
+  // Nothing to generate: the prompt is only counted. A FIM prompt is laid out by the backend, so
+  // it is read there (`/infill` with `n_predict: 0` fills the prefix cache, as llama.vim asks).
+  if (request.max_tokens === 0 && request.suffix === null) {
     const promptTokens = await model.countPromptTokens(prompt, signal);
-    yield { type: 'accepted' };
+    yield { type: 'accepted', prompt: { tokens: promptTokens, cached: 0 } };
     yield* echoed;
     yield {
       type: 'end',
@@ -101,7 +108,11 @@ export async function* runChoice<P>(
   try {
     // The first event says the backend took the prompt (its refusal is thrown here instead).
     const first = await generation.next();
-    yield { type: 'accepted' };
+    const took = first.done ? undefined : first.value;
+    yield {
+      type: 'accepted',
+      ...(took?.type === 'prompt' ? { prompt: { tokens: took.promptTokens, cached: took.cachedTokens } } : {}),
+    };
     yield* echoed;
     const options = {
       stops: request.stop,

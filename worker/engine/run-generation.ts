@@ -117,8 +117,15 @@ async function runPrompt<P>(
     for await (const piece of runChoice(runner, request, prompt, choice, echo, signal)) {
       if (signal.aborted) return false;
       if (piece.type === 'accepted') {
-        if (choice === 0 && opensReasoning !== null)
-          postToSw(port, 'generation.prompt', { index: p, opens_reasoning: opensReasoning });
+        // A conversation's prompt says whether it opened reasoning; any prompt, its size where known.
+        if (choice === 0 && (opensReasoning !== null || piece.prompt))
+          postToSw(port, 'generation.prompt', {
+            index: p,
+            opens_reasoning: opensReasoning ?? false,
+            ...(piece.prompt
+              ? { counts: { prompt: piece.prompt.tokens, completion: 0, cached: piece.prompt.cached } }
+              : {}),
+          });
       } else if (piece.type === 'end') {
         if (choice === 0) {
           tally.prompt += piece.promptTokens;

@@ -13,6 +13,7 @@ import { requestControl } from './request-control';
 import { runGeneration } from './run-generation';
 import { runEmbedding } from './run-embedding';
 import { runApplyTemplate, runDetokenize, runTokenize } from './run-tokenize';
+import { runProps } from './run-props';
 
 /** The part of a model's engine entry a job needs. */
 export interface JobTarget {
@@ -41,6 +42,7 @@ const runners: { [K in JobKind]: Runner<K> } = {
   tokenize: runTokenize,
   detokenize: runDetokenize,
   'apply-template': runApplyTemplate,
+  props: runProps,
 };
 
 const postError = (port: MessagePort, error: unknown) =>

@@ -4,7 +4,8 @@
  * check the key, validate, route to the model's engine, check capabilities, open the job, and
  * answer through the formatter (errors in the route's dialect).
  */
-import { checkCapabilities } from '#core/domain/capabilities';
+import { checkCapabilities, type ModelCapabilities } from '#core/domain/capabilities';
+import { prefixParent } from '#core/domain/route-prefix';
 import type { GenerationRequest } from '#core/domain/generation';
 import type { Dialect } from './dialect/dialect';
 import { routeToEngine } from './engine-for';
@@ -25,6 +26,12 @@ export interface GenerationRouteDefinition<B extends { model: string }> {
   streamed(body: B): boolean;
   stream(body: B): StreamFormatter;
   json(body: B): JsonFormatter;
+  /** The route sits beside the prefix, under its parent (llama-server's `/infill` next to `/v1`): device only. */
+  outsidePrefix?: boolean;
+  /** Fills in what the body may leave out, from the engines here (llama-server's routes: the model). */
+  complete?(json: unknown, clients: Clients, clientId: string): Promise<unknown>;
+  /** The route's own refusals before the capability check (a 400 naming the endpoint). */
+  check?(capabilities: ModelCapabilities, request: GenerationRequest): void;
 }
 
 /** The route of a definition, for a Service Worker's clients under `prefix`. */
@@ -32,22 +39,34 @@ export type RouteFactory = (clients: Clients, prefix: string) => Route;
 
 export function generationRoute<B extends { model: string }>(definition: GenerationRouteDefinition<B>): RouteFactory {
   const { dialect } = definition;
-  return (clients, prefix) => ({
-    method: 'POST',
-    path: `${prefix}${definition.path}`,
-    dialect,
-    handle: withRoutes(clients, definition.path, dialect, async (event) => {
+  return (clients, prefix) => {
+    const device: Route['handle'] = async (event) => {
       const routed = await routeToEngine(clients, event, {
         dialect,
-        validate: async () => definition.parse(await readJson(event.request)),
+        validate: async () => {
+          const json = await readJson(event.request);
+          return definition.parse(
+            definition.complete ? await definition.complete(json, clients, event.clientId) : json,
+          );
+        },
         toRequest: definition.generation,
-        check: checkCapabilities,
+        check: (capabilities, request) => {
+          definition.check?.(capabilities, request);
+          checkCapabilities(capabilities, request);
+        },
       });
       const generation = await openGeneration(routed, event.request.signal);
       const body = routed.body;
       return definition.streamed(body)
         ? sseResponse(generation, definition.stream(body), dialect)
         : jsonResponse(generation, definition.json(body), dialect);
-    }),
-  });
+    };
+    return {
+      method: 'POST',
+      path: `${definition.outsidePrefix ? prefixParent(prefix) : prefix}${definition.path}`,
+      dialect,
+      // Beside the prefix only the device answers: an upstream's `baseURL` is its `/v1`.
+      handle: definition.outsidePrefix ? device : withRoutes(clients, definition.path, dialect, device),
+    };
+  };
 }

@@ -48,6 +48,7 @@ export const openJob: { [K in JobKind]: Opener<K> } = {
   detokenize: (route, request, signal) => open(route, { kind: 'detokenize', request }, JOB_KINDS.detokenize, signal),
   'apply-template': (route, request, signal) =>
     open(route, { kind: 'apply-template', request }, JOB_KINDS['apply-template'], signal),
+  props: (route, request, signal) => open(route, { kind: 'props', request }, JOB_KINDS.props, signal),
 };
 
 async function open<E extends { type: string }>(

@@ -17,7 +17,7 @@ import { withRoutes } from './upstream/route-request';
 import { prefixParent } from '#core/domain/route-prefix';
 
 /** The job kinds whose first output is their one result. */
-type ResultKind = 'embedding' | 'tokenize' | 'detokenize' | 'apply-template';
+type ResultKind = 'embedding' | 'tokenize' | 'detokenize' | 'apply-template' | 'props';
 type Result<K extends ResultKind> = OpenJob<JobEvent<K>>['first'];
 
 export interface ResultRouteDefinition<B extends { model: string }, K extends ResultKind> {

@@ -24,6 +24,9 @@ import { countTokensRoute } from './routes/messages/count-tokens-route';
 import { messagesRoute } from './routes/messages/route';
 import { applyTemplateRoute, detokenizeRoute, tokenizeRoute } from './routes/llama-server/tokenize-route';
 import { healthRoute } from './routes/llama-server/health-route';
+import { infillRoute } from './routes/llama-server/infill-route';
+import { propsRoute } from './routes/llama-server/props-route';
+import { slotsRoute } from './routes/llama-server/slots-route';
 import { embeddingsRoute } from './routes/embeddings/route';
 import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
@@ -44,6 +47,9 @@ const routes: Route[] = [
   detokenizeRoute(self.clients, prefix),
   healthRoute(self.clients, prefix),
   applyTemplateRoute(self.clients, prefix),
+  infillRoute(self.clients, prefix),
+  propsRoute(self.clients, prefix),
+  slotsRoute(self.clients, prefix),
   modelsRoute(self.clients, prefix),
   modelRoute(self.clients, prefix),
   lazyChunkRoute,

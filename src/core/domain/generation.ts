@@ -23,6 +23,22 @@ export type RequestPrompt = PromptInput | ChatPromptInput;
 export const isChatPrompt = (prompt: RequestPrompt): prompt is ChatPromptInput =>
   typeof prompt === 'object' && !Array.isArray(prompt);
 
+/** One file of llama-server's `/infill` `input_extra`: context laid out before the prefix. */
+export interface InfillFile {
+  filename: string;
+  text: string;
+}
+
+/**
+ * llama-server's `/infill` prompt (repo-level FIM, arXiv 2409.12186): the files of `extra`
+ * before the prefix, each after a file separator (or a snippet marker where the model has none),
+ * and `prompt` right after the prefix, before the suffix.
+ */
+export interface InfillLayout {
+  extra: InfillFile[];
+  prompt: string;
+}
+
 /** Why a choice ended. */
 export type FinishReason = 'stop' | 'length';
 
@@ -44,6 +60,8 @@ export interface GenerationRequest extends ParameterValues {
   echo: boolean;
   /** Fill-in-the-middle: the text after the completion. */
   suffix: string | null;
+  /** llama-server's `/infill` layout of a FIM prompt (absent: `/v1/completions`' plain prefix-suffix-middle). */
+  infill?: InfillLayout;
   /** The whole output must match this grammar (from `response_format`, `json_schema`, `regex`, ...). */
   grammar: OutputGrammar | null;
   cache_prompt: boolean;

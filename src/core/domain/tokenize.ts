@@ -27,6 +27,18 @@ export interface TokenizeResult {
   pieces: number[][];
 }
 
+/** What llama-server's `/props` says of the loaded model that only its engine knows. */
+export interface PropsRequest {
+  model: string;
+}
+
+/** The model's chat template source and the texts of its BOS and EOS tokens (empty where it has none). */
+export interface PropsResult {
+  chat_template: string;
+  bos_token: string;
+  eos_token: string;
+}
+
 /** A conversation to render with the model's chat template (nothing is generated). */
 export interface ApplyTemplateRequest {
   model: string;

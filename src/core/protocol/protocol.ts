@@ -12,7 +12,14 @@ import type { WireError } from '../domain/errors';
 import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from '../domain/generation';
 import type { ModelCard } from '../domain/model-card';
 import type { RouteInfo } from '../route-table/route-info';
-import type { ApplyTemplateRequest, DetokenizeRequest, TokenizeRequest, TokenizeResult } from '../domain/tokenize';
+import type {
+  ApplyTemplateRequest,
+  DetokenizeRequest,
+  PropsRequest,
+  PropsResult,
+  TokenizeRequest,
+  TokenizeResult,
+} from '../domain/tokenize';
 
 /** Turns a message map into its tagged union. */
 export type MessageOf<M> = { [K in keyof M & string]: { type: K } & M[K] }[keyof M & string];
@@ -24,6 +31,7 @@ export interface JobRequests {
   tokenize: TokenizeRequest;
   detokenize: DetokenizeRequest;
   'apply-template': ApplyTemplateRequest;
+  props: PropsRequest;
 }
 
 export type JobKind = keyof JobRequests;
@@ -118,7 +126,12 @@ export interface EngineToSw {
    * The engine's backend took conversation prompt `index` (it fits the context: the SW may answer
    * 200 now); `opens_reasoning`: it ends inside `<think>` (the output starts as reasoning).
    */
-  'generation.prompt': { index: number; opens_reasoning: boolean };
+  'generation.prompt': {
+    index: number;
+    opens_reasoning: boolean;
+    /** The prompt's token counts, where the backend knows them on taking it (Anthropic's `message_start` reports them). */
+    counts?: TokenCounts;
+  };
   /** More text of choice `index`, with its tokens when logprobs (or stops) were asked; running counts when asked. */
   'generation.piece': { index: number; text: string; tokens: TokenLogprob[] | null; counts?: TokenCounts };
   /** Choice `index` ended (exactly once per choice). */
@@ -147,6 +160,7 @@ export interface EngineToSwTokens {
   'tokenize.result': TokenizeResult;
   'detokenize.result': { content: string };
   'apply-template.result': { prompt: string };
+  'props.result': PropsResult;
   'generation.error': { error: WireError };
 }
 
@@ -158,6 +172,7 @@ export interface JobEvents {
   detokenize: Pick<EngineToSwTokens, 'detokenize.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
   'apply-template': Pick<EngineToSwTokens, 'apply-template.result' | 'generation.error'> &
     Pick<EngineToSw, 'generation.alive'>;
+  props: Pick<EngineToSwTokens, 'props.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
 }
 
 /** SW -> engine worker on every job's port, whatever its kind. */
@@ -214,6 +229,7 @@ export const isJobEvent: { [K in JobKind]: (data: unknown) => data is MessageOf<
     'generation.error',
     'generation.alive',
   ]),
+  props: messageGuard<JobEvents['props']>(['props.result', 'generation.error', 'generation.alive']),
 };
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueEntry } from '../../../demo/catalogue';
 import { CATALOGUE, formatBytes } from '../../../demo/catalogue';
-import { pendingConversation, toChatBody, toEmbeddingsBody, toResponsesBody } from '../../../demo/chat-body';
+import {
+  pendingConversation,
+  toChatBody,
+  toEmbeddingsBody,
+  toMessagesBody,
+  toResponsesBody,
+} from '../../../demo/chat-body';
 import { chooseDefaultModel } from '../../../demo/choose-default-model';
 import { describeLoadFailure, describeRequestFailure } from '../../../demo/describe-failure';
 import { DEFAULT_PARAMS, parseStop, toRequestBody } from '../../../demo/request-body';
@@ -177,6 +183,28 @@ describe('the Chat tab: its bodies on each endpoint, and their code', () => {
         { role: 'assistant', content: 'defgh' },
       ],
     });
+  });
+
+  it('messages: the system prompt in system, max_tokens, stop as stop_sequences, no seed or stream_options', () => {
+    expect(toMessagesBody('m', { ...DEFAULT_PARAMS, maxTokens: 5, seed: '3', stop: 'x' }, twoTurns)).toEqual({
+      model: 'm',
+      system: 'Be brief.',
+      messages: [
+        { role: 'user', content: 'abc' },
+        { role: 'assistant', content: 'defgh' },
+      ],
+      max_tokens: 5,
+      temperature: 0,
+      stream: true,
+      stop_sequences: ['x'],
+    });
+    const messages = toMessagesBody('m', DEFAULT_PARAMS, abc);
+    expect(sdkCode(messages, 'k', 'messages')).toContain("import Anthropic from '@anthropic-ai/sdk';");
+    expect(sdkCode(messages, 'k', 'messages')).toContain('baseURL: location.origin, apiKey: "k"');
+    expect(sdkCode(messages, null, 'messages')).toContain("event.delta.type === 'text_delta'");
+    expect(sdkCode({ ...messages, stream: false }, null, 'messages')).toContain("block.type === 'text'");
+    expect(fetchCode(messages, null, 'messages')).toContain("'anthropic-version': '2023-06-01'");
+    expect(fetchCode(messages, null, 'messages')).toContain("fetch('/v1/messages'");
   });
 
   it('embeddings: the last user turn, else the prompt', () => {

@@ -17,6 +17,7 @@ describe('the fill-in-the-middle variant of inpage-test', () => {
     const vocab = vocabularyFromMetadata(await readGgufMetadata(new Blob([fim])));
     expect(vocab.size).toBe(261);
     expect(vocab.fim).toEqual({ pre: 258, suf: 259, mid: 260 });
+    expect(vocab.fimFiles).toEqual({ rep: null, sep: null });
     expect(vocab.text(260)).toBe('<|fim_middle|>');
     expect(vocab.bytes(259)).toEqual([]);
     expect(vocab.byteLevel).toBe(true);

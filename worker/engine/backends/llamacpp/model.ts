@@ -17,6 +17,7 @@ import { Pacer } from './yield-to-events';
 import { PrefillSteps } from './prefill-steps';
 import type { EngineGuard } from './engine-guard';
 import { testTrapPoint } from './test-trap';
+import { infillFim, plainFim, type FimModel } from './fim-prompt';
 
 /** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
 declare const __INPAGE_TEST_HOOKS__: boolean;
@@ -76,7 +77,7 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent> {
-    return this.guard.stream(() => this.run(request, this.promptIds(request.prompt, request.suffix), signal));
+    return this.guard.stream(() => this.run(request, this.promptIds(request.prompt, request.suffix, request), signal));
   }
 
   /** Token ids for a rendered conversation: only the template's markup holds control tokens. */
@@ -143,14 +144,14 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   /** A prompt as ids: text is tokenized as llama-server does (BOS/EOS as the model asks, special tokens parsed). */
-  private promptIds(prompt: PromptInput, suffix: string | null): number[] {
-    if (suffix !== null) return this.fimIds(prompt, suffix);
+  private promptIds(prompt: PromptInput, suffix: string | null, request?: ChoiceRequest): number[] {
+    if (suffix !== null) return this.fimIds(prompt, suffix, request);
     if (typeof prompt !== 'string') return prompt;
     return this.engine.tokenize(prompt, true, true);
   }
 
-  /** Fill-in-the-middle in prefix-suffix-middle order with the model's FIM tokens (llama-server's /infill). */
-  private fimIds(prefix: PromptInput, suffix: string): number[] {
+  /** Fill-in-the-middle with the model's FIM tokens: `suffix`'s plain layout, or llama-server's `/infill`. */
+  private fimIds(prefix: PromptInput, suffix: string, request?: ChoiceRequest): number[] {
     const fim = this.vocab.fim;
     if (!fim)
       throw new InvalidRequestError(
@@ -158,16 +159,16 @@ export class LlamaCppModel implements LoadedModel {
         'suffix',
         'unsupported_parameter',
       );
-    const text = (value: string) => this.engine.tokenize(value, false, false);
     const { addBos, bos } = this.engine.info();
-    return [
-      ...(addBos ? [bos] : []),
-      fim.pre,
-      ...(typeof prefix === 'string' ? text(prefix) : prefix),
-      fim.suf,
-      ...text(suffix),
-      fim.mid,
-    ];
+    const model: FimModel = {
+      tokens: { ...fim, ...this.vocab.fimFiles },
+      tokenize: (text) => this.engine.tokenize(text, false, false),
+      bos: addBos ? bos : null,
+      contextLength: this.contextLength,
+    };
+    if (request?.infill && typeof prefix === 'string')
+      return infillFim(model, prefix, suffix, request.infill, request.max_tokens);
+    return plainFim(model, typeof prefix === 'string' ? model.tokenize(prefix) : prefix, suffix);
   }
 
   private checkLength(tokens: number, param: string): void {
@@ -195,6 +196,11 @@ export class LlamaCppModel implements LoadedModel {
       if (pending === 0) break;
       await pacer.maybeYield();
       if (signal.aborted) return;
+    }
+    if (request.max_tokens === 0) {
+      // Only the prompt (now in the prefix cache): a FIM request with nothing to generate.
+      yield { type: 'end', finishReason: 'length', promptTokens, completionTokens: 0, cachedTokens };
+      return;
     }
     try {
       this.engine.sampler(samplerSpec(request));

@@ -3,9 +3,10 @@
  * named stream events (message_start and a ping, then per content block content_block_start,
  * content_block_delta with text_delta / thinking_delta / input_json_delta, content_block_stop;
  * then message_delta with stop_reason and the whole usage, and message_stop), and keeps the
- * final `message` object for non-stream answers (`final()`). The prompt's size is known only at
- * the end, so message_start says 0 input tokens and message_delta carries the totals (both SDKs
- * read them from there).
+ * final `message` object for non-stream answers (`final()`). message_start's usage has the
+ * prompt's token count, as Anthropic and llama-server report it, where the engine said it on
+ * taking the prompt (the llamacpp backend; on WebLLM it is known only at the end, so 0 there);
+ * message_delta carries the totals.
  */
 import { ChatChoice, type ChoiceStep } from '../../conversation/chat-choice';
 import type { ParserOptions } from '../../conversation/chat-output-parser';
@@ -41,7 +42,7 @@ export class MessageStream {
   }
 
   accept(event: GenerationEvent | { type: 'generation.done'; counts: TokenCounts }): MessageEvent[] {
-    this.start();
+    this.start(event.type === 'generation.prompt' ? (event.counts ?? null) : null);
     switch (event.type) {
       case 'generation.prompt':
         if (event.index === 0) this.choice = new ChatChoice(0, this.options(event.opens_reasoning));
@@ -79,10 +80,10 @@ export class MessageStream {
     return { ...this.parser, startInReasoning, newId: () => randomId('toolu_') };
   }
 
-  private start(): void {
+  private start(prompt: TokenCounts | null): void {
     if (this.started) return;
     this.started = true;
-    const message = messageObject(this.meta, [], { stop_reason: null, stop_sequence: null }, null);
+    const message = messageObject(this.meta, [], { stop_reason: null, stop_sequence: null }, prompt);
     this.emit({ type: 'message_start', message });
     this.emit({ type: 'ping' });
   }

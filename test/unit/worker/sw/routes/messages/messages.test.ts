@@ -166,6 +166,21 @@ function run(events: GenerationEvent[], tools = false) {
 }
 
 describe('MessageStream', () => {
+  it("message_start's usage has the prompt's tokens when the engine said them on taking the prompt, else 0", () => {
+    const prompt: GenerationEvent = {
+      type: 'generation.prompt',
+      index: 0,
+      opens_reasoning: false,
+      counts: { prompt: 9, completion: 0, cached: 2 },
+    };
+    const started = run([prompt, piece('x'), end('stop')]).events[0];
+    expect(started).toMatchObject({
+      type: 'message_start',
+      message: { usage: { input_tokens: 7, cache_read_input_tokens: 2, output_tokens: 0 } },
+    });
+    expect(run([piece('x'), end('stop')]).events[0]).toMatchObject({ message: { usage: { input_tokens: 0 } } });
+  });
+
   it('streams thinking and text blocks with their deltas, then message_delta with the totals', () => {
     const { events, message } = run([piece('<think>hm'), piece('</think>de'), piece('fgh'), end('stop', 'zz')]);
     expect(events.map((e) => e.type)).toStrictEqual([

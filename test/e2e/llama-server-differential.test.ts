@@ -1,0 +1,241 @@
+/**
+ * The differential check of llama.cpp server's own endpoints: the JSON the page's endpoint
+ * answers against Debian's native `llama-server` 0.7.0 on the same GGUF (`inpage-test`, its FIM
+ * variant, `inpage-test-qwen3`), field by field where the fields are deterministic: `/tokenize`
+ * (with pieces, add_special, parse_special), `/detokenize`, `/apply-template`, `/props`
+ * (template, BOS/EOS, modalities, context; every key given here is one llama-server gives),
+ * `/slots` (an idle slot's keys) and `/infill` at temperature 0 (text, ids, counts, stop,
+ * streamed frames). Skipped, with what is missing, where the server's chroot cannot be made.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
+import { QWEN3_TOKENIZE_CORPUS } from '../differential/qwen3-corpus';
+import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
+import { usePage } from './page-fixture';
+import { postFromPage } from './page-helpers';
+
+const skip = serverSkip();
+if (skip) console.log(`# skipped: ${skip}`);
+
+const DIR = 'dist/test-fim-differential';
+const fixture = usePage();
+
+type Json = Record<string, unknown>;
+
+/** The page's answer and native llama-server's to the same request. */
+async function both(server: LlamaServer, method: 'GET' | 'POST', path: string, body?: Json, model?: string) {
+  const native = await fetch(`http://127.0.0.1:${server.port}${path}`, {
+    method,
+    ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
+  });
+  const nativeText = await native.text();
+  const own = body
+    ? await postFromPage(fixture.page, path, model ? { ...body, model } : body)
+    : await fixture.page.evaluate(
+        async (url) => {
+          const response = await fetch(url);
+          return { status: response.status, body: (await response.text()) as unknown };
+        },
+        `${path}${path.includes('?') ? '&' : '?'}model=${model ?? ''}`,
+      );
+  const parse = (text: unknown) => {
+    try {
+      return JSON.parse(String(text)) as unknown;
+    } catch {
+      return text;
+    }
+  };
+  return {
+    native: { status: native.status, body: parse(nativeText) },
+    own: { status: own.status, body: typeof own.body === 'string' ? parse(own.body) : own.body },
+    nativeText,
+    ownText: typeof own.body === 'string' ? own.body : JSON.stringify(own.body),
+  };
+}
+
+/** `sub`'s keys that `full` lacks (nested one level for the objects named in `into`). */
+function extraKeys(sub: Json, full: Json, into: string[] = []): string[] {
+  return Object.keys(sub).flatMap((key) => {
+    if (!(key in full)) return [key];
+    const [a, b] = [sub[key], full[key]];
+    if (!into.includes(key) || typeof a !== 'object' || typeof b !== 'object' || !a || !b) return [];
+    return extraKeys(a as Json, b as Json).map((inner) => `${key}.${inner}`);
+  });
+}
+
+/** The `data:` frames of a llama-server stream. */
+const frames = (text: string) =>
+  text
+    .split('\n\n')
+    .filter((frame) => frame.startsWith('data: '))
+    .map((frame) => JSON.parse(frame.slice('data: '.length)) as Json);
+
+const pick = (value: unknown, keys: string[]) => Object.fromEntries(keys.map((key) => [key, (value as Json)[key]]));
+
+/** The deterministic fields of an `/infill` answer (timings, settings and the slot's id are not). */
+const INFILL_FIELDS = [
+  'index',
+  'content',
+  'tokens',
+  'stop',
+  'tokens_predicted',
+  'tokens_evaluated',
+  'has_new_line',
+  'truncated',
+  'stop_type',
+  'stopping_word',
+  'tokens_cached',
+];
+
+async function checkTokenizer(server: LlamaServer, model: string, texts: readonly string[]) {
+  for (const content of texts) {
+    for (const options of [{ with_pieces: true }, { add_special: true }, { parse_special: false, with_pieces: true }]) {
+      const { native, own } = await both(server, 'POST', '/tokenize', { content, ...options }, model);
+      assert.deepEqual(own, native, `/tokenize ${JSON.stringify({ content, ...options })}`);
+      const ids = ((native.body as { tokens: Array<number | { id: number }> }).tokens ?? []).map((token) =>
+        typeof token === 'number' ? token : token.id,
+      );
+      const back = await both(server, 'POST', '/detokenize', { tokens: ids }, model);
+      assert.deepEqual(back.own, back.native, `/detokenize of ${JSON.stringify(content)}`);
+    }
+  }
+}
+
+async function checkTemplate(server: LlamaServer, model: string) {
+  const conversations = [
+    [{ role: 'user', content: 'abc' }],
+    [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'abc' },
+      { role: 'assistant', content: 'def' },
+      { role: 'user', content: 'ghi' },
+    ],
+  ];
+  for (const messages of conversations) {
+    const { native, own } = await both(server, 'POST', '/apply-template', { messages }, model);
+    assert.deepEqual(own, native, `/apply-template ${JSON.stringify(messages)}`);
+  }
+}
+
+async function checkPropsAndSlots(server: LlamaServer, model: string) {
+  const props = await both(server, 'GET', '/props', undefined, model);
+  assert.equal(props.own.status, 200);
+  const [own, native] = [props.own.body as Json, props.native.body as Json];
+  assert.deepEqual(
+    pick(own, ['chat_template', 'bos_token', 'eos_token', 'modalities']),
+    pick(native, ['chat_template', 'bos_token', 'eos_token', 'modalities']),
+  );
+  type Settings = { n_ctx: number; params: Json };
+  const [ownSettings, nativeSettings] = [own, native].map((p) => p.default_generation_settings as Settings);
+  assert.equal(ownSettings?.n_ctx, nativeSettings?.n_ctx, 'n_ctx');
+  assert.deepEqual(extraKeys(own, native, ['default_generation_settings']), []);
+  assert.deepEqual(extraKeys(ownSettings?.params ?? {}, nativeSettings?.params ?? {}), []);
+  const slots = await both(server, 'GET', '/slots', undefined, model);
+  const [ownSlot, nativeSlot] = [slots.own.body, slots.native.body].map((list) => (list as Json[])[0] ?? {});
+  assert.deepEqual(extraKeys(ownSlot ?? {}, nativeSlot ?? {}), ['model'], "an idle slot's keys, and the model's id");
+  assert.deepEqual(
+    pick(ownSlot, ['n_ctx', 'speculative', 'is_processing']),
+    pick(nativeSlot, ['n_ctx', 'speculative', 'is_processing']),
+  );
+}
+
+async function checkInfill(server: LlamaServer, model: string, fim: boolean) {
+  const bodies: Json[] = [
+    { input_prefix: 'ab', input_suffix: 'yz', n_predict: 3 },
+    { input_prefix: 'ab', input_suffix: 'yz', n_predict: 40, return_tokens: true },
+    { input_prefix: 'ab', input_suffix: '', prompt: 'cd', n_predict: 5, return_tokens: true, stop: ['o'] },
+    {
+      input_prefix: 'x',
+      input_suffix: 'y',
+      input_extra: [{ filename: 'a.py', text: 'x = 1\n' }, { text: 'q' }],
+      n_predict: 4,
+    },
+  ];
+  for (const request of bodies) {
+    const body = { ...request, temperature: 0, cache_prompt: false };
+    const { native, own } = await both(server, 'POST', '/infill', body, model);
+    if (!fim) {
+      // llama-server: 501 not_supported_error; here a 400 (bad input for this model), as `suffix` is.
+      assert.deepEqual([native.status, own.status], [501, 400]);
+      continue;
+    }
+    assert.equal(own.status, 200, JSON.stringify(own.body));
+    const [ownAnswer, nativeAnswer] = [
+      own.body as Json & { tokens: number[] },
+      native.body as Json & { tokens: number[] },
+    ];
+    const word = nativeAnswer.stop_type === 'word';
+    // A stop string: llama-server also lists the token that held it; here `tokens` ends with the text kept.
+    if (word) assert.deepEqual(nativeAnswer.tokens.slice(0, ownAnswer.tokens.length), ownAnswer.tokens);
+    assert.deepEqual(
+      pick({ ...ownAnswer, tokens: word ? nativeAnswer.tokens : ownAnswer.tokens }, INFILL_FIELDS),
+      pick(nativeAnswer, INFILL_FIELDS),
+      `/infill ${JSON.stringify(body)}`,
+    );
+    assert.deepEqual(extraKeys(ownAnswer, nativeAnswer), []);
+    const streamed = await both(server, 'POST', '/infill', { ...body, stream: true }, model);
+    const [ownFrames, nativeFrames] = [frames(streamed.ownText), frames(streamed.nativeText)];
+    // A frame's last token: where a character spans tokens, llama-server's frame lists only the
+    // last (the held pieces' ids are lost); here the frame lists all of them.
+    const partial = (frame: Json) => ({
+      ...pick(frame, ['index', 'content', 'stop', 'tokens_predicted', 'tokens_evaluated']),
+      last: (frame.tokens as number[]).at(-1),
+    });
+    assert.deepEqual(
+      ownFrames.slice(0, -1).map(partial),
+      // With a stop string llama-server also streams the token that held it, with no text.
+      nativeFrames.slice(0, word ? ownFrames.length - 1 : -1).map(partial),
+      `/infill streamed ${JSON.stringify(body)}`,
+    );
+    assert.deepEqual(pick(ownFrames.at(-1), INFILL_FIELDS), pick(nativeFrames.at(-1), INFILL_FIELDS));
+    // Every generated id streamed, in order (with a stop string, those of the text kept).
+    if (!word && nativeAnswer.tokens.length > 0)
+      assert.deepEqual(
+        ownFrames.flatMap((frame) => frame.tokens as number[]),
+        nativeAnswer.tokens,
+      );
+  }
+}
+
+describe('llama-server endpoints against native llama-server on the same GGUF', { skip: skip ?? false }, () => {
+  before(async () => {
+    const fimModel = buildInpageTestModel({ fim: true });
+    placeModel('inpage-test-fim', fimModel);
+    placeModel('inpage-test-qwen3', new Uint8Array(await readFile('dist/models/inpage-test-qwen3.gguf')));
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    await mkdir(DIR, { recursive: true });
+    await writeFile(`${DIR}/inpage-test-fim.gguf`, fimModel);
+    await fixture.page.evaluate(
+      async (url) => {
+        await window.inpage.load(url);
+        await window.inpage.load('/models/inpage-test-qwen3.gguf');
+      },
+      `/${DIR.slice('dist/'.length)}/inpage-test-fim.gguf`,
+    );
+  });
+  after(async () => {
+    const { rm } = await import('node:fs/promises');
+    await rm(DIR, { recursive: true, force: true });
+  });
+
+  const cases: Array<{ model: string; fim: boolean; texts: readonly string[] }> = [
+    { model: 'inpage-test', fim: false, texts: ['abc', 'Hello, world! 你好 😀 𝔸 café.', ' x\n\ty '] },
+    { model: 'inpage-test-fim', fim: true, texts: ['ab<|fim_middle|>c'] },
+    { model: 'inpage-test-qwen3', fim: true, texts: [...QWEN3_TOKENIZE_CORPUS, 'abc<|im_end|>', '<think>x</think>'] },
+  ];
+  for (const { model, fim, texts } of cases) {
+    test(`${model}: /tokenize, /detokenize, /apply-template, /props, /slots, /infill`, async () => {
+      const server = await startLlamaServer({ model });
+      try {
+        await checkTokenizer(server, model, texts);
+        await checkTemplate(server, model);
+        await checkPropsAndSlots(server, model);
+        await checkInfill(server, model, fim);
+      } finally {
+        await server.stop();
+      }
+    });
+  }
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { readParameters } from '../../../../../../src/core/openai/read-parameters';
+import {
+  defaultGenerationSettings,
+  generationSettings,
+} from '../../../../../../worker/sw/routes/llama-server/generation-settings';
+
+describe('generationSettings', () => {
+  it("names the table's values as llama-server does; -1 for up to the context; llama.cpp's random seed", () => {
+    expect(defaultGenerationSettings()).toMatchObject({
+      seed: 4294967295,
+      temperature: 1,
+      top_k: 0,
+      top_p: 1,
+      repeat_penalty: 1,
+      n_predict: -1,
+      max_tokens: -1,
+      stream: false,
+    });
+  });
+
+  it("a request's own values", () => {
+    const parameters = readParameters({ temperature: 0, seed: 7, repetition_penalty: 1.2, logit_bias: { 5: -1 } });
+    const settings = generationSettings({ parameters, max_tokens: 3, stop: ['x'], stream: true });
+    expect(settings).toMatchObject({ temperature: 0, seed: 7, repeat_penalty: 1.2, n_predict: 3, stop: ['x'] });
+    expect(settings.logit_bias).toEqual([[5, -1]]);
+  });
+});

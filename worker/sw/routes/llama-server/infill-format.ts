@@ -1,0 +1,119 @@
+/**
+ * `/infill`'s answers in llama-server's own completion shape (not OpenAI's). One body:
+ * `{index, content, tokens, id_slot, stop: true, model, tokens_predicted, tokens_evaluated,
+ * generation_settings, has_new_line, truncated, stop_type, stopping_word, tokens_cached,
+ * timings}`, `tokens` the ids only with `return_tokens`. Streamed: one `data:` frame per token
+ * (`{index, content, tokens, stop: false, id_slot: -1, tokens_predicted, tokens_evaluated}`),
+ * then that body with empty `content` and `tokens` as the last frame, and no `[DONE]`, as
+ * llama-server streams it. `stop_type` is `eos` (an end-of-generation token or a stop token
+ * id), `word` (a stop string: `stopping_word`), or `limit` (`n_predict` or the context).
+ */
+import type { TokenCounts } from '#core/domain/generation';
+import type { EngineOutput, JsonFormatter, StreamFormatter } from '../../engine-response';
+import { sseFrame } from '../../sse';
+import { generationSettings } from './generation-settings';
+import type { InfillBody } from './validate-infill';
+
+type Progress = Exclude<EngineOutput, { type: 'generation.done' }>;
+type ChoiceEnd = Extract<Progress, { type: 'generation.choice-end' }>;
+
+/** What the answer's last part needs, gathered from the events. */
+class InfillState {
+  content = '';
+  tokens: number[] = [];
+  stopType = 'none';
+  stoppingWord = '';
+  /** The prompt's size, from the engine's `generation.prompt` (streamed frames carry it). */
+  promptTokens = 0;
+  private readonly started = performance.now();
+  private firstPiece: number | null = null;
+
+  constructor(private readonly body: InfillBody) {}
+
+  piece(event: Extract<Progress, { type: 'generation.piece' }>): number[] {
+    this.firstPiece ??= performance.now();
+    this.content += event.text;
+    const ids = (event.tokens ?? []).map((token) => token.id);
+    this.tokens.push(...ids);
+    return ids;
+  }
+
+  end(event: ChoiceEnd): void {
+    this.stopType =
+      event.finish_reason === 'length' ? 'limit' : typeof event.matched_stop === 'string' ? 'word' : 'eos';
+    this.stoppingWord = typeof event.matched_stop === 'string' ? event.matched_stop : '';
+  }
+
+  /** The whole answer (streamed: its last frame, without the text and ids sent before). */
+  final(counts: TokenCounts, streamed: boolean) {
+    const now = performance.now();
+    const promptEnd = this.firstPiece ?? now;
+    const promptN = counts.prompt - counts.cached;
+    const promptMs = promptEnd - this.started;
+    const predictedMs = now - promptEnd;
+    return {
+      index: 0,
+      content: streamed ? '' : this.content,
+      tokens: !streamed && this.body.return_tokens ? this.tokens : [],
+      id_slot: 0,
+      stop: true,
+      model: this.body.model,
+      tokens_predicted: counts.completion,
+      tokens_evaluated: counts.prompt,
+      generation_settings: generationSettings({ ...this.body, parameters: this.body }),
+      has_new_line: this.content.includes('\n'),
+      truncated: false,
+      stop_type: this.stopType,
+      stopping_word: this.stoppingWord,
+      // The tokens in the slot's cache: the prompt and every generated token but the last (never evaluated).
+      tokens_cached: counts.prompt + Math.max(0, counts.completion - 1),
+      timings: {
+        cache_n: counts.cached,
+        prompt_n: promptN,
+        prompt_ms: promptMs,
+        prompt_per_token_ms: promptN > 0 ? promptMs / promptN : 0,
+        prompt_per_second: promptMs > 0 ? (promptN * 1000) / promptMs : 0,
+        predicted_n: counts.completion,
+        predicted_ms: predictedMs,
+        predicted_per_token_ms: counts.completion > 0 ? predictedMs / counts.completion : 0,
+        predicted_per_second: predictedMs > 0 ? (counts.completion * 1000) / predictedMs : 0,
+      },
+    };
+  }
+}
+
+export function infillJson(body: InfillBody): JsonFormatter {
+  const state = new InfillState(body);
+  return {
+    add(event) {
+      if (event.type === 'generation.piece') state.piece(event);
+      else if (event.type === 'generation.choice-end') state.end(event);
+    },
+    body: (counts) => state.final(counts, false),
+  };
+}
+
+export function infillStream(body: InfillBody): StreamFormatter {
+  const state = new InfillState(body);
+  return {
+    frames(event) {
+      if (event.type === 'generation.prompt') state.promptTokens = event.counts?.prompt ?? 0;
+      if (event.type === 'generation.choice-end') state.end(event);
+      if (event.type !== 'generation.piece') return [];
+      const tokens = state.piece(event);
+      if (event.text === '' && tokens.length === 0) return [];
+      return [
+        sseFrame({
+          index: 0,
+          content: event.text,
+          tokens,
+          stop: false,
+          id_slot: -1,
+          tokens_predicted: event.counts?.completion ?? state.tokens.length,
+          tokens_evaluated: state.promptTokens,
+        }),
+      ];
+    },
+    done: (counts) => [sseFrame(state.final(counts, true))],
+  };
+}

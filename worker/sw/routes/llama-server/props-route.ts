@@ -1,0 +1,59 @@
+/**
+ * `GET /props` beside the route prefix, as llama.cpp's server answers it, for the model named
+ * in `?model=` or the first one ready: `default_generation_settings` (`params`: what a request
+ * that sets nothing runs with here, the parameter table's defaults; `n_ctx`: the model's
+ * context), `total_slots` (1: each model runs one request at a time), `model_path` and
+ * `model_alias` (the model's id), `modalities` (text only), `chat_template`, `bos_token`,
+ * `eos_token` (from the engine: the `props` job), `build_info`, and the endpoint flags.
+ * Setting props (llama-server's `POST /props`, off there by default) is a 405.
+ */
+import { BUILD_STAMP } from '#core/protocol/build-stamp';
+import { prefixParent } from '#core/domain/route-prefix';
+import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
+import { routeToEngine } from '../../engine-for';
+import { openJob } from '../../open-job';
+import type { Route } from '../../route';
+import { defaultGenerationSettings } from './generation-settings';
+import { readyModel, servedCards } from './ready-card';
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+export function propsRoute(clients: Clients, prefix: string): Route {
+  return {
+    method: 'GET',
+    dialect: LLAMA_SERVER_DIALECT,
+    path: `${prefixParent(prefix)}/props`,
+    async handle(event) {
+      const named = new URL(event.request.url).searchParams.get('model');
+      const routed = await routeToEngine(clients, event, {
+        dialect: LLAMA_SERVER_DIALECT,
+        validate: async () => ({ model: await readyModel(clients, event.clientId, named) }),
+        toRequest: (body) => body,
+        check: () => undefined,
+      });
+      const { channel, first } = await openJob.props(routed, routed.generation, event.request.signal);
+      channel.close();
+      const { model } = routed.body;
+      const card = (await servedCards(clients, event.clientId)).find((candidate) => candidate.id === model);
+      const props = {
+        default_generation_settings: {
+          params: defaultGenerationSettings(),
+          n_ctx: card?.context_length ?? card?.capabilities?.context_length ?? 0,
+        },
+        total_slots: 1,
+        model_alias: model,
+        model_path: model,
+        modalities: { vision: false, video: false, audio: false },
+        endpoint_slots: true,
+        endpoint_props: false,
+        endpoint_metrics: false,
+        chat_template: first.chat_template,
+        bos_token: first.bos_token,
+        eos_token: first.eos_token,
+        build_info: `inpage-llm ${BUILD_STAMP.version}`,
+        is_sleeping: false,
+      };
+      return new Response(JSON.stringify(props), { headers: JSON_HEADERS });
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * `GET /slots` beside the route prefix, in llama-server's shape for an idle slot: one slot per
+ * model that an engine here has ready (each runs one request at a time, FIFO), `{id, n_ctx,
+ * speculative: false, is_processing: false}` plus `model` (its id; llama-server has one model,
+ * so no such field). The Service Worker does not know which request an engine is running, so
+ * `is_processing` is always false and the per-task fields (`id_task`, `params`, `next_token`)
+ * are not given. `?fail_on_no_slot=1` is a 503 only when no model is ready.
+ */
+import { ServiceUnavailableError } from '#core/domain/errors';
+import { prefixParent } from '#core/domain/route-prefix';
+import { checkApiKey } from '../../check-api-key';
+import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
+import { engineClients, modelCards } from '../../engine-clients';
+import type { Route } from '../../route';
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+export function slotsRoute(clients: Clients, prefix: string): Route {
+  return {
+    method: 'GET',
+    dialect: LLAMA_SERVER_DIALECT,
+    path: `${prefixParent(prefix)}/slots`,
+    async handle(event) {
+      const engines = await engineClients(clients, event.clientId);
+      checkApiKey(event.request, engines[0]?.apiKey ?? null, LLAMA_SERVER_DIALECT);
+      const cards = modelCards(engines).filter((card) => card.status === 'ready');
+      if (cards.length === 0 && new URL(event.request.url).searchParams.get('fail_on_no_slot'))
+        throw new ServiceUnavailableError('no slot available', 'unavailable_error');
+      const slots = cards.map((card, id) => ({
+        id,
+        n_ctx: card.context_length ?? card.capabilities?.context_length ?? 0,
+        speculative: false,
+        is_processing: false,
+        model: card.id,
+      }));
+      return new Response(JSON.stringify(slots), { headers: JSON_HEADERS });
+    },
+  };
+}
