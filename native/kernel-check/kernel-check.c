@@ -2,8 +2,14 @@
 // arch kernels, relaxed SIMD in the relaxed variant) beside ggml's own scalar reference
 // (`*_generic`), both from the same libggml-cpu.a. Linked by build-engine.sh into a small
 // standalone wasm that test/unit/worker/engine/backends/llamacpp/engine-kernels.test.ts runs on random blocks.
+// Also the F16 <-> F32 conversions of the F16 KV cache's attention: simd-mappings.h's SIMD ones
+// (patches/ggml-cpu-wasm-f16-simd.patch, compiled here with the variant's flags) beside ggml's
+// scalar ones, and the library's ggml_vec_dot_f16 beside a scalar replica of its sum order.
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include "ggml-impl.h"
+#include "simd-mappings.h"
 
 #define IP_EXPORT __attribute__((used, visibility("default")))
 
@@ -36,4 +42,63 @@ IP_EXPORT float kc_dot(int kind, int reference, int n, const void * x, const voi
     float s = 0;
     kernels[kind][reference ? 1 : 0](n, &s, 0, x, 0, y, 0, 1);
     return s;
+}
+
+// The 2x2 tile (nrc 2, the prefill path where the variant has one: q4_0 and q4_K in the relaxed
+// variant) of rows x, x + bx and columns y, y + by into out[0..3]: x.y, (x+bx).y, x.(y+by),
+// (x+bx).(y+by). Returns 0 (and writes nothing) where the variant has no such kernel.
+IP_EXPORT int kc_dot2(int kind, int n, const void * x, size_t bx, const void * y, size_t by, float * out) {
+#if defined(__wasm_relaxed_simd__)
+    if (kind != 0 && kind != 2) return 0;
+    kernels[kind][0](n, out, 2, x, bx, y, by, 2);
+    return 1;
+#else
+    (void) kind; (void) n; (void) x; (void) bx; (void) y; (void) by; (void) out;
+    return 0;
+#endif
+}
+
+// F16 <-> F32 on `n` values (a multiple of 4): `to_f32` 1 reads halves and writes floats, 0 the
+// reverse. `reference` 1 runs ggml's scalar conversion, 0 the SIMD one.
+IP_EXPORT void kc_convert(int to_f32, int reference, int n, const void * in, void * out) {
+    for (int i = 0; i + 4 <= n; i += 4) {
+        const ggml_fp16_t * h = (const ggml_fp16_t *) in + i;
+        const float * f = (const float *) in + i;
+        if (to_f32 && reference) {
+            for (int j = 0; j < 4; j++) ((float *) out)[i + j] = ggml_compute_fp16_to_fp32(h[j]);
+        } else if (to_f32) {
+            wasm_v128_store((float *) out + i, __wasm_f16x4_load(h));
+        } else if (reference) {
+            for (int j = 0; j < 4; j++) ((ggml_fp16_t *) out)[i + j] = ggml_compute_fp32_to_fp16(f[j]);
+        } else {
+            __wasm_f16x4_store((ggml_fp16_t *) out + i, wasm_v128_load(f));
+        }
+    }
+}
+
+void ggml_vec_dot_f16(int n, float * s, size_t bs, ggml_fp16_t * x, size_t bx, ggml_fp16_t * y, size_t by, int nrc);
+
+// ggml_vec_dot_f16 of `n` halves (`reference` 0), or its wasm SIMD path's sum order in scalar
+// code with ggml's scalar conversion (`reference` 1): 4 accumulators of 4 lanes over each 16
+// values, folded 0+2, 1+3, then 0+1, lanes in order, the leftovers added in double.
+IP_EXPORT float kc_dot_f16(int reference, int n, ggml_fp16_t * x, ggml_fp16_t * y) {
+    float s = 0;
+    if (!reference) {
+        ggml_vec_dot_f16(n, &s, 0, x, 0, y, 0, 1);
+        return s;
+    }
+    float sum[4][4] = {{0}};
+    const int np = n & ~15;
+    for (int i = 0; i < np; i += 16)
+        for (int j = 0; j < 4; j++)
+            for (int l = 0; l < 4; l++)
+                sum[j][l] = ggml_compute_fp16_to_fp32(x[i + 4 * j + l]) * ggml_compute_fp16_to_fp32(y[i + 4 * j + l]) + sum[j][l];
+    for (int l = 0; l < 4; l++) {
+        sum[0][l] = sum[0][l] + sum[2][l];
+        sum[1][l] = sum[1][l] + sum[3][l];
+        sum[0][l] = sum[0][l] + sum[1][l];
+    }
+    double sumf = (double) (sum[0][0] + sum[0][1] + sum[0][2] + sum[0][3]);
+    for (int i = np; i < n; i++) sumf += (double) (ggml_compute_fp16_to_fp32(x[i]) * ggml_compute_fp16_to_fp32(y[i]));
+    return (float) sumf;
 }

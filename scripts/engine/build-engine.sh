@@ -37,7 +37,7 @@ for variant in "${VARIANTS[@]}"; do
   # Linked under one name in a folder per variant: the loader names its wasm, and must not differ.
   mkdir -p "$work/out/$name"
   chroot "$root" bash /src/link-engine.sh /src/llama.cpp "/src/build-$first" "/src/build-$name" /src/glue "/src/out/$name/llama-engine" "$flags"
-  chroot "$root" bash /src/link-kernel-check.sh "/src/build-$first" "/src/build-$name" /src/glue/kernel-check "/src/out/kernel-check-$name.wasm" "$flags"
+  chroot "$root" bash /src/link-kernel-check.sh /src/llama.cpp "/src/build-$first" "/src/build-$name" /src/glue/kernel-check "/src/out/kernel-check-$name.wasm" "$flags"
 done
 
 # One loader serves every variant (the same glue and exports): it must come out the same for each.

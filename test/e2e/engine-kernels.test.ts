@@ -1,8 +1,9 @@
 /**
  * The engine's dot-product kernels in Chromium (whose V8 lowers relaxed SIMD for this machine's
  * CPU): each variant's kernel-check wasm against ggml's scalar reference on random blocks, as
- * test/unit/worker/engine/backends/llamacpp/engine-kernels.test.ts does in Node. Also: Chromium validates the relaxed-SIMD
- * probe, so its pages get the relaxed variant.
+ * test/unit/worker/engine/backends/llamacpp/engine-kernels.test.ts does in Node (the relaxed variant's 2x2 prefill tiles,
+ * the F16 conversions of flash attention's KV cache and ggml_vec_dot_f16 included). Also:
+ * Chromium validates the relaxed-SIMD probe, so its pages get the relaxed variant.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -11,11 +12,15 @@ import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright';
 import { relaxedSimdProbe } from '../../src/core/util/relaxed-simd';
 import type { KindReport } from '../unit/worker/engine/backends/llamacpp/kernel-check';
+import type { F16Report } from '../unit/worker/engine/backends/llamacpp/kernel-check-f16';
 import { CHROMIUM_ARGS } from './harness';
 
 declare global {
   interface Window {
-    kernelCheck: { checkKernels(wasm: Uint8Array<ArrayBuffer>): Promise<KindReport[]> };
+    kernelCheck: {
+      checkKernels(wasm: Uint8Array<ArrayBuffer>): Promise<KindReport[]>;
+      checkF16(wasm: Uint8Array<ArrayBuffer>): Promise<F16Report>;
+    };
   }
 }
 
@@ -28,8 +33,13 @@ before(async () => {
     args: CHROMIUM_ARGS,
   });
   page = await browser.newPage();
+  const dir = 'test/unit/worker/engine/backends/llamacpp';
   const bundle = await build({
-    entryPoints: ['test/unit/worker/engine/backends/llamacpp/kernel-check.ts'],
+    stdin: {
+      contents: "export { checkKernels } from './kernel-check'; export { checkF16 } from './kernel-check-f16';",
+      resolveDir: dir,
+      loader: 'ts',
+    },
     bundle: true,
     format: 'iife',
     globalName: 'kernelCheck',
@@ -61,6 +71,16 @@ for (const variant of ['simd', 'relaxed']) {
       assert.equal(report.referenceChecked, true, report.kind);
       assert.ok(report.largestExact > 10_000, report.kind);
       assert.ok(report.worstRelative < 1e-5, `${report.kind}: ${report.worstRelative}`);
+      const tiled = variant === 'relaxed' && (report.kind === 'q4_0' || report.kind === 'q4_K');
+      assert.equal(report.tileCases, tiled ? 800 : 0, report.kind);
+      assert.deepEqual(report.tileMismatches, [], report.kind);
     }
+    const f16 = await page.evaluate((bytes) => window.kernelCheck.checkF16(new Uint8Array(bytes)), wasm);
+    assert.equal(f16.halves, 65_536);
+    assert.deepEqual(f16.halfMismatches, []);
+    assert.equal(f16.floats, 65_536);
+    assert.deepEqual(f16.floatMismatches, []);
+    assert.equal(f16.dots, 200);
+    assert.deepEqual(f16.dotMismatches, []);
   });
 }

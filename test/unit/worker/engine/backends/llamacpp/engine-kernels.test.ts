@@ -2,20 +2,28 @@
  * The engine's quantized dot-product kernels against ggml's scalar reference, per variant: each
  * variant's kernel-check wasm (built with it by scripts/engine/link-kernel-check.sh from the
  * same libggml-cpu.a) runs on random blocks (kernel-check.ts). Integer results must agree to the
- * bit, float ones within float error. Where this Node validates relaxed SIMD only behind a flag
+ * bit, float ones within float error; the relaxed variant's 2x2 prefill tiles (q4_0, q4_K) must
+ * give each single dot product bit for bit, and every variant's F16 conversions and
+ * ggml_vec_dot_f16 must be ggml's scalar ones (kernel-check-f16.ts). Where this Node validates relaxed SIMD only behind a flag
  * (Node 20), the relaxed variant runs in a child Node with `--experimental-wasm-relaxed-simd`.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkKernels, KINDS, type KindReport } from './kernel-check';
+import { checkF16, type F16Report } from './kernel-check-f16';
 
 const DIR = 'worker/engine/backends/llamacpp/wasm';
 
-async function runCheck(variant: string): Promise<KindReport[]> {
+interface Reports {
+  kinds: KindReport[];
+  f16: F16Report;
+}
+
+async function runCheck(variant: string): Promise<Reports> {
   const path = `${DIR}/kernel-check-${variant}.wasm`;
   const bytes = new Uint8Array(readFileSync(path));
-  if (WebAssembly.validate(bytes)) return checkKernels(bytes);
+  if (WebAssembly.validate(bytes)) return { kinds: await checkKernels(bytes), f16: await checkF16(bytes) };
   const child = spawnSync(
     process.execPath,
     [
@@ -28,13 +36,13 @@ async function runCheck(variant: string): Promise<KindReport[]> {
     { encoding: 'utf8' },
   );
   if (child.status !== 0) throw new Error(`the kernel check failed in a child Node:\n${child.stderr}`);
-  const parsed: KindReport[] = JSON.parse(child.stdout);
+  const parsed: Reports = JSON.parse(child.stdout);
   return parsed;
 }
 
 /** One run per variant (a child Node takes a few seconds on a busy machine), shared by its kinds. */
-const runs = new Map<string, Promise<KindReport[]>>();
-function reports(variant: string): Promise<KindReport[]> {
+const runs = new Map<string, Promise<Reports>>();
+function reports(variant: string): Promise<Reports> {
   let run = runs.get(variant);
   if (run === undefined) runs.set(variant, (run = runCheck(variant)));
   return run;
@@ -44,7 +52,7 @@ describe.each(['simd', 'relaxed'])('the %s variant', (variant) => {
   it.each(KINDS)(
     "%s: the kernel gives ggml's reference results",
     async (kind) => {
-      const report = (await reports(variant)).find((entry) => entry.kind === kind);
+      const report = (await reports(variant)).kinds.find((entry) => entry.kind === kind);
       expect(report).toBeDefined();
       if (report === undefined) return;
       expect(report.exactCases).toBe(200);
@@ -54,7 +62,21 @@ describe.each(['simd', 'relaxed'])('the %s variant', (variant) => {
       expect(report.largestExact).toBeGreaterThan(10_000);
       expect(report.floatCases).toBe(200);
       expect(report.worstRelative).toBeLessThan(1e-5);
+      // The 2x2 prefill tiles: the relaxed variant has them for q4_0 and q4_K.
+      const tiled = variant === 'relaxed' && (kind === 'q4_0' || kind === 'q4_K');
+      expect(report.tileCases).toBe(tiled ? 800 : 0);
+      expect(report.tileMismatches).toEqual([]);
     },
     60_000,
   );
+
+  it("F16 conversions and ggml_vec_dot_f16 give ggml's scalar results", async () => {
+    const { f16 } = await reports(variant);
+    expect(f16.halves).toBe(65_536);
+    expect(f16.halfMismatches).toEqual([]);
+    expect(f16.floats).toBe(65_536);
+    expect(f16.floatMismatches).toEqual([]);
+    expect(f16.dots).toBe(200);
+    expect(f16.dotMismatches).toEqual([]);
+  }, 60_000);
 });

@@ -9,6 +9,10 @@
  * float: kernel and reference must agree to the bit, with the quants over their whole range
  * (int8 -128..127, every nibble), which is where relaxed SIMD's implementation-defined cases
  * would show. Float cases use random scales and compare within a tolerance.
+ *
+ * Where the variant has a 2x2 tile kernel (nrc 2: two weight rows by two activation columns, the
+ * prefill path; q4_0 and q4_K in the relaxed variant), each of its four results must be the single
+ * dot product of that row and column bit for bit, in exact and float cases alike.
  */
 
 export const KINDS = ['q4_0', 'q8_0', 'q4_K', 'q6_K'] as const;
@@ -26,36 +30,62 @@ export interface KindReport {
   referenceChecked: boolean;
   /** The largest |reference| among the exact cases (0 would mean the check compared nothing). */
   largestExact: number;
+  /** 2x2 tiles compared (0 where the variant has no tile kernel for this kind). */
+  tileCases: number;
+  /** Tile results that differ from the single dot product of their row and column (`[tile, single]`). */
+  tileMismatches: Array<[number, number]>;
 }
 
-interface Exports {
+export interface Exports {
   memory: WebAssembly.Memory;
   malloc(bytes: number): number;
   dot(kind: number, reference: number, n: number, x: number, y: number): number;
+  /** The 2x2 tile into `out` (4 floats); false where the variant has none for the kind. */
+  dot2(kind: number, n: number, x: number, bx: number, y: number, by: number, out: number): boolean;
+  instance: WebAssembly.Instance;
+}
+
+/** Instantiates a kernel-check wasm (its bytes) and returns its exports, checked. */
+export async function instantiateKernelCheck(wasm: Uint8Array<ArrayBuffer>): Promise<Exports> {
+  const module = await WebAssembly.compile(wasm);
+  // The C library's WASI imports (clock, environment, stdout): none is needed, each says ENOSYS.
+  const imports: WebAssembly.Imports = {};
+  for (const { module: from, name } of WebAssembly.Module.imports(module)) (imports[from] ??= {})[name] = () => 52;
+  return kernelExports(await WebAssembly.instantiate(module, imports));
 }
 
 /** The kernel-check module's exports, checked (a wasm that is not one fails here). */
 function kernelExports(instance: WebAssembly.Instance): Exports {
-  const { memory, _initialize: initialize, kc_init: init, kc_malloc: malloc, kc_dot: dot } = instance.exports;
+  const {
+    memory,
+    _initialize: initialize,
+    kc_init: init,
+    kc_malloc: malloc,
+    kc_dot: dot,
+    kc_dot2: dot2,
+  } = instance.exports;
   if (
     !(memory instanceof WebAssembly.Memory) ||
     typeof initialize !== 'function' ||
     typeof init !== 'function' ||
     typeof malloc !== 'function' ||
-    typeof dot !== 'function'
+    typeof dot !== 'function' ||
+    typeof dot2 !== 'function'
   )
-    throw new Error('not a kernel-check wasm: it lacks memory, _initialize, kc_init, kc_malloc or kc_dot');
+    throw new Error('not a kernel-check wasm: it lacks memory, _initialize, kc_init, kc_malloc, kc_dot or kc_dot2');
   initialize();
   init();
   return {
     memory,
     malloc: (bytes) => Number(malloc(bytes)),
     dot: (kind, reference, n, x, y) => Number(dot(kind, reference, n, x, y)),
+    dot2: (kind, n, x, bx, y, by, out) => Number(dot2(kind, n, x, bx, y, by, out)) === 1,
+    instance,
   };
 }
 
 /** mulberry32: a small seeded generator, so a failure is reproducible. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -164,15 +194,11 @@ const EXACT_BLOCKS: Record<Kind, number> = { q4_0: 32, q8_0: 16, q4_K: 4, q6_K: 
 
 /** Runs the check for every kind on the given kernel-check wasm (its bytes). */
 export async function checkKernels(wasm: Uint8Array<ArrayBuffer>, seed = 1, cases = 200): Promise<KindReport[]> {
-  const module = await WebAssembly.compile(wasm);
-  // The C library's WASI imports (clock, environment, stdout): none is needed, each says ENOSYS.
-  const imports: WebAssembly.Imports = {};
-  for (const { module: from, name } of WebAssembly.Module.imports(module)) (imports[from] ??= {})[name] = () => 52;
-  const instance = await WebAssembly.instantiate(module, imports);
-  const exports = kernelExports(instance);
+  const exports = await instantiateKernelCheck(wasm);
   const bufferBytes = 64 * 292;
   const xAt = exports.malloc(bufferBytes);
   const yAt = exports.malloc(bufferBytes);
+  const tileAt = exports.malloc(16);
   const reports: KindReport[] = [];
   for (const [index, kind] of KINDS.entries()) {
     const bytes = new Uint8Array(exports.memory.buffer);
@@ -186,6 +212,8 @@ export async function checkKernels(wasm: Uint8Array<ArrayBuffer>, seed = 1, case
       worstRelative: 0,
       referenceChecked: kind === 'q4_K' || kind === 'q6_K',
       largestExact: 0,
+      tileCases: 0,
+      tileMismatches: [],
     };
     let plainOk = true;
     const run = (mode: Mode, blocks: number): [number, number] => {
@@ -218,7 +246,46 @@ export async function checkKernels(wasm: Uint8Array<ArrayBuffer>, seed = 1, case
       report.worstRelative = Math.max(report.worstRelative, Math.abs(kernel - reference) / largest);
     }
     if (kind === 'q4_0' || kind === 'q8_0') report.referenceChecked = plainOk;
+    checkTiles(exports, b, kind, index, xAt, yAt, tileAt, cases, report);
     reports.push(report);
   }
   return reports;
+}
+
+/** Compares the 2x2 tile kernel (where the variant has one) with the single dot products. */
+function checkTiles(
+  exports: Exports,
+  b: Blocks,
+  kind: Kind,
+  index: number,
+  xAt: number,
+  yAt: number,
+  tileAt: number,
+  cases: number,
+  report: KindReport,
+): void {
+  const { x: xBytes, y: yBytes, values } = LAYOUT[kind];
+  for (let i = 0; i < cases; i++) {
+    const mode: Mode = i % 3 === 0 ? 'float' : i % 3 === 1 ? 'exact' : 'extreme';
+    const blocks = mode === 'float' ? 1 + Math.floor(b.next() * 16) : 1 + Math.floor(b.next() * EXACT_BLOCKS[kind]);
+    const [bx, by] = [blocks * xBytes, blocks * yBytes];
+    for (let block = 0; block < 2 * blocks; block++) {
+      writeX(b, kind, xAt + block * xBytes, mode);
+      writeY(b, kind, yAt + block * yBytes, mode);
+    }
+    const n = blocks * values;
+    if (!exports.dot2(index, n, xAt, bx, yAt, by, tileAt)) return;
+    const tile = new Float32Array(exports.memory.buffer, tileAt, 4);
+    const pairs: Array<[number, number]> = [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ];
+    for (const [k, [row, column]] of pairs.entries()) {
+      const single = exports.dot(index, 0, n, xAt + row * bx, yAt + column * by);
+      report.tileCases++;
+      if (!Object.is(tile[k], single)) report.tileMismatches.push([tile[k] ?? Number.NaN, single]);
+    }
+  }
 }
