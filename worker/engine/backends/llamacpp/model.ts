@@ -14,7 +14,6 @@ import type { LlamaWasm, RawCandidate, SampledToken } from './llama-wasm';
 import { samplerSpec } from './sampler-spec';
 import { tokenSpelling } from './token-spelling';
 import { Pacer } from './yield-to-events';
-import { PrefillSteps } from './prefill-steps';
 import type { EngineGuard } from './engine-guard';
 import { testTrapPoint } from './test-trap';
 import { infillFim, plainFim, type FimModel } from './fim-prompt';
@@ -25,8 +24,14 @@ declare const __INPAGE_TEST_HOOKS__: boolean;
 /** The most tokens one input may have for embeddings (each input runs in one batch). */
 export const EMBEDDING_BATCH = 1024;
 
-/** Prompt tokens read per step by a model's first evaluation (a one-token prompt). */
-const FIRST_EVALUATION_STEP = 64;
+/**
+ * Prompt tokens read per step: an abort lands between two such batches, and the worker answers
+ * the Service Worker's keepalives only between steps. A step longer than KEEPALIVE_TIMEOUT_MS
+ * (1.5 s) ends the request with 503 `engine_gone`: 512-token steps did so for 256-token prompts
+ * on the bench's Q6_K and Q8_0 models at load 12 on 2 cores (~45 tok/s, 5.7 s). 64 tokens take
+ * ~0.5 s there; llama.cpp's per-batch cost is small beside that.
+ */
+const PREFILL_STEP = 64;
 
 const decoder = new TextDecoder();
 
@@ -39,8 +44,6 @@ const decoder = new TextDecoder();
 export class LlamaCppModel implements LoadedModel {
   readonly capabilities: ModelCapabilities;
   private readonly pieces = new Map<number, number[]>();
-  /** How many prompt tokens a step reads, learned from this model's steps (prefill-steps.ts). */
-  private readonly prefillSteps = new PrefillSteps();
 
   constructor(
     private readonly engine: LlamaWasm,
@@ -69,7 +72,7 @@ export class LlamaCppModel implements LoadedModel {
     this.guard.call(() => {
       const ids = this.engine.tokenize(' ', true, false);
       this.engine.begin(ids.length > 0 ? ids : [0], false);
-      while (this.engine.prefill(FIRST_EVALUATION_STEP) > 0);
+      while (this.engine.prefill(PREFILL_STEP) > 0);
       this.engine.sampler({ temperature: 0 });
       if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
       this.engine.sample(0, false);
@@ -188,12 +191,7 @@ export class LlamaCppModel implements LoadedModel {
     const cachedTokens = this.engine.begin(ids, request.cache_prompt);
     const promptTokens = ids.length;
     yield { type: 'prompt', promptTokens, cachedTokens };
-    for (let pending = promptTokens - cachedTokens; ;) {
-      const started = performance.now();
-      const left = this.engine.prefill(this.prefillSteps.size);
-      this.prefillSteps.took(pending - left, performance.now() - started);
-      pending = left;
-      if (pending === 0) break;
+    while (this.engine.prefill(PREFILL_STEP) > 0) {
       await pacer.maybeYield();
       if (signal.aborted) return;
     }
