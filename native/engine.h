@@ -30,6 +30,10 @@ struct Engine {
 
 Engine & engine();
 
+// The generation context's attention (attention.cpp): an F32 KV cache with flash attention off
+// where it fits, else llama.cpp's defaults (F16, flash attention).
+void choose_attention(const llama_model * model, int n_ctx, llama_context_params & cp);
+
 // Results of the last call: JavaScript reads them through ip_out_* right after the call.
 struct Out {
   std::vector<int32_t> i32;

@@ -52,6 +52,7 @@ IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads) {
     cp.n_threads = n_threads;
     cp.n_threads_batch = n_threads;
     cp.no_perf = true;
+    choose_attention(e.model, n_ctx, cp);
     e.ctx = llama_init_from_model(e.model, cp);
     if (!e.ctx) return fail("llama.cpp could not create a context of this size for this model");
   } catch (const std::exception & error) {

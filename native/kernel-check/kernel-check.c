@@ -44,12 +44,12 @@ IP_EXPORT float kc_dot(int kind, int reference, int n, const void * x, const voi
     return s;
 }
 
-// The 2x2 tile (nrc 2, the prefill path where the variant has one: q4_0 and q4_K in the relaxed
-// variant) of rows x, x + bx and columns y, y + by into out[0..3]: x.y, (x+bx).y, x.(y+by),
+// The 2x2 tile (nrc 2, the prefill path where the variant has one: q4_0, q8_0 and q4_K in the
+// relaxed variant) of rows x, x + bx and columns y, y + by into out[0..3]: x.y, (x+bx).y, x.(y+by),
 // (x+bx).(y+by). Returns 0 (and writes nothing) where the variant has no such kernel.
 IP_EXPORT int kc_dot2(int kind, int n, const void * x, size_t bx, const void * y, size_t by, float * out) {
 #if defined(__wasm_relaxed_simd__)
-    if (kind != 0 && kind != 2) return 0;
+    if (kind < 0 || kind > 2) return 0;
     kernels[kind][0](n, out, 2, x, bx, y, by, 2);
     return 1;
 #else
