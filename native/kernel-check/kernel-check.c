@@ -5,6 +5,8 @@
 // Also the F16 <-> F32 conversions of the F16 KV cache's attention: simd-mappings.h's SIMD ones
 // (patches/ggml-cpu-wasm-f16-simd.patch, compiled here with the variant's flags) beside ggml's
 // scalar ones, and the library's ggml_vec_dot_f16 beside a scalar replica of its sum order.
+// And F32 mul_mat's ggml_vec_dot_f32 (patches/ggml-cpu-wasm-tiles-f32.patch in the relaxed
+// variant) beside a scalar sum in double, and its 2x2 tile beside its single dot.
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -101,4 +103,32 @@ IP_EXPORT float kc_dot_f16(int reference, int n, ggml_fp16_t * x, ggml_fp16_t * 
     double sumf = (double) (sum[0][0] + sum[0][1] + sum[0][2] + sum[0][3]);
     for (int i = np; i < n; i++) sumf += (double) (ggml_compute_fp16_to_fp32(x[i]) * ggml_compute_fp16_to_fp32(y[i]));
     return (float) sumf;
+}
+
+void ggml_vec_dot_f32(int n, float * s, size_t bs, const float * x, size_t bx, const float * y, size_t by, int nrc);
+
+// ggml_vec_dot_f32 of `n` floats (`reference` 0), or the plain sum of x[i] * y[i] in double
+// (`reference` 1), the exact value up to double's rounding.
+IP_EXPORT double kc_dot_f32(int reference, int n, const float * x, const float * y) {
+    if (!reference) {
+        float s = 0;
+        ggml_vec_dot_f32(n, &s, 0, x, 0, y, 0, 1);
+        return s;
+    }
+    double sum = 0;
+    for (int i = 0; i < n; i++) sum += (double) x[i] * (double) y[i];
+    return sum;
+}
+
+// ggml_vec_dot_f32's 2x2 tile (nrc 2, F32 prefill in the relaxed variant) of rows x, x + bx and
+// columns y, y + by (strides in bytes) into out[0..3]: x.y, (x+bx).y, x.(y+by), (x+bx).(y+by).
+// Returns 0 (and writes nothing) where the variant has no such kernel.
+IP_EXPORT int kc_dot2_f32(int n, const float * x, size_t bx, const float * y, size_t by, float * out) {
+#if defined(__wasm_relaxed_simd__)
+    ggml_vec_dot_f32(n, out, 2, x, bx, y, by, 2);
+    return 1;
+#else
+    (void) n; (void) x; (void) bx; (void) y; (void) by; (void) out;
+    return 0;
+#endif
 }

@@ -2,7 +2,8 @@
  * The engine's dot-product kernels in Chromium (whose V8 lowers relaxed SIMD for this machine's
  * CPU): each variant's kernel-check wasm against ggml's scalar reference on random blocks, as
  * test/unit/worker/engine/backends/llamacpp/engine-kernels.test.ts does in Node (the relaxed variant's 2x2 prefill tiles,
- * the F16 conversions of flash attention's KV cache and ggml_vec_dot_f16 included). Also:
+ * the F16 conversions of flash attention's KV cache, ggml_vec_dot_f16, ggml_vec_dot_f32 and the
+ * relaxed variant's F32 tile included). Also:
  * Chromium validates the relaxed-SIMD probe, so its pages get the relaxed variant.
  */
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { relaxedSimdProbe } from '../../src/core/util/relaxed-simd';
 import type { KindReport } from '../unit/worker/engine/backends/llamacpp/kernel-check';
 import type { F16Report } from '../unit/worker/engine/backends/llamacpp/kernel-check-f16';
+import type { F32Report } from '../unit/worker/engine/backends/llamacpp/kernel-check-f32';
 import { CHROMIUM_ARGS } from './harness';
 
 declare global {
@@ -20,6 +22,7 @@ declare global {
     kernelCheck: {
       checkKernels(wasm: Uint8Array<ArrayBuffer>): Promise<KindReport[]>;
       checkF16(wasm: Uint8Array<ArrayBuffer>): Promise<F16Report>;
+      checkF32(wasm: Uint8Array<ArrayBuffer>): Promise<F32Report>;
     };
   }
 }
@@ -36,7 +39,8 @@ before(async () => {
   const dir = 'test/unit/worker/engine/backends/llamacpp';
   const bundle = await build({
     stdin: {
-      contents: "export { checkKernels } from './kernel-check'; export { checkF16 } from './kernel-check-f16';",
+      contents:
+        "export { checkKernels } from './kernel-check'; export { checkF16 } from './kernel-check-f16'; export { checkF32 } from './kernel-check-f32';",
       resolveDir: dir,
       loader: 'ts',
     },
@@ -82,5 +86,11 @@ for (const variant of ['simd', 'relaxed']) {
     assert.deepEqual(f16.floatMismatches, []);
     assert.equal(f16.dots, 200);
     assert.deepEqual(f16.dotMismatches, []);
+    const f32 = await page.evaluate((bytes) => window.kernelCheck.checkF32(new Uint8Array(bytes)), wasm);
+    assert.equal(f32.dots, 200);
+    assert.equal(f32.degenerate, 0);
+    assert.ok(f32.worstRelative < 1e-5, `f32: ${f32.worstRelative}`);
+    assert.equal(f32.tileCases, variant === 'relaxed' ? 800 : 0);
+    assert.deepEqual(f32.tileMismatches, []);
   });
 }

@@ -4,7 +4,9 @@
  * same libggml-cpu.a) runs on random blocks (kernel-check.ts). Integer results must agree to the
  * bit, float ones within float error; the relaxed variant's 2x2 prefill tiles (q4_0, q8_0, q4_K) must
  * give each single dot product bit for bit, and every variant's F16 conversions and
- * ggml_vec_dot_f16 must be ggml's scalar ones (kernel-check-f16.ts). Where this Node validates relaxed SIMD only behind a flag
+ * ggml_vec_dot_f16 must be ggml's scalar ones (kernel-check-f16.ts), and every variant's
+ * ggml_vec_dot_f32 a sum in double within float error, the relaxed variant's F32 tile each single
+ * dot bit for bit (kernel-check-f32.ts). Where this Node validates relaxed SIMD only behind a flag
  * (Node 20), the relaxed variant runs in a child Node with `--experimental-wasm-relaxed-simd`.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,18 +14,21 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkKernels, KINDS, type KindReport } from './kernel-check';
 import { checkF16, type F16Report } from './kernel-check-f16';
+import { checkF32, type F32Report } from './kernel-check-f32';
 
 const DIR = 'worker/engine/backends/llamacpp/wasm';
 
 interface Reports {
   kinds: KindReport[];
   f16: F16Report;
+  f32: F32Report;
 }
 
 async function runCheck(variant: string): Promise<Reports> {
   const path = `${DIR}/kernel-check-${variant}.wasm`;
   const bytes = new Uint8Array(readFileSync(path));
-  if (WebAssembly.validate(bytes)) return { kinds: await checkKernels(bytes), f16: await checkF16(bytes) };
+  if (WebAssembly.validate(bytes))
+    return { kinds: await checkKernels(bytes), f16: await checkF16(bytes), f32: await checkF32(bytes) };
   const child = spawnSync(
     process.execPath,
     [
@@ -78,5 +83,17 @@ describe.each(['simd', 'relaxed'])('the %s variant', (variant) => {
     expect(f16.floatMismatches).toEqual([]);
     expect(f16.dots).toBe(200);
     expect(f16.dotMismatches).toEqual([]);
+  }, 60_000);
+
+  it('ggml_vec_dot_f32 gives the sum within float error, and its 2x2 tile each single dot', async () => {
+    const { f32 } = await reports(variant);
+    expect(f32.dots).toBe(200);
+    expect(f32.degenerate).toBe(0);
+    // Float error of sums of up to 1,600 products, relative to the sum of their magnitudes.
+    expect(f32.worstRelative).toBeLessThan(1e-5);
+    expect(f32.worstRelative).toBeGreaterThan(0);
+    // The 2x2 prefill tile: the relaxed variant has one for F32.
+    expect(f32.tileCases).toBe(variant === 'relaxed' ? 800 : 0);
+    expect(f32.tileMismatches).toEqual([]);
   }, 60_000);
 });
