@@ -11,7 +11,7 @@
  * would show. Float cases use random scales and compare within a tolerance.
  *
  * Where the variant has a 2x2 tile kernel (nrc 2: two weight rows by two activation columns, the
- * prefill path; q4_0 and q4_K in the relaxed variant), each of its four results must be the single
+ * prefill path; q4_0, q8_0 and q4_K in the relaxed variant), each of its four results must be the single
  * dot product of that row and column bit for bit, in exact and float cases alike.
  */
 
