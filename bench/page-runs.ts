@@ -24,7 +24,8 @@ export function runInPage(page: Page, route: Route, body: Record<string, unknown
       let tokens = 0;
       let promptTokens = 0;
       for await (const event of window.inpage.stream(body)) {
-        if (!ttftMs) ttftMs = performance.now() - start;
+        // The first token is the first piece: `generation.prompt` comes before the prefill.
+        if (!ttftMs && event.type === 'generation.piece') ttftMs = performance.now() - start;
         if (event.type === 'generation.done') ({ completion: tokens, prompt: promptTokens } = event.counts);
       }
       return { ttftMs, totalMs: performance.now() - start, tokens, promptTokens };
