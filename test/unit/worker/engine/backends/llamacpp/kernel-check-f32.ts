@@ -7,7 +7,7 @@
  * must be the single dot product of its row and column bit for bit, so that a result never
  * depends on the batch size. No Node or DOM APIs.
  */
-import { instantiateKernelCheck, random } from './kernel-check';
+import { instantiateKernelCheck, random, TILE_CELLS } from './kernel-check';
 
 export interface F32Report {
   dots: number;
@@ -58,13 +58,7 @@ export async function checkF32(wasm: Uint8Array<ArrayBuffer>, seed = 1): Promise
 
     if (Number(dot2F32(n, xAt, stride, yAt, stride, tileAt)) !== 1) continue;
     const tile = new Float32Array(exports.memory.buffer, tileAt, 4);
-    const pairs: Array<[number, number]> = [
-      [0, 0],
-      [1, 0],
-      [0, 1],
-      [1, 1],
-    ];
-    for (const [k, [row, column]] of pairs.entries()) {
+    for (const [k, [row, column]] of TILE_CELLS.entries()) {
       const single = dot(0, n, xAt + row * stride, yAt + column * stride);
       report.tileCases++;
       if (!Object.is(tile[k], single)) report.tileMismatches.push([n, tile[k] ?? Number.NaN, single]);

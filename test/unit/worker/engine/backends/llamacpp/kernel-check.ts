@@ -16,6 +16,14 @@
  */
 
 export const KINDS = ['q4_0', 'q8_0', 'q4_K', 'q6_K'] as const;
+
+/** A 2x2 tile's four results in the order the kernel writes them: [row, column] of each. */
+export const TILE_CELLS: ReadonlyArray<readonly [number, number]> = [
+  [0, 0],
+  [1, 0],
+  [0, 1],
+  [1, 1],
+];
 export type Kind = (typeof KINDS)[number];
 
 export interface KindReport {
@@ -276,13 +284,7 @@ function checkTiles(
     const n = blocks * values;
     if (!exports.dot2(index, n, xAt, bx, yAt, by, tileAt)) return;
     const tile = new Float32Array(exports.memory.buffer, tileAt, 4);
-    const pairs: Array<[number, number]> = [
-      [0, 0],
-      [1, 0],
-      [0, 1],
-      [1, 1],
-    ];
-    for (const [k, [row, column]] of pairs.entries()) {
+    for (const [k, [row, column]] of TILE_CELLS.entries()) {
       const single = exports.dot(index, 0, n, xAt + row * bx, yAt + column * by);
       report.tileCases++;
       if (!Object.is(tile[k], single)) report.tileMismatches.push([tile[k] ?? Number.NaN, single]);
