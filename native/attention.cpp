@@ -4,11 +4,12 @@
 // converted one lane at a time on every read, and with flash attention that conversion runs
 // for every cached token of every decoded one. With the cache in F32 and flash attention off,
 // attention is two F32 matmuls over the cache (SIMD, no conversion): decode at a depth of 256
-// took 2-2.7x less time on the bench models (llama-bench in Node, docs/speed.md), prompts
-// 0.9-1x. F32 doubles the cache, so it is used only where the cache in F32 takes at most
-// 512 MiB and leaves the weights and the cache within 3 GiB of the 4 GiB heap; other models keep
-// llama.cpp's defaults. Without flash attention the scores of a whole micro-batch against the
-// cache are held at once, so micro-batches are 64 tokens there (the worker's prompt steps).
+// ran 1.9-2.5x as fast on the bench models (llama-bench in Node, docs/speed.md), prompts
+// 0.83-1x. F32 doubles the cache, so it is used only where the cache in F32 fits the budget the
+// worker gives (512 MiB; 0 turns it off) and leaves the weights and the cache within 3 GiB of
+// the 4 GiB heap; other models keep llama.cpp's defaults. Without flash attention the scores of a
+// whole micro-batch against the cache are held at once, so micro-batches are 64 tokens there
+// (the worker's prompt steps).
 #include "engine.h"
 
 #include <cstdlib>
@@ -16,7 +17,6 @@
 
 namespace {
 
-constexpr int64_t kMaxF32Cache = int64_t(512) << 20;
 constexpr int64_t kMaxWeightsAndCache = int64_t(3) << 30;
 constexpr uint32_t kF32MicroBatch = 64;
 
@@ -39,17 +39,19 @@ int64_t f32_cache_bytes(const llama_model * model, int n_ctx) {
   return int64_t(llama_model_n_layer(model)) * n_ctx * llama_model_n_head_kv(model) * (key + value) * 4;
 }
 
-bool use_f32_cache(const llama_model * model, int n_ctx) {
+bool use_f32_cache(const llama_model * model, int n_ctx, int max_f32_cache_mib) {
   const int64_t bytes = f32_cache_bytes(model, n_ctx);
-  return bytes > 0 && bytes <= kMaxF32Cache && int64_t(llama_model_size(model)) + bytes <= kMaxWeightsAndCache;
+  return bytes > 0 && bytes <= (int64_t(max_f32_cache_mib) << 20) &&
+         int64_t(llama_model_size(model)) + bytes <= kMaxWeightsAndCache;
 }
 
 }  // namespace
 
-void choose_attention(const llama_model * model, int n_ctx, llama_context_params & cp) {
-  if (!use_f32_cache(model, n_ctx)) return;
+bool choose_attention(const llama_model * model, int n_ctx, int max_f32_cache_mib, llama_context_params & cp) {
+  if (!use_f32_cache(model, n_ctx, max_f32_cache_mib)) return false;
   cp.type_k = GGML_TYPE_F32;
   cp.type_v = GGML_TYPE_F32;
   cp.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED;
   cp.n_ubatch = kF32MicroBatch;
+  return true;
 }

@@ -25,14 +25,15 @@ struct Engine {
   std::vector<llama_token> eog;         // the vocabulary's end-of-generation tokens
   size_t pending = 0;                   // prompt tokens (from the end) not decoded yet
   int n_batch = 512;
+  bool f32_cache = false;               // the generation context's KV cache is F32 (attention.cpp)
   std::string error;
 };
 
 Engine & engine();
 
 // The generation context's attention (attention.cpp): an F32 KV cache with flash attention off
-// where it fits, else llama.cpp's defaults (F16, flash attention).
-void choose_attention(const llama_model * model, int n_ctx, llama_context_params & cp);
+// where it fits `max_f32_cache_mib` (true), else llama.cpp's defaults (F16, flash attention).
+bool choose_attention(const llama_model * model, int n_ctx, int max_f32_cache_mib, llama_context_params & cp);
 
 // Results of the last call: JavaScript reads them through ip_out_* right after the call.
 struct Out {

@@ -29,8 +29,9 @@ IP_EXPORT int32_t * ip_out_i32() { return out().i32.data(); }
 IP_EXPORT float * ip_out_f32() { return out().f32.data(); }
 IP_EXPORT uint8_t * ip_out_bytes() { return out().bytes.data(); }
 
-// Loads the GGUF at `path` (read, not mapped) with a context of `n_ctx` tokens. 0 on success.
-IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads) {
+// Loads the GGUF at `path` (read, not mapped) with a context of `n_ctx` tokens, its KV cache in
+// F32 where that takes at most `max_f32_cache_mib` MiB (attention.cpp). 0 on success.
+IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads, int max_f32_cache_mib) {
   Engine & e = engine();
   llama_log_set(on_log, nullptr);
   llama_backend_init();
@@ -52,7 +53,7 @@ IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads) {
     cp.n_threads = n_threads;
     cp.n_threads_batch = n_threads;
     cp.no_perf = true;
-    choose_attention(e.model, n_ctx, cp);
+    e.f32_cache = choose_attention(e.model, n_ctx, max_f32_cache_mib, cp);
     e.ctx = llama_init_from_model(e.model, cp);
     if (!e.ctx) return fail("llama.cpp could not create a context of this size for this model");
   } catch (const std::exception & error) {
@@ -61,7 +62,7 @@ IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads) {
   return 0;
 }
 
-// The model's numbers: [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos].
+// The model's numbers: [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache].
 IP_EXPORT int ip_info() {
   Engine & e = engine();
   out().i32 = {
@@ -72,6 +73,7 @@ IP_EXPORT int ip_info() {
       llama_vocab_get_add_bos(e.vocab) ? 1 : 0,
       llama_vocab_bos(e.vocab),
       llama_vocab_eos(e.vocab),
+      e.f32_cache ? 1 : 0,
   };
   return static_cast<int>(out().i32.size());
 }

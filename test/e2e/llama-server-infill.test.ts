@@ -59,6 +59,7 @@ describe('/props and /slots on inpage-test', () => {
     assert.equal(props.model_path, 'inpage-test');
     assert.deepEqual(props.modalities, { vision: false, video: false, audio: false });
     assert.equal(props.chat_template, '{% for message in messages %}{{ message.content }}{% endfor %}');
+    assert.equal(props.kv_cache_type, 'f32');
     assert.ok(props.default_generation_settings.n_ctx > 0);
     assert.equal(props.default_generation_settings.params.temperature, 1);
     assert.equal(props.default_generation_settings.params.n_predict, -1);

@@ -21,6 +21,7 @@ import type {
   SamplingParams,
 } from '#core/domain/generation';
 import type { EmbeddingResult } from '#core/domain/embedding';
+import type { KvCacheType } from '#core/domain/tokenize';
 
 /** One candidate token with its log-probability (the core's neutral `Candidate`). */
 export type TokenCandidate = Candidate;
@@ -106,6 +107,8 @@ export interface LoadedModel {
   tokenizeSegments?(segments: PromptSegment[]): Promise<number[]>;
   /** Conversations the backend renders itself (absent: the engine renders them with `chatTemplate`). */
   readonly conversations?: ConversationRunner;
+  /** Its KV cache's type, where the backend chooses it (llamacpp: native/attention.cpp). */
+  readonly kvCacheType?: KvCacheType;
   /** What the model's card shows besides its status (size, cache state, chosen variant). */
   readonly details?: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant'>>;
   /**

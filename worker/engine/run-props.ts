@@ -1,7 +1,8 @@
 /**
  * Runs a `props` job (llama-server's `/props`): what only the loaded model knows, its chat
  * template's source and the texts of its BOS and EOS tokens (empty strings for a model without
- * a template, whose backend renders conversations itself). One result, unless aborted meanwhile.
+ * a template, whose backend renders conversations itself), and its KV cache's type. One result,
+ * unless aborted meanwhile.
  */
 import { message, type EngineToSwTokens } from '#core/protocol/protocol';
 import type { PropsRequest } from '#core/domain/tokenize';
@@ -18,6 +19,7 @@ export function runProps(
     chat_template: template?.source ?? '',
     bos_token: template?.bos_token ?? '',
     eos_token: template?.eos_token ?? '',
+    kv_cache_type: model.kvCacheType ?? null,
   };
   if (!signal.aborted) port.postMessage(message<EngineToSwTokens, 'props.result'>('props.result', result));
   return Promise.resolve({ prompt: 0, completion: 0 });

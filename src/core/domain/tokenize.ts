@@ -33,10 +33,15 @@ export interface PropsRequest {
 }
 
 /** The model's chat template source and the texts of its BOS and EOS tokens (empty where it has none). */
+/** How an engine keeps a model's KV cache: llamacpp's is F32 (flash attention off) where it fits, else F16. */
+export type KvCacheType = 'f16' | 'f32';
+
 export interface PropsResult {
   chat_template: string;
   bos_token: string;
   eos_token: string;
+  /** The model's KV cache type (null where the backend does not say: webllm). */
+  kv_cache_type: KvCacheType | null;
 }
 
 /** A conversation to render with the model's chat template (nothing is generated). */

@@ -14,6 +14,9 @@ import { EngineError } from './engine-error';
 import { LlamaWasm } from './llama-wasm';
 import { forgetModelFile, modelFile } from './model-file';
 import { LlamaCppModel } from './model';
+import { testF32CacheMib } from './test-memory';
+
+declare const __INPAGE_TEST_HOOKS__: boolean;
 
 const DEFAULT_CONTEXT = 4096;
 
@@ -21,6 +24,13 @@ export { MAX_MODEL_BYTES } from './memory-limit';
 
 /** The engine's threads: the build is single-threaded (a pthreads build is future work). */
 export const LLAMACPP_THREADS = 1;
+
+/**
+ * The largest KV cache kept in F32 (flash attention off), in MiB: above it a model keeps
+ * llama.cpp's F16 cache (native/attention.cpp; F32 decodes ~2x as fast in wasm, at twice the
+ * memory). 512 MiB covers 1-2B models at 4,096 tokens.
+ */
+export const F32_CACHE_MIB = 512;
 
 /**
  * Runs `model`'s first evaluation: a crash there fails the load (503 `model_load_failed`) with
@@ -78,7 +88,8 @@ export class LlamaCppBackend implements Backend {
       const { metadata } = await this.validate(spec, file);
       const vocab = vocabularyFromMetadata(metadata);
       const engine = await LlamaWasm.start(llamaWasmUrl());
-      await loadWithin(spec.id, engine, () => engine.load(file, contextLength, LLAMACPP_THREADS));
+      const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
+      await loadWithin(spec.id, engine, () => engine.load(file, contextLength, LLAMACPP_THREADS, f32CacheMib));
       const template = chatTemplateFromMetadata(metadata, vocab);
       const model = new LlamaCppModel(
         engine,

@@ -48,7 +48,7 @@ export interface LlamaEngineModule {
   _ip_out_i32(): Ptr;
   _ip_out_f32(): Ptr;
   _ip_out_bytes(): Ptr;
-  _ip_load(path: Ptr, nCtx: number, nThreads: number): number;
+  _ip_load(path: Ptr, nCtx: number, nThreads: number, maxF32CacheMib: number): number;
   _ip_info(): number;
   _ip_tokenize(text: Ptr, length: number, addSpecial: number, parseSpecial: number): number;
   _ip_tokenize_mixed(text: Ptr, length: number, ranges: Ptr, nRanges: number, addSpecial: number): number;

@@ -4,6 +4,7 @@
  * are synchronous and short (one batch each), so the caller's loop decides when to yield.
  */
 import createLlamaEngine from './wasm/llama-engine.mjs';
+import type { KvCacheType } from '#core/domain/tokenize';
 import { bufferBlobReads } from './blob-reads';
 import { EngineError } from './engine-error';
 import type { LlamaEngineModule } from './engine-module';
@@ -40,6 +41,8 @@ export interface ModelNumbers {
   embeddingSize: number;
   addBos: boolean;
   bos: number;
+  /** The generation context's KV cache: F32 with flash attention off, or F16 with it (native/attention.cpp). */
+  kvCacheType: KvCacheType;
 }
 
 export class LlamaWasm {
@@ -69,7 +72,7 @@ export class LlamaWasm {
    * Loads the GGUF in `file` with a context of `contextLength` tokens. In a worker the Blob is
    * mounted (read in place as llama.cpp asks for its parts); elsewhere it is copied in.
    */
-  async load(file: Blob, contextLength: number, threads: number): Promise<void> {
+  async load(file: Blob, contextLength: number, threads: number, maxF32CacheMib: number): Promise<void> {
     const { FS, WORKERFS } = this.m;
     FS.mkdir(MODEL_DIR);
     const path = `${MODEL_DIR}/model.gguf`;
@@ -78,7 +81,7 @@ export class LlamaWasm {
       bufferBlobReads(WORKERFS);
       FS.mount(WORKERFS, { blobs: [{ name: 'model.gguf', data: file }] }, MODEL_DIR);
     }
-    this.check(this.withString(path, (ptr) => this.m._ip_load(ptr, contextLength, threads)));
+    this.check(this.withString(path, (ptr) => this.m._ip_load(ptr, contextLength, threads, maxF32CacheMib)));
   }
 
   /**
@@ -96,8 +99,11 @@ export class LlamaWasm {
 
   info(): ModelNumbers {
     const n = this.m._ip_info();
-    const [vocabSize = 0, contextLength = 0, trainedContext = 0, embeddingSize = 0, addBos = 0, bos = -1] = this.i32(n);
-    return { vocabSize, contextLength, trainedContext, embeddingSize, addBos: addBos === 1, bos };
+    // [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache] (native/load.cpp)
+    const [vocabSize = 0, contextLength = 0, trainedContext = 0, embeddingSize = 0, addBos = 0, bos = -1, , f32 = 0] =
+      this.i32(n);
+    const kvCacheType: KvCacheType = f32 === 1 ? 'f32' : 'f16';
+    return { vocabSize, contextLength, trainedContext, embeddingSize, addBos: addBos === 1, bos, kvCacheType };
   }
 
   /** Text to ids. `parseSpecial`: control-token texts become control tokens. */

@@ -6,6 +6,7 @@ import type { PromptInput } from '#core/domain/generation';
 import type { ChatTemplate } from '#gguf/chat-template';
 import type { Vocabulary } from '#gguf/vocabulary';
 import type { EmbeddingResult } from '#core/domain/embedding';
+import type { KvCacheType } from '#core/domain/tokenize';
 import type { ChoiceRequest, GenerationEvent, LoadedModel, PromptToken, TokenInfo } from '../../backend';
 import type { PromptSegment } from '../../chat/prompt-segments';
 import { Utf8Hold } from '../../utf8-hold';
@@ -43,6 +44,7 @@ const decoder = new TextDecoder();
  */
 export class LlamaCppModel implements LoadedModel {
   readonly capabilities: ModelCapabilities;
+  readonly kvCacheType: KvCacheType;
   private readonly pieces = new Map<number, number[]>();
 
   constructor(
@@ -61,6 +63,7 @@ export class LlamaCppModel implements LoadedModel {
       vocab_size: vocab.size,
       max_token_bytes: vocab.maxTokenBytes,
     };
+    this.kvCacheType = engine.info().kvCacheType;
   }
 
   /**

@@ -6,7 +6,10 @@
  *   so a model load that needs more runs out of memory;
  * - `__inpageTestExhaustHeap = N`: N generated tokens later, the heap is held at its size and
  *   every free byte of it is taken (`malloc` until it returns null), so the generation's next
- *   allocation fails, as it would on a device out of memory.
+ *   allocation fails, as it would on a device out of memory;
+ * - `__inpageTestF32CacheMib = MIB`: models loaded from now on get that budget for an F32 KV
+ *   cache instead of `F32_CACHE_MIB` (0: every model keeps llama.cpp's F16 cache, as one too
+ *   large for the budget does).
  *
  * Kept out of production as test-trap.ts is: the only calls are under `if (__INPAGE_TEST_HOOKS__)`.
  */
@@ -15,11 +18,18 @@ import { countdownDone } from './test-countdown';
 
 const CEILING = '__inpageTestHeapCeiling';
 const EXHAUST = '__inpageTestExhaustHeap';
+const F32_CACHE = '__inpageTestF32CacheMib';
 
 /** The test's heap ceiling in bytes, if one is set. */
 export function testHeapCeiling(): number | undefined {
   const ceiling: unknown = Reflect.get(globalThis, CEILING);
   return typeof ceiling === 'number' ? ceiling : undefined;
+}
+
+/** The test's F32 KV cache budget in MiB, if one is set. */
+export function testF32CacheMib(): number | undefined {
+  const mib: unknown = Reflect.get(globalThis, F32_CACHE);
+  return typeof mib === 'number' ? mib : undefined;
 }
 
 /** Called once per generated token: exhausts `module`'s heap when the trigger's count runs out. */

@@ -4,7 +4,8 @@
  * that sets nothing runs with here, the parameter table's defaults; `n_ctx`: the model's
  * context), `total_slots` (1: each model runs one request at a time), `model_path` and
  * `model_alias` (the model's id), `modalities` (text only), `chat_template`, `bos_token`,
- * `eos_token` (from the engine: the `props` job), `build_info`, and the endpoint flags.
+ * `eos_token` (from the engine: the `props` job), `build_info`, and the endpoint flags; beyond
+ * llama-server's fields, `kv_cache_type` (`f32` or `f16`, null on webllm: native/attention.cpp).
  * Setting props (llama-server's `POST /props`, off there by default) is a 405.
  */
 import { BUILD_STAMP } from '#core/protocol/build-stamp';
@@ -50,6 +51,7 @@ export function propsRoute(clients: Clients, prefix: string): Route {
         chat_template: first.chat_template,
         bos_token: first.bos_token,
         eos_token: first.eos_token,
+        kv_cache_type: first.kv_cache_type,
         build_info: `inpage-llm ${BUILD_STAMP.version}`,
         is_sleeping: false,
       };
