@@ -7,10 +7,16 @@
 // scalar ones, and the library's ggml_vec_dot_f16 beside a scalar replica of its sum order.
 // And F32 mul_mat's ggml_vec_dot_f32 (patches/ggml-cpu-wasm-tiles-f32.patch in the relaxed
 // variant) beside a scalar sum in double, and its 2x2 tile beside its single dot.
+// And F32 prefill's matrix product, llamafile_sgemm's tinyBLAS on SIMD128
+// (patches/ggml-cpu-wasm-sgemm.patch), beside the same sum in double.
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include "ggml-cpu.h"
+#include "ggml-cpu-impl.h"
 #include "ggml-impl.h"
+#include "llamafile/sgemm.h"
 #include "simd-mappings.h"
 
 #define IP_EXPORT __attribute__((used, visibility("default")))
@@ -131,4 +137,38 @@ IP_EXPORT int kc_dot2_f32(int n, const float * x, size_t bx, const float * y, si
     (void) n; (void) x; (void) bx; (void) y; (void) by; (void) out;
     return 0;
 #endif
+}
+
+// C = A B by llamafile_sgemm as F32 mul_mat calls it: A is m rows of k floats (the weights), B n
+// rows of k floats (the batch), C n rows of m floats, each row C[j] = A . B[j]. Returns 1 where
+// tinyBLAS took the product, 0 where it declined (ggml then falls back to ggml_vec_dot_f32).
+// First the same product goes through a ggml graph (ggml_mul_mat, one thread) into c_graph: the
+// engine's path, so a check can see that mul_mat used tinyBLAS. That also readies the thread
+// pool, whose barriers read the thread count a graph sets.
+IP_EXPORT int kc_sgemm_f32(int m, int n, int k, const float * a, const float * b, float * c, float * c_graph) {
+    static struct ggml_threadpool * pool = NULL;
+    if (pool == NULL) {
+        struct ggml_threadpool_params tpp = ggml_threadpool_params_default(1);
+        pool = ggml_threadpool_new(&tpp);
+    }
+    const size_t floats = (size_t) m * k + (size_t) n * k + (size_t) m * n;
+    struct ggml_init_params init = {
+        floats * sizeof(float) + 4 * ggml_tensor_overhead() + ggml_graph_overhead() + 1024, NULL, false};
+    struct ggml_context * ctx = ggml_init(init);
+    struct ggml_tensor * ta = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, k, m);
+    struct ggml_tensor * tb = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, k, n);
+    memcpy(ta->data, a, (size_t) m * k * sizeof(float));
+    memcpy(tb->data, b, (size_t) n * k * sizeof(float));
+    struct ggml_tensor * tc = ggml_mul_mat(ctx, ta, tb);
+    struct ggml_cgraph * graph = ggml_new_graph(ctx);
+    ggml_build_forward_expand(graph, tc);
+    struct ggml_cplan plan = ggml_graph_plan(graph, 1, pool);
+    plan.work_data = plan.work_size > 0 ? malloc(plan.work_size) : NULL;
+    ggml_graph_compute(graph, &plan);
+    memcpy(c_graph, tc->data, (size_t) m * n * sizeof(float));
+    free(plan.work_data);
+    ggml_free(ctx);
+
+    struct ggml_compute_params params = {0, 1, 0, NULL, pool, false};
+    return llamafile_sgemm(&params, m, n, k, a, k, b, k, c, m, GGML_TYPE_F32, GGML_TYPE_F32, GGML_TYPE_F32);
 }

@@ -6,7 +6,8 @@
  * give each single dot product bit for bit, and every variant's F16 conversions and
  * ggml_vec_dot_f16 must be ggml's scalar ones (kernel-check-f16.ts), and every variant's
  * ggml_vec_dot_f32 a sum in double within float error, the relaxed variant's F32 tile each single
- * dot bit for bit (kernel-check-f32.ts). Where this Node validates relaxed SIMD only behind a flag
+ * dot bit for bit, and every variant's F32 tinyBLAS (F32 prefill) the sums in double
+ * (kernel-check-f32.ts). Where this Node validates relaxed SIMD only behind a flag
  * (Node 20), the relaxed variant runs in a child Node with `--experimental-wasm-relaxed-simd`.
  */
 import { spawnSync } from 'node:child_process';
@@ -95,5 +96,16 @@ describe.each(['simd', 'relaxed'])('the %s variant', (variant) => {
     // The 2x2 prefill tile: the relaxed variant has one for F32.
     expect(f32.tileCases).toBe(variant === 'relaxed' ? 800 : 0);
     expect(f32.tileMismatches).toEqual([]);
+  }, 60_000);
+
+  it('tinyBLAS takes F32 products of 2+ columns, giving the sums within float error', async () => {
+    const { f32 } = await reports(variant);
+    expect(f32.gemmWrongDecisions).toEqual([]);
+    // ggml_mul_mat (the engine's path) gave tinyBLAS's results bit for bit.
+    expect(f32.graphMismatches).toBe(0);
+    expect(f32.gemms).toBe(7);
+    expect(f32.gemmCells).toBe(16 * 2 + 16 * 3 + 4 * 5 + 12 * 7 + 64 * 64 + 32 * 13 + 48 * 2);
+    expect(f32.gemmWorstRelative).toBeLessThan(1e-5);
+    expect(f32.gemmWorstRelative).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -3,9 +3,12 @@
  * relaxed SIMD FMAs in the relaxed variant, patches/ggml-cpu-wasm-tiles-f32.patch) against a
  * plain sum in double (native/kernel-check/kernel-check.c), within float error, on random
  * vectors of many lengths (multiples of 16 and 8 and the leftovers around them). Where the
- * variant has a 2x2 tile (nrc 2, F32 prefill in the relaxed variant), each of its four results
- * must be the single dot product of its row and column bit for bit, so that a result never
- * depends on the batch size. No Node or DOM APIs.
+ * variant has a 2x2 tile (nrc 2, F32 products tinyBLAS declines, relaxed variant), each of its
+ * four results must be the single dot product of its row and column bit for bit, so that such a
+ * result does not depend on the batch size. And F32 prefill's matrix product, llamafile_sgemm's
+ * tinyBLAS (patches/ggml-cpu-wasm-sgemm.patch), against the same sum in double for every cell,
+ * on shapes it takes and on shapes it must decline (ggml then uses the dot product). No Node or
+ * DOM APIs.
  */
 import { instantiateKernelCheck, random, TILE_CELLS } from './kernel-check';
 
@@ -19,7 +22,35 @@ export interface F32Report {
   tileCases: number;
   /** Tile results that differ from the single dot of their row and column: `[n, tile, single]`. */
   tileMismatches: Array<[number, number, number]>;
+  /** Products tinyBLAS took, and the cells compared in them. */
+  gemms: number;
+  gemmCells: number;
+  /** The largest |tinyBLAS - reference| / sum |a[i] * b[i]| over the cells. */
+  gemmWorstRelative: number;
+  /** `m,n,k` of products whose take-or-decline was not the expected one (GEMM_SHAPES). */
+  gemmWrongDecisions: string[];
+  /** Cells where ggml_mul_mat's result is not tinyBLAS's bit for bit (mul_mat did not use it). */
+  graphMismatches: number;
 }
+
+/**
+ * `[m, n, k, taken]`: tinyBLAS takes rows in fours (16s where it can), any column count from 2,
+ * and k in fours; a single column (decode, as on native), k not a multiple of 4, or m not one of 4
+ * it declines.
+ */
+const GEMM_SHAPES: Array<[number, number, number, boolean]> = [
+  [16, 2, 4, true],
+  [16, 3, 64, true],
+  [4, 5, 36, true],
+  [12, 7, 100, true],
+  [64, 64, 512, true],
+  [32, 13, 1536, true],
+  [48, 2, 8, true],
+  [16, 1, 64, false],
+  [64, 1, 512, false],
+  [16, 4, 6, false],
+  [6, 4, 64, false],
+];
 
 /** Lengths around the kernels' steps (4-lane vectors, 8 or 16 floats a step), then random ones. */
 const LENGTHS = [1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 24, 31, 32, 33, 63, 64, 100, 255, 256, 511, 512, 1536];
@@ -29,16 +60,27 @@ const CASES = 200;
 /** Runs the F32 checks on the given kernel-check wasm (its bytes). */
 export async function checkF32(wasm: Uint8Array<ArrayBuffer>, seed = 1): Promise<F32Report> {
   const exports = await instantiateKernelCheck(wasm);
-  const { kc_dot_f32: dotF32, kc_dot2_f32: dot2F32 } = exports.instance.exports;
-  if (typeof dotF32 !== 'function' || typeof dot2F32 !== 'function')
-    throw new Error('not a kernel-check wasm with F32 checks: it lacks kc_dot_f32 or kc_dot2_f32');
+  const { kc_dot_f32: dotF32, kc_dot2_f32: dot2F32, kc_sgemm_f32: sgemmF32 } = exports.instance.exports;
+  if (typeof dotF32 !== 'function' || typeof dot2F32 !== 'function' || typeof sgemmF32 !== 'function')
+    throw new Error('not a kernel-check wasm with F32 checks: it lacks kc_dot_f32, kc_dot2_f32 or kc_sgemm_f32');
   const next = random(seed);
   // Two rows and two columns, each MAX_N floats plus a pad (the tile's strides need not be n).
   const stride = (MAX_N + 4) * 4;
   const xAt = exports.malloc(2 * stride);
   const yAt = exports.malloc(2 * stride);
   const tileAt = exports.malloc(16);
-  const report: F32Report = { dots: 0, worstRelative: 0, degenerate: 0, tileCases: 0, tileMismatches: [] };
+  const report: F32Report = {
+    dots: 0,
+    worstRelative: 0,
+    degenerate: 0,
+    tileCases: 0,
+    tileMismatches: [],
+    gemms: 0,
+    gemmCells: 0,
+    gemmWorstRelative: 0,
+    gemmWrongDecisions: [],
+    graphMismatches: 0,
+  };
   // Floats of magnitude 2^-8..2^8 with either sign: products whose roundings differ (FMA or not).
   const value = (): number => (next() < 0.5 ? -1 : 1) * 2 ** (next() * 16 - 8) * (1 + next());
   const dot = (reference: number, n: number, x: number, y: number): number => Number(dotF32(reference, n, x, y));
@@ -63,6 +105,36 @@ export async function checkF32(wasm: Uint8Array<ArrayBuffer>, seed = 1): Promise
       report.tileCases++;
       if (!Object.is(tile[k], single)) report.tileMismatches.push([n, tile[k] ?? Number.NaN, single]);
     }
+  }
+
+  // tinyBLAS: A (m rows of k), B (n rows of k), C (n rows of m), the largest shape's worth of floats.
+  const aAt = exports.malloc(64 * 1536 * 4);
+  const bAt = exports.malloc(64 * 1536 * 4);
+  const cAt = exports.malloc(64 * 64 * 4);
+  const graphAt = exports.malloc(64 * 64 * 4);
+  for (const [m, n, k, taken] of GEMM_SHAPES) {
+    const a = new Float32Array(exports.memory.buffer, aAt, m * k);
+    const b = new Float32Array(exports.memory.buffer, bAt, n * k);
+    for (let j = 0; j < a.length; j++) a[j] = value();
+    for (let j = 0; j < b.length; j++) b[j] = value();
+    if ((Number(sgemmF32(m, n, k, aAt, bAt, cAt, graphAt)) === 1) !== taken)
+      report.gemmWrongDecisions.push(`${m},${n},${k}`);
+    if (!taken) continue;
+    report.gemms++;
+    const c = new Float32Array(exports.memory.buffer, cAt, m * n);
+    const graph = new Float32Array(exports.memory.buffer, graphAt, m * n);
+    for (let j = 0; j < m * n; j++) if (!Object.is(c[j], graph[j])) report.graphMismatches++;
+    for (let column = 0; column < n; column++)
+      for (let row = 0; row < m; row++) {
+        let scale = 0;
+        for (let j = 0; j < k; j++) scale += Math.abs((a[row * k + j] ?? 0) * (b[column * k + j] ?? 0));
+        const reference = dot(1, k, aAt + row * k * 4, bAt + column * k * 4);
+        const got = c[column * m + row] ?? Number.NaN;
+        report.gemmCells++;
+        report.gemmWorstRelative = Number.isFinite(got)
+          ? Math.max(report.gemmWorstRelative, Math.abs(got - reference) / scale)
+          : Number.POSITIVE_INFINITY;
+      }
   }
   return report;
 }
