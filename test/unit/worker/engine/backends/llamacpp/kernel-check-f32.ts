@@ -57,6 +57,13 @@ const LENGTHS = [1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 24, 31, 32, 33, 63,
 const MAX_N = 1600;
 const CASES = 200;
 
+/** sum |x[xFrom + i] * y[yFrom + i]| over n values: a dot product's own scale, for its relative error. */
+function magnitude(x: Float32Array, xFrom: number, y: Float32Array, yFrom: number, n: number): number {
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += Math.abs((x[xFrom + i] ?? 0) * (y[yFrom + i] ?? 0));
+  return sum;
+}
+
 /** Runs the F32 checks on the given kernel-check wasm (its bytes). */
 export async function checkF32(wasm: Uint8Array<ArrayBuffer>, seed = 1): Promise<F32Report> {
   const exports = await instantiateKernelCheck(wasm);
@@ -90,8 +97,7 @@ export async function checkF32(wasm: Uint8Array<ArrayBuffer>, seed = 1): Promise
     const x = new Float32Array(exports.memory.buffer, xAt, (2 * stride) / 4);
     const y = new Float32Array(exports.memory.buffer, yAt, (2 * stride) / 4);
     for (let j = 0; j < (2 * stride) / 4; j++) [x[j], y[j]] = [value(), value()];
-    let scale = 0;
-    for (let j = 0; j < n; j++) scale += Math.abs((x[j] ?? 0) * (y[j] ?? 0));
+    const scale = magnitude(x, 0, y, 0, n);
     const kernel = dot(0, n, xAt, yAt);
     const reference = dot(1, n, xAt, yAt);
     report.dots++;
@@ -126,8 +132,7 @@ export async function checkF32(wasm: Uint8Array<ArrayBuffer>, seed = 1): Promise
     for (let j = 0; j < m * n; j++) if (!Object.is(c[j], graph[j])) report.graphMismatches++;
     for (let column = 0; column < n; column++)
       for (let row = 0; row < m; row++) {
-        let scale = 0;
-        for (let j = 0; j < k; j++) scale += Math.abs((a[row * k + j] ?? 0) * (b[column * k + j] ?? 0));
+        const scale = magnitude(a, row * k, b, column * k, k);
         const reference = dot(1, k, aAt + row * k * 4, bAt + column * k * 4);
         const got = c[column * m + row] ?? Number.NaN;
         report.gemmCells++;
