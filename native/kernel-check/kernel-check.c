@@ -8,7 +8,9 @@
 // And F32 mul_mat's ggml_vec_dot_f32 (patches/ggml-cpu-wasm-tiles-f32.patch in the relaxed
 // variant) beside a scalar sum in double, and its 2x2 tile beside its single dot.
 // And F32 prefill's matrix product, llamafile_sgemm's tinyBLAS on SIMD128
-// (patches/ggml-cpu-wasm-sgemm.patch), beside the same sum in double.
+// (patches/ggml-cpu-wasm-sgemm.patch), beside the same sum in double, also with B's rows apart
+// (attention's permuted Q, patches/ggml-cpu-wasm-sgemm-strided.patch). And the exponentials of
+// softmax and SwiGLU (patches/ggml-cpu-wasm-expf.patch), beside exp in double.
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -140,25 +142,27 @@ IP_EXPORT int kc_dot2_f32(int n, const float * x, size_t bx, const float * y, si
 }
 
 // C = A B by llamafile_sgemm as F32 mul_mat calls it: A is m rows of k floats (the weights), B n
-// rows of k floats (the batch), C n rows of m floats, each row C[j] = A . B[j]. Returns 1 where
-// tinyBLAS took the product, 0 where it declined (ggml then falls back to ggml_vec_dot_f32).
-// First the same product goes through a ggml graph (ggml_mul_mat, one thread) into c_graph: the
-// engine's path, so a check can see that mul_mat used tinyBLAS. That also readies the thread
-// pool, whose barriers read the thread count a graph sets.
-IP_EXPORT int kc_sgemm_f32(int m, int n, int k, const float * a, const float * b, float * c, float * c_graph) {
+// rows of k floats `ldb` floats apart (the batch; ldb > k: a view whose rows are not one after
+// another, as attention's permuted Q), C n rows of m floats, each row C[j] = A . B[j]. Returns 1
+// where tinyBLAS took the product, 0 where it declined (ggml then falls back to ggml_vec_dot_f32).
+// First the same product goes through a ggml graph (ggml_mul_mat of B's view, one thread) into
+// c_graph: the engine's path, so a check can see that mul_mat used tinyBLAS. That also readies
+// the thread pool, whose barriers read the thread count a graph sets.
+IP_EXPORT int kc_sgemm_f32(int m, int n, int k, int ldb, const float * a, const float * b, float * c, float * c_graph) {
     static struct ggml_threadpool * pool = NULL;
     if (pool == NULL) {
         struct ggml_threadpool_params tpp = ggml_threadpool_params_default(1);
         pool = ggml_threadpool_new(&tpp);
     }
-    const size_t floats = (size_t) m * k + (size_t) n * k + (size_t) m * n;
+    const size_t floats = (size_t) m * k + (size_t) n * ldb + (size_t) m * n;
     struct ggml_init_params init = {
-        floats * sizeof(float) + 4 * ggml_tensor_overhead() + ggml_graph_overhead() + 1024, NULL, false};
+        floats * sizeof(float) + 5 * ggml_tensor_overhead() + ggml_graph_overhead() + 1024, NULL, false};
     struct ggml_context * ctx = ggml_init(init);
     struct ggml_tensor * ta = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, k, m);
-    struct ggml_tensor * tb = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, k, n);
+    struct ggml_tensor * tb_rows = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, ldb, n);
+    struct ggml_tensor * tb = ggml_view_2d(ctx, tb_rows, k, n, (size_t) ldb * sizeof(float), 0);
     memcpy(ta->data, a, (size_t) m * k * sizeof(float));
-    memcpy(tb->data, b, (size_t) n * k * sizeof(float));
+    memcpy(tb_rows->data, b, (size_t) n * ldb * sizeof(float));
     struct ggml_tensor * tc = ggml_mul_mat(ctx, ta, tb);
     struct ggml_cgraph * graph = ggml_new_graph(ctx);
     ggml_build_forward_expand(graph, tc);
@@ -170,5 +174,19 @@ IP_EXPORT int kc_sgemm_f32(int m, int n, int k, const float * a, const float * b
     ggml_free(ctx);
 
     struct ggml_compute_params params = {0, 1, 0, NULL, pool, false};
-    return llamafile_sgemm(&params, m, n, k, a, k, b, k, c, m, GGML_TYPE_F32, GGML_TYPE_F32, GGML_TYPE_F32);
+    return llamafile_sgemm(&params, m, n, k, a, k, b, ldb, c, m, GGML_TYPE_F32, GGML_TYPE_F32, GGML_TYPE_F32);
+}
+
+double ggml_vec_soft_max_f32(const int n, float * y, const float * x, float max);
+void ggml_vec_swiglu_f32(const int n, float * y, const float * x, const float * g);
+
+// Softmax's exponentials as ggml's softmax takes them: y[i] = exp(x[i] - max), returning their
+// sum (in double, as ggml sums them).
+IP_EXPORT double kc_softmax_f32(int n, const float * x, float max, float * y) {
+    return ggml_vec_soft_max_f32(n, y, x, max);
+}
+
+// SwiGLU as the FFN takes it: y[i] = x[i] / (1 + exp(-x[i])) * g[i].
+IP_EXPORT void kc_swiglu_f32(int n, const float * x, const float * g, float * y) {
+    ggml_vec_swiglu_f32(n, y, x, g);
 }

@@ -11,4 +11,4 @@ emcc -O3 -msimd128 -fwasm-exceptions $extra \
   -I"$src/ggml/include" -I"$src/ggml/src" -I"$src/ggml/src/ggml-cpu" "$check/kernel-check.c" \
   "$cpu/ggml/src/libggml-cpu.a" "$build/ggml/src/libggml-base.a" \
   --no-entry -sSTANDALONE_WASM=1 -sINITIAL_MEMORY=16MB -sSTACK_SIZE=1MB \
-  -sEXPORTED_FUNCTIONS=_kc_init,_kc_malloc,_kc_dot,_kc_dot2,_kc_convert,_kc_dot_f16,_kc_dot_f32,_kc_dot2_f32,_kc_sgemm_f32 -o "$out"
+  -sEXPORTED_FUNCTIONS=_kc_init,_kc_malloc,_kc_dot,_kc_dot2,_kc_convert,_kc_dot_f16,_kc_dot_f32,_kc_dot2_f32,_kc_sgemm_f32,_kc_softmax_f32,_kc_swiglu_f32 -o "$out"

@@ -2,8 +2,8 @@
  * The engine's dot-product kernels in Chromium (whose V8 lowers relaxed SIMD for this machine's
  * CPU): each variant's kernel-check wasm against ggml's scalar reference on random blocks, as
  * test/unit/worker/engine/backends/llamacpp/engine-kernels.test.ts does in Node (the relaxed variant's 2x2 prefill tiles,
- * the F16 conversions of flash attention's KV cache, ggml_vec_dot_f16, ggml_vec_dot_f32 and the
- * relaxed variant's F32 tile included). Also:
+ * the F16 conversions of flash attention's KV cache, ggml_vec_dot_f16, ggml_vec_dot_f32, the
+ * relaxed variant's F32 tile, tinyBLAS and softmax's and SwiGLU's exponentials included). Also:
  * Chromium validates the relaxed-SIMD probe, so its pages get the relaxed variant.
  */
 import assert from 'node:assert/strict';
@@ -92,5 +92,11 @@ for (const variant of ['simd', 'relaxed']) {
     assert.ok(f32.worstRelative < 1e-5, `f32: ${f32.worstRelative}`);
     assert.equal(f32.tileCases, variant === 'relaxed' ? 800 : 0);
     assert.deepEqual(f32.tileMismatches, []);
+    assert.deepEqual(f32.gemmWrongDecisions, []);
+    assert.equal(f32.graphMismatches, 0);
+    assert.ok(f32.gemmWorstRelative < 1e-5, `tinyBLAS: ${f32.gemmWorstRelative}`);
+    assert.ok(f32.exp.softmaxWorstRelative < 2 * 2 ** -23, `softmax: ${f32.exp.softmaxWorstRelative}`);
+    assert.equal(f32.exp.maskedWrong, 0);
+    assert.ok(f32.exp.swigluWorstRelative < 1e-6, `swiglu: ${f32.exp.swigluWorstRelative}`);
   });
 }

@@ -6,8 +6,8 @@
  * give each single dot product bit for bit, and every variant's F16 conversions and
  * ggml_vec_dot_f16 must be ggml's scalar ones (kernel-check-f16.ts), and every variant's
  * ggml_vec_dot_f32 a sum in double within float error, the relaxed variant's F32 tile each single
- * dot bit for bit, and every variant's F32 tinyBLAS (F32 prefill) the sums in double
- * (kernel-check-f32.ts). Where this Node validates relaxed SIMD only behind a flag
+ * dot bit for bit, every variant's F32 tinyBLAS (F32 prefill) the sums in double
+ * (kernel-check-f32.ts), and its softmax and SwiGLU exp in double (kernel-check-exp.ts). Where this Node validates relaxed SIMD only behind a flag
  * (Node 20), the relaxed variant runs in a child Node with `--experimental-wasm-relaxed-simd`.
  */
 import { spawnSync } from 'node:child_process';
@@ -103,9 +103,24 @@ describe.each(['simd', 'relaxed'])('the %s variant', (variant) => {
     expect(f32.gemmWrongDecisions).toEqual([]);
     // ggml_mul_mat (the engine's path) gave tinyBLAS's results bit for bit.
     expect(f32.graphMismatches).toBe(0);
-    expect(f32.gemms).toBe(7);
-    expect(f32.gemmCells).toBe(16 * 2 + 16 * 3 + 4 * 5 + 12 * 7 + 64 * 64 + 32 * 13 + 48 * 2);
+    expect(f32.gemms).toBe(9);
+    // The last two: B's rows apart (attention's permuted Q).
+    expect(f32.gemmCells).toBe(16 * 2 + 16 * 3 + 4 * 5 + 12 * 7 + 64 * 64 + 32 * 13 + 48 * 2 + 64 * 16 + 8 * 3);
     expect(f32.gemmWorstRelative).toBeLessThan(1e-5);
     expect(f32.gemmWorstRelative).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("softmax's and SwiGLU's exponentials give exp within float error, masked scores 0", async () => {
+    const { exp } = (await reports(variant)).f32;
+    expect(exp.softmaxValues).toBeGreaterThan(1500);
+    // ggml's bound for this expf: 1.45358 plus 0.5 ulps (2^-24 relative each).
+    expect(exp.softmaxWorstRelative).toBeLessThan(2 * 2 ** -23);
+    expect(exp.softmaxWorstRelative).toBeGreaterThan(0);
+    expect(exp.softmaxWorstTiny).toBeLessThan(2 ** -140);
+    expect(exp.masked).toBeGreaterThan(150);
+    expect(exp.maskedWrong).toBe(0);
+    expect(exp.sumWorstRelative).toBeLessThan(1e-6);
+    expect(exp.swigluValues).toBeGreaterThan(1500);
+    expect(exp.swigluWorstRelative).toBeLessThan(1e-6);
   }, 60_000);
 });

@@ -7,10 +7,12 @@
  * four results must be the single dot product of its row and column bit for bit, so that such a
  * result does not depend on the batch size. And F32 prefill's matrix product, llamafile_sgemm's
  * tinyBLAS (patches/ggml-cpu-wasm-sgemm.patch), against the same sum in double for every cell,
- * on shapes it takes and on shapes it must decline (ggml then uses the dot product). No Node or
- * DOM APIs.
+ * on shapes it takes and on shapes it must decline (ggml then uses the dot product), B's rows
+ * one after another or apart (attention's permuted Q, patches/ggml-cpu-wasm-sgemm-strided.patch).
+ * And softmax's and SwiGLU's exponentials (kernel-check-exp.ts). No Node or DOM APIs.
  */
 import { instantiateKernelCheck, random, TILE_CELLS } from './kernel-check';
+import { checkExp, type ExpReport } from './kernel-check-exp';
 
 export interface F32Report {
   dots: number;
@@ -31,25 +33,30 @@ export interface F32Report {
   gemmWrongDecisions: string[];
   /** Cells where ggml_mul_mat's result is not tinyBLAS's bit for bit (mul_mat did not use it). */
   graphMismatches: number;
+  exp: ExpReport;
 }
 
 /**
- * `[m, n, k, taken]`: tinyBLAS takes rows in fours (16s where it can), any column count from 2,
- * and k in fours; a single column (decode, as on native), k not a multiple of 4, or m not one of 4
- * it declines.
+ * `[m, n, k, ldb, taken]`: tinyBLAS takes rows in fours (16s where it can), any column count from
+ * 2, and k in fours, with B's rows `ldb` floats apart (k: one after another; more: a view, as
+ * attention's Q of one head among 8, 64 floats of every 512); a single column (decode, as on
+ * native), k not a multiple of 4, or m not one of 4 it declines.
  */
-const GEMM_SHAPES: Array<[number, number, number, boolean]> = [
-  [16, 2, 4, true],
-  [16, 3, 64, true],
-  [4, 5, 36, true],
-  [12, 7, 100, true],
-  [64, 64, 512, true],
-  [32, 13, 1536, true],
-  [48, 2, 8, true],
-  [16, 1, 64, false],
-  [64, 1, 512, false],
-  [16, 4, 6, false],
-  [6, 4, 64, false],
+const GEMM_SHAPES: Array<[number, number, number, number, boolean]> = [
+  [16, 2, 4, 4, true],
+  [16, 3, 64, 64, true],
+  [4, 5, 36, 36, true],
+  [12, 7, 100, 100, true],
+  [64, 64, 512, 512, true],
+  [32, 13, 1536, 1536, true],
+  [48, 2, 8, 8, true],
+  [64, 16, 64, 512, true],
+  [8, 3, 12, 20, true],
+  [16, 1, 64, 64, false],
+  [64, 1, 512, 512, false],
+  [16, 1, 64, 512, false],
+  [16, 4, 6, 6, false],
+  [6, 4, 64, 64, false],
 ];
 
 /** Lengths around the kernels' steps (4-lane vectors, 8 or 16 floats a step), then random ones. */
@@ -87,6 +94,7 @@ export async function checkF32(wasm: Uint8Array<ArrayBuffer>, seed = 1): Promise
     gemmWorstRelative: 0,
     gemmWrongDecisions: [],
     graphMismatches: 0,
+    exp: checkExp(exports, random(seed + 1)),
   };
   // Floats of magnitude 2^-8..2^8 with either sign: products whose roundings differ (FMA or not).
   const value = (): number => (next() < 0.5 ? -1 : 1) * 2 ** (next() * 16 - 8) * (1 + next());
@@ -113,17 +121,17 @@ export async function checkF32(wasm: Uint8Array<ArrayBuffer>, seed = 1): Promise
     }
   }
 
-  // tinyBLAS: A (m rows of k), B (n rows of k), C (n rows of m), the largest shape's worth of floats.
+  // tinyBLAS: A (m rows of k), B (n rows of ldb), C (n rows of m), the largest shape's worth of floats.
   const aAt = exports.malloc(64 * 1536 * 4);
   const bAt = exports.malloc(64 * 1536 * 4);
   const cAt = exports.malloc(64 * 64 * 4);
   const graphAt = exports.malloc(64 * 64 * 4);
-  for (const [m, n, k, taken] of GEMM_SHAPES) {
+  for (const [m, n, k, ldb, taken] of GEMM_SHAPES) {
     const a = new Float32Array(exports.memory.buffer, aAt, m * k);
-    const b = new Float32Array(exports.memory.buffer, bAt, n * k);
+    const b = new Float32Array(exports.memory.buffer, bAt, n * ldb);
     for (let j = 0; j < a.length; j++) a[j] = value();
     for (let j = 0; j < b.length; j++) b[j] = value();
-    if ((Number(sgemmF32(m, n, k, aAt, bAt, cAt, graphAt)) === 1) !== taken)
+    if ((Number(sgemmF32(m, n, k, ldb, aAt, bAt, cAt, graphAt)) === 1) !== taken)
       report.gemmWrongDecisions.push(`${m},${n},${k}`);
     if (!taken) continue;
     report.gemms++;
@@ -132,8 +140,8 @@ export async function checkF32(wasm: Uint8Array<ArrayBuffer>, seed = 1): Promise
     for (let j = 0; j < m * n; j++) if (!Object.is(c[j], graph[j])) report.graphMismatches++;
     for (let column = 0; column < n; column++)
       for (let row = 0; row < m; row++) {
-        const scale = magnitude(a, row * k, b, column * k, k);
-        const reference = dot(1, k, aAt + row * k * 4, bAt + column * k * 4);
+        const scale = magnitude(a, row * k, b, column * ldb, k);
+        const reference = dot(1, k, aAt + row * k * 4, bAt + column * ldb * 4);
         const got = c[column * m + row] ?? Number.NaN;
         report.gemmCells++;
         report.gemmWorstRelative = Number.isFinite(got)
