@@ -29,7 +29,7 @@ export interface F32Report {
   gemmCells: number;
   /** The largest |tinyBLAS - reference| / sum |a[i] * b[i]| over the cells. */
   gemmWorstRelative: number;
-  /** `m,n,k` of products whose take-or-decline was not the expected one (GEMM_SHAPES). */
+  /** `m,n,k,ldb` of products whose take-or-decline was not the expected one (GEMM_SHAPES). */
   gemmWrongDecisions: string[];
   /** Cells where ggml_mul_mat's result is not tinyBLAS's bit for bit (mul_mat did not use it). */
   graphMismatches: number;
@@ -132,7 +132,7 @@ export async function checkF32(wasm: Uint8Array<ArrayBuffer>, seed = 1): Promise
     for (let j = 0; j < a.length; j++) a[j] = value();
     for (let j = 0; j < b.length; j++) b[j] = value();
     if ((Number(sgemmF32(m, n, k, ldb, aAt, bAt, cAt, graphAt)) === 1) !== taken)
-      report.gemmWrongDecisions.push(`${m},${n},${k}`);
+      report.gemmWrongDecisions.push(`${m},${n},${k},${ldb}`);
     if (!taken) continue;
     report.gemms++;
     const c = new Float32Array(exports.memory.buffer, cAt, m * n);
