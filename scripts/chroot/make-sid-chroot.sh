@@ -9,14 +9,17 @@ dir="$1"
 marker="$2"
 shift 2
 packages="$*"
-mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 # Everything but the chroot's path goes to stderr: the caller reads stdout.
 if [ ! -e "$dir$marker" ]; then
   exec 3>&1 1>&2
   [ "$(id -u)" = 0 ] || { echo "make-sid-chroot: root is needed (debootstrap, chroot)" >&2; exit 1; }
   command -v debootstrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; }
   mkdir -p "$dir"
-  [ -x "$dir/usr/bin/apt-get" ] || debootstrap --variant=minbase sid "$dir" "$mirror"
+  # From the archive this machine's apt uses (DEBIAN_MIRROR overrides it).
+  if [ ! -x "$dir/usr/bin/apt-get" ]; then
+    mirror="$(bash "$(dirname "$0")/apt-mirror.sh")"
+    debootstrap --variant=minbase sid "$dir" "$mirror"
+  fi
   # The mirror's sid Release file may be past its Valid-Until date.
   echo 'Acquire::Check-Valid-Until "false";' > "$dir/etc/apt/apt.conf.d/99novalid"
   mountpoint -q "$dir/proc" || mount -t proc proc "$dir/proc"
