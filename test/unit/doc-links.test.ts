@@ -1,6 +1,7 @@
 /**
  * The links between README.md and docs/*.md: each relative link names a file that exists, and
- * each `#anchor` a heading of its target, with GitHub's heading ids.
+ * each `#anchor` a heading of its target, with GitHub's heading ids; and the README stays an
+ * overview (at most 12 KB: the rest lives in docs/).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, resolve } from 'node:path';
@@ -54,5 +55,11 @@ describe('documentation links', () => {
     const linked = path === '' ? file : normalize(join(dirname(file), path));
     expect(existsSync(join(ROOT, linked)), `${linked} exists`).toBe(true);
     if (anchor !== undefined && linked.endsWith('.md')) expect([...anchors(linked)]).toContain(anchor);
+  });
+});
+
+describe('the README', () => {
+  it('stays at most 12 KB (what it is, the two commands, the ways in, the features; the rest in docs/)', () => {
+    expect(readFileSync(join(ROOT, 'README.md')).length).toBeLessThanOrEqual(12 * 1024);
   });
 });
