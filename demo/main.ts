@@ -3,7 +3,7 @@
  * exposes it as `window.inpage` / `window.inpageProgress` (the README's contract), also when the
  * model cannot start: its `ready` then rejects with why.
  */
-import { startInpage, type BackendChoice, type Inpage } from '../src/index';
+import { ISOLATION_MODES, startInpage, type BackendChoice, type Inpage } from '../src/index';
 import { exposeOnWindow } from '../src/page/dropin/window-globals';
 import { CATALOGUE } from './catalogue';
 import { chooseDefaultModel } from './choose-default-model';
@@ -19,6 +19,10 @@ const params = new URLSearchParams(location.search);
 const apiKey = params.get('api_key');
 /** `&routes=<URL>`: a route table's JSON (docs/routes.md), beside `?model=`. */
 const routes = params.get('routes');
+/** `&isolate=credentialless|require-corp`: the SW adds COOP/COEP from the next load on (as `startInpage({ isolate })`). */
+const isolate = ISOLATION_MODES.find((mode) => mode === params.get('isolate'));
+if (params.has('isolate') && !isolate)
+  console.warn(`[playground] &isolate=${params.get('isolate')} is not one of ${ISOLATION_MODES.join(', ')}: ignored.`);
 
 function start(model: string, notice: Notice | undefined, backend?: BackendChoice): void {
   if (!playground) return;
@@ -32,6 +36,7 @@ function start(model: string, notice: Notice | undefined, backend?: BackendChoic
     ...backendOptions(params),
     ...(apiKey ? { apiKey } : {}),
     ...(routes ? { routes } : {}),
+    ...(isolate ? { isolate } : {}),
   });
   exposeOnWindow(runtime);
   playground.runtime = runtime;

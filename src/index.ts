@@ -22,3 +22,5 @@ export type { BackendName } from './core/domain/backend-name';
 export type { ModelSpec, ModelSource, LoadProgress } from './core/domain/model-spec';
 export type { CompletionRequest, Completion, Usage, FinishReason } from './core/openai/types';
 export { buildInpageTestModel, inpageTestLogprobs, INPAGE_TEST_MODEL_ID } from './builtin-model/inpage-test-model';
+export { ISOLATION_MODES } from './core/domain/isolation';
+export type { IsolationMode } from './core/domain/isolation';

@@ -6,6 +6,7 @@ import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
 import type { WebLLMCacheBackend } from '../core/domain/webllm-source';
 import type { OpenAIError } from '../core/domain/errors';
 import type { RouteTable } from '../core/route-table/route-table-schema';
+import type { IsolationMode } from '../core/domain/isolation';
 import type { DirectEvent } from './direct-stream';
 import type { BackendChoice, WebLLMModelOptions } from './resolve-backend';
 
@@ -56,6 +57,16 @@ export interface InpageOptions {
    * leave the device, and `ready` resolves even if the device model fails to load (`device`).
    */
   routes?: RouteTable | string;
+  /**
+   * Cross-origin isolation without server headers: the Service Worker serves this origin's
+   * documents and workers with `Cross-Origin-Opener-Policy: same-origin` and
+   * `Cross-Origin-Embedder-Policy: <isolate>`, so the page's next load is `crossOriginIsolated`
+   * (the current one cannot become so). `credentialless` breaks fewer cross-origin embeds;
+   * `require-corp` makes every cross-origin image, script and iframe send CORP or CORS. It is
+   * the origin's setting (the SW's registration URL): every page should pass the same, and a
+   * page started without it turns it off again. See docs/isolation.md.
+   */
+  isolate?: IsolationMode;
 }
 
 /** Where the in-page model stands: `failed` (with why) when it could not load. */

@@ -6,6 +6,7 @@
 import { proxy, type Remote } from 'comlink';
 import { BUILD_STAMP } from '../core/protocol/build-stamp';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/domain/route-prefix';
+import { readIsolation, withIsolation } from '../core/domain/isolation';
 import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
 import type { EngineApi, RequestRecord } from '../core/protocol/engine-api';
 import type { DeviceState, Inpage, InpageOptions } from './inpage-options';
@@ -62,6 +63,7 @@ export function startInpage(options: InpageOptions = {}): Inpage {
         : typeof given === 'string'
           ? fetchRouteTable(given)
           : Promise.resolve(checkRouteTable(given));
+    if (options.isolate !== undefined) readIsolation(options.isolate, 'isolate');
     models = resolveModels(model, backend, document.baseURI, {
       ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
       ...(options.webllmCache ? { cache: options.webllmCache } : {}),
@@ -71,6 +73,14 @@ export function startInpage(options: InpageOptions = {}): Inpage {
     return new FailedInpage(name, backend === 'auto' ? 'webllm' : backend, options.apiKey ?? null, error);
   }
   return new InpageRuntime(options, models, backend, routes);
+}
+
+/** The SW's registration URL: its two inputs, the route prefix and the isolation mode, ride on it. */
+function serviceWorkerUrl(options: InpageOptions, prefix: string): string {
+  return withIsolation(
+    withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href),
+    options.isolate ?? null,
+  );
 }
 
 class InpageRuntime extends EventTarget implements Inpage {
@@ -147,7 +157,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     this.serving = models.primary;
     this.deviceState = { model: models.primary.id, status: 'loading', error: null };
     serveRouteQueries(() => this.routeInfo());
-    warnIfNotIsolated(models.fallback ?? models.primary);
+    warnIfNotIsolated(models.fallback ?? models.primary, options.isolate);
     this.options = options;
     this.apiKey = options.apiKey ?? null;
     this.tab = new TabEngine(models.primary.id, this.apiKey, {
@@ -211,8 +221,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     this.tab.follow();
     const timeoutMs = options.timeoutMs ?? 15_000;
     const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
-    const url = withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href);
-    await controlPage(url, options.scope ?? '/', timeoutMs, false);
+    await controlPage(serviceWorkerUrl(options, prefix), options.scope ?? '/', timeoutMs, false);
     void this.tab.election.leads.then(() => this.takeOver(models));
     await announceRoutes(this.routeInfo(), timeoutMs);
     this.serving = await probeLeader(prefix, models, this.apiKey, timeoutMs);
@@ -273,11 +282,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     const report = proxy(this.report);
     const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
     const firstVisit = !navigator.serviceWorker.controller;
-    const controlled = controlPage(
-      withRoutePrefix(options.serviceWorkerUrl ?? '/sw.js', prefix, location.href),
-      scope,
-      timeoutMs,
-    );
+    const controlled = controlPage(serviceWorkerUrl(options, prefix), scope, timeoutMs);
     // On a first visit the SW's install downloads its precache (the ~10 MB wasm among it):
     // loading after it lets the engine's fetch revalidate that copy instead of downloading the
     // same bytes again at the same time.

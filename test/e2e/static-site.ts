@@ -1,6 +1,7 @@
 /**
  * A plain static site for the end-to-end specs: a folder served by node:http with COOP/COEP
- * (no bundler, no vite), and Debian's Chromium. Records console messages and page errors.
+ * (without them when `isolationHeaders` is false, as GitHub Pages serves; no bundler, no vite),
+ * and Debian's Chromium. Records console messages and page errors.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -35,15 +36,18 @@ export interface StaticSite {
 }
 
 /** Serves `root` at `http://127.0.0.1:<port>/` (`/` is `index.html`) and launches Chromium (with `args` added to its flags). */
-export async function startStaticSite(root: string, { args = [] }: { args?: string[] } = {}): Promise<StaticSite> {
+export async function startStaticSite(
+  root: string,
+  { args = [], isolationHeaders = true }: { args?: string[]; isolationHeaders?: boolean } = {},
+): Promise<StaticSite> {
+  const isolation = {
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Embedder-Policy': 'require-corp',
+  };
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
-    const headers = {
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
-      'Cache-Control': 'no-cache',
-    };
+    const headers = { ...(isolationHeaders ? isolation : {}), 'Cache-Control': 'no-cache' };
     if (!file.startsWith(normalize(root))) {
       response.writeHead(403, headers).end();
       return;

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { cleanupOutdatedCaches, PrecacheController, PrecacheRoute } from 'workbox-precaching';
-import { registerRoute } from 'workbox-routing';
+import { Router } from 'workbox-routing';
 import { precachesFile } from './engine-variant-filter';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -16,17 +16,23 @@ declare const self: ServiceWorkerGlobalScope;
  * quota full) does not fail the install: the SW starts anyway, with a console warning, and the
  * files it could not keep come from the network (the precache route falls back to it). Of the
  * engine's two wasm builds, only the one this browser runs is stored (engine-variant-filter.ts).
+ *
+ * Returns the precache's answer for a fetch (undefined where it has none), for the SW's one fetch
+ * listener to serve, rather than a listener of Workbox's own: the SW sets isolation headers on
+ * documents whichever way they come (isolate-responses.ts).
  */
-export function precacheShell(): void {
+export function precacheShell(): (event: FetchEvent) => Promise<Response> | undefined {
   // Spelled exactly `self.__WB_MANIFEST`: that is the string injectManifest replaces.
   const manifest = self.__WB_MANIFEST ?? [];
-  if (manifest.length === 0) return;
+  if (manifest.length === 0) return () => undefined;
   cleanupOutdatedCaches();
   const controller = new PrecacheController();
   controller.addToCacheList(manifest);
   self.addEventListener('install', (event) => event.waitUntil(storeAll(controller)));
   self.addEventListener('activate', (event) => void controller.activate(event));
-  registerRoute(new PrecacheRoute(controller, { ignoreURLParametersMatching: [/.*/] }));
+  const router = new Router();
+  router.registerRoute(new PrecacheRoute(controller, { ignoreURLParametersMatching: [/.*/] }));
+  return (event) => router.handleRequest({ request: event.request, event });
 }
 
 /** Stores each listed file under its precache key; what fails is warned about, not thrown. */

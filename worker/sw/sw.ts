@@ -2,7 +2,9 @@
 /**
  * The inpage-llm Service Worker: answers the `/v1` routes (or its registered prefix's) in
  * OpenAI's format (Anthropic's for `/messages`) with the engine of a page it controls, and the lazily cached WebLLM chunk;
- * every other request goes to the network untouched. One route table, one `message` switch.
+ * the precached app shell; with `?isolate=`, the origin's documents and workers with COOP/COEP;
+ * every other request goes to the network untouched. One route table, one `message` switch,
+ * one `fetch` listener.
  */
 import { BUILD_STAMP } from '#core/protocol/build-stamp';
 import { toOpenAIError } from '#core/domain/errors';
@@ -15,6 +17,8 @@ import { crashChannelsOf, endChannelsOf } from './open-channels';
 import { markRestarting } from './handover';
 import { lazyChunkRoute } from './lazy-chunk-cache';
 import { precacheShell } from './precache-shell';
+import { isolated, startsContext } from './isolate-responses';
+import { isolationOf } from '#core/domain/isolation';
 import { dispatch } from './dispatch';
 import type { Route } from './route';
 import { setRouteInfo } from './upstream/route-state';
@@ -36,6 +40,8 @@ declare const self: ServiceWorkerGlobalScope;
 
 // `/v1` unless the page registered this script as `sw.js?prefix=/other/prefix`.
 const prefix = routePrefixOf(self.location.href);
+// `sw.js?isolate=credentialless|require-corp`: documents and workers get COOP/COEP.
+const isolation = isolationOf(self.location.href);
 const routes: Route[] = [
   completionsRoute(self.clients, prefix),
   chatRoute(self.clients, prefix),
@@ -55,7 +61,7 @@ const routes: Route[] = [
   lazyChunkRoute,
 ];
 
-precacheShell();
+const precached = precacheShell();
 
 self.addEventListener('install', () => {
   void self.skipWaiting();
@@ -112,8 +118,15 @@ self.addEventListener('message', (event) => {
 
 self.addEventListener('fetch', (event) => {
   const handle = dispatch(routes, event.request, self.location.origin, prefix);
-  if (!handle) return;
-  // No waitUntil over the generation: Chromium kills a SW whose waitUntil outlives ~5 minutes.
-  // `handle` answers errors in its route's dialect; the catch is the last resort for a bug there.
-  event.respondWith(handle(event).catch((error: unknown) => toOpenAIError(error).toResponse()));
+  if (handle) {
+    // No waitUntil over the generation: Chromium kills a SW whose waitUntil outlives ~5 minutes.
+    // `handle` answers errors in its route's dialect; the catch is the last resort for a bug there.
+    event.respondWith(handle(event).catch((error: unknown) => toOpenAIError(error).toResponse()));
+    return;
+  }
+  const shell = precached(event);
+  const isolate = isolation !== null && startsContext(event.request, self.location.origin) ? isolation : null;
+  if (!shell && isolate === null) return;
+  const answer = shell ?? fetch(event.request);
+  event.respondWith(isolate === null ? answer : answer.then((response) => isolated(response, isolate)));
 });

@@ -1,6 +1,7 @@
 import type { BackendChoice } from '../resolve-backend';
 import type { InpageOptions } from '../start-inpage';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix } from '../../core/domain/route-prefix';
+import { readIsolation } from '../../core/domain/isolation';
 
 /** The `data-*` attributes the drop-in script reads (as `dataset` keys). */
 export interface ScriptAttributes {
@@ -12,6 +13,7 @@ export interface ScriptAttributes {
   sw?: string | undefined;
   scope?: string | undefined;
   routes?: string | undefined;
+  isolate?: string | undefined;
 }
 
 /** What the drop-in starts with, and what it must report with `console.error`. */
@@ -29,8 +31,9 @@ const fromScript = (model: string, scriptUrl: string) =>
 
 /**
  * Turns `<script src=".../inpage-llm.js" data-model=... data-backend=... data-fallback=...
- * data-api-key=... data-route-prefix=... data-sw=... data-scope=... data-routes=...>` into runtime
- * options (`data-routes`: the URL of a route table's JSON, relative to the page).
+ * data-api-key=... data-route-prefix=... data-sw=... data-scope=... data-routes=... data-isolate=...>`
+ * into runtime options (`data-routes`: the URL of a route table's JSON, relative to the page;
+ * `data-isolate`: `credentialless` or `require-corp`).
  * Values the runtime does not support are never dropped silently: each one yields an error.
  */
 export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: string): ScriptOptions {
@@ -63,5 +66,13 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
   if (attributes.apiKey?.trim()) options.apiKey = attributes.apiKey.trim();
   if (routePrefix && routePrefix !== DEFAULT_ROUTE_PREFIX) options.routePrefix = routePrefix;
   if (attributes.routes?.trim()) options.routes = attributes.routes.trim();
+  const isolate = attributes.isolate?.trim();
+  if (isolate) {
+    try {
+      options.isolate = readIsolation(isolate, 'data-isolate');
+    } catch (error) {
+      errors.push(`${error instanceof Error ? error.message : String(error)} The page is not isolated.`);
+    }
+  }
   return { options, errors };
 }

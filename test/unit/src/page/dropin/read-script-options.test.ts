@@ -67,4 +67,16 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
       expect(options.backend).toBeUndefined();
     }
   });
+
+  it('data-isolate takes credentialless or require-corp; anything else is reported and not passed on', () => {
+    for (const isolate of ['credentialless', ' require-corp ']) {
+      const { options, errors } = readScriptOptions({ isolate }, SCRIPT);
+      expect(errors).toEqual([]);
+      expect(options.isolate).toBe(isolate.trim());
+    }
+    expect(readScriptOptions({}, SCRIPT).options.isolate).toBeUndefined();
+    const bad = readScriptOptions({ isolate: 'yes' }, SCRIPT);
+    expect(bad.errors).toEqual([expect.stringMatching(/^data-isolate: "yes" is not an isolation mode/)]);
+    expect(bad.options.isolate).toBeUndefined();
+  });
 });
