@@ -11,7 +11,7 @@ import type { Dialect } from './dialect/dialect';
 import { routeToEngine } from './engine-for';
 import { jsonResponse, openGeneration, sseResponse, type JsonFormatter, type StreamFormatter } from './engine-response';
 import { readJson } from './read-json';
-import type { Route } from './route';
+import type { Route, RouteEvent } from './route';
 import { withRoutes } from './upstream/route-request';
 
 export interface GenerationRouteDefinition<B extends { model: string }> {
@@ -30,6 +30,8 @@ export interface GenerationRouteDefinition<B extends { model: string }> {
   outsidePrefix?: boolean;
   /** Fills in what the body may leave out, from the engines here (llama-server's routes: the model). */
   complete?(json: unknown, clients: Clients, clientId: string): Promise<unknown>;
+  /** Completes the validated body on the engine it goes to (llama-server's `/completion`: mixed prompts tokenized there). */
+  resolve?(body: B, clients: Clients, event: RouteEvent): Promise<B>;
   /** The route's own refusals before the capability check (a 400 naming the endpoint). */
   check?(capabilities: ModelCapabilities, request: GenerationRequest): void;
 }
@@ -45,9 +47,10 @@ export function generationRoute<B extends { model: string }>(definition: Generat
         dialect,
         validate: async () => {
           const json = await readJson(event.request);
-          return definition.parse(
+          const body = definition.parse(
             definition.complete ? await definition.complete(json, clients, event.clientId) : json,
           );
+          return definition.resolve ? definition.resolve(body, clients, event) : body;
         },
         toRequest: definition.generation,
         check: (capabilities, request) => {

@@ -23,6 +23,7 @@ import {
 } from '#core/protocol/protocol';
 import { HANDOVER_TIMEOUT_MS, markEngineGone } from './engine-gone-clock';
 import { jobTarget } from './engine-inboxes';
+import { JobMeter } from './metrics/job-meter';
 import { trackChannel } from './open-channels';
 
 /** An event of a `K` job as a reader sees it (the `generation.alive` answers stay inside the channel). */
@@ -105,6 +106,8 @@ export class JobChannel<E extends { type: string }> {
   private readonly keepalive: ReturnType<typeof setInterval>;
   /** Silence from the engine (its page closed: its worker died) ends the job with `engine_gone`. */
   private readonly watch = new KeepaliveWatch(() => this.engineGone());
+  /** Counts the job for `/metrics` (generation and embedding jobs). */
+  private readonly meter: JobMeter | null;
 
   /** Until the first output, with `loading`: the silence allowed (`LOADING_SILENCE_MS`). */
   private patience: number | null;
@@ -115,6 +118,7 @@ export class JobChannel<E extends { type: string }> {
    */
   constructor(client: Client, job: Job, kind: JobKindSpec<E>, loading = false) {
     this.patience = loading ? LOADING_SILENCE_MS : null;
+    this.meter = JobMeter.of(job);
     this.untrack = trackChannel(client.id, this);
     this.ends = kind.ends;
     const channel = new MessageChannel();
@@ -170,6 +174,7 @@ export class JobChannel<E extends { type: string }> {
   /** Ends the channel after the engine's last event. */
   close(): void {
     this.open = false;
+    this.meter?.closed();
     this.untrack();
     clearInterval(this.keepalive);
     this.watch.stop();
@@ -179,6 +184,7 @@ export class JobChannel<E extends { type: string }> {
 
   private push(event: E | JobError): void {
     this.events.push(event);
+    this.meter?.see(event);
     // Nothing counts after the first terminal event (a 'close' may follow the 'done').
     if (this.ends.has(event.type)) {
       this.watch.stop();

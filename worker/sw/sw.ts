@@ -29,6 +29,9 @@ import { messagesRoute } from './routes/messages/route';
 import { applyTemplateRoute, detokenizeRoute, tokenizeRoute } from './routes/llama-server/tokenize-route';
 import { healthRoute } from './routes/llama-server/health-route';
 import { infillRoute } from './routes/llama-server/infill-route';
+import { embeddingRoute } from './routes/llama-server/embedding-route';
+import { metricsRoute } from './routes/llama-server/metrics-route';
+import { nativeCompletionRoute, nativeCompletionsRoute } from './routes/llama-server/completion-route';
 import { propsRoute } from './routes/llama-server/props-route';
 import { slotsRoute } from './routes/llama-server/slots-route';
 import { embeddingsRoute } from './routes/embeddings/route';
@@ -54,6 +57,10 @@ const routes: Route[] = [
   healthRoute(self.clients, prefix),
   applyTemplateRoute(self.clients, prefix),
   infillRoute(self.clients, prefix),
+  nativeCompletionRoute(self.clients, prefix),
+  nativeCompletionsRoute(self.clients, prefix),
+  embeddingRoute(self.clients, prefix),
+  metricsRoute(self.clients, prefix),
   propsRoute(self.clients, prefix),
   slotsRoute(self.clients, prefix),
   modelsRoute(self.clients, prefix),

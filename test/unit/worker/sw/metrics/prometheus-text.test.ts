@@ -1,0 +1,28 @@
+/**
+ * `/metrics`' text: `# HELP` and `# TYPE` for each metric, llama-server's names, one sample per
+ * model with its label escaped; the throughput gauges over what finished since the last scrape.
+ */
+import { describe, expect, it } from 'vitest';
+import { countersOf, scrapeCounters } from '../../../../../worker/sw/metrics/model-metrics';
+import { prometheusText } from '../../../../../worker/sw/metrics/prometheus-text';
+
+describe('prometheusText', () => {
+  it('writes every metric with HELP and TYPE, a sample per model, and empties the gauges on scrape', () => {
+    const c = countersOf('a"b');
+    c.predictedTokens = 10;
+    c.bucket.predictedTokens = 10;
+    c.bucket.predictedSeconds = 0.5;
+    c.requests.completed = 2;
+    const text = prometheusText(scrapeCounters());
+    expect(text).toContain(
+      '# TYPE llamacpp:tokens_predicted_total counter\nllamacpp:tokens_predicted_total{model="a\\"b"} 10\n',
+    );
+    expect(text).toContain('llamacpp:predicted_tokens_seconds{model="a\\"b"} 20\n');
+    expect(text).toContain('llamacpp:requests_total{model="a\\"b",outcome="completed"} 2\n');
+    for (const [, name] of text.matchAll(/^(llamacpp:\w+)\{/gm)) {
+      expect(text).toContain(`# HELP ${name} `);
+      expect(text).toMatch(new RegExp(`# TYPE ${name} (counter|gauge)\\n`));
+    }
+    expect(prometheusText(scrapeCounters())).toContain('llamacpp:predicted_tokens_seconds{model="a\\"b"} 0\n');
+  });
+});

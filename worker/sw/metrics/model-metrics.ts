@@ -1,0 +1,58 @@
+/**
+ * The Service Worker's per-model counters for `/metrics`: requests by outcome, prompt tokens
+ * (evaluated and reused from the cache), generated tokens, the seconds spent on each, the
+ * longest sequence, and the requests open now (deferred: not started by the engine yet). They
+ * live in the Service Worker's memory: a restart of the Service Worker (the browser may stop an
+ * idle one at any time) starts them at zero, as a llama-server restart does; Prometheus reads
+ * a counter that went down as a reset. Requests the page's direct API sends to the engine
+ * without the Service Worker are not counted.
+ */
+
+/** One model's counters; the `bucket` holds what finished since the last scrape (the throughput gauges). */
+export interface ModelCounters {
+  requests: { completed: number; failed: number; aborted: number };
+  promptTokens: number;
+  promptCached: number;
+  promptSeconds: number;
+  predictedTokens: number;
+  predictedSeconds: number;
+  maxTokens: number;
+  processing: number;
+  deferred: number;
+  bucket: { promptTokens: number; promptSeconds: number; predictedTokens: number; predictedSeconds: number };
+}
+
+const emptyBucket = () => ({ promptTokens: 0, promptSeconds: 0, predictedTokens: 0, predictedSeconds: 0 });
+
+const counters = new Map<string, ModelCounters>();
+
+/** `model`'s counters (made at zero on first use). */
+export function countersOf(model: string): ModelCounters {
+  let found = counters.get(model);
+  if (!found) {
+    found = {
+      requests: { completed: 0, failed: 0, aborted: 0 },
+      promptTokens: 0,
+      promptCached: 0,
+      promptSeconds: 0,
+      predictedTokens: 0,
+      predictedSeconds: 0,
+      maxTokens: 0,
+      processing: 0,
+      deferred: 0,
+      bucket: emptyBucket(),
+    };
+    counters.set(model, found);
+  }
+  return found;
+}
+
+/** Every model's counters, by id; the buckets are emptied (each scrape's gauges cover what finished since the last, as llama-server's). */
+export function scrapeCounters(): Array<[string, ModelCounters]> {
+  const snapshot = [...counters.entries()].map(([model, c]): [string, ModelCounters] => [
+    model,
+    { ...c, requests: { ...c.requests }, bucket: { ...c.bucket } },
+  ]);
+  for (const c of counters.values()) c.bucket = emptyBucket();
+  return snapshot;
+}

@@ -1,0 +1,191 @@
+/**
+ * `/completion`'s answers in llama-server's own shape. One body per prompt (several prompts: an
+ * array of them): `{index, content, tokens, id_slot, stop: true, model, tokens_predicted,
+ * tokens_evaluated, generation_settings, prompt, has_new_line, truncated, stop_type,
+ * stopping_word, tokens_cached, timings}`, with `completion_probabilities` when `n_probs` > 0,
+ * `tokens` the ids only with `return_tokens`. Streamed: one `data:` frame per piece
+ * (`{index, content, tokens, stop: false, id_slot: -1, tokens_predicted, tokens_evaluated}`, and
+ * its `completion_probabilities`), then each prompt's body with empty `content` and `tokens` as
+ * its last frame when it ends, and no `[DONE]`, as llama-server streams it. `timings` are
+ * measured here, from the engine's events.
+ */
+import type { TokenCounts, TokenLogprob } from '#core/domain/generation';
+import type { EngineOutput, JsonFormatter, StreamFormatter } from '../../engine-response';
+import { sseFrame } from '../../sse';
+import { generationSettings } from './generation-settings';
+import type { NativeCompletionBody } from './validate-native-completion';
+
+type Progress = Exclude<EngineOutput, { type: 'generation.done' }>;
+type Piece = Extract<Progress, { type: 'generation.piece' }>;
+type ChoiceEnd = Extract<Progress, { type: 'generation.choice-end' }>;
+
+/** llama-server's entry of `completion_probabilities`. */
+function probability(token: TokenLogprob) {
+  return {
+    id: token.id,
+    token: token.text,
+    bytes: token.bytes,
+    logprob: token.logprob ?? 0,
+    top_logprobs: (token.top ?? []).map((c) => ({ id: c.id, token: c.text, bytes: c.bytes, logprob: c.logprob })),
+  };
+}
+
+/** One prompt's answer as it comes together. */
+class NativeChoice {
+  content = '';
+  tokens: number[] = [];
+  probabilities: Array<ReturnType<typeof probability>> = [];
+  stopType = 'none';
+  stoppingWord = '';
+  promptTokens: number | null = null;
+  cached = 0;
+  predicted = 0;
+  private firstPiece: number | null = null;
+  private ended: number | null = null;
+
+  constructor(
+    readonly index: number,
+    private started: number,
+  ) {}
+
+  /** The engine took the prompt (prefill starts now). */
+  prompt(counts: TokenCounts | undefined): void {
+    this.started = performance.now();
+    if (counts) [this.promptTokens, this.cached] = [counts.prompt, counts.cached];
+  }
+
+  piece(event: Piece): { ids: number[]; probabilities: Array<ReturnType<typeof probability>> } {
+    this.firstPiece ??= performance.now();
+    this.content += event.text;
+    const tokens = event.tokens ?? [];
+    const ids = tokens.map((token) => token.id);
+    const probabilities = tokens.map(probability);
+    this.tokens.push(...ids);
+    this.probabilities.push(...probabilities);
+    return { ids, probabilities };
+  }
+
+  end(event: ChoiceEnd, predicted: number): void {
+    this.ended = performance.now();
+    this.predicted = predicted;
+    this.stopType =
+      event.finish_reason === 'length' ? 'limit' : typeof event.matched_stop === 'string' ? 'word' : 'eos';
+    this.stoppingWord = typeof event.matched_stop === 'string' ? event.matched_stop : '';
+  }
+
+  /** The whole answer (streamed: its last frame, without the text and ids sent before). */
+  final(body: NativeCompletionBody, streamed: boolean) {
+    const now = this.ended ?? performance.now();
+    const promptEnd = this.firstPiece ?? now;
+    const prompt = this.promptTokens ?? 0;
+    const promptN = prompt - this.cached;
+    const promptMs = promptEnd - this.started;
+    const predictedMs = now - promptEnd;
+    const predicted = this.predicted;
+    return {
+      index: this.index,
+      content: streamed ? '' : this.content,
+      tokens: !streamed && body.return_tokens ? this.tokens : [],
+      id_slot: 0,
+      stop: true,
+      model: body.model,
+      tokens_predicted: predicted,
+      tokens_evaluated: prompt,
+      generation_settings: generationSettings({ ...body, parameters: body }),
+      prompt: body.texts[this.index] ?? '',
+      has_new_line: this.content.includes('\n'),
+      truncated: false,
+      stop_type: this.stopType,
+      stopping_word: this.stoppingWord,
+      // The tokens in the slot's cache: the prompt and every generated token but the last (never evaluated).
+      tokens_cached: prompt + Math.max(0, predicted - 1),
+      timings: {
+        cache_n: this.cached,
+        prompt_n: promptN,
+        prompt_ms: promptMs,
+        prompt_per_token_ms: promptN > 0 ? promptMs / promptN : 0,
+        prompt_per_second: promptMs > 0 ? (promptN * 1000) / promptMs : 0,
+        predicted_n: predicted,
+        predicted_ms: predictedMs,
+        predicted_per_token_ms: predicted > 0 ? predictedMs / predicted : 0,
+        predicted_per_second: predictedMs > 0 ? (predicted * 1000) / predictedMs : 0,
+      },
+      ...(body.n_probs > 0 && !streamed ? { completion_probabilities: this.probabilities } : {}),
+    };
+  }
+}
+
+/** Every prompt's choice, fed the engine's events (prompts run one after another). */
+class NativeChoices {
+  private readonly choices = new Map<number, NativeChoice>();
+  /** Generated tokens counted by the choices that ended (the engine's counts run over the request). */
+  private predictedBefore = 0;
+  private promptsBefore = 0;
+  private lastEnd = performance.now();
+
+  choice(index: number): NativeChoice {
+    let choice = this.choices.get(index);
+    if (!choice) this.choices.set(index, (choice = new NativeChoice(index, this.lastEnd)));
+    return choice;
+  }
+
+  /** Ends choice `index`; its counts from the running counts of the request (`continuous_usage`). */
+  end(event: ChoiceEnd): NativeChoice {
+    const choice = this.choice(event.index);
+    const counts = event.counts ?? { prompt: 0, completion: 0, cached: 0 };
+    choice.end(event, counts.completion - this.predictedBefore);
+    choice.promptTokens ??= counts.prompt - this.promptsBefore;
+    this.predictedBefore = counts.completion;
+    this.promptsBefore = counts.prompt;
+    this.lastEnd = performance.now();
+    return choice;
+  }
+
+  all(): NativeChoice[] {
+    return [...this.choices.values()].sort((a, b) => a.index - b.index);
+  }
+}
+
+export function nativeCompletionJson(body: NativeCompletionBody): JsonFormatter {
+  const choices = new NativeChoices();
+  return {
+    add(event) {
+      if (event.type === 'generation.prompt') choices.choice(event.index).prompt(event.counts);
+      else if (event.type === 'generation.piece') choices.choice(event.index).piece(event);
+      else choices.end(event);
+    },
+    body: () => {
+      const answers = choices.all().map((choice) => choice.final(body, false));
+      return body.prompts.length === 1 ? answers[0] : answers;
+    },
+  };
+}
+
+export function nativeCompletionStream(body: NativeCompletionBody): StreamFormatter {
+  const choices = new NativeChoices();
+  return {
+    frames(event) {
+      if (event.type === 'generation.prompt') {
+        choices.choice(event.index).prompt(event.counts);
+        return [];
+      }
+      if (event.type === 'generation.choice-end') return [sseFrame(choices.end(event).final(body, true))];
+      const choice = choices.choice(event.index);
+      const { ids, probabilities } = choice.piece(event);
+      if (event.text === '' && ids.length === 0) return [];
+      return [
+        sseFrame({
+          index: event.index,
+          content: event.text,
+          tokens: ids,
+          stop: false,
+          id_slot: -1,
+          tokens_predicted: choice.tokens.length,
+          tokens_evaluated: choice.promptTokens ?? 0,
+          ...(body.n_probs > 0 ? { completion_probabilities: probabilities } : {}),
+        }),
+      ];
+    },
+    done: () => [],
+  };
+}
