@@ -371,6 +371,26 @@ describe('validateCompletion: invalid fields', () => {
     ['stream_options', { continuous_usage_stats: 1 }, 'stream_options.continuous_usage_stats'],
     ['cache_prompt', 'no'],
     ['user', 5],
+    // llama-server's fields: a bad value, or one that cannot be honoured here.
+    ['n_predict', -2],
+    ['n_probs', -1],
+    ['n_probs', 6],
+    ['n_cmpl', 0],
+    ['return_tokens', 'x'],
+    ['response_fields', 'x'],
+    ['id_slot', -2],
+    ['n_keep', -2],
+    ['n_discard', -1],
+    ['n_cache_reuse', -1],
+    ['sse_ping_interval', -2],
+    ['backend_sampling', 1],
+    ['timings_per_token', true],
+    ['return_progress', true],
+    ['post_sampling_probs', true],
+    ['verbose', true],
+    ['n_indent', 2],
+    ['t_max_predict_ms', 5],
+    ['lora', [{ id: 0, scale: 1 }]],
   ];
 
   it('covers every field of the schema', () => {
