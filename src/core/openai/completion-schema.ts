@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { PARAMETERS } from '../domain/parameters';
 import { booleanField, integerField, parameterFields, stopField, stringField } from './fields';
+import { llamaServerFields } from './llama-server-fields';
 
 const optional = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);
 
@@ -35,6 +36,7 @@ export const completionSchema = v.object({
   ),
   cache_prompt: optional(booleanField('cache_prompt')),
   user: optional(stringField('user')),
+  ...llamaServerFields,
 });
 
 export type CompletionBody = v.InferOutput<typeof completionSchema>;

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import type { ParameterRange, RangeValue } from '../domain/parameters';
+import { unknownSampler } from '../domain/sampler-order';
 import { describeValue } from './describe-value';
 
 const typeMessage = (param: string, expected: string) => (issue: v.BaseIssue<unknown>) =>
@@ -85,6 +86,31 @@ export const logitBiasField = (param: string) =>
     ),
   );
 
+/** A non-empty array of strings (llama-server's `dry_sequence_breakers`). */
+export const stringsField = (param: string) =>
+  v.pipe(
+    v.array(v.string(typeMessage(param, 'an array of strings')), typeMessage(param, 'an array of strings')),
+    v.minLength(1, `Invalid value for '${param}': expected a non-empty array of strings.`),
+  );
+
+const badSamplerOf = (input: unknown): string | undefined =>
+  typeof input === 'string'
+    ? unknownSampler(input)
+    : Array.isArray(input)
+      ? unknownSampler(input.map(String))
+      : undefined;
+
+/** llama-server's `samplers`: an array of sampler names or a string of sampler letters, each one llama.cpp knows. */
+export const samplersField = (param: string) =>
+  v.pipe(
+    v.union([v.string(), v.array(v.string())], typeMessage(param, 'an array of sampler names or a string of letters')),
+    v.check(
+      (order) => unknownSampler(order) === undefined,
+      (issue) =>
+        `Invalid value for '${param}': '${String(badSamplerOf(issue.input))}' is not a sampler (penalties, dry, top_n_sigma, top_k, typ_p, top_p, min_p, xtc, temperature, infill, adaptive_p; or their letters edskypmxtia).`,
+    ),
+  );
+
 /** A schema whose output is a `kind`'s value. */
 type FieldSchema<K extends ParameterRange['kind']> = v.GenericSchema<unknown, RangeValue<K>>;
 
@@ -102,6 +128,10 @@ export function parameterField<R extends ParameterRange>(param: string, range: R
         return logitBiasField(param);
       case 'token_ids':
         return tokenIdsField(param);
+      case 'strings':
+        return stringsField(param);
+      case 'samplers':
+        return samplersField(param);
     }
   };
   // The one typed seam: the switch narrows `range` but not the generic return type.

@@ -6,7 +6,8 @@
 import { InvalidRequestError } from '../domain/errors';
 import { parseBody } from './parse-body';
 import { PARAMETER_ALIASES } from './resolve-aliases';
-import { completionSchema } from './completion-schema';
+import { MAX_LOGPROBS, completionSchema } from './completion-schema';
+import { readLlamaServerFields } from './llama-server-fields';
 import { normalizePrompt } from './prompt-input';
 import { readParameters } from './read-parameters';
 import { CONSTRAINT_KEYS, readGrammar } from './read-grammar';
@@ -33,15 +34,20 @@ export function validateCompletion(body: unknown): CompletionRequest {
 
 function toRequest(input: CompletionBody): Omit<CompletionRequest, 'grammar'> {
   const stream = input.stream ?? false;
-  const n = input.n ?? 1;
+  const native = readLlamaServerFields(input);
+  if (native.n !== undefined && input.n != null && native.n !== input.n)
+    throw new InvalidRequestError("'n' and 'n_cmpl' are the same parameter and disagree.", 'n_cmpl');
+  const n = input.n ?? native.n ?? 1;
   const bestOf = input.best_of ?? n;
-  // Absent: OpenAI's 16. Explicit null or -1: up to the context.
+  // llama-server's n_predict first. Absent: OpenAI's 16. Explicit null or -1: up to the context.
   const maxTokens =
-    input.max_tokens === undefined
-      ? DEFAULT_MAX_TOKENS
-      : input.max_tokens === null || input.max_tokens === -1
-        ? null
-        : input.max_tokens;
+    native.max_tokens !== undefined
+      ? native.max_tokens
+      : input.max_tokens === undefined
+        ? DEFAULT_MAX_TOKENS
+        : input.max_tokens === null || input.max_tokens === -1
+          ? null
+          : input.max_tokens;
   const table = readParameters(input);
   const minTokens = table.min_tokens;
   if (bestOf < n) throw new InvalidRequestError("'best_of' must be greater than or equal to 'n'.", 'best_of');
@@ -55,6 +61,8 @@ function toRequest(input: CompletionBody): Omit<CompletionRequest, 'grammar'> {
   if (maxTokens !== null && minTokens > maxTokens) {
     throw new InvalidRequestError("'min_tokens' must not exceed 'max_tokens'.", 'min_tokens');
   }
+  if (native.n_probs !== undefined && native.n_probs > MAX_LOGPROBS)
+    throw new InvalidRequestError(`Invalid value for 'n_probs': expected a value <= ${MAX_LOGPROBS}.`, 'n_probs');
   const stop = input.stop == null ? [] : typeof input.stop === 'string' ? [input.stop] : input.stop;
   return {
     model: input.model,
@@ -64,7 +72,7 @@ function toRequest(input: CompletionBody): Omit<CompletionRequest, 'grammar'> {
     stop: stop.filter((s) => s.length > 0),
     n,
     best_of: bestOf,
-    logprobs: input.logprobs ?? null,
+    logprobs: native.n_probs ?? input.logprobs ?? null,
     echo: input.echo ?? false,
     suffix: input.suffix ? input.suffix : null,
     stream,

@@ -8,6 +8,9 @@ import * as v from 'valibot';
 /** The reserved target name of the in-page engine running the page's model. */
 export const DEVICE_TARGET = 'device';
 
+/** The route id that takes any `model` no other route and no engine serves (a client's fixed name, `gpt-3.5-turbo`). */
+export const ANY_MODEL_ROUTE = '*';
+
 /** What a request may need that an upstream must declare before `require_parameters` sends it there. */
 export const UPSTREAM_FEATURES = ['logprobs', 'grammar', 'token_prompt'] as const;
 export type UpstreamFeature = (typeof UPSTREAM_FEATURES)[number];

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { completionSchema } from '#core/openai/completion-schema';
 import { booleanField, integerField } from '#core/openai/fields';
 import { PARAMETER_NAMES } from '#core/domain/parameters';
+import { llamaServerFields } from '#core/openai/llama-server-fields';
 import { ADVISORY_FIELDS } from '../format/advisory-fields';
 
 /**
@@ -23,6 +24,7 @@ export const CHAT_SHARED_FIELDS = [
   'user',
   'cache_prompt',
   ...PARAMETER_NAMES,
+  ...(Object.keys(llamaServerFields) as Array<keyof typeof llamaServerFields>),
 ] as const satisfies ReadonlyArray<keyof typeof completionSchema.entries>;
 
 export const MAX_TOP_LOGPROBS = 20;

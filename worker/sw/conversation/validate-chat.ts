@@ -6,8 +6,9 @@ import { InvalidRequestError } from '#core/domain/errors';
 import { parseBody } from '#core/openai/parse-body';
 import { readGrammar, CONSTRAINT_KEYS } from '#core/openai/read-grammar';
 import { readParameters } from '#core/openai/read-parameters';
+import { readLlamaServerFields } from '#core/openai/llama-server-fields';
 import { PARAMETER_ALIASES } from '#core/openai/resolve-aliases';
-import { chatSchema, type ChatBody } from './chat-schema';
+import { MAX_TOP_LOGPROBS, chatSchema, type ChatBody } from './chat-schema';
 import { validateChatMessages } from './validate-chat-messages';
 import { validateChatTools, validateToolChoice } from './validate-chat-tools';
 import { validateResponseFormat } from './validate-response-format';
@@ -61,8 +62,13 @@ function toRequest(input: ChatBody, shaped: Shaped): Omit<ChatRequest, 'grammar'
   if (input.top_logprobs != null && input.top_logprobs > 0 && input.logprobs !== true) {
     throw new InvalidRequestError("'top_logprobs' requires 'logprobs' to be true.", 'top_logprobs');
   }
+  const native = readLlamaServerFields(input);
+  if (native.n_probs !== undefined && native.n_probs > MAX_TOP_LOGPROBS)
+    throw new InvalidRequestError(`Invalid value for 'n_probs': expected a value <= ${MAX_TOP_LOGPROBS}.`, 'n_probs');
+  const n = alias(input.n, native.n, ['n', 'n_cmpl']);
   const max = alias(input.max_tokens, input.max_completion_tokens, ['max_tokens', 'max_completion_tokens']);
-  const maxTokens = max === undefined || max === -1 ? null : max;
+  // llama-server's n_predict wins over max_tokens, as there.
+  const maxTokens = native.max_tokens !== undefined ? native.max_tokens : max === undefined || max === -1 ? null : max;
   const table = readParameters(input);
   const minTokens = table.min_tokens;
   if (maxTokens !== null && minTokens > maxTokens) {
@@ -78,12 +84,12 @@ function toRequest(input: ChatBody, shaped: Shaped): Omit<ChatRequest, 'grammar'
     stream,
     include_usage: input.stream_options?.include_usage ?? false,
     continuous_usage: input.stream_options?.continuous_usage_stats ?? false,
-    n: input.n ?? 1,
+    n: n ?? 1,
     max_tokens: maxTokens,
     ...table,
     stop: stop.filter((s) => s.length > 0),
-    logprobs: input.logprobs ?? false,
-    top_logprobs: input.top_logprobs ?? 0,
+    logprobs: native.n_probs !== undefined || (input.logprobs ?? false),
+    top_logprobs: native.n_probs ?? input.top_logprobs ?? 0,
     cache_prompt: input.cache_prompt ?? true,
     user: input.user ?? null,
   };

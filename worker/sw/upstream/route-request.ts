@@ -9,6 +9,7 @@
 import { OpenAIError, toOpenAIError } from '#core/domain/errors';
 import { isRecord } from '#core/util/is-record';
 import {
+  ANY_MODEL_ROUTE,
   DEVICE_TARGET,
   FALLBACK_CAUSES,
   type RouteConfig,
@@ -16,6 +17,7 @@ import {
 } from '#core/route-table/route-table-schema';
 import type { RouteInfo } from '#core/route-table/route-info';
 import { checkApiKey } from '../check-api-key';
+import { engineClients, modelCards } from '../engine-clients';
 import { errorResponse, type Dialect } from '../dialect/dialect';
 import type { Route, RouteEvent } from '../route';
 import { coolDown, isCooling } from './cool-down';
@@ -37,7 +39,7 @@ export function withRoutes(clients: Clients, path: string, dialect: Dialect, dev
     if (!info) return answerFrom(DEVICE_TARGET, () => device(event), dialect);
     // Read once, never cloned: a cloned body is teed through script, ~2 ms here per request.
     const text = await event.request.text();
-    const routed = routedBody(text, info);
+    const routed = await routedBody(text, info, () => servedIds(clients, event.clientId));
     if (!routed) return answerFrom(DEVICE_TARGET, () => device(withText(event, text)), dialect);
     try {
       checkApiKey(event.request, info.apiKey, dialect);
@@ -110,18 +112,32 @@ function forward(
   });
 }
 
-/** The body, when its `model` is a route of the table (else null: the device answers as without one). */
-function routedBody(text: string, info: RouteInfo) {
+/**
+ * The body and its route, when its `model` is a route of the table, or no route and no engine
+ * serves it and the table has the `*` route (else null: the device answers as without one).
+ */
+async function routedBody(text: string, info: RouteInfo, served: () => Promise<Set<string>>) {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     return null;
   }
-  if (!isRecord(body) || typeof body['model'] !== 'string') return null;
-  const id = body['model'];
-  const route = info.table && Object.hasOwn(info.table.routes, id) ? info.table.routes[id] : undefined;
-  return route ? { id, route, body } : null;
+  if (!isRecord(body) || typeof body['model'] !== 'string' || !info.table) return null;
+  const { routes } = info.table;
+  const model = body['model'];
+  const id = Object.hasOwn(routes, model)
+    ? model
+    : Object.hasOwn(routes, ANY_MODEL_ROUTE) && model !== info.device && !(await served()).has(model)
+      ? ANY_MODEL_ROUTE
+      : null;
+  const route = id === null ? undefined : routes[id];
+  return id !== null && route ? { id, route, body } : null;
+}
+
+/** The model ids the open pages' engines run (their catalogues' loadable ids too: a request may load one). */
+async function servedIds(clients: Clients, requesterId: string): Promise<Set<string>> {
+  return new Set(modelCards(await engineClients(clients, requesterId, true)).map((card) => card.id));
 }
 
 /** The same request with another JSON body (the device reads the route's body, under the page's model id). */

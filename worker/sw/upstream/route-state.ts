@@ -1,7 +1,9 @@
 /**
  * The route tables in this Service Worker's memory, one per page that announced one (keys live
  * only here and in that page). A restarted SW (Chromium stops idle ones) knows none: it asks the
- * requesting page once, briefly; a page without a runtime never answers and is then device-only.
+ * requesting page once, briefly; a page without a runtime never answers, and then takes the
+ * first runtime page's table (a same-origin tool such as llama.cpp's SimpleChat, in a tab of
+ * its own), as a request without a client does; with no table anywhere it is device-only.
  */
 import { ask } from '#core/protocol/ask';
 import type { SwToPageRoutes } from '#core/protocol/protocol';
@@ -45,7 +47,8 @@ export async function routeInfoFor(clients: Clients, clientId: string): Promise<
     if (!tables.has(clientId)) tables.set(clientId, null);
   }
   const info = tables.get(clientId) ?? null;
-  return info?.table ? info : null;
+  if (info === null) return firstTable();
+  return info.table ? info : null;
 }
 
 /** A request with no client (a worker's): the first page's table that has one. */

@@ -19,6 +19,21 @@ export interface SamplerSpec {
   presence_penalty: number;
   frequency_penalty: number;
   repeat_penalty: number;
+  penalty_last_n: number;
+  dynatemp_range: number;
+  dynatemp_exponent: number;
+  xtc_probability: number;
+  xtc_threshold: number;
+  dry_multiplier: number;
+  dry_base: number;
+  dry_allowed_length: number;
+  dry_penalty_last_n: number;
+  dry_sequence_breakers: string[];
+  adaptive_target: number;
+  adaptive_decay: number;
+  min_keep: number;
+  /** The chain's order, in llama.cpp's canonical names. */
+  samplers: string[];
   /** [token id, bias] pairs. */
   logit_bias: Array<[number, number]>;
   /** Absent: a random seed. */
@@ -44,6 +59,20 @@ export function samplerSpec<P>(request: ChoiceRequest<P>): SamplerSpec {
     presence_penalty: request.presence_penalty,
     frequency_penalty: request.frequency_penalty,
     repeat_penalty: request.repetition_penalty,
+    penalty_last_n: request.repeat_last_n,
+    dynatemp_range: request.dynatemp_range,
+    dynatemp_exponent: request.dynatemp_exponent,
+    xtc_probability: request.xtc_probability,
+    xtc_threshold: request.xtc_threshold,
+    dry_multiplier: request.dry_multiplier,
+    dry_base: request.dry_base,
+    dry_allowed_length: request.dry_allowed_length,
+    dry_penalty_last_n: request.dry_penalty_last_n,
+    dry_sequence_breakers: [...request.dry_sequence_breakers],
+    adaptive_target: request.adaptive_target,
+    adaptive_decay: request.adaptive_decay,
+    min_keep: request.min_keep,
+    samplers: [...request.samplers],
     logit_bias: Object.entries(request.logit_bias).map(([id, bias]) => [Number(id), bias]),
     ...(request.seed === null ? {} : { seed: request.seed >>> 0 }),
     ignore_eos: request.ignore_eos,

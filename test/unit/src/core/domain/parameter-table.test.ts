@@ -27,8 +27,10 @@ function activeValue(row: ParameterRow<unknown, ParameterRange>): unknown {
   switch (range.kind) {
     case 'number': {
       // Within [0, 1] where the range allows: a value <= 0 may read as "off" (top_n_sigma).
+      // Read as it is (dry_base below 1 reads as its default).
       const low = Math.max(range.min, 0);
-      return (low + Math.min(range.max, low + 1)) / 2;
+      const mid = (low + Math.min(range.max, low + 1)) / 2;
+      return row.read && row.read(mid) !== mid ? Math.min(range.max, low + 2) : mid;
     }
     case 'integer':
       return range.max === undefined ? 3 : range.max;
@@ -38,6 +40,10 @@ function activeValue(row: ParameterRow<unknown, ParameterRange>): unknown {
       return { '1': 2 };
     case 'token_ids':
       return [1];
+    case 'strings':
+      return ['x'];
+    case 'samplers':
+      return ['top_k', 'temperature'];
   }
 }
 

@@ -182,6 +182,20 @@ describe('choiceRequest', () => {
       repetition_penalty: 1.2,
       logit_bias: { '3': 4 },
       seed: 10,
+      repeat_last_n: 64,
+      dynatemp_range: 0,
+      dynatemp_exponent: 1,
+      xtc_probability: 0,
+      xtc_threshold: 0.1,
+      dry_multiplier: 0,
+      dry_base: 1.75,
+      dry_allowed_length: 2,
+      dry_penalty_last_n: 64,
+      dry_sequence_breakers: ['\n', ':', '"', '*'],
+      adaptive_target: -1,
+      adaptive_decay: 0.9,
+      min_keep: 0,
+      samplers: ['penalties', 'dry', 'top_n_sigma', 'top_k', 'typ_p', 'top_p', 'min_p', 'xtc', 'temperature'],
     });
   });
 
