@@ -1,7 +1,8 @@
 /**
- * A follower tab's readiness: its engine runs in another tab, so it probes the endpoint until
- * that engine answers, retrying while no page serves the model yet (the leader is starting, or
- * a closed leader's successor is loading). Resolves with the spec the leader serves: with
+ * A follower tab's readiness: its engine runs in another tab, so it asks the SW's readiness path
+ * (`probe-endpoint.ts`: the leader's engine answers, no upstream is asked) until that engine
+ * answers, retrying while no page serves the model yet (the leader is starting, or a closed
+ * leader's successor is loading). Resolves with the spec the leader serves: with
  * `backend: 'auto'` it may be the fallback.
  */
 import { OpenAIError } from '../core/domain/errors';
@@ -23,7 +24,7 @@ export async function probeUntilServed(
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     try {
-      return await probeEndpoint(prefix, model, apiKey);
+      return await probeEndpoint(prefix, model, apiKey, timeoutMs);
     } catch (error) {
       const again = error instanceof OpenAIError && error.code !== null && NOT_YET.has(error.code);
       if (!again || performance.now() > deadline) throw error;
@@ -44,7 +45,7 @@ export async function probeLeader(
     return models.primary;
   } catch (error) {
     if (!models.fallback) throw error;
-    await probeEndpoint(prefix, models.fallback.id, apiKey).catch(() => Promise.reject(error));
+    await probeEndpoint(prefix, models.fallback.id, apiKey, timeoutMs).catch(() => Promise.reject(error));
     return models.fallback;
   }
 }

@@ -311,7 +311,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     if (options.checkServiceWorker !== false && BUILD_STAMP.checksum !== 'dev') void checkSwVersion(registration);
     await announceRoutes(this.routeInfo(), timeoutMs);
     if (deviceReady) {
-      await probeEndpoint(prefix, this.serving.id, this.apiKey);
+      await probeEndpoint(prefix, this.serving.id, this.apiKey, timeoutMs);
       this.serves = true;
     }
   }

@@ -8,6 +8,8 @@ import { makeTempApp, type TempApp } from './temp-app';
 
 // An app whose public/sw.js is not the one this runtime was built with (as after upgrading the
 // package without re-running init): the runtime warns and asks the registration to update.
+// And one whose SW predates the readiness path (`/v1/.inpage/ready`, which `ready` asks): `ready`
+// rejects, saying to re-run init, after waiting for a newer SW to take control.
 let app: TempApp;
 let site: StaticSite;
 let expected: { version: string; checksum: string };
@@ -30,6 +32,12 @@ before(async () => {
   const code = await readFile(sw, 'utf8');
   assert.ok(code.includes(expected.checksum), 'the copied SW carries the build checksum');
   await writeFile(sw, code.replaceAll(expected.checksum, STALE));
+  assert.ok(code.includes('/.inpage/ready'), 'the copied SW answers the readiness path');
+  await writeFile(join(app.dir, 'public', 'sw-old.js'), code.replaceAll('/.inpage/ready', '/.inpage/not-yet'));
+  await writeFile(
+    join(app.dir, 'public', 'old.html'),
+    '<!doctype html>\n<script src="/inpage-llm.js" data-model="inpage-test" data-sw="/sw-old.js"></script>\n',
+  );
   site = await startStaticSite(join(app.dir, 'public'));
 });
 
@@ -50,6 +58,36 @@ test('a stale SW (checksum mismatch) still answers, and the page warns and calls
     ),
   );
   assert.match(warnings[0] ?? '', /npx inpage-llm init/);
+  const text = await page.evaluate(async () => {
+    const response = await fetch('/v1/completions', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'inpage-test', prompt: 'abc', max_tokens: 3, temperature: 0 }),
+    });
+    return (await response.json()).choices[0].text;
+  });
+  assert.equal(text, 'def');
+  await context.close();
+});
+
+test('a SW from before the readiness path: ready rejects with a 503 naming init, and /v1 still answers', async () => {
+  const { page, context } = await site.openPage('/old.html', { waitReady: false });
+  await page.waitForFunction(() => 'inpage' in window);
+  const started = Date.now();
+  const error = await page.evaluate(() =>
+    window.inpage.ready.then(
+      () => null,
+      (e: { status?: number; code?: string; message?: string }) => ({
+        status: e.status,
+        code: e.code,
+        message: e.message,
+      }),
+    ),
+  );
+  assert.equal(error?.status, 503);
+  assert.equal(error?.code, 'service_worker_outdated');
+  assert.match(error?.message ?? '', /sw-old\.js predates this page runtime .*npx inpage-llm init/);
+  // It waited for a newer SW to take control (the default timeoutMs, 15 s), as during an upgrade.
+  assert.ok(Date.now() - started > 10_000, `rejected after ${Date.now() - started} ms`);
   const text = await page.evaluate(async () => {
     const response = await fetch('/v1/completions', {
       method: 'POST',

@@ -14,6 +14,7 @@ import { runGeneration } from './run-generation';
 import { runEmbedding } from './run-embedding';
 import { runApplyTemplate, runDetokenize, runTokenize } from './run-tokenize';
 import { runProps } from './run-props';
+import { runReady } from './run-ready';
 
 /** The part of a model's engine entry a job needs. */
 export interface JobTarget {
@@ -43,6 +44,7 @@ const runners: { [K in JobKind]: Runner<K> } = {
   detokenize: runDetokenize,
   'apply-template': runApplyTemplate,
   props: runProps,
+  ready: runReady,
 };
 
 const postError = (port: MessagePort, error: unknown) =>
@@ -75,13 +77,15 @@ export function serveJob<K extends JobKind>(
       postError(port, error);
     } finally {
       const { aborted, reason } = control.signal;
-      log.add({
-        model: request.model,
-        outcome: aborted ? 'aborted' : outcome,
-        ...(aborted ? { reason: String(reason) } : {}),
-        promptTokens: counts.prompt,
-        completionTokens: counts.completion,
-      });
+      // A readiness proof is the runtime's own question, not a request of the app's: not logged.
+      if (job.kind !== 'ready')
+        log.add({
+          model: request.model,
+          outcome: aborted ? 'aborted' : outcome,
+          ...(aborted ? { reason: String(reason) } : {}),
+          promptTokens: counts.prompt,
+          completionTokens: counts.completion,
+        });
       control.stop();
       port.close();
     }

@@ -52,6 +52,7 @@ export const JOB_KINDS: { [K in JobKind]: JobKindSpec<JobEvent<K>> } = {
     ends: new Set(['apply-template.result', 'generation.error']),
   },
   props: { isEvent: isJobEvent.props, ends: new Set(['props.result', 'generation.error']) },
+  ready: { isEvent: isJobEvent.ready, ends: new Set(['ready.result', 'generation.error']) },
 };
 
 /** How long the page may take to hand the job to its engine before the first `generation.alive`. */

@@ -49,6 +49,7 @@ export const openJob: { [K in JobKind]: Opener<K> } = {
   'apply-template': (route, request, signal) =>
     open(route, { kind: 'apply-template', request }, JOB_KINDS['apply-template'], signal),
   props: (route, request, signal) => open(route, { kind: 'props', request }, JOB_KINDS.props, signal),
+  ready: (route, request, signal) => open(route, { kind: 'ready', request }, JOB_KINDS.ready, signal),
 };
 
 async function open<E extends { type: string }>(

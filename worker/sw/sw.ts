@@ -37,6 +37,7 @@ import { slotsRoute } from './routes/llama-server/slots-route';
 import { embeddingsRoute } from './routes/embeddings/route';
 import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
+import { readyRoute } from './routes/ready/route';
 import { responsesRoute } from './routes/responses/route';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -65,6 +66,8 @@ const routes: Route[] = [
   slotsRoute(self.clients, prefix),
   modelsRoute(self.clients, prefix),
   modelRoute(self.clients, prefix),
+  // The page runtime's readiness proof (`ready`), outside the route table: never an upstream's.
+  readyRoute(self.clients, prefix),
   lazyChunkRoute,
 ];
 

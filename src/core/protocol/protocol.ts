@@ -11,6 +11,7 @@ import type { EmbeddingRequest } from '../domain/embedding';
 import type { WireError } from '../domain/errors';
 import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from '../domain/generation';
 import type { ModelCard } from '../domain/model-card';
+import type { ReadyRequest, ReadyResult } from '../domain/ready';
 import type { RouteInfo } from '../route-table/route-info';
 import type {
   ApplyTemplateRequest,
@@ -32,6 +33,8 @@ export interface JobRequests {
   detokenize: DetokenizeRequest;
   'apply-template': ApplyTemplateRequest;
   props: PropsRequest;
+  /** Readiness: is the model loaded here? No forward pass (`domain/ready.ts`). */
+  ready: ReadyRequest;
 }
 
 export type JobKind = keyof JobRequests;
@@ -164,6 +167,12 @@ export interface EngineToSwTokens {
   'generation.error': { error: WireError };
 }
 
+/** Engine worker -> SW on a readiness job's port: the loaded model's id, or one error. */
+export interface EngineToSwReady {
+  'ready.result': ReadyResult;
+  'generation.error': { error: WireError };
+}
+
 /** What the engine posts on a job's port, by kind (every kind also answers keepalives with `generation.alive`). */
 export interface JobEvents {
   generation: EngineToSw;
@@ -173,6 +182,7 @@ export interface JobEvents {
   'apply-template': Pick<EngineToSwTokens, 'apply-template.result' | 'generation.error'> &
     Pick<EngineToSw, 'generation.alive'>;
   props: Pick<EngineToSwTokens, 'props.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
+  ready: EngineToSwReady & Pick<EngineToSw, 'generation.alive'>;
 }
 
 /** SW -> engine worker on every job's port, whatever its kind. */
@@ -230,6 +240,7 @@ export const isJobEvent: { [K in JobKind]: (data: unknown) => data is MessageOf<
     'generation.alive',
   ]),
   props: messageGuard<JobEvents['props']>(['props.result', 'generation.error', 'generation.alive']),
+  ready: messageGuard<JobEvents['ready']>(['ready.result', 'generation.error', 'generation.alive']),
 };
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 
