@@ -14,7 +14,7 @@ import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model'
 import { QWEN3_TOKENIZE_CORPUS } from '../differential/qwen3-corpus';
 import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
 import { usePage } from './page-fixture';
-import { postFromPage } from './page-helpers';
+import { askBoth, pick, type Json } from './llama-server-compare';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
@@ -22,38 +22,9 @@ if (skip) console.log(`# skipped: ${skip}`);
 const DIR = 'dist/test-fim-differential';
 const fixture = usePage();
 
-type Json = Record<string, unknown>;
-
 /** The page's answer and native llama-server's to the same request. */
-async function both(server: LlamaServer, method: 'GET' | 'POST', path: string, body?: Json, model?: string) {
-  const native = await fetch(`http://127.0.0.1:${server.port}${path}`, {
-    method,
-    ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
-  });
-  const nativeText = await native.text();
-  const own = body
-    ? await postFromPage(fixture.page, path, model ? { ...body, model } : body)
-    : await fixture.page.evaluate(
-        async (url) => {
-          const response = await fetch(url);
-          return { status: response.status, body: (await response.text()) as unknown };
-        },
-        `${path}${path.includes('?') ? '&' : '?'}model=${model ?? ''}`,
-      );
-  const parse = (text: unknown) => {
-    try {
-      return JSON.parse(String(text)) as unknown;
-    } catch {
-      return text;
-    }
-  };
-  return {
-    native: { status: native.status, body: parse(nativeText) },
-    own: { status: own.status, body: typeof own.body === 'string' ? parse(own.body) : own.body },
-    nativeText,
-    ownText: typeof own.body === 'string' ? own.body : JSON.stringify(own.body),
-  };
-}
+const both = (server: LlamaServer, method: 'GET' | 'POST', path: string, body?: Json, model?: string) =>
+  askBoth(fixture.page, server, method, path, body, model);
 
 /** `sub`'s keys that `full` lacks (nested one level for the objects named in `into`). */
 function extraKeys(sub: Json, full: Json, into: string[] = []): string[] {
@@ -72,8 +43,6 @@ const frames = (text: string) =>
     .filter((frame) => frame.startsWith('data: '))
     .map((frame) => JSON.parse(frame.slice('data: '.length)) as Json);
 
-const pick = (value: unknown, keys: string[]) => Object.fromEntries(keys.map((key) => [key, (value as Json)[key]]));
-
 /** The deterministic fields of an `/infill` answer (timings, settings and the slot's id are not). */
 const INFILL_FIELDS = [
   'index',
@@ -82,6 +51,8 @@ const INFILL_FIELDS = [
   'stop',
   'tokens_predicted',
   'tokens_evaluated',
+  // The FIM prompt as laid out, control tokens as text (the repo-level header on inpage-test-qwen3).
+  'prompt',
   'has_new_line',
   'truncated',
   'stop_type',
