@@ -120,11 +120,11 @@ export interface Inpage extends EventTarget {
   recentRequests(): Promise<RequestRecord[]>;
   /**
    * Loads one more model into this page's engine (a WebLLM catalogue id, a self-hosted WebLLM
-   * model, a GGUF URL or `'inpage-test'`), with progress through `onProgress`; then it is served
-   * under its id beside the first one. `GET /v1/models` lists WebLLM's catalogue as `available`
+   * model, a GGUF URL, `'inpage-test'`, or a full `ModelSpec`, e.g. to set its `contextLength`),
+   * with progress through `onProgress`; then it is served under its id beside the first one. `GET /v1/models` lists WebLLM's catalogue as `available`
    * when the runtime was started with `backend: 'webllm' | 'auto'` and WebGPU is there.
    */
-  load(model: string | WebLLMModelOptions): Promise<ModelCard>;
+  load(model: string | ModelSpec | WebLLMModelOptions): Promise<ModelCard>;
   /** Stops the engine and detaches from the Service Worker (which stays for other tabs). */
   dispose(): Promise<void>;
 }

@@ -137,7 +137,7 @@ class InpageRuntime extends EventTarget implements Inpage {
   }
 
   /** A model named after start, resolved with this runtime's WebLLM cache choice. */
-  private resolveOne(model: string | WebLLMModelOptions, backend: BackendChoice): ModelSpec {
+  private resolveOne(model: string | ModelSpec | WebLLMModelOptions, backend: BackendChoice): ModelSpec {
     return resolveModels(
       model,
       backend,
@@ -187,7 +187,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     return this.engine.recent();
   }
 
-  async load(model: string | WebLLMModelOptions): Promise<ModelCard> {
+  async load(model: string | ModelSpec | WebLLMModelOptions): Promise<ModelCard> {
     const backend =
       this.options.backend === 'llamacpp' || this.options.backend === undefined ? 'auto' : this.options.backend;
     const spec = this.resolveOne(model, backend);

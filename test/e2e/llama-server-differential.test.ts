@@ -2,10 +2,11 @@
  * The differential check of llama.cpp server's own endpoints: the JSON the page's endpoint
  * answers against Debian's native `llama-server` 0.7.0 on the same GGUF (`inpage-test`, its FIM
  * variant, `inpage-test-qwen3`), field by field where the fields are deterministic: `/tokenize`
- * (with pieces, add_special, parse_special), `/detokenize`, `/apply-template`, `/props`
- * (template, BOS/EOS, modalities, context; every key given here is one llama-server gives),
+ * (with pieces, add_special, parse_special), `/detokenize`, `/apply-template` (with the chat
+ * body's flags: add_generation_prompt, chat_template_kwargs, tools, ...), `/props`
+ * (template and its caps, BOS/EOS, modalities, context; every key given here is one llama-server gives),
  * `/slots` (an idle slot's keys) and `/infill` at temperature 0 (text, ids, counts, stop,
- * streamed frames). Skipped, with what is missing, where the server's chroot cannot be made.
+ * streamed frames, the FIM prompt laid out). Skipped, with what is missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -14,7 +15,7 @@ import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model'
 import { QWEN3_TOKENIZE_CORPUS } from '../differential/qwen3-corpus';
 import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
 import { usePage } from './page-fixture';
-import { postFromPage } from './page-helpers';
+import { askBoth, pick, type Json } from './llama-server-compare';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
@@ -22,38 +23,9 @@ if (skip) console.log(`# skipped: ${skip}`);
 const DIR = 'dist/test-fim-differential';
 const fixture = usePage();
 
-type Json = Record<string, unknown>;
-
 /** The page's answer and native llama-server's to the same request. */
-async function both(server: LlamaServer, method: 'GET' | 'POST', path: string, body?: Json, model?: string) {
-  const native = await fetch(`http://127.0.0.1:${server.port}${path}`, {
-    method,
-    ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
-  });
-  const nativeText = await native.text();
-  const own = body
-    ? await postFromPage(fixture.page, path, model ? { ...body, model } : body)
-    : await fixture.page.evaluate(
-        async (url) => {
-          const response = await fetch(url);
-          return { status: response.status, body: (await response.text()) as unknown };
-        },
-        `${path}${path.includes('?') ? '&' : '?'}model=${model ?? ''}`,
-      );
-  const parse = (text: unknown) => {
-    try {
-      return JSON.parse(String(text)) as unknown;
-    } catch {
-      return text;
-    }
-  };
-  return {
-    native: { status: native.status, body: parse(nativeText) },
-    own: { status: own.status, body: typeof own.body === 'string' ? parse(own.body) : own.body },
-    nativeText,
-    ownText: typeof own.body === 'string' ? own.body : JSON.stringify(own.body),
-  };
-}
+const both = (server: LlamaServer, method: 'GET' | 'POST', path: string, body?: Json, model?: string) =>
+  askBoth(fixture.page, server, method, path, body, model);
 
 /** `sub`'s keys that `full` lacks (nested one level for the objects named in `into`). */
 function extraKeys(sub: Json, full: Json, into: string[] = []): string[] {
@@ -72,8 +44,6 @@ const frames = (text: string) =>
     .filter((frame) => frame.startsWith('data: '))
     .map((frame) => JSON.parse(frame.slice('data: '.length)) as Json);
 
-const pick = (value: unknown, keys: string[]) => Object.fromEntries(keys.map((key) => [key, (value as Json)[key]]));
-
 /** The deterministic fields of an `/infill` answer (timings, settings and the slot's id are not). */
 const INFILL_FIELDS = [
   'index',
@@ -82,6 +52,8 @@ const INFILL_FIELDS = [
   'stop',
   'tokens_predicted',
   'tokens_evaluated',
+  // The FIM prompt as laid out, control tokens as text (the repo-level header on inpage-test-qwen3).
+  'prompt',
   'has_new_line',
   'truncated',
   'stop_type',
@@ -117,6 +89,28 @@ async function checkTemplate(server: LlamaServer, model: string) {
     const { native, own } = await both(server, 'POST', '/apply-template', { messages }, model);
     assert.deepEqual(own, native, `/apply-template ${JSON.stringify(messages)}`);
   }
+  // The rest of the chat body llama-server takes there; keys it does not read are ignored.
+  const tools = [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} } } }];
+  const bodies: Json[] = [
+    { add_generation_prompt: false },
+    { add_generation_prompt: true },
+    { chat_template_kwargs: { enable_thinking: false } },
+    { reasoning_effort: 'none' },
+    { tools },
+    { tools, tool_choice: 'none' },
+    {
+      tools: [
+        { type: 'function', function: { name: 'g', description: 'd', strict: true, parameters: { type: 'object' } } },
+      ],
+    },
+    { reasoning_format: 'none', n_predict: 3, cache_prompt: false, id_slot: 0, n: 2 },
+  ];
+  for (const extra of bodies) {
+    const body = { messages: conversations[0], ...extra };
+    const { native, own } = await both(server, 'POST', '/apply-template', body, model);
+    assert.equal(native.status, 200, JSON.stringify(native.body));
+    assert.deepEqual(own, native, `/apply-template ${JSON.stringify(body)}`);
+  }
 }
 
 async function checkPropsAndSlots(server: LlamaServer, model: string) {
@@ -124,8 +118,8 @@ async function checkPropsAndSlots(server: LlamaServer, model: string) {
   assert.equal(props.own.status, 200);
   const [own, native] = [props.own.body as Json, props.native.body as Json];
   assert.deepEqual(
-    pick(own, ['chat_template', 'bos_token', 'eos_token', 'modalities']),
-    pick(native, ['chat_template', 'bos_token', 'eos_token', 'modalities']),
+    pick(own, ['chat_template', 'chat_template_caps', 'bos_token', 'eos_token', 'modalities']),
+    pick(native, ['chat_template', 'chat_template_caps', 'bos_token', 'eos_token', 'modalities']),
   );
   type Settings = { n_ctx: number; params: Json };
   const [ownSettings, nativeSettings] = [own, native].map((p) => p.default_generation_settings as Settings);

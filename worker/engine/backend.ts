@@ -81,8 +81,11 @@ export interface ConversationRunner extends ChoiceRunner<ChatPrompt> {
 
 /** What a generation yields: text pieces (with their tokens when asked), then exactly one `end`. */
 export type GenerationEvent =
-  /** The prompt was read: its size in tokens, and how many came from the prefix cache. */
-  | { type: 'prompt'; promptTokens: number; cachedTokens: number }
+  /**
+   * The prompt was read: its size in tokens, and how many came from the prefix cache; `text`:
+   * the prompt as the backend laid it out (control tokens as their text), where asked (`/infill`).
+   */
+  | { type: 'prompt'; promptTokens: number; cachedTokens: number; text?: string }
   /**
    * `generated`: tokens generated so far, where the backend says (llama-server's
    * `timings.predicted_n`): without per-token info one piece can hold several tokens (the tokens

@@ -12,8 +12,11 @@ export type ChoicePiece =
    */
   | {
       type: 'accepted';
-      /** The prompt's size, where the backend said it on taking the prompt (llama.cpp does; WebLLM at the end). */
-      prompt?: { tokens: number; cached: number };
+      /**
+       * The prompt's size, where the backend said it on taking the prompt (llama.cpp does; WebLLM
+       * at the end), and its text where the backend gave it (`/infill`).
+       */
+      prompt?: { tokens: number; cached: number; text?: string };
     }
   /** `count`: the choice's generated tokens so far. */
   | { type: 'delta'; text: string; tokens: TokenLogprob[] | null; count: number }
@@ -111,7 +114,15 @@ export async function* runChoice<P>(
     const took = first.done ? undefined : first.value;
     yield {
       type: 'accepted',
-      ...(took?.type === 'prompt' ? { prompt: { tokens: took.promptTokens, cached: took.cachedTokens } } : {}),
+      ...(took?.type === 'prompt'
+        ? {
+            prompt: {
+              tokens: took.promptTokens,
+              cached: took.cachedTokens,
+              ...(took.text === undefined ? {} : { text: took.text }),
+            },
+          }
+        : {}),
     };
     yield* echoed;
     const options = {

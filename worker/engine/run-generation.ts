@@ -51,7 +51,7 @@ export async function runGeneration(
   signal: AbortSignal,
 ): Promise<TokenCounts> {
   const tally = new Tally();
-  const context: RunContext = { request, port, signal, tally };
+  const context: RunContext = { request, port, signal, tally, contextLength: model.capabilities.context_length };
   try {
     checkCapabilities(model.capabilities, request);
     for (const [p, requested] of request.prompts.entries()) {
@@ -83,6 +83,8 @@ interface RunContext {
   port: MessagePort;
   signal: AbortSignal;
   tally: Tally;
+  /** The model's context, in tokens (posted with a prompt's counts). */
+  contextLength: number;
 }
 
 /**
@@ -105,7 +107,7 @@ async function runPrompt<P>(
   prompt: P,
   { echo, opensReasoning }: PromptExtras,
   p: number,
-  { request, port, signal, tally }: RunContext,
+  { request, port, signal, tally, contextLength }: RunContext,
 ): Promise<boolean> {
   const live = request.continuous_usage;
   const candidates = request.best_of > request.n ? request.best_of : request.n;
@@ -123,7 +125,11 @@ async function runPrompt<P>(
             index: p,
             opens_reasoning: opensReasoning ?? false,
             ...(piece.prompt
-              ? { counts: { prompt: piece.prompt.tokens, completion: 0, cached: piece.prompt.cached } }
+              ? {
+                  counts: { prompt: piece.prompt.tokens, completion: 0, cached: piece.prompt.cached },
+                  context_length: contextLength,
+                  ...(piece.prompt.text === undefined ? {} : { text: piece.prompt.text }),
+                }
               : {}),
           });
       } else if (piece.type === 'end') {

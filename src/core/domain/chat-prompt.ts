@@ -27,4 +27,6 @@ export interface ChatPrompt {
   tools: FunctionTool[];
   chat_template_kwargs: Record<string, unknown>;
   reasoning_effort: ReasoningEffort | null;
+  /** Whether the rendering ends with the assistant's header (default true; llama-server's `/apply-template` takes false). */
+  add_generation_prompt?: boolean;
 }

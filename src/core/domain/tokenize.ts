@@ -36,8 +36,23 @@ export interface PropsRequest {
 /** How an engine keeps a model's KV cache: llamacpp's is F32 (flash attention off) where it fits, else F16. */
 export type KvCacheType = 'f16' | 'f32';
 
+/** What the model's chat template can render (llama-server's `/props` `chat_template_caps`; keys in its order). */
+export interface TemplateCaps {
+  supports_object_arguments: boolean;
+  supports_parallel_tool_calls: boolean;
+  supports_preserve_reasoning: boolean;
+  supports_reasoning_effort: boolean;
+  supports_string_content: boolean;
+  supports_system_role: boolean;
+  supports_tool_calls: boolean;
+  supports_tools: boolean;
+  supports_typed_content: boolean;
+}
+
 export interface PropsResult {
   chat_template: string;
+  /** Null for a model without a template (its backend renders conversations itself: webllm). */
+  chat_template_caps: TemplateCaps | null;
   bos_token: string;
   eos_token: string;
   /** The model's KV cache type (null where the backend does not say: webllm). */

@@ -134,6 +134,13 @@ export interface EngineToSw {
     opens_reasoning: boolean;
     /** The prompt's token counts, where the backend knows them on taking it (Anthropic's `message_start` reports them). */
     counts?: TokenCounts;
+    /** The prompt as the backend laid it out, control tokens as text, where the request asked (`/infill`'s `prompt`). */
+    text?: string;
+    /**
+     * The model's context (tokens), with `counts`: prompt + completion reaching it means the
+     * context's end stopped the choice, not `max_tokens` (`/infill`'s `truncated`).
+     */
+    context_length?: number;
   };
   /** More text of choice `index`, with its tokens when logprobs (or stops) were asked; running counts when asked. */
   'generation.piece': { index: number; text: string; tokens: TokenLogprob[] | null; counts?: TokenCounts };

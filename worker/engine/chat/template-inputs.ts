@@ -20,7 +20,7 @@ export function templateInputs(request: TemplateRequest, wrap: Wrap = (s) => s):
     ...kwargs,
     messages: request.messages.map((m) => templateMessage(m, wrap)),
     ...(request.tools.length > 0 ? { tools: request.tools.map((t) => templateTool(t, wrap)) } : {}),
-    add_generation_prompt: true,
+    add_generation_prompt: request.add_generation_prompt ?? true,
   };
 }
 
@@ -75,16 +75,20 @@ function mapStrings(value: unknown, wrap: Wrap): unknown {
   return value;
 }
 
-/** Tools: the name and every `description` are wrapped; schema keywords stay real for templates that inspect them. */
+/**
+ * Tools as llama-server hands them to templates: `{type, function: {name, description,
+ * parameters}}`, a missing description `""` and missing parameters `{}`, `strict` left out (a
+ * template printing `tool | tojson` prints the same JSON). The name and every `description` are
+ * wrapped; schema keywords stay real for templates that inspect them.
+ */
 function templateTool(tool: FunctionTool, wrap: Wrap): Record<string, unknown> {
-  const { name, description, parameters, strict } = tool.function;
+  const { name, description, parameters } = tool.function;
   return {
     type: 'function',
     function: {
       name: wrap(name),
-      ...(description === undefined ? {} : { description: wrap(description) }),
-      ...(parameters === undefined ? {} : { parameters: wrapDescriptions(parameters, wrap) }),
-      ...(strict === undefined ? {} : { strict }),
+      description: wrap(description ?? ''),
+      parameters: wrapDescriptions(parameters ?? {}, wrap),
     },
   };
 }

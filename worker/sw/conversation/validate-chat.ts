@@ -15,7 +15,8 @@ import { validateResponseFormat } from './validate-response-format';
 import { withStrictTools } from './strict-tools';
 import type { ChatRequest } from './chat-types';
 
-const knownKeys: ReadonlySet<string> = new Set([
+/** Every key a chat body may have (its schema's, the parameter aliases, the constraint fields). */
+export const CHAT_KEYS: ReadonlySet<string> = new Set([
   ...Object.keys(chatSchema.entries),
   ...PARAMETER_ALIASES,
   ...CONSTRAINT_KEYS,
@@ -23,7 +24,7 @@ const knownKeys: ReadonlySet<string> = new Set([
 
 export function validateChat(raw: unknown): ChatRequest {
   const { body, output } = parseBody(chatSchema, raw, {
-    known: knownKeys,
+    known: CHAT_KEYS,
     required: ['model', 'messages'],
     objects: ['logit_bias', 'stream_options', 'chat_template_kwargs'],
   });

@@ -18,16 +18,31 @@ async function posted(
 }
 
 describe('runProps', () => {
-  it("posts the model's template source, BOS/EOS texts and KV cache type", async () => {
-    const template = { source: '{{ x }}', bos_token: '<s>', eos_token: '</s>' };
-    expect(await posted(template, false, 'f32')).toEqual([
-      { type: 'props.result', chat_template: '{{ x }}', bos_token: '<s>', eos_token: '</s>', kv_cache_type: 'f32' },
-    ]);
+  it("posts the model's template source, what it renders, BOS/EOS texts and KV cache type", async () => {
+    const source = '{% for m in messages %}{{ m.content }}{% endfor %}';
+    const template = { source, bos_token: '<s>', eos_token: '</s>' };
+    const [result] = await posted(template, false, 'f32');
+    expect(result).toMatchObject({
+      type: 'props.result',
+      chat_template: source,
+      bos_token: '<s>',
+      eos_token: '</s>',
+      kv_cache_type: 'f32',
+    });
+    expect(result).toHaveProperty('chat_template_caps.supports_system_role', true);
+    expect(result).toHaveProperty('chat_template_caps.supports_tools', false);
   });
 
-  it('a model without a template (WebLLM renders conversations itself): empty strings, no cache type; nothing once aborted', async () => {
+  it('a model without a template (WebLLM renders conversations itself): empty strings, no caps, no cache type; nothing once aborted', async () => {
     expect(await posted(null)).toEqual([
-      { type: 'props.result', chat_template: '', bos_token: '', eos_token: '', kv_cache_type: null },
+      {
+        type: 'props.result',
+        chat_template: '',
+        chat_template_caps: null,
+        bos_token: '',
+        eos_token: '',
+        kv_cache_type: null,
+      },
     ]);
     expect(await posted(null, true)).toEqual([]);
   });

@@ -177,23 +177,37 @@ export class LlamaCppModel implements LoadedModel {
     return plainFim(model, typeof prefix === 'string' ? model.tokenize(prefix) : prefix, suffix);
   }
 
+  /**
+   * A prompt must leave room for at least one generated token: one that fills the context is
+   * refused, as llama-server refuses it ("request (256 tokens) exceeds the available context
+   * size (256 tokens)"), with a 400 `context_length_exceeded`.
+   */
   private checkLength(tokens: number, param: string): void {
-    if (tokens > this.contextLength)
+    if (tokens >= this.contextLength)
       throw new InvalidRequestError(
-        `The prompt is ${tokens} tokens, longer than the model's context of ${this.contextLength} tokens.`,
+        tokens === this.contextLength
+          ? `The prompt is ${tokens} tokens, as many as the model's context holds (${this.contextLength}): no room is left to generate.`
+          : `The prompt is ${tokens} tokens, longer than the model's context of ${this.contextLength} tokens.`,
         param,
         'context_length_exceeded',
       );
   }
 
-  /** One choice: the prompt, then tokens until an end-of-generation token, max_tokens, the context's end or an abort. */
+  /**
+   * One choice: the prompt, then tokens until an end-of-generation token, max_tokens, the
+   * context's end (prompt + completion = the context's size) or an abort.
+   */
   private async *run(request: ChoiceRequest, ids: number[], signal: AbortSignal): AsyncIterable<GenerationEvent> {
     if (ids.length === 0) throw new InvalidRequestError('The prompt is empty (it has no tokens).', 'prompt');
     this.checkLength(ids.length, 'prompt');
     const pacer = new Pacer();
     const cachedTokens = this.engine.begin(ids, request.cache_prompt);
     const promptTokens = ids.length;
-    yield { type: 'prompt', promptTokens, cachedTokens };
+    // `/infill` answers with the prompt it laid out (llama-server's `prompt`: the ids' pieces, control tokens as text).
+    const laidOut = request.infill
+      ? decoder.decode(new Uint8Array(ids.flatMap((id) => this.engine.piece(id, true))))
+      : null;
+    yield { type: 'prompt', promptTokens, cachedTokens, ...(laidOut === null ? {} : { text: laidOut }) };
     while (this.engine.prefill(PREFILL_STEP) > 0) {
       await pacer.maybeYield();
       if (signal.aborted) return;
@@ -240,7 +254,9 @@ export class LlamaCppModel implements LoadedModel {
         yield end('length', generated);
         return;
       }
-      if (!this.engine.push(sampled.id)) {
+      // The context's end, as llama-server has it: prompt + completion = n_ctx at most (the
+      // last token sampled is never read back, so it needs no room in the cache).
+      if (promptTokens + generated >= this.contextLength || !this.engine.push(sampled.id)) {
         yield end('length', generated);
         return;
       }

@@ -6,6 +6,7 @@ import type { Backend, LoadedModel } from '../../backend';
 import { importWebLLM } from '../../engine-assets';
 import type { ModelCard } from '#core/domain/model-card';
 import { catalogueCards } from './catalogue';
+import { DEFAULT_CONTEXT, webllmContext } from './context-window';
 import { adapterFacts, pickVariant } from './device';
 import { isEmbeddingRecord } from './embedder';
 import { WebLLMEmbeddingModel } from './embedding-model';
@@ -15,7 +16,15 @@ import { prefetchModel, type Prefetched } from './prefetch';
 import { variantRecords } from './records';
 import { artifactStore } from './store';
 
-const DEFAULT_CONTEXT = 4096;
+/**
+ * The KV window WebLLM loads `record` with when told none: the record's `overrides` win over
+ * mlc-chat-config.json (as in WebLLM's `reload`); -1 for a sliding window or when not known.
+ */
+function configuredWindow(record: ModelRecord, prefetched: Prefetched | null): number {
+  const overrides = record.overrides ?? {};
+  if ((overrides.sliding_window_size ?? -1) > 0) return -1;
+  return overrides.context_window_size ?? prefetched?.contextWindow ?? -1;
+}
 
 /** The source of a `webllm` spec (503 for any other kind). */
 export function webllmSource(spec: ModelSpec): WebLLMSource {
@@ -56,10 +65,11 @@ export class WebLLMBackend implements Backend {
       onProgress({ model: spec.id, phase: 'load', fraction: 0, text: `Loading ${record.model_id}` });
       // An embedding build's context is compiled in (WebLLM refuses one unequal to its prefill chunk).
       const embedding = isEmbeddingRecord(record);
-      const requested = embedding ? undefined : spec.contextLength;
-      await engine.reload(record.model_id, requested ? { context_window_size: requested } : undefined);
-      const contextLength =
-        requested ?? (prefetched && prefetched.contextWindow > 0 ? prefetched.contextWindow : DEFAULT_CONTEXT);
+      const configured = configuredWindow(record, prefetched);
+      const { contextLength, window } = embedding
+        ? { contextLength: configured > 0 ? configured : DEFAULT_CONTEXT, window: null }
+        : webllmContext(spec.contextLength, configured);
+      await engine.reload(record.model_id, window === null ? undefined : { context_window_size: window });
       const details = {
         variant: record.model_id,
         ...(prefetched ? { size_bytes: prefetched.sizeBytes, cached: prefetched.cached } : {}),

@@ -1,8 +1,10 @@
 /**
  * `/infill`'s answers in llama-server's own completion shape (not OpenAI's). One body:
  * `{index, content, tokens, id_slot, stop: true, model, tokens_predicted, tokens_evaluated,
- * generation_settings, has_new_line, truncated, stop_type, stopping_word, tokens_cached,
- * timings}`, `tokens` the ids only with `return_tokens`. Streamed: one `data:` frame per token
+ * generation_settings, prompt, has_new_line, truncated, stop_type, stopping_word, tokens_cached,
+ * timings}`, `tokens` the ids only with `return_tokens`, `prompt` the FIM prompt as laid out
+ * (control tokens as text), `truncated` when the context's end (prompt + completion = n_ctx)
+ * stopped it. Streamed: one `data:` frame per token
  * (`{index, content, tokens, stop: false, id_slot: -1, tokens_predicted, tokens_evaluated}`),
  * then that body with empty `content` and `tokens` as the last frame, and no `[DONE]`, as
  * llama-server streams it. `stop_type` is `eos` (an end-of-generation token or a stop token
@@ -25,10 +27,19 @@ class InfillState {
   stoppingWord = '';
   /** The prompt's size, from the engine's `generation.prompt` (streamed frames carry it). */
   promptTokens = 0;
+  /** The prompt as laid out (llama-server's `prompt`), and the model's context, from `generation.prompt`. */
+  prompt = '';
+  contextLength = Infinity;
   private readonly started = performance.now();
   private firstPiece: number | null = null;
 
   constructor(private readonly body: InfillBody) {}
+
+  took(event: Extract<Progress, { type: 'generation.prompt' }>): void {
+    this.promptTokens = event.counts?.prompt ?? 0;
+    this.prompt = event.text ?? '';
+    this.contextLength = event.context_length ?? Infinity;
+  }
 
   piece(event: Extract<Progress, { type: 'generation.piece' }>): number[] {
     this.firstPiece ??= performance.now();
@@ -61,8 +72,10 @@ class InfillState {
       tokens_predicted: counts.completion,
       tokens_evaluated: counts.prompt,
       generation_settings: generationSettings({ ...this.body, parameters: this.body }),
+      prompt: this.prompt,
       has_new_line: this.content.includes('\n'),
-      truncated: false,
+      // The context's end stopped it (llama-server's `truncated`), whether or not `n_predict` was reached too.
+      truncated: this.stopType === 'limit' && counts.prompt + counts.completion >= this.contextLength,
       stop_type: this.stopType,
       stopping_word: this.stoppingWord,
       // The tokens in the slot's cache: the prompt and every generated token but the last (never evaluated).
@@ -86,7 +99,8 @@ export function infillJson(body: InfillBody): JsonFormatter {
   const state = new InfillState(body);
   return {
     add(event) {
-      if (event.type === 'generation.piece') state.piece(event);
+      if (event.type === 'generation.prompt') state.took(event);
+      else if (event.type === 'generation.piece') state.piece(event);
       else if (event.type === 'generation.choice-end') state.end(event);
     },
     body: (counts) => state.final(counts, false),
@@ -97,7 +111,7 @@ export function infillStream(body: InfillBody): StreamFormatter {
   const state = new InfillState(body);
   return {
     frames(event) {
-      if (event.type === 'generation.prompt') state.promptTokens = event.counts?.prompt ?? 0;
+      if (event.type === 'generation.prompt') state.took(event);
       if (event.type === 'generation.choice-end') state.end(event);
       if (event.type !== 'generation.piece') return [];
       const tokens = state.piece(event);

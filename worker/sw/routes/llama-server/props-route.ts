@@ -3,7 +3,9 @@
  * in `?model=` or the first one ready: `default_generation_settings` (`params`: what a request
  * that sets nothing runs with here, the parameter table's defaults; `n_ctx`: the model's
  * context), `total_slots` (1: each model runs one request at a time), `model_path` and
- * `model_alias` (the model's id), `modalities` (text only), `chat_template`, `bos_token`,
+ * `model_alias` (the model's id), `modalities` (text only), `chat_template`,
+ * `chat_template_caps` (what the template renders, probed in the engine: chat/template-caps.ts;
+ * absent on webllm, which has no template here), `bos_token`,
  * `eos_token` (from the engine: the `props` job), `build_info`, and the endpoint flags; beyond
  * llama-server's fields, `kv_cache_type` (`f32` or `f16`, null on webllm: native/attention.cpp).
  * Setting props (llama-server's `POST /props`, off there by default) is a 405.
@@ -49,6 +51,7 @@ export function propsRoute(clients: Clients, prefix: string): Route {
         endpoint_props: false,
         endpoint_metrics: false,
         chat_template: first.chat_template,
+        ...(first.chat_template_caps ? { chat_template_caps: first.chat_template_caps } : {}),
         bos_token: first.bos_token,
         eos_token: first.eos_token,
         kv_cache_type: first.kv_cache_type,

@@ -10,7 +10,7 @@ import { isRecord } from '#core/util/is-record';
 import { typeError } from '../../conversation/validate-chat-tools';
 import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
 import { resultRoute } from '../../result-route';
-import { validateChat } from '../../conversation/validate-chat';
+import { CHAT_KEYS, validateChat } from '../../conversation/validate-chat';
 import type { ChatRequest } from '../../conversation/chat-types';
 import type { ChatPrompt } from '#core/domain/chat-prompt';
 import { withDefaultModel } from './default-model';
@@ -98,7 +98,10 @@ export const detokenizeRoute = resultRoute({
 
 /**
  * `POST /apply-template`: a chat body's conversation rendered with the model's template, as
- * llama-server answers it (`{prompt}`); the body is validated as chat's, `model` optional.
+ * llama-server answers it (`{prompt}`): `messages`, `tools`, `chat_template_kwargs`,
+ * `reasoning_effort` and the other chat keys validated as chat's, `add_generation_prompt`
+ * (default true: false leaves the assistant's header out), `model` optional. Keys that are not
+ * chat's (`reasoning_format`, `n_predict`, ...) are ignored, as llama-server ignores what it does not read.
  */
 export const applyTemplateRoute = resultRoute({
   path: '/apply-template',
@@ -107,10 +110,15 @@ export const applyTemplateRoute = resultRoute({
   kind: 'apply-template',
   complete: withDefaultModel,
   parse: (json) => {
-    const chat = validateChat(isRecord(json) ? { ...json, model: json.model ?? '' } : json);
-    return { ...chat, model: modelOf(chat) };
+    if (!isRecord(json)) throw new InvalidRequestError('The request body must be a JSON object.', null, 'invalid_json');
+    const chatKeys = Object.fromEntries(Object.entries(json).filter(([key]) => CHAT_KEYS.has(key)));
+    const chat = validateChat({ ...chatKeys, model: json.model ?? '' });
+    return { ...chat, model: modelOf(chat), add_generation_prompt: flag(json, 'add_generation_prompt', true) };
   },
-  job: (chat) => ({ model: chat.model, chat: chatPrompt(chat) }),
+  job: (chat) => ({
+    model: chat.model,
+    chat: { ...chatPrompt(chat), add_generation_prompt: chat.add_generation_prompt },
+  }),
   check: () => undefined,
   answer: (_body, result) => ({ prompt: result.prompt }),
 });
