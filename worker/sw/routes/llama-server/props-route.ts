@@ -49,7 +49,7 @@ export function propsRoute(clients: Clients, prefix: string): Route {
         modalities: { vision: false, video: false, audio: false },
         endpoint_slots: true,
         endpoint_props: false,
-        endpoint_metrics: false,
+        endpoint_metrics: true,
         chat_template: first.chat_template,
         ...(first.chat_template_caps ? { chat_template_caps: first.chat_template_caps } : {}),
         bos_token: first.bos_token,
