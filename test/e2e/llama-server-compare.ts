@@ -55,5 +55,12 @@ export const dataFrames = (text: string): Json[] =>
     .filter((line) => line.startsWith('data: {'))
     .map((line) => JSON.parse(line.slice('data: '.length)) as Json);
 
+/** Every `data:` frame of a llama-server stream, parsed (its `data: null` among them). */
+export const frames = (text: string): Json[] =>
+  text
+    .split('\n\n')
+    .filter((frame) => frame.startsWith('data: '))
+    .map((frame) => JSON.parse(frame.slice('data: '.length)) as Json);
+
 export const pick = (value: unknown, keys: string[]) =>
   Object.fromEntries(keys.map((key) => [key, (value as Json)[key]]));

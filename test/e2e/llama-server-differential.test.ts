@@ -15,7 +15,7 @@ import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model'
 import { QWEN3_TOKENIZE_CORPUS } from '../differential/qwen3-corpus';
 import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
 import { usePage } from './page-fixture';
-import { askBoth, pick, type Json } from './llama-server-compare';
+import { askBoth, frames, pick, type Json } from './llama-server-compare';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
@@ -36,13 +36,6 @@ function extraKeys(sub: Json, full: Json, into: string[] = []): string[] {
     return extraKeys(a as Json, b as Json).map((inner) => `${key}.${inner}`);
   });
 }
-
-/** The `data:` frames of a llama-server stream. */
-const frames = (text: string) =>
-  text
-    .split('\n\n')
-    .filter((frame) => frame.startsWith('data: '))
-    .map((frame) => JSON.parse(frame.slice('data: '.length)) as Json);
 
 /** The deterministic fields of an `/infill` answer (timings, settings and the slot's id are not). */
 const INFILL_FIELDS = [

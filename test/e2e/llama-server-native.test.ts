@@ -12,56 +12,16 @@ import { readFile } from 'node:fs/promises';
 import { before, describe, test } from 'node:test';
 import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
 import { usePage } from './page-fixture';
+import { askBoth, frames, pick, type Json } from './llama-server-compare';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
 
 const fixture = usePage();
 
-type Json = Record<string, unknown>;
-
-/** The page's answer and native llama-server's to the same POST, parsed, and their texts. */
-async function both(server: LlamaServer, path: string, body: Json, model: string) {
-  const native = await fetch(`http://127.0.0.1:${server.port}${path}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  const nativeText = await native.text();
-  const own = await fixture.page.evaluate(
-    async ({ path, body }) => {
-      const response = await fetch(path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, text: await response.text() };
-    },
-    { path, body: { ...body, model } },
-  );
-  const parse = (text: string): unknown => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  };
-  return {
-    native: { status: native.status, body: parse(nativeText) },
-    own: { status: own.status, body: parse(own.text) },
-    nativeText,
-    ownText: own.text,
-  };
-}
-
-/** The `data:` frames of a llama-server stream. */
-const frames = (text: string) =>
-  text
-    .split('\n\n')
-    .filter((frame) => frame.startsWith('data: '))
-    .map((frame) => JSON.parse(frame.slice('data: '.length)) as Json);
-
-const pick = (value: unknown, keys: string[]) => Object.fromEntries(keys.map((key) => [key, (value as Json)[key]]));
+/** The page's answer and native llama-server's to the same POST. */
+const both = (server: LlamaServer, path: string, body: Json, model: string) =>
+  askBoth(fixture.page, server, 'POST', path, body, model);
 
 /** The deterministic fields of a `/completion` answer (timings, settings and the slot's id are not). */
 const FIELDS = [
