@@ -5,8 +5,8 @@ import { startHarness, type Harness } from './harness';
 // The handover under load (issue 34, item 4): the leader tab closes mid-stream with a dozen
 // requests queued behind that stream. Each queued job is re-routed to the follower that takes
 // over; none may be lost on the way (one was, in CI, and its request waited out the SW's 60 s
-// loading silence). Every job ends, answered exactly or refused with a 503, within 5 s of the
-// new leader being up.
+// loading silence). More jobs are sent during the handover, one every 100 ms. Every job ends,
+// answered exactly or refused with a 503, within 5 s of the new leader being up.
 const QUEUED = 12;
 const BOUND_MS = 5000;
 let harness: Harness;
@@ -65,13 +65,42 @@ test(`the leader closes mid-stream with ${QUEUED} jobs queued: each is answered 
   await follower.evaluate(() => (window as unknown as { started: Promise<void> }).started);
   await new Promise((resolve) => setTimeout(resolve, 300));
   const closedAt = await follower.evaluate(() => performance.now());
+  // More jobs during the handover, one every 100 ms until the new leader is up: each reaches the
+  // SW while the new leader's engine worker starts (the page relays them and offers inboxes).
+  await follower.evaluate(() => {
+    const state = window as unknown as {
+      during: Promise<Array<{ status: number; text: string; at: number }>>;
+      leaderAt: Promise<number>;
+    };
+    const sent: Array<Promise<{ status: number; text: string; at: number }>> = [];
+    let up = false;
+    void state.leaderAt.then(() => (up = true));
+    state.during = (async () => {
+      for (let i = 0; !up && i < 300; i++) {
+        sent.push(
+          fetch('/v1/completions', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 }),
+          }).then(
+            async (response) => ({ status: response.status, text: await response.text(), at: performance.now() }),
+            (error: Error) => ({ status: 0, text: error.message, at: performance.now() }),
+          ),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return Promise.all(sent);
+    })();
+  });
   await leader.close();
   const { queued, leaderAt } = await follower.evaluate(async () => {
     const state = window as unknown as {
       queued: Promise<Array<{ status: number; text: string; at: number }>>;
       leaderAt: Promise<number>;
     };
-    return { queued: await state.queued, leaderAt: await state.leaderAt };
+    const queued = await state.queued;
+    const during = await (state as unknown as { during: Promise<typeof queued> }).during;
+    return { queued: [...queued, ...during], leaderAt: await state.leaderAt };
   });
   const endsMs = queued.map((answer) => Math.round(answer.at - closedAt));
   console.log(JSON.stringify({ leaderMs: Math.round(leaderAt - closedAt), queuedEndMs: endsMs }));
