@@ -1,5 +1,5 @@
 /**
- * `npm run soak` (not part of `npm test`): three tabs of one origin send mixed traffic (the
+ * `npm run soak:tabs` (not part of `npm test`): three tabs of one origin send mixed traffic (the
  * four POST routes, streamed and not, `bench/soak-traffic.ts`) for SOAK_MINUTES (default 10)
  * while, every SOAK_FAULT_EVERY_S seconds (default 60), one fault of `bench/soak-faults.ts` is
  * injected in rotation (SOAK_FAULTS narrows it, e.g. `SOAK_FAULTS='load bad model'`). At the

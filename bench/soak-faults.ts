@@ -9,9 +9,10 @@ import type { BrowserContext, Page } from 'playwright';
 
 export type FaultKind = 'close leader tab' | 'kill engine worker' | 'restart service worker' | 'load bad model';
 /**
- * The rotation. The worker kill comes last in a round: until the page replaces a dead engine
- * worker (being built), its engine stays gone (503) until its tab closes, which the next round
- * starts with; so each other fault meets a working engine.
+ * The rotation of the three-tab run (`npm run soak:tabs`). Its order (the kill last, the tab
+ * closed next) let each other fault meet a working engine, which hid the states in which a
+ * replaced engine was not served; the mixed soak (`npm run soak`, `mixed-soak.ts`) does the
+ * faults in a random order from a seed instead.
  */
 export const FAULTS: readonly FaultKind[] = [
   'close leader tab',

@@ -27,7 +27,7 @@ export async function* directStream(
   const channel = new MessageChannel();
   const events = new AsyncQueue<Exclude<MessageOf<EngineToSw>, { type: 'generation.alive' }>>();
   channel.port1.onmessage = (event: MessageEvent<unknown>) => {
-    // No keepalives are sent here, so no `generation.alive` answers come back.
+    // The engine's acknowledgement (`generation.alive`) is not an event (no keepalives are sent here).
     if (isEngineToSw(event.data) && event.data.type !== 'generation.alive') events.push(event.data);
   };
   // A dead worker answers nothing: neither the call that starts the run nor its events.

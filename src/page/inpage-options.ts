@@ -91,8 +91,9 @@ export interface Inpage extends EventTarget {
    * leader (a `leader` event); a tab restored from that cache follows.
    * When this tab's engine worker dies (a trap, out of memory, closed or killed), a `crash`
    * event (its `detail`: why) is followed by a new worker loading the same models (a `restart`
-   * event), or, after 3 restarts within a minute or a failed reload, an `error` event and the
-   * model is given up to the next tab in line.
+   * event), or, after 3 restarts within a minute that did not bring it back, or a failed reload,
+   * an `error` event: the model is given up to the next tab in line, and this tab stands by for
+   * it again after a back-off (5 s, doubling to 60 s), so a lone tab takes it back.
    */
   readonly role: 'leader' | 'follower';
   /** The in-page model's state; with a route table, `ready` resolves even when it failed. */

@@ -102,9 +102,15 @@ class InpageRuntime extends EventTarget implements Inpage {
   }
   /** The models this tab's engine loaded (reloaded after a crash), by id. */
   private readonly loaded = new Map<string, ModelSpec>();
-  /** Whether this tab's engine started serving (a crash before that fails `ready` instead). */
-  private serves = false;
+  /** Whether this tab's `ready` resolved (a crash before that fails `ready` instead of restarting). */
+  private started = false;
   private readonly restarts = new RestartBudget();
+  /** The number of this tab's latest engine bring-up (a crash or a newer bring-up supersedes one in flight). */
+  private attempt = 0;
+  /** How often in a row this tab gave its model up (its back-off doubles each time). */
+  private giveUps = 0;
+  private rejoinTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
 
   get role(): 'leader' | 'follower' {
     return this.tab.leads ? 'leader' : 'follower';
@@ -204,6 +210,8 @@ class InpageRuntime extends EventTarget implements Inpage {
   }
 
   dispose(): Promise<void> {
+    this.disposed = true;
+    clearTimeout(this.rejoinTimer);
     return this.tab.dispose();
   }
 
@@ -226,53 +234,82 @@ class InpageRuntime extends EventTarget implements Inpage {
     await announceRoutes(this.routeInfo(), timeoutMs);
     this.serving = await probeLeader(prefix, models, this.apiKey, timeoutMs);
     this.deviceState = { model: this.serving.id, status: 'ready', error: null };
+    this.started = true;
   }
 
-  /** Promoted: load the model (from the browser's cache by now) and tell the SW this page serves it. */
-  private async takeOver(models: ResolvedModels): Promise<void> {
-    try {
-      const engine = this.run();
-      this.serving = await this.tab.guarded(loadWithFallback(engine, models, proxy(this.report)));
-      this.loaded.set(this.serving.id, this.serving);
-      this.serves = true;
-      this.tab.sayHello();
-      this.dispatchEvent(new CustomEvent('leader'));
-    } catch (error) {
-      this.serves = false;
-      this.tab.abdicate();
-      this.dispatchEvent(new CustomEvent('error', { detail: error }));
-    }
+  /** Promoted (or back in line after giving the model up): load the model and tell the SW this page serves it. */
+  private takeOver(models: ResolvedModels): Promise<void> {
+    return this.bringUp(models, 'leader');
   }
 
   /**
    * The engine worker died (the SW already ended its requests with `engine_crashed`): a new
    * worker loads the same models and serves the next requests. A tab that cannot (the model
-   * crashes again and again, or no longer loads) gives the model up to the next tab in line.
+   * crashes again on every reload, or no longer loads) gives the model up for a while.
    */
-  private async recover(models: ResolvedModels, reason: string): Promise<void> {
+  private recover(models: ResolvedModels, reason: string): Promise<void> | void {
+    // Whatever bring-up was under way, its worker is the one that died: this crash supersedes it.
+    this.attempt += 1;
     this.dispatchEvent(new CustomEvent('crash', { detail: reason }));
-    if (!this.serves) return this.tab.abdicate();
+    if (!this.started) return this.tab.abdicate();
     if (!this.restarts.take()) {
-      this.serves = false;
-      this.tab.abdicate();
       const error = new ServiceUnavailableError(
-        `The engine crashed again (${reason}); this tab gave '${this.model}' up to another tab.`,
+        `The engine crashed again (${reason}) before a restart could load '${this.model}'; this tab gave it up to another tab, and stands by for it again in ${this.backoffMs() / 1000} s.`,
         'engine_crashed',
       );
-      this.dispatchEvent(new CustomEvent('error', { detail: error }));
-      return;
+      return this.giveUp(error);
     }
+    return this.bringUp(models, 'restart');
+  }
+
+  /**
+   * Starts an engine worker in this tab, loads the models on it (those this tab served, else the
+   * runtime's own, with its fallback) and tells the SW. Bring-ups are numbered: when the new
+   * worker dies during its load, that crash starts the next one, and this one (whose load then
+   * rejects) steps aside. It used to give the model up then, stopping the newer worker: a lone
+   * tab was left with no engine until a reload.
+   */
+  private async bringUp(models: ResolvedModels, event: 'leader' | 'restart'): Promise<void> {
+    const attempt = ++this.attempt;
     try {
       const engine = this.run();
-      const specs = this.loaded.size > 0 ? [...this.loaded.values()] : [models.primary];
-      for (const spec of specs) await this.tab.guarded(engine.load(spec, proxy(this.report)));
+      if (this.loaded.size === 0) {
+        this.serving = await this.tab.guarded(loadWithFallback(engine, models, proxy(this.report)));
+        this.loaded.set(this.serving.id, this.serving);
+      } else {
+        for (const spec of [...this.loaded.values()]) await this.tab.guarded(engine.load(spec, proxy(this.report)));
+      }
+      if (attempt !== this.attempt) return;
+      this.restarts.clear();
+      this.giveUps = 0;
+      this.started = true;
       this.tab.sayHello();
-      this.dispatchEvent(new CustomEvent('restart'));
+      this.dispatchEvent(new CustomEvent(event));
     } catch (error) {
-      this.serves = false;
-      this.tab.abdicate();
-      this.dispatchEvent(new CustomEvent('error', { detail: error }));
+      if (attempt === this.attempt) this.giveUp(error);
     }
+  }
+
+  /** How long a tab that gave its model up waits before it stands by for it again (5 s, doubling to 60 s). */
+  private backoffMs(): number {
+    return Math.min(60_000, 5000 * 2 ** this.giveUps);
+  }
+
+  /**
+   * Gives the model up: the lock goes to the next tab in line (a follower takes over), and after
+   * `backoffMs` this tab stands by for it again, so a lone tab takes it back instead of staying
+   * without an engine until a reload (requests meanwhile get a 503 at once).
+   */
+  private giveUp(error: unknown): void {
+    this.attempt += 1;
+    const wait = this.backoffMs();
+    this.giveUps += 1;
+    this.tab.abdicate();
+    this.dispatchEvent(new CustomEvent('error', { detail: error }));
+    clearTimeout(this.rejoinTimer);
+    this.rejoinTimer = setTimeout(() => {
+      if (!this.disposed && !this.tab.leads) this.tab.rejoin();
+    }, wait);
   }
 
   private async start(models: ResolvedModels, options: InpageOptions): Promise<void> {
@@ -312,7 +349,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     await announceRoutes(this.routeInfo(), timeoutMs);
     if (deviceReady) {
       await probeEndpoint(prefix, this.serving.id, this.apiKey, timeoutMs);
-      this.serves = true;
+      this.started = true;
     }
   }
 

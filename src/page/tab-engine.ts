@@ -157,11 +157,19 @@ export class TabEngine {
     this.current.release();
   };
 
-  /** Back from the back/forward cache: a follower now (another tab may lead), in line for the lock again. */
-  private readonly onPageShow = (event: PageTransitionEvent) => {
-    if (!event.persisted) return;
+  /**
+   * Enters the election again as a follower standing by (after a return from the back/forward
+   * cache, or after giving the model up): the lock comes back to this tab when no other holds it.
+   */
+  rejoin(): void {
+    this.current.release();
     this.current = electEngine(this.modelId);
     this.follow();
     this.events.onRejoin();
+  }
+
+  /** Back from the back/forward cache: a follower now (another tab may lead), in line for the lock again. */
+  private readonly onPageShow = (event: PageTransitionEvent) => {
+    if (event.persisted) this.rejoin();
   };
 }

@@ -8,7 +8,11 @@
  *   however it ends (closed, terminated, killed under memory pressure);
  * - an `error` event: an uncaught error in its script, or the script failed to load;
  * - no answer to the keepalive ping for `hangMs` while no load runs (a loop that never yields).
- *   A load blocks the worker in one long call, so loads run with the check off (`during`).
+ *   A load blocks the worker in one long call, so loads run with the check off (`during`);
+ * - it has not started within `START_MS` (it never took its life lock): its script's fetches
+ *   hang when the Service Worker is stopped while they are in flight (DevTools'
+ *   `stopAllWorkers`, measured), and such a worker never runs a line, so it never answers the
+ *   load it was given, and the page would wait on it for good.
  */
 import { ServiceUnavailableError } from '../core/domain/errors';
 import { isEngineToPage } from '../core/protocol/protocol';
@@ -16,6 +20,8 @@ import { isEngineToPage } from '../core/protocol/protocol';
 export const PING_EVERY_MS = 1000;
 /** Longer than any one engine step outside a load (a 512-token prompt batch of a large model on a slow CPU). */
 export const HANG_MS = 30_000;
+/** How long a new worker may take to start (measured 1-4 s on the 2-core machine at load 20). */
+export const START_MS = 20_000;
 
 /** What the watch needs of the worker and its engine. */
 export type WatchedWorker = Pick<Worker, 'addEventListener' | 'removeEventListener'>;
@@ -76,11 +82,15 @@ export function watchEngine(
   worker.addEventListener('message', onMessage);
   worker.addEventListener('error', onError);
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  let starting: ReturnType<typeof setTimeout> | undefined;
   if (locks) {
     const name = `inpage-llm:engine-worker:${Date.now()}-${++lifeLocks}-${Math.random().toString(36).slice(2)}`;
+    starting = setTimeout(() => die(`the engine worker did not start within ${START_MS / 1000} s`), START_MS);
     void engine.holdLife(name).then(
-      () =>
-        locks.request(name, { signal: leave.signal }, () => die('the engine worker stopped')).catch(() => undefined),
+      () => {
+        clearTimeout(starting);
+        locks.request(name, { signal: leave.signal }, () => die('the engine worker stopped')).catch(() => undefined);
+      },
       () => undefined,
     );
   }
@@ -97,6 +107,7 @@ export function watchEngine(
   function stop() {
     stopped = true;
     clearInterval(tick);
+    clearTimeout(starting);
     leave.abort();
     worker.removeEventListener('message', onMessage);
     worker.removeEventListener('error', onError);

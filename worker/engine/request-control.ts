@@ -1,8 +1,9 @@
 /**
- * One request's control channel, the same for generations and embeddings: a
- * `generation.cancel` or the SW's keepalives stopping aborts it, and each keepalive is answered
- * with `generation.alive` (Chromium has no MessagePort `close` event, so the SW learns that this
- * engine, or its page, went away only when these answers stop).
+ * One request's control channel, the same for every job kind: the job is acknowledged at once
+ * (a first `generation.alive`, before it waits its turn: the SW sends a job again when no engine
+ * took it), a `generation.cancel` or the SW's keepalives stopping aborts it, and each keepalive
+ * is answered with `generation.alive` (Chromium has no MessagePort `close` event, so the SW
+ * learns that this engine, or its page, went away only when these answers stop).
  */
 import { KeepaliveWatch } from '#core/protocol/keepalive';
 import { isSwToEngine, message, type EngineToSw } from '#core/protocol/protocol';
@@ -28,5 +29,6 @@ export function requestControl(port: MessagePort): RequestControl {
   };
   // Where MessagePort 'close' events exist (not in Chromium 156): the SW side vanished.
   port.addEventListener('close', () => controller.abort('channel closed'));
+  port.postMessage(message<EngineToSw, 'generation.alive'>('generation.alive', {}));
   return { signal: controller.signal, stop: () => watch.stop() };
 }

@@ -3,11 +3,19 @@
  * Worker's `engine.query` and runs its `job`s as the page's bridge would, so neither passes
  * through the page's main thread, and it announces the engine's models unasked whenever they
  * change (`EngineToSwInbox`). Once closed (the engine is being disposed), it answers as a page
- * that no longer runs the engine: no models, and `engine_gone` for jobs.
+ * that no longer runs the engine: no models, and `engine_gone` for jobs. Once released (a newer
+ * inbox replaced it; the host announces on it no more), it still runs the jobs that arrive for
+ * `RELEASED_INBOX_MS`: a job the SW posted there before it took the newer inbox may still be on
+ * its way. Closing the port at once dropped such a job (a handover's re-routed jobs, posted while
+ * the new leader's engine was starting and the page offered one inbox after another), and its
+ * request waited out the SW's loading silence (60 s).
  */
 import { ServiceUnavailableError } from '#core/domain/errors';
 import type { ModelCard } from '#core/domain/model-card';
 import { isSwToPage, message, type EngineToSw, type InboxInfo, type Job, type Reply } from '#core/protocol/protocol';
+
+/** How long a released inbox still takes the jobs posted to it before its replacement arrived. */
+export const RELEASED_INBOX_MS = 30_000;
 
 /** What the inbox needs of the engine host. */
 export interface InboxEngine {
@@ -21,7 +29,7 @@ export interface Inbox {
   announce(): void;
   /** The engine stops: from now on, answer as a page that no longer runs it. */
   close(): void;
-  /** A newer inbox replaced this one (its SW instance is gone): let go of the port. */
+  /** A newer inbox replaced this one: let go of the port once jobs posted before can no longer be on their way. */
   release(): void;
 }
 
@@ -61,8 +69,7 @@ export function serveInbox(inbox: MessagePort, engine: InboxEngine, page: InboxI
       announce();
     },
     release: () => {
-      open = false;
-      inbox.close();
+      setTimeout(() => inbox.close(), RELEASED_INBOX_MS);
     },
   };
 }

@@ -2,7 +2,6 @@ import { NotFoundError, ServiceUnavailableError } from '#core/domain/errors';
 import type { ModelCard } from '#core/domain/model-card';
 import { ask } from '#core/protocol/ask';
 import type { SwToPage } from '#core/protocol/protocol';
-import { markEngineGone } from './engine-gone-clock';
 import { announced, dropInbox, jobTarget } from './engine-inboxes';
 
 const QUERY_TIMEOUT_MS = 2000;
@@ -55,7 +54,6 @@ export async function engineClients(clients: Clients, requesterId: string, catal
     if (live.has(id)) continue;
     engineHints.delete(id);
     dropInbox(id);
-    markEngineGone();
   }
   // With hints, ask only the pages that have a runtime (a page without one never answers).
   const candidates = engineHints.size > 0 ? windows.filter((client) => engineHints.has(client.id)) : windows;

@@ -8,7 +8,6 @@ import { NotFoundError, ServiceUnavailableError } from '#core/domain/errors';
 import type { GenerationRequest } from '#core/domain/generation';
 import { checkApiKey } from './check-api-key';
 import { engineClients, pickEngineClient, type EngineClient } from './engine-clients';
-import { handoverLikely } from './engine-gone-clock';
 import { awaitSuccessor } from './handover';
 import type { Dialect } from './dialect/dialect';
 import type { RouteEvent } from './route';
@@ -57,7 +56,11 @@ export async function routeToEngine<B extends { model: string }, R>(
 /**
  * The page serving `model`. A model no page serves is asked about once more, catalogues
  * included, so one that could be loaded is a 503 `model_not_loaded`, not a 404; one whose
- * engine is being handed over to a tab standing by waits for the new engine.
+ * engine is being handed over to a tab standing by, or restarted after a crash, waits for the
+ * new engine. Whether one stands by is asked of the pages every time, not taken from this SW
+ * instance's memory of an engine that went: a SW stopped and started again meanwhile (Chromium
+ * stops idle ones) had forgotten it, and answered 503 `engine_not_loaded` at once while the
+ * page's new engine loaded.
  */
 async function pickOrExplain(clients: Clients, event: RouteEvent, engines: EngineClient[], model: string) {
   try {
@@ -65,7 +68,7 @@ async function pickOrExplain(clients: Clients, event: RouteEvent, engines: Engin
   } catch (error) {
     const notLoaded = error instanceof ServiceUnavailableError && error.code === 'engine_not_loaded';
     if (!(error instanceof NotFoundError) && !notLoaded) throw error;
-    const successor = handoverLikely() ? await awaitSuccessor(clients, model, event.request.signal) : null;
+    const successor = await awaitSuccessor(clients, model, event.request.signal);
     if (successor) return pickEngineClient([successor], model);
     if (notLoaded) throw error;
     return pickEngineClient(await engineClients(clients, event.clientId, true), model);

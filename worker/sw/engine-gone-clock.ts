@@ -1,7 +1,8 @@
 /**
- * When an engine's page last went (its goodbye, its silence, or it was no longer open): for
- * a while after, a request for a model no page serves may be in a handover and waits for the
- * successor (`handover.ts`) instead of failing at once.
+ * The bound of a handover: how long a request waits for the engine that takes over (a tab
+ * standing by, or the same tab restarting its crashed engine, `handover.ts`). Whether one is
+ * under way is asked of the pages (their `standby`), not remembered here: a Service Worker
+ * that Chromium stopped and started again had forgotten it.
  */
 /**
  * How long a request waits for a new engine. A handover measured 5.3-11.1 s on a 2-core test
@@ -10,15 +11,3 @@
  * for a real model's load from the browser's cache (GBs).
  */
 export const HANDOVER_TIMEOUT_MS = 60_000;
-
-let lastGoneAt = -Infinity;
-
-/** An engine's page went (goodbye, silence, or no longer open): a handover may follow. */
-export function markEngineGone(): void {
-  lastGoneAt = Date.now();
-}
-
-/** Whether an engine's page went within the handover bound (so new requests may wait for a successor). */
-export function handoverLikely(): boolean {
-  return Date.now() - lastGoneAt < HANDOVER_TIMEOUT_MS;
-}

@@ -41,6 +41,11 @@ export function jobTarget(client: Client): MessageTarget {
   return inboxes.get(client.id)?.port ?? client;
 }
 
+/** What `clientId`'s engine last announced on its inbox (null without one, or before its first word). */
+export function lastAnnouncement(clientId: string): Reply['engine.info'] | null {
+  return inboxes.get(clientId)?.info ?? null;
+}
+
 /**
  * The page `clientId` as its engine last announced it, when that names models: no need to ask
  * (a requesting page is alive; its engine's silence would still end a job with `engine_gone`).

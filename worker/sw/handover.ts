@@ -8,6 +8,7 @@
  */
 import type { ModelCard } from '#core/domain/model-card';
 import { queryClient, type EngineClient } from './engine-clients';
+import { announced, lastAnnouncement } from './engine-inboxes';
 import { HANDOVER_TIMEOUT_MS } from './engine-gone-clock';
 
 const POLL_MS = 200;
@@ -49,12 +50,19 @@ function askWindows(windows: readonly Client[], model: string): Promise<Round> {
     let standby = false;
     if (pending === 0) settle({ standby });
     for (const window of windows) {
+      // What its engine announced last settles it without a question: a worker busy in a model
+      // load (one long call) cannot answer one, and this SW may have started after the page said
+      // it was restarting (so `restarting` does not know it).
+      const known = announced(window.id);
+      if (known?.models.some((card) => serves(card, model))) return settle({ serving: known });
+      const announcedStandby = lastAnnouncement(window.id)?.standby?.includes(model) ?? false;
       void queryClient(window, false, ROUND_QUERY_MS).then((answer) => {
         if (answer?.models.some((card) => serves(card, model))) {
           restarting.delete(window.id);
           settle({ serving: answer });
         }
-        if (answer?.standby.includes(model) || (!answer && restarting.has(window.id))) standby = true;
+        if (answer?.standby.includes(model) || (!answer && (restarting.has(window.id) || announcedStandby)))
+          standby = true;
         if (--pending === 0) settle({ standby });
       });
     }

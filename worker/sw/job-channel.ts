@@ -2,9 +2,10 @@
  * One job's MessageChannel to the engine, the same for every kind: the job goes to the page
  * that owns the engine (or straight to its engine worker's inbox, `engine-inboxes.ts`), its
  * events arrive in order through `next()`, ending with exactly one terminal event (`JOB_KINDS`)
- * or `generation.error`; `cancel()` tells the engine to stop it. Keepalives go out every
- * `KEEPALIVE_INTERVAL_MS`; the page's goodbye, or silence from its engine, ends the job with
- * a 503 `engine_gone`; the page saying its engine worker died ends it with a 503 `engine_crashed`.
+ * or `generation.error`; `cancel()` tells the engine to stop it. The engine acknowledges the job
+ * at once (`ACK_TIMEOUT_MS`); keepalives go out every `KEEPALIVE_INTERVAL_MS`; no
+ * acknowledgement, the page's goodbye, or silence from its engine ends the job with a 503
+ * `engine_gone` (`openJob` sends an unacknowledged job again); the page saying its engine worker died ends it with a 503 `engine_crashed`.
  */
 import { AsyncQueue } from '#core/util/async-queue';
 import { KEEPALIVE_INTERVAL_MS, KeepaliveWatch } from '#core/protocol/keepalive';
@@ -21,7 +22,7 @@ import {
   type SwToEngine,
   type SwToPage,
 } from '#core/protocol/protocol';
-import { HANDOVER_TIMEOUT_MS, markEngineGone } from './engine-gone-clock';
+import { HANDOVER_TIMEOUT_MS } from './engine-gone-clock';
 import { jobTarget } from './engine-inboxes';
 import { JobMeter } from './metrics/job-meter';
 import { trackChannel } from './open-channels';
@@ -55,8 +56,16 @@ export const JOB_KINDS: { [K in JobKind]: JobKindSpec<JobEvent<K>> } = {
   ready: { isEvent: isJobEvent.ready, ends: new Set(['ready.result', 'generation.error']) },
 };
 
-/** How long the page may take to hand the job to its engine before the first `generation.alive`. */
-export const FIRST_ALIVE_TIMEOUT_MS = 5000;
+/**
+ * How long the engine may take to acknowledge a job (its first `generation.alive`, posted as
+ * soon as the job reaches the engine worker). A job not acknowledged by then reached no engine
+ * (posted to an inbox or a page whose engine was going or not up yet, or dropped there): it
+ * ends as `unacknowledged`, and `openJob` sends it again to the page that serves the model now.
+ * A model load blocks the engine worker in one long call, so a job sent to a loading engine is
+ * sent again until the load is over (each copy cancelled); one that was acknowledged waits for
+ * the load (`LOADING_SILENCE_MS`).
+ */
+export const ACK_TIMEOUT_MS = 2000;
 
 /**
  * How long an engine whose model is loading may stay silent before the job's first output: a
@@ -64,6 +73,15 @@ export const FIRST_ALIVE_TIMEOUT_MS = 5000;
  * watch reports a worker that dies meanwhile at once (`engineCrashed`).
  */
 export const LOADING_SILENCE_MS = HANDOVER_TIMEOUT_MS;
+
+/** A job that no engine acknowledged within `ACK_TIMEOUT_MS` (see there). */
+const unacknowledged = (): JobError => ({
+  type: 'generation.error',
+  error: new ServiceUnavailableError(
+    `No engine took the request within ${ACK_TIMEOUT_MS / 1000} s (its page's engine is going, restarting or busy in a model load).`,
+    'engine_gone',
+  ).toWire(),
+});
 
 const gone = (): JobError => ({
   type: 'generation.error',
@@ -105,8 +123,10 @@ export class JobChannel<E extends { type: string }> {
   private readonly ends: ReadonlySet<string>;
   private open = true;
   private readonly keepalive: ReturnType<typeof setInterval>;
-  /** Silence from the engine (its page closed: its worker died) ends the job with `engine_gone`. */
-  private readonly watch = new KeepaliveWatch(() => this.engineGone());
+  /** Whether the engine acknowledged the job (its first `generation.alive`). */
+  private acknowledged = false;
+  /** Silence from the engine (no acknowledgement, or its page closed: its worker died) ends the job with `engine_gone`. */
+  private readonly watch = new KeepaliveWatch(() => this.push(this.acknowledged ? gone() : unacknowledged()));
   /** Counts the job for `/metrics` (generation and embedding jobs). */
   private readonly meter: JobMeter | null;
 
@@ -127,8 +147,10 @@ export class JobChannel<E extends { type: string }> {
     this.port.onmessage = (event: MessageEvent<unknown>) => {
       const data = event.data;
       if (!kind.isEvent(data)) return;
-      if (isAlive(data)) this.watch.beat(this.patience ?? undefined);
-      else {
+      if (isAlive(data)) {
+        this.acknowledged = true;
+        this.watch.beat(this.patience ?? undefined);
+      } else {
         this.patience = null;
         this.push(data);
       }
@@ -140,7 +162,7 @@ export class JobChannel<E extends { type: string }> {
       this.port.postMessage(message<SwToEngine, 'generation.keepalive'>('generation.keepalive', {}));
     keepalive();
     this.keepalive = setInterval(keepalive, KEEPALIVE_INTERVAL_MS);
-    this.watch.beat(Math.max(FIRST_ALIVE_TIMEOUT_MS, this.patience ?? 0));
+    this.watch.beat(ACK_TIMEOUT_MS);
   }
 
   /** The next event; a channel that ended without a terminal event reads as `engine_gone`. */
@@ -162,13 +184,11 @@ export class JobChannel<E extends { type: string }> {
 
   /** The engine's page went away: the job ends with `engine_gone` (after what already arrived). */
   engineGone(): void {
-    markEngineGone();
     this.push(gone());
   }
 
   /** The engine worker died (its page said so): the job ends with `engine_crashed`. */
   engineCrashed(reason: string): void {
-    markEngineGone();
     this.push(crashed(reason));
   }
 

@@ -12,7 +12,6 @@ import { isPageToSw, message, type Reply } from '#core/protocol/protocol';
 import { routePrefixOf } from '#core/domain/route-prefix';
 import { engineHints } from './engine-clients';
 import { dropInbox, takeInbox } from './engine-inboxes';
-import { markEngineGone } from './engine-gone-clock';
 import { crashChannelsOf, endChannelsOf } from './open-channels';
 import { markRestarting } from './handover';
 import { lazyChunkRoute } from './lazy-chunk-cache';
@@ -96,7 +95,7 @@ self.addEventListener('message', (event) => {
       break;
     case 'client.goodbye':
       // The page's engine stopped (its tab is going): its requests end now, not after the keepalive's silence.
-      if (sender && engineHints.delete(sender)) markEngineGone();
+      if (sender) engineHints.delete(sender);
       if (sender) dropInbox(sender);
       if (sender) markRestarting(sender, false);
       if (sender) endChannelsOf(sender);
@@ -104,7 +103,6 @@ self.addEventListener('message', (event) => {
     case 'client.crashed':
       // Its engine worker died: what it held ends now; the page's new engine says hello when it is up.
       if (sender) engineHints.delete(sender);
-      markEngineGone();
       if (sender) dropInbox(sender);
       if (sender) markRestarting(sender, true);
       if (sender) crashChannelsOf(sender, event.data.reason);

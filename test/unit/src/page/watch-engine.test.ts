@@ -85,4 +85,11 @@ describe('RestartBudget', () => {
     now = 60_000;
     expect(budget.take()).toBe(true);
   });
+
+  it('starts a new count once a restart brought the engine back (clear)', () => {
+    const budget = new RestartBudget(3, 60_000, () => 0);
+    expect([budget.take(), budget.take(), budget.take()]).toEqual([true, true, true]);
+    budget.clear();
+    expect([budget.take(), budget.take(), budget.take(), budget.take()]).toEqual([true, true, true, false]);
+  });
 });
