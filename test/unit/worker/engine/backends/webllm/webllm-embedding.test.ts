@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { checkCapabilities } from '../../../../../../src/core/domain/capabilities';
 import { checkEmbeddingCapabilities } from '../../../../../../src/core/domain/embedding';
 import { OpenAIError } from '../../../../../../src/core/domain/errors';
-import type { EngineToSw, EngineToSwEmbedding, MessageOf } from '../../../../../../src/core/protocol/protocol';
+import type {
+  EngineToSw,
+  EngineToSwEmbedding,
+  JobEvents,
+  MessageOf,
+} from '../../../../../../src/core/protocol/protocol';
 import { validateCompletion } from '../../../../../../src/core/openai/validate-completion';
 import { resolveWebLLM } from '../../../../../../src/page/backends/webllm';
 import {
@@ -48,7 +53,9 @@ async function embed(body: Record<string, unknown>, model: WebLLMEmbeddingModel 
   const { port1, port2 } = new MessageChannel();
   const events: Array<MessageOf<EngineToSwEmbedding>> = [];
   const answered = new Promise<void>((resolve) => {
-    port1.onmessage = (event: MessageEvent<MessageOf<EngineToSwEmbedding>>) => {
+    port1.onmessage = (event: MessageEvent<MessageOf<JobEvents['embedding']>>) => {
+      // The engine acknowledges the job at once; the answer comes after.
+      if (event.data.type === 'generation.alive') return;
       events.push(event.data);
       resolve();
     };
