@@ -12,10 +12,14 @@
 using json = nlohmann::json;
 
 // The sampler for the current generation from a JSON object of llama-server's field names:
-// temperature, top_k, top_p, min_p, top_n_sigma, typical_p, mirostat(_tau, _eta), presence_penalty,
-// frequency_penalty, repeat_penalty, penalty_last_n, seed, logit_bias [[id, bias], ...],
-// ignore_eos, grammar, grammar_lazy with trigger_patterns (full-match regexes). Defaults are
-// llama.cpp's (common_params_sampling). The prompt's tokens are fed to it (penalties see them).
+// temperature, dynatemp_range, dynatemp_exponent, top_k, top_p, min_p, min_keep, top_n_sigma,
+// typical_p, xtc_probability, xtc_threshold, mirostat(_tau, _eta), presence_penalty,
+// frequency_penalty, repeat_penalty, penalty_last_n, dry_multiplier, dry_base, dry_allowed_length,
+// dry_penalty_last_n, dry_sequence_breakers, adaptive_target, adaptive_decay, samplers (the chain's
+// order: an array of names or a string of letters, as llama-server reads it), seed, logit_bias
+// [[id, bias], ...], ignore_eos, grammar, grammar_lazy with trigger_patterns (full-match regexes).
+// Defaults are llama.cpp's (common_params_sampling). The prompt's tokens are fed to it (penalties
+// see them).
 IP_EXPORT int ip_sampler(const char * spec) {
   Engine & e = engine();
   if (e.sampler) common_sampler_free(e.sampler);
@@ -24,11 +28,16 @@ IP_EXPORT int ip_sampler(const char * spec) {
     const json p = json::parse(spec);
     common_params_sampling s;
     s.temp = p.value("temperature", s.temp);
+    s.dynatemp_range = p.value("dynatemp_range", s.dynatemp_range);
+    s.dynatemp_exponent = p.value("dynatemp_exponent", s.dynatemp_exponent);
     s.top_k = p.value("top_k", s.top_k);
     s.top_p = p.value("top_p", s.top_p);
     s.min_p = p.value("min_p", s.min_p);
+    s.min_keep = p.value("min_keep", s.min_keep);
     s.top_n_sigma = p.value("top_n_sigma", s.top_n_sigma);
     s.typ_p = p.value("typical_p", s.typ_p);
+    s.xtc_probability = p.value("xtc_probability", s.xtc_probability);
+    s.xtc_threshold = p.value("xtc_threshold", s.xtc_threshold);
     s.mirostat = p.value("mirostat", s.mirostat);
     s.mirostat_tau = p.value("mirostat_tau", s.mirostat_tau);
     s.mirostat_eta = p.value("mirostat_eta", s.mirostat_eta);
@@ -36,6 +45,19 @@ IP_EXPORT int ip_sampler(const char * spec) {
     s.penalty_freq = p.value("frequency_penalty", s.penalty_freq);
     s.penalty_repeat = p.value("repeat_penalty", s.penalty_repeat);
     s.penalty_last_n = p.value("penalty_last_n", s.penalty_last_n);
+    s.dry_multiplier = p.value("dry_multiplier", s.dry_multiplier);
+    s.dry_base = p.value("dry_base", s.dry_base);
+    s.dry_allowed_length = p.value("dry_allowed_length", s.dry_allowed_length);
+    s.dry_penalty_last_n = p.value("dry_penalty_last_n", s.dry_penalty_last_n);
+    if (p.contains("dry_sequence_breakers"))
+      s.dry_sequence_breakers = p.at("dry_sequence_breakers").get<std::vector<std::string>>();
+    s.adaptive_target = p.value("adaptive_target", s.adaptive_target);
+    s.adaptive_decay = p.value("adaptive_decay", s.adaptive_decay);
+    if (p.contains("samplers")) {
+      const json & order = p.at("samplers");
+      s.samplers = order.is_string() ? common_sampler_types_from_chars(order.get<std::string>())
+                                     : common_sampler_types_from_names(order.get<std::vector<std::string>>());
+    }
     s.seed = p.value("seed", s.seed);
     for (const auto & bias : p.value("logit_bias", json::array())) s.logit_bias.push_back({bias.at(0), bias.at(1)});
     if (p.value("ignore_eos", false))

@@ -60,9 +60,6 @@ const row = <T, R extends ParameterRange>(
   ...more,
 });
 
-/** Backends that cannot honour llama-server's newer samplers yet (the committed wasm's glue does not read them). */
-const UNTIL_REBUILD: readonly BackendName[] = ['webllm', 'llamacpp'];
-
 /** The sampling parameters: one row each. */
 export const SAMPLING = {
   temperature: row({ kind: 'number', min: 0, max: 2 }, 1, [], { off: 0 }),
@@ -89,42 +86,36 @@ export const SAMPLING = {
   /** Token id (a string key) -> bias in [-100, 100]. */
   logit_bias: row<Record<string, number>, { kind: 'logit_bias' }>({ kind: 'logit_bias' }, {}),
   seed: row<number | null, { kind: 'integer'; min: number }>({ kind: 'integer', min: Number.MIN_SAFE_INTEGER }, null),
-  // llama-server's own samplers (llama.cpp's common sampler; defaults and limits are llama-server's).
-  // Those after repeat_last_n need the engine's glue to read them (native/sampling.cpp, commit
-  // 65ee4eb, reverted until the wasm is rebuilt): until then a 400 on llamacpp too.
+  // llama-server's own samplers (llama.cpp's common sampler, which native/sampling.cpp sets up
+  // from them; defaults and limits are llama-server's). WebLLM has none of them.
   /** How many recent tokens the repetition penalties look at (llama-server's name; llama.cpp's penalty_last_n). */
   repeat_last_n: row({ kind: 'integer', min: 0 }, 64, ['webllm'], { aliases: ['penalty_last_n'] }),
   /** Dynamic temperature: temperature +- range by the distribution's entropy; <= 0 is off. */
-  dynatemp_range: row({ kind: 'number', min: -100, max: 100 }, 0, UNTIL_REBUILD, {
+  dynatemp_range: row({ kind: 'number', min: -100, max: 100 }, 0, ['webllm'], {
     read: (r: number) => Math.max(0, r),
   }),
-  dynatemp_exponent: row({ kind: 'number', min: 0, max: 100 }, 1, UNTIL_REBUILD),
+  dynatemp_exponent: row({ kind: 'number', min: 0, max: 100 }, 1, ['webllm']),
   /** XTC: with this probability, cut the likeliest tokens above `xtc_threshold` but the last. */
-  xtc_probability: row({ kind: 'number', min: 0, max: 1 }, 0, UNTIL_REBUILD),
-  xtc_threshold: row({ kind: 'number', min: 0, max: 1 }, 0.1, UNTIL_REBUILD),
+  xtc_probability: row({ kind: 'number', min: 0, max: 1 }, 0, ['webllm']),
+  xtc_threshold: row({ kind: 'number', min: 0, max: 1 }, 0.1, ['webllm']),
   /** DRY: multiplier * base ^ (repeat length - allowed length) off a token that extends a repeat. */
-  dry_multiplier: row({ kind: 'number', min: 0, max: 100 }, 0, UNTIL_REBUILD),
+  dry_multiplier: row({ kind: 'number', min: 0, max: 100 }, 0, ['webllm']),
   /** Below 1 is read as the default, as llama-server reads it. */
-  dry_base: row({ kind: 'number', min: 0, max: 100 }, 1.75, UNTIL_REBUILD, { read: (b: number) => (b < 1 ? 1.75 : b) }),
-  dry_allowed_length: row({ kind: 'integer', min: 0 }, 2, UNTIL_REBUILD),
-  dry_penalty_last_n: row({ kind: 'integer', min: 0 }, 64, UNTIL_REBUILD),
-  dry_sequence_breakers: row<string[], { kind: 'strings' }>({ kind: 'strings' }, ['\n', ':', '"', '*'], UNTIL_REBUILD),
+  dry_base: row({ kind: 'number', min: 0, max: 100 }, 1.75, ['webllm'], { read: (b: number) => (b < 1 ? 1.75 : b) }),
+  dry_allowed_length: row({ kind: 'integer', min: 0 }, 2, ['webllm']),
+  dry_penalty_last_n: row({ kind: 'integer', min: 0 }, 64, ['webllm']),
+  dry_sequence_breakers: row<string[], { kind: 'strings' }>({ kind: 'strings' }, ['\n', ':', '"', '*'], ['webllm']),
   /** Adaptive-p (a final sampler, used when `samplers` names `adaptive_p`): negative is off. */
-  adaptive_target: row({ kind: 'number', min: -1, max: 1 }, -1, UNTIL_REBUILD, {
+  adaptive_target: row({ kind: 'number', min: -1, max: 1 }, -1, ['webllm'], {
     read: (t: number) => (t < 0 ? -1 : t),
   }),
-  adaptive_decay: row({ kind: 'number', min: 0, max: 0.99 }, 0.9, UNTIL_REBUILD),
+  adaptive_decay: row({ kind: 'number', min: 0, max: 0.99 }, 0.9, ['webllm']),
   /** The fewest tokens top_p, min_p, typical_p and XTC leave. */
-  min_keep: row({ kind: 'integer', min: 0 }, 0, UNTIL_REBUILD),
+  min_keep: row({ kind: 'integer', min: 0 }, 0, ['webllm']),
   /** The chain's order, in canonical names. */
-  samplers: row<readonly SamplerName[], { kind: 'samplers' }>(
-    { kind: 'samplers' },
-    DEFAULT_SAMPLER_ORDER,
-    UNTIL_REBUILD,
-    {
-      read: readSamplerOrder,
-    },
-  ),
+  samplers: row<readonly SamplerName[], { kind: 'samplers' }>({ kind: 'samplers' }, DEFAULT_SAMPLER_ORDER, ['webllm'], {
+    read: readSamplerOrder,
+  }),
 } as const;
 
 /** The other generation parameters that backends may not honour. */
