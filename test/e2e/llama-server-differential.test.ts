@@ -187,6 +187,43 @@ async function checkInfill(server: LlamaServer, model: string, fim: boolean) {
   }
 }
 
+/**
+ * llama-server's own samplers on `/v1/completions` (llama.cpp's common sampler in both): greedy
+ * and seeded, the same text as native llama-server's. Not `dynatemp_*`: llama-server 0.7.0's
+ * text with them equals its text without (docs/completions.md).
+ */
+async function checkSamplers(server: LlamaServer, model: string) {
+  const bodies: Json[] = [
+    { prompt: 'abc', xtc_probability: 1, xtc_threshold: 0.1 },
+    { prompt: 'abcabcab', dry_multiplier: 2, dry_allowed_length: 1 },
+    { prompt: 'abcabcab', dry_multiplier: 2, dry_allowed_length: 1, dry_sequence_breakers: ['b'] },
+    { prompt: 'abcd', repeat_penalty: 3, repeat_last_n: 2, n_predict: 6 },
+    { prompt: 'abc', samplers: ['top_k', 'xtc', 'temperature'], xtc_probability: 1, min_keep: 3 },
+    { prompt: 'abc', temperature: 1.5, seed: 42, top_k: 40, min_p: 0.05 },
+  ];
+  for (const extra of bodies) {
+    const body = { max_tokens: 8, temperature: 0, ...extra };
+    const { native, own } = await both(server, 'POST', '/v1/completions', body, model);
+    assert.equal(native.status, 200, JSON.stringify(native.body));
+    assert.equal(own.status, 200, JSON.stringify(own.body));
+    const text = (answer: unknown) => ((answer as Json).choices as Json[])[0]?.text;
+    assert.equal(text(own.body), text(native.body), `/v1/completions ${JSON.stringify(body)}`);
+  }
+  // XTC and DRY change the greedy text (else the comparison above could not fail for them).
+  for (const [changed, prompt] of [
+    [bodies[0], 'abc'],
+    [bodies[1], 'abcabcab'],
+  ] as const) {
+    const plain = await both(server, 'POST', '/v1/completions', { prompt, max_tokens: 8, temperature: 0 }, model);
+    const sampled = await both(server, 'POST', '/v1/completions', { max_tokens: 8, temperature: 0, ...changed }, model);
+    assert.notEqual(
+      JSON.stringify((sampled.own.body as Json).choices),
+      JSON.stringify((plain.own.body as Json).choices),
+      JSON.stringify(changed),
+    );
+  }
+}
+
 describe('llama-server endpoints against native llama-server on the same GGUF', { skip: skip ?? false }, () => {
   before(async () => {
     const fimModel = buildInpageTestModel({ fim: true });
@@ -214,13 +251,14 @@ describe('llama-server endpoints against native llama-server on the same GGUF', 
     { model: 'inpage-test-qwen3', fim: true, texts: [...QWEN3_TOKENIZE_CORPUS, 'abc<|im_end|>', '<think>x</think>'] },
   ];
   for (const { model, fim, texts } of cases) {
-    test(`${model}: /tokenize, /detokenize, /apply-template, /props, /slots, /infill`, async () => {
+    test(`${model}: /tokenize, /detokenize, /apply-template, /props, /slots, /infill${model === 'inpage-test' ? ', samplers' : ''}`, async () => {
       const server = await startLlamaServer({ model });
       try {
         await checkTokenizer(server, model, texts);
         await checkTemplate(server, model);
         await checkPropsAndSlots(server, model);
         await checkInfill(server, model, fim);
+        if (model === 'inpage-test') await checkSamplers(server, model);
       } finally {
         await server.stop();
       }
