@@ -245,6 +245,25 @@ describe("the context's end against native llama-server at the same n_ctx", { sk
         assert.equal(own.tokens_predicted, n_predict === CTX - 8 ? CTX - 8 : CTX - 7);
       }
   });
+
+  test('/completion: stop_type limit and truncated where the context ends, as llama-server', async () => {
+    // `a b` is 3 prompt tokens: room for 253.
+    const fields = ['content', 'tokens_predicted', 'tokens_evaluated', 'stop_type', 'truncated'];
+    for (const n_predict of [-1, 20_000, CTX - 3, CTX - 4])
+      for (const stream of [false, true]) {
+        const request = { prompt: 'a b', n_predict, temperature: 0, cache_prompt: false, stream };
+        const answer = await both('/completion', request, MODEL, 'plain');
+        assert.equal(answer.own.status, 200, answer.ownText.slice(0, 300));
+        const summary = (body: unknown, text: string) => {
+          if (!stream) return pick(body, fields);
+          const frames = dataFrames(text);
+          return { ...pick(frames.at(-1) ?? {}, fields), content: frames.map((frame) => frame.content).join('') };
+        };
+        const own = summary(answer.own.body, answer.ownText);
+        assert.deepEqual(own, summary(answer.native.body, answer.nativeText), JSON.stringify(request));
+        assert.equal(own.tokens_predicted, n_predict === CTX - 4 ? CTX - 4 : CTX - 3);
+      }
+  });
 });
 
 describe("the context's end at the default context (4,096), as the issue measured it", { skip: skip ?? false }, () => {

@@ -9,10 +9,11 @@
  * its last frame when it ends, and no `[DONE]`, as llama-server streams it. `timings` are
  * measured here, from the engine's events.
  */
-import type { TokenCounts, TokenLogprob } from '#core/domain/generation';
+import type { TokenLogprob } from '#core/domain/generation';
 import type { EngineOutput, JsonFormatter, StreamFormatter } from '../../engine-response';
 import { sseFrame } from '../../sse';
 import { generationSettings } from './generation-settings';
+import { nativeStop, nativeTimings, truncatedAt } from './native-timings';
 import type { NativeCompletionBody } from './validate-native-completion';
 
 type Progress = Exclude<EngineOutput, { type: 'generation.done' }>;
@@ -40,6 +41,8 @@ class NativeChoice {
   promptTokens: number | null = null;
   cached = 0;
   predicted = 0;
+  /** The model's context, from `generation.prompt` (for `truncated`). */
+  private contextLength = Infinity;
   private firstPiece: number | null = null;
   private ended: number | null = null;
 
@@ -49,9 +52,10 @@ class NativeChoice {
   ) {}
 
   /** The engine took the prompt (prefill starts now). */
-  prompt(counts: TokenCounts | undefined): void {
+  prompt(event: Extract<Progress, { type: 'generation.prompt' }>): void {
     this.started = performance.now();
-    if (counts) [this.promptTokens, this.cached] = [counts.prompt, counts.cached];
+    if (event.counts) [this.promptTokens, this.cached] = [event.counts.prompt, event.counts.cached];
+    this.contextLength = event.context_length ?? Infinity;
   }
 
   piece(event: Piece): { ids: number[]; probabilities: Array<ReturnType<typeof probability>> } {
@@ -68,9 +72,7 @@ class NativeChoice {
   end(event: ChoiceEnd, predicted: number): void {
     this.ended = performance.now();
     this.predicted = predicted;
-    this.stopType =
-      event.finish_reason === 'length' ? 'limit' : typeof event.matched_stop === 'string' ? 'word' : 'eos';
-    this.stoppingWord = typeof event.matched_stop === 'string' ? event.matched_stop : '';
+    ({ stopType: this.stopType, stoppingWord: this.stoppingWord } = nativeStop(event));
   }
 
   /** The whole answer (streamed: its last frame, without the text and ids sent before). */
@@ -78,9 +80,6 @@ class NativeChoice {
     const now = this.ended ?? performance.now();
     const promptEnd = this.firstPiece ?? now;
     const prompt = this.promptTokens ?? 0;
-    const promptN = prompt - this.cached;
-    const promptMs = promptEnd - this.started;
-    const predictedMs = now - promptEnd;
     const predicted = this.predicted;
     return {
       index: this.index,
@@ -94,22 +93,18 @@ class NativeChoice {
       generation_settings: generationSettings({ ...body, parameters: body }),
       prompt: body.texts[this.index] ?? '',
       has_new_line: this.content.includes('\n'),
-      truncated: false,
+      truncated: truncatedAt(this.stopType, prompt + predicted, this.contextLength),
       stop_type: this.stopType,
       stopping_word: this.stoppingWord,
       // The tokens in the slot's cache: the prompt and every generated token but the last (never evaluated).
       tokens_cached: prompt + Math.max(0, predicted - 1),
-      timings: {
-        cache_n: this.cached,
-        prompt_n: promptN,
-        prompt_ms: promptMs,
-        prompt_per_token_ms: promptN > 0 ? promptMs / promptN : 0,
-        prompt_per_second: promptMs > 0 ? (promptN * 1000) / promptMs : 0,
-        predicted_n: predicted,
-        predicted_ms: predictedMs,
-        predicted_per_token_ms: predicted > 0 ? predictedMs / predicted : 0,
-        predicted_per_second: predictedMs > 0 ? (predicted * 1000) / predictedMs : 0,
-      },
+      timings: nativeTimings({
+        prompt,
+        cached: this.cached,
+        predicted,
+        promptMs: promptEnd - this.started,
+        predictedMs: now - promptEnd,
+      }),
       ...(body.n_probs > 0 && !streamed ? { completion_probabilities: this.probabilities } : {}),
     };
   }
@@ -150,7 +145,7 @@ export function nativeCompletionJson(body: NativeCompletionBody): JsonFormatter 
   const choices = new NativeChoices();
   return {
     add(event) {
-      if (event.type === 'generation.prompt') choices.choice(event.index).prompt(event.counts);
+      if (event.type === 'generation.prompt') choices.choice(event.index).prompt(event);
       else if (event.type === 'generation.piece') choices.choice(event.index).piece(event);
       else choices.end(event);
     },
@@ -166,7 +161,7 @@ export function nativeCompletionStream(body: NativeCompletionBody): StreamFormat
   return {
     frames(event) {
       if (event.type === 'generation.prompt') {
-        choices.choice(event.index).prompt(event.counts);
+        choices.choice(event.index).prompt(event);
         return [];
       }
       if (event.type === 'generation.choice-end') return [sseFrame(choices.end(event).final(body, true))];

@@ -14,6 +14,7 @@ import type { TokenCounts } from '#core/domain/generation';
 import type { EngineOutput, JsonFormatter, StreamFormatter } from '../../engine-response';
 import { sseFrame } from '../../sse';
 import { generationSettings } from './generation-settings';
+import { nativeStop, nativeTimings, truncatedAt } from './native-timings';
 import type { InfillBody } from './validate-infill';
 
 type Progress = Exclude<EngineOutput, { type: 'generation.done' }>;
@@ -50,18 +51,13 @@ class InfillState {
   }
 
   end(event: ChoiceEnd): void {
-    this.stopType =
-      event.finish_reason === 'length' ? 'limit' : typeof event.matched_stop === 'string' ? 'word' : 'eos';
-    this.stoppingWord = typeof event.matched_stop === 'string' ? event.matched_stop : '';
+    ({ stopType: this.stopType, stoppingWord: this.stoppingWord } = nativeStop(event));
   }
 
   /** The whole answer (streamed: its last frame, without the text and ids sent before). */
   final(counts: TokenCounts, streamed: boolean) {
     const now = performance.now();
     const promptEnd = this.firstPiece ?? now;
-    const promptN = counts.prompt - counts.cached;
-    const promptMs = promptEnd - this.started;
-    const predictedMs = now - promptEnd;
     return {
       index: 0,
       content: streamed ? '' : this.content,
@@ -74,23 +70,18 @@ class InfillState {
       generation_settings: generationSettings({ ...this.body, parameters: this.body }),
       prompt: this.prompt,
       has_new_line: this.content.includes('\n'),
-      // The context's end stopped it (llama-server's `truncated`), whether or not `n_predict` was reached too.
-      truncated: this.stopType === 'limit' && counts.prompt + counts.completion >= this.contextLength,
+      truncated: truncatedAt(this.stopType, counts.prompt + counts.completion, this.contextLength),
       stop_type: this.stopType,
       stopping_word: this.stoppingWord,
       // The tokens in the slot's cache: the prompt and every generated token but the last (never evaluated).
       tokens_cached: counts.prompt + Math.max(0, counts.completion - 1),
-      timings: {
-        cache_n: counts.cached,
-        prompt_n: promptN,
-        prompt_ms: promptMs,
-        prompt_per_token_ms: promptN > 0 ? promptMs / promptN : 0,
-        prompt_per_second: promptMs > 0 ? (promptN * 1000) / promptMs : 0,
-        predicted_n: counts.completion,
-        predicted_ms: predictedMs,
-        predicted_per_token_ms: counts.completion > 0 ? predictedMs / counts.completion : 0,
-        predicted_per_second: predictedMs > 0 ? (counts.completion * 1000) / predictedMs : 0,
-      },
+      timings: nativeTimings({
+        prompt: counts.prompt,
+        cached: counts.cached,
+        predicted: counts.completion,
+        promptMs: promptEnd - this.started,
+        predictedMs: now - promptEnd,
+      }),
     };
   }
 }
