@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startHarness, type Harness } from './harness';
+import { completionText } from './page-helpers';
 
 // The handover under load (issue 34, item 4): the leader tab closes mid-stream with a dozen
 // requests queued behind that stream. Each queued job is re-routed to the follower that takes
@@ -112,14 +113,7 @@ test(`the leader closes mid-stream with ${QUEUED} jobs queued: each is answered 
     );
     if (answer.status === 503) continue;
     assert.equal(answer.status, 200, answer.text.slice(0, 300));
-    const text = answer.text.startsWith('data:')
-      ? answer.text
-          .split('\n')
-          .filter((line) => line.startsWith('data: {'))
-          .map((line) => (JSON.parse(line.slice(6)) as { choices: Array<{ text: string }> }).choices[0]?.text ?? '')
-          .join('')
-      : (JSON.parse(answer.text) as { choices: Array<{ text: string }> }).choices[0]?.text;
-    assert.equal(text, 'defgh', `job ${i} answered exactly`);
+    assert.equal(completionText(answer.text), 'defgh', `job ${i} answered exactly`);
   }
   await context.close();
 });

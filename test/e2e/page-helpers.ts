@@ -109,3 +109,14 @@ export async function takeV1Fetches(page: Page) {
     bodies: fetches.map((fetched) => fetched.body as Record<string, unknown>),
   };
 }
+
+/** The text of choice 0 of a `/v1/completions` answer's raw body, JSON or SSE (its pieces joined). */
+export function completionText(raw: string): string | undefined {
+  type Body = { choices: Array<{ text: string }> };
+  if (!raw.startsWith('data:')) return (JSON.parse(raw) as Body).choices[0]?.text;
+  return raw
+    .split('\n')
+    .filter((line) => line.startsWith('data: {'))
+    .map((line) => (JSON.parse(line.slice(6)) as Body).choices[0]?.text ?? '')
+    .join('');
+}

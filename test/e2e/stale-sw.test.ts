@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { postFromPage } from './page-helpers';
 import { readmeSnippet } from './readme-snippet';
 import { startStaticSite, type StaticSite } from './static-site';
 import { makeTempApp, type TempApp } from './temp-app';
@@ -58,14 +59,13 @@ test('a stale SW (checksum mismatch) still answers, and the page warns and calls
     ),
   );
   assert.match(warnings[0] ?? '', /npx inpage-llm init/);
-  const text = await page.evaluate(async () => {
-    const response = await fetch('/v1/completions', {
-      method: 'POST',
-      body: JSON.stringify({ model: 'inpage-test', prompt: 'abc', max_tokens: 3, temperature: 0 }),
-    });
-    return (await response.json()).choices[0].text;
+  const answer = await postFromPage(page, '/v1/completions', {
+    model: 'inpage-test',
+    prompt: 'abc',
+    max_tokens: 3,
+    temperature: 0,
   });
-  assert.equal(text, 'def');
+  assert.equal((answer.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'def');
   await context.close();
 });
 
@@ -88,13 +88,12 @@ test('a SW from before the readiness path: ready rejects with a 503 naming init,
   assert.match(error?.message ?? '', /sw-old\.js predates this page runtime .*npx inpage-llm init/);
   // It waited for a newer SW to take control (the default timeoutMs, 15 s), as during an upgrade.
   assert.ok(Date.now() - started > 10_000, `rejected after ${Date.now() - started} ms`);
-  const text = await page.evaluate(async () => {
-    const response = await fetch('/v1/completions', {
-      method: 'POST',
-      body: JSON.stringify({ model: 'inpage-test', prompt: 'abc', max_tokens: 3, temperature: 0 }),
-    });
-    return (await response.json()).choices[0].text;
+  const answer = await postFromPage(page, '/v1/completions', {
+    model: 'inpage-test',
+    prompt: 'abc',
+    max_tokens: 3,
+    temperature: 0,
   });
-  assert.equal(text, 'def');
+  assert.equal((answer.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'def');
   await context.close();
 });

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { startHarness, type Harness } from './harness';
 import type { BrowserContext, Page } from 'playwright';
-import { postFromPage } from './page-helpers';
+import { completionText, postFromPage } from './page-helpers';
 
 // A tab without a runtime (a plain page of the same origin, controlled by the SW) is served
 // by the engine of another tab, as MSW serves tabs; with no engine tab left it gets a 503.
@@ -296,14 +296,7 @@ test('when the leader tab closes, its running stream ends with an error frame at
   assert.equal(role, 'leader');
   for (const answer of queued) {
     assert.equal(answer.status, 200, answer.text);
-    const text = answer.text.startsWith('data:')
-      ? answer.text
-          .split('\n')
-          .filter((line) => line.startsWith('data: {'))
-          .map((line) => (JSON.parse(line.slice(6)) as { choices: Array<{ text: string }> }).choices[0]?.text ?? '')
-          .join('')
-      : (JSON.parse(answer.text) as { choices: Array<{ text: string }> }).choices[0]?.text;
-    assert.equal(text, 'defgh', 're-routed to the new leader and answered exactly');
+    assert.equal(completionText(answer.text), 'defgh', 're-routed to the new leader and answered exactly');
   }
   await context.close();
 });
