@@ -20,6 +20,7 @@ static llama_context * embedding_context(int n_ctx) {
     cp.pooling_type = LLAMA_POOLING_TYPE_MEAN;
     e.embed_ctx = llama_init_from_model(e.model, cp);
   }
+  if (e.embed_ctx) attach_threads(e.embed_ctx);
   return e.embed_ctx;
 }
 

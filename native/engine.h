@@ -3,7 +3,8 @@
 // The glue is a small C API (ip_*) over llama.h and llama.cpp's common sampler, called by
 // worker/engine/backends/llamacpp/ one step at a time: the JavaScript side owns the loop (prompt
 // chunks, sampling, stops, abort), so an abort lands between two steps and nothing here blocks
-// for longer than one batch. One model per module instance; all calls are on one thread.
+// for longer than one batch. One model per module instance; all calls are on one thread (the
+// pthreads build's ggml pool runs inside a call and sleeps between them: threads.cpp).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include "llama.h"
+
+#include <algorithm>
 
 struct common_sampler;
 
@@ -20,6 +23,7 @@ struct Engine {
   llama_context * ctx = nullptr;        // generation and scoring
   llama_context * embed_ctx = nullptr;  // embeddings (made on first use)
   common_sampler * sampler = nullptr;
+  ggml_threadpool * threads = nullptr;  // the pthreads build's pool (threads.cpp), else null
   std::vector<llama_token> cached;      // the tokens whose KV entries the generation context holds
   std::vector<llama_token> prompt;      // the prompt of the current generation
   std::vector<llama_token> eog;         // the vocabulary's end-of-generation tokens
@@ -34,6 +38,13 @@ Engine & engine();
 // The generation context's attention (attention.cpp): an F32 KV cache with flash attention off
 // where it fits `max_f32_cache_mib` (true), else llama.cpp's defaults (F16, flash attention).
 bool choose_attention(const llama_model * model, int n_ctx, int max_f32_cache_mib, llama_context_params & cp);
+
+// Makes the engine's ggml threadpool for `max(n_threads, n_threads_batch)` threads (threads.cpp;
+// none for 1). False where this build has no threads or the pool could not start.
+bool make_threads(int n_threads, int n_threads_batch);
+
+// Attaches the engine's pool (if any) to `ctx`, for its decodes and its prompt steps.
+void attach_threads(llama_context * ctx);
 
 // Results of the last call: JavaScript reads them through ip_out_* right after the call.
 struct Out {

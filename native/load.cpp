@@ -30,8 +30,9 @@ IP_EXPORT float * ip_out_f32() { return out().f32.data(); }
 IP_EXPORT uint8_t * ip_out_bytes() { return out().bytes.data(); }
 
 // Loads the GGUF at `path` (read, not mapped) with a context of `n_ctx` tokens, its KV cache in
-// F32 where that takes at most `max_f32_cache_mib` MiB (attention.cpp). 0 on success.
-IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads, int max_f32_cache_mib) {
+// F32 where that takes at most `max_f32_cache_mib` MiB (attention.cpp), decoding on `n_threads`
+// threads and reading prompts on `n_threads_batch` (threads.cpp). 0 on success.
+IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads, int n_threads_batch, int max_f32_cache_mib) {
   Engine & e = engine();
   llama_log_set(on_log, nullptr);
   llama_backend_init();
@@ -51,11 +52,13 @@ IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads, int max_f32_c
     cp.n_ubatch = e.n_batch;
     cp.n_seq_max = 1;
     cp.n_threads = n_threads;
-    cp.n_threads_batch = n_threads;
+    cp.n_threads_batch = n_threads_batch;
     cp.no_perf = true;
     e.f32_cache = choose_attention(e.model, n_ctx, max_f32_cache_mib, cp);
     e.ctx = llama_init_from_model(e.model, cp);
     if (!e.ctx) return fail("llama.cpp could not create a context of this size for this model");
+    if (!make_threads(n_threads, n_threads_batch)) return fail("the engine's threads could not start");
+    attach_threads(e.ctx);
   } catch (const std::exception & error) {
     return fail(error.what());
   }

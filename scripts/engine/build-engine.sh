@@ -22,36 +22,49 @@ echo "$LLAMA_CPP_BUNDLE_SHA256  $work/package/llama/gitRelease.bundle" | sha256s
 git clone -q "$work/package/llama/gitRelease.bundle" "$work/llama.cpp" 2>/dev/null
 for patch in "$repo"/scripts/engine/patches/*.patch; do git -C "$work/llama.cpp" apply "$patch"; done
 
-# The libraries and the engine, one variant per entry of VARIANTS (name and extra flags).
+# The libraries and the engine, one variant per entry of VARIANTS (name and extra flags). A
+# variant's thread mode is whether its flags hold -pthread (every object of a shared-memory wasm
+# is built with atomics): the first variant of each mode builds every library, the mode's others
+# rebuild only ggml-cpu (the kernels) and link against its libraries. Each mode has one loader.
 rm -rf "$work/glue" "$work/out" && mkdir -p "$work/out"
 cp -r "$repo/native" "$work/glue"
-cp "$repo"/scripts/engine/build-libs.sh "$repo"/scripts/engine/link-engine.sh "$repo"/scripts/engine/link-kernel-check.sh "$work/"
-first="${VARIANTS[0]%%:*}"
+cp "$repo"/scripts/engine/build-libs.sh "$repo"/scripts/engine/link-engine.sh "$repo"/scripts/engine/link-kernel-check.sh \
+  "$repo"/scripts/engine/threads-post.js "$work/"
+mode_of() { case " $1 " in *" -pthread "*) echo mt ;; *) echo st ;; esac; }
+declare -A base=()
 for variant in "${VARIANTS[@]}"; do
-  name="${variant%%:*}"; flags="${variant#*:}"
-  if [ "$name" = "$first" ]; then
+  name="${variant%%:*}"; flags="${variant#*:}"; mode="$(mode_of "$flags")"
+  if [ -z "${base[$mode]:-}" ]; then
+    base[$mode]="$name"
     chroot "$root" bash /src/build-libs.sh /src/llama.cpp "/src/build-$name" "$flags"
   else
     chroot "$root" bash /src/build-libs.sh /src/llama.cpp "/src/build-$name" "$flags" ggml-cpu
   fi
   # Linked under one name in a folder per variant: the loader names its wasm, and must not differ.
   mkdir -p "$work/out/$name"
-  chroot "$root" bash /src/link-engine.sh /src/llama.cpp "/src/build-$first" "/src/build-$name" /src/glue "/src/out/$name/llama-engine" "$flags"
-  chroot "$root" bash /src/link-kernel-check.sh /src/llama.cpp "/src/build-$first" "/src/build-$name" /src/glue/kernel-check "/src/out/kernel-check-$name.wasm" "$flags"
+  chroot "$root" bash /src/link-engine.sh /src/llama.cpp "/src/build-${base[$mode]}" "/src/build-$name" /src/glue "/src/out/$name/llama-engine" "$flags"
+  # The kernel check is a standalone wasm without shared memory: the single-threaded builds have it
+  # (the pthreads builds compile the same kernel sources, with atomics).
+  if [ "$mode" = st ]; then
+    chroot "$root" bash /src/link-kernel-check.sh /src/llama.cpp "/src/build-${base[$mode]}" "/src/build-$name" \
+      /src/glue/kernel-check "/src/out/kernel-check-$name.wasm" "$flags"
+  fi
 done
 
-# One loader serves every variant (the same glue and exports): it must come out the same for each.
+# One loader serves every variant of a thread mode (the same glue and exports): it must come out
+# the same for each. llama-engine.mjs is the single-threaded one, llama-engine-mt.mjs the pthreads one.
 dest="$repo/worker/engine/backends/llamacpp/wasm"
 mkdir -p "$dest"
-rm -f "$dest"/*.wasm
+rm -f "$dest"/*.wasm "$dest"/llama-engine-mt.mjs
 for variant in "${VARIANTS[@]}"; do
-  name="${variant%%:*}"
+  name="${variant%%:*}"; mode="$(mode_of "${variant#*:}")"; first="${base[$mode]}"
   cmp -s "$work/out/$first/llama-engine.mjs" "$work/out/$name/llama-engine.mjs" ||
     { echo "build-engine: the $name variant's loader differs from the $first variant's" >&2; exit 1; }
   cp "$work/out/$name/llama-engine.wasm" "$dest/llama-engine-$name.wasm"
-  cp "$work/out/kernel-check-$name.wasm" "$dest/"
+  if [ "$mode" = st ]; then cp "$work/out/kernel-check-$name.wasm" "$dest/"; fi
 done
-cp "$work/out/$first/llama-engine.mjs" "$dest/llama-engine.mjs"
+cp "$work/out/${base[st]}/llama-engine.mjs" "$dest/llama-engine.mjs"
+cp "$work/out/${base[mt]}/llama-engine.mjs" "$dest/llama-engine-mt.mjs"
 toolchain="$(chroot "$root" emcc --version | head -n 1)"
 node "$repo/scripts/engine/write-manifest.mjs" "$dest" "$toolchain" "$work/package/llama/llama.cpp.info.json"
 echo "built $(ls "$dest" | paste -sd' ')"

@@ -5,5 +5,8 @@ LLAMA_CPP_BUNDLE_SHA256=5f5d1105d5df040738d87b8290e5d17e7362131cdcfdb0831618e0ea
 # name:extra compiler flags. simd: SIMD128, the floor every current browser has. relaxed: adds
 # relaxed SIMD (patches/ggml-cpu-wasm-relaxed-dot.patch's int8 dot products), chosen at load
 # time where WebAssembly.validate accepts it. The first variant builds every library; the
-# others rebuild only ggml-cpu (the kernels) with their flags and share the rest.
-VARIANTS=("simd:" "relaxed:-mrelaxed-simd")
+# others rebuild only ggml-cpu (the kernels) with their flags and share the rest. The -mt
+# variants are the same two with pthreads (-pthread: shared memory, ggml's threadpool), chosen
+# where the page is crossOriginIsolated and the engine is given more than one thread; their
+# libraries are built apart (build-engine.sh).
+VARIANTS=("simd:" "relaxed:-mrelaxed-simd" "simd-mt:-pthread" "relaxed-mt:-mrelaxed-simd -pthread")

@@ -27,7 +27,8 @@ const manifest = {
     bundleSha256: config.LLAMA_CPP_BUNDLE_SHA256,
   },
   toolchain: `Debian sid emscripten: ${toolchain}`,
-  variants: (config.VARIANTS ?? '').replace(/[()"]/g, '').split(/\s+/).filter(Boolean),
+  // VARIANTS=("name:flags" ...): each quoted entry (flags may hold spaces).
+  variants: [...(config.VARIANTS ?? '').matchAll(/"([^"]*)"/g)].map((match) => match[1]),
   inputs: engineInputs(repo),
   outputs,
 };

@@ -3,8 +3,9 @@
  * and build scripts it was built from are unchanged since (else the wasm is stale: run
  * `npm run build:engine`), each output is the file the build wrote, the wasm has ggml's
  * wasm SIMD kernels (i32x4.dot_i16x8_s in the quantized dot products), which a build that
- * misdetects the architecture leaves out, and only the relaxed variant (and its kernel check)
- * has the relaxed-SIMD int8 dot products.
+ * misdetects the architecture leaves out, only the relaxed variants (and the kernel check)
+ * have the relaxed-SIMD int8 dot products, and the pthreads variants have shared memory, with a
+ * loader that spawns its pool from its own URL.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -18,8 +19,8 @@ const manifest = JSON.parse(readFileSync(`${DIR}/manifest.json`, 'utf8')) as {
   outputs: Record<string, { bytes: number; sha256: string }>;
 };
 
-/** The byte range of the module's code section (id 10). */
-function codeSection(wasm: Uint8Array): Uint8Array {
+/** The byte range of the module's section `sectionId` (10: code, 2: imports). */
+function section(wasm: Uint8Array, sectionId: number): Uint8Array {
   const leb = (at: number): [number, number] => {
     let value = 0;
     let shift = 0;
@@ -33,10 +34,45 @@ function codeSection(wasm: Uint8Array): Uint8Array {
   for (let at = 8; at < wasm.length;) {
     const id = wasm[at] ?? 0;
     const [size, start] = leb(at + 1);
-    if (id === 10) return wasm.subarray(start, start + size);
+    if (id === sectionId) return wasm.subarray(start, start + size);
     at = start + size;
   }
-  throw new Error('no code section');
+  throw new Error(`no section ${sectionId}`);
+}
+
+const codeSection = (wasm: Uint8Array) => section(wasm, 10);
+
+/** Unsigned LEB128 at `at` in `bytes`: [value, the offset after it]. */
+function leb128(bytes: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  for (let shift = 0; ; shift += 7) {
+    const byte = bytes[at++] ?? 0;
+    value += (byte & 0x7f) * 2 ** shift;
+    if (byte < 0x80) return [value, at];
+  }
+}
+
+/** The limits flags of the module's imported memory (bit 1: shared), or null where it imports none. */
+function importedMemoryFlags(wasm: Uint8Array): number | null {
+  const imports = section(wasm, 2);
+  let [count, at] = leb128(imports, 0);
+  for (; count > 0; count--) {
+    for (let name = 0; name < 2; name++) {
+      const [length, after] = leb128(imports, at);
+      at = after + length;
+    }
+    const kind = imports[at++];
+    if (kind === 0x02) return imports[at] ?? null;
+    // A function's type index, a table's type and limits, a global's type and mutability.
+    if (kind === 0x00) at = leb128(imports, at)[1];
+    else if (kind === 0x01) {
+      const flags = imports[at + 1] ?? 0;
+      at = leb128(imports, at + 2)[1];
+      if (flags & 1) at = leb128(imports, at)[1];
+    } else if (kind === 0x03) at += 2;
+    else throw new Error(`import kind ${kind}`);
+  }
+  return null;
 }
 
 /** How often the SIMD opcode `op` (0xFD prefix, LEB128 opcode) occurs in `code`. */
@@ -64,25 +100,56 @@ describe('the committed llama.cpp engine', () => {
   const I32X4_DOT_I16X8_S = 186;
   const I16X8_RELAXED_DOT_I8X16_I7X16_S = 274;
 
-  it('has the two variants and their kernel checks', () => {
-    expect(manifest.variants).toEqual(['simd:', 'relaxed:-mrelaxed-simd']);
+  it('has the four variants, their two loaders and the kernel checks', () => {
+    expect(manifest.variants).toEqual([
+      'simd:',
+      'relaxed:-mrelaxed-simd',
+      'simd-mt:-pthread',
+      'relaxed-mt:-mrelaxed-simd -pthread',
+    ]);
     expect(Object.keys(manifest.outputs)).toEqual([
       'kernel-check-relaxed.wasm',
       'kernel-check-simd.wasm',
+      'llama-engine-mt.mjs',
+      'llama-engine-relaxed-mt.wasm',
       'llama-engine-relaxed.wasm',
+      'llama-engine-simd-mt.wasm',
       'llama-engine-simd.wasm',
       'llama-engine.mjs',
     ]);
   });
 
-  it.each(['llama-engine-simd.wasm', 'llama-engine-relaxed.wasm'])("%s holds ggml's wasm SIMD kernels", (name) => {
+  const ENGINES = [
+    'llama-engine-simd.wasm',
+    'llama-engine-relaxed.wasm',
+    'llama-engine-simd-mt.wasm',
+    'llama-engine-relaxed-mt.wasm',
+  ];
+
+  it.each(ENGINES)("%s holds ggml's wasm SIMD kernels", (name) => {
     expect(countSimd(code(name), I32X4_DOT_I16X8_S)).toBeGreaterThanOrEqual(20);
   });
 
   it('only the relaxed builds hold relaxed-SIMD dot products (q4_0, q4_K, q6_K)', () => {
-    for (const name of ['llama-engine-simd.wasm', 'kernel-check-simd.wasm'])
+    for (const name of ['llama-engine-simd.wasm', 'llama-engine-simd-mt.wasm', 'kernel-check-simd.wasm'])
       expect({ name, count: countSimd(code(name), I16X8_RELAXED_DOT_I8X16_I7X16_S) }).toEqual({ name, count: 0 });
-    for (const name of ['llama-engine-relaxed.wasm', 'kernel-check-relaxed.wasm'])
+    for (const name of ['llama-engine-relaxed.wasm', 'llama-engine-relaxed-mt.wasm', 'kernel-check-relaxed.wasm'])
       expect(countSimd(code(name), I16X8_RELAXED_DOT_I8X16_I7X16_S)).toBeGreaterThanOrEqual(12);
+  });
+
+  it('the pthreads builds import a shared memory (the SharedArrayBuffer every thread shares); the others make their own', () => {
+    const shared = (name: string) => {
+      const flags = importedMemoryFlags(new Uint8Array(readFileSync(`${DIR}/${name}`)));
+      return flags === null ? 'own memory' : (flags & 2) !== 0 ? 'shared' : 'imported, not shared';
+    };
+    expect(ENGINES.map(shared)).toEqual(['own memory', 'own memory', 'shared', 'shared']);
+  });
+
+  it("the pthreads loader spawns its pool's Workers from its own URL, whatever a bundler names it", () => {
+    const loader = readFileSync(`${DIR}/llama-engine-mt.mjs`, 'utf8');
+    expect(loader).toContain('new URL(import.meta.url)');
+    expect(loader).not.toContain('"llama-engine.js"');
+    expect(loader).toContain('Module.pthreadPoolSize');
+    expect(loader).toContain('stopThreads');
   });
 });
