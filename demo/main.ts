@@ -3,7 +3,14 @@
  * exposes it as `window.inpage` / `window.inpageProgress` (the README's contract), also when the
  * model cannot start: its `ready` then rejects with why.
  */
-import { ISOLATION_MODES, startInpage, type BackendChoice, type Inpage } from '../src/index';
+import {
+  ISOLATION_MODES,
+  parseThreads,
+  startInpage,
+  type BackendChoice,
+  type Inpage,
+  type ThreadCounts,
+} from '../src/index';
 import { exposeOnWindow } from '../src/page/dropin/window-globals';
 import { CATALOGUE } from './catalogue';
 import { chooseDefaultModel } from './choose-default-model';
@@ -23,6 +30,18 @@ const routes = params.get('routes');
 const isolate = ISOLATION_MODES.find((mode) => mode === params.get('isolate'));
 if (params.has('isolate') && !isolate)
   console.warn(`[playground] &isolate=${params.get('isolate')} is not one of ${ISOLATION_MODES.join(', ')}: ignored.`);
+/** `&threads=N` or `&threads=P/D`: the llama.cpp engine's threads (as `startInpage({ threads })`). */
+const threads = readThreadsParam(params.get('threads'));
+
+function readThreadsParam(value: string | null): ThreadCounts | undefined {
+  if (value === null) return undefined;
+  try {
+    return parseThreads(value, '&threads');
+  } catch (error) {
+    console.warn(`[playground] ${error instanceof Error ? error.message : String(error)} Ignored.`);
+    return undefined;
+  }
+}
 
 function start(model: string, notice: Notice | undefined, backend?: BackendChoice): void {
   if (!playground) return;
@@ -37,6 +56,7 @@ function start(model: string, notice: Notice | undefined, backend?: BackendChoic
     ...(apiKey ? { apiKey } : {}),
     ...(routes ? { routes } : {}),
     ...(isolate ? { isolate } : {}),
+    ...(threads ? { threads } : {}),
   });
   exposeOnWindow(runtime);
   playground.runtime = runtime;

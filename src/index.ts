@@ -24,3 +24,5 @@ export type { CompletionRequest, Completion, Usage, FinishReason } from './core/
 export { buildInpageTestModel, inpageTestLogprobs, INPAGE_TEST_MODEL_ID } from './builtin-model/inpage-test-model';
 export { ISOLATION_MODES } from './core/domain/isolation';
 export type { IsolationMode } from './core/domain/isolation';
+export { parseThreads } from './core/domain/threads';
+export type { ThreadCounts, ThreadsOption } from './core/domain/threads';

@@ -5,7 +5,9 @@
 //   a WebLLM model loads;
 // - llama-engine.wasm: the llama.cpp engine built by this project (scripts/engine/, committed),
 //   SIMD128; llama-engine-relaxed.wasm: its relaxed-SIMD build, which the worker takes where the
-//   browser validates relaxed SIMD (src/core/util/relaxed-simd.ts).
+//   browser validates relaxed SIMD (src/core/util/relaxed-simd.ts); llama-engine-mt.wasm and
+//   llama-engine-relaxed-mt.wasm: the two with pthreads, and llama-engine-mt.mjs, their loader
+//   (imported by URL: its pthread Workers load it too), for isolated pages with threads.
 // The worker learns the URLs of the other files from the page's first message (`useAssets`), else
 // takes its siblings (worker/engine/engine-assets-prebuilt.ts, swapped in for engine-assets.ts here).
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
@@ -60,7 +62,21 @@ export async function buildEngineWorker() {
   await single('worker/engine/backends/webllm/webllm-module.ts', 'webllm.js');
   await copyFile('worker/engine/backends/llamacpp/wasm/llama-engine-simd.wasm', `${OUT}/llama-engine.wasm`);
   await copyFile('worker/engine/backends/llamacpp/wasm/llama-engine-relaxed.wasm', `${OUT}/llama-engine-relaxed.wasm`);
+  await copyFile('worker/engine/backends/llamacpp/wasm/llama-engine-simd-mt.wasm', `${OUT}/llama-engine-mt.wasm`);
+  await copyFile(
+    'worker/engine/backends/llamacpp/wasm/llama-engine-relaxed-mt.wasm',
+    `${OUT}/llama-engine-relaxed-mt.wasm`,
+  );
+  await copyFile('worker/engine/backends/llamacpp/wasm/llama-engine-mt.mjs', `${OUT}/llama-engine-mt.mjs`);
   const files = (await readdir(OUT)).sort().join(', ');
-  if (files !== 'engine-worker.js, llama-engine-relaxed.wasm, llama-engine.wasm, webllm.js')
-    throw new Error(`${OUT} holds ${files}`);
+  const expected = [
+    'engine-worker.js',
+    'llama-engine-mt.mjs',
+    'llama-engine-mt.wasm',
+    'llama-engine-relaxed-mt.wasm',
+    'llama-engine-relaxed.wasm',
+    'llama-engine.wasm',
+    'webllm.js',
+  ];
+  if (files !== expected.join(', ')) throw new Error(`${OUT} holds ${files}`);
 }

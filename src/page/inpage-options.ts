@@ -7,6 +7,7 @@ import type { WebLLMCacheBackend } from '../core/domain/webllm-source';
 import type { OpenAIError } from '../core/domain/errors';
 import type { RouteTable } from '../core/route-table/route-table-schema';
 import type { IsolationMode } from '../core/domain/isolation';
+import type { ThreadsOption } from '../core/domain/threads';
 import type { DirectEvent } from './direct-stream';
 import type { BackendChoice, WebLLMModelOptions } from './resolve-backend';
 
@@ -67,6 +68,14 @@ export interface InpageOptions {
    * page started without it turns it off again. See docs/isolation.md.
    */
   isolate?: IsolationMode;
+  /**
+   * The llama.cpp engine's threads: `{ prefill, decode }` (llama.cpp's `-tb` and `-t`), each
+   * 1-16, or a number N: N for prompts and half as many (at least 1) for decoding. More than one runs the
+   * pthreads build, which needs a `crossOriginIsolated` page (`isolate`, or COOP/COEP headers);
+   * elsewhere the engine runs one thread. Default: half the logical cores, at most 8, for prompts
+   * and half that for decoding (docs/threads.md). A bad value makes `ready` reject with a 400.
+   */
+  threads?: ThreadsOption;
 }
 
 /** Where the in-page model stands: `failed` (with why) when it could not load. */

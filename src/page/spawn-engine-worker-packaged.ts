@@ -17,6 +17,9 @@ export function engineAssets(): EngineAssets | null {
   return {
     llamaWasm: new URL('../inpage-llm/llama-engine.wasm', import.meta.url).href,
     llamaWasmRelaxed: new URL('../inpage-llm/llama-engine-relaxed.wasm', import.meta.url).href,
+    llamaWasmMt: new URL('../inpage-llm/llama-engine-mt.wasm', import.meta.url).href,
+    llamaWasmRelaxedMt: new URL('../inpage-llm/llama-engine-relaxed-mt.wasm', import.meta.url).href,
+    llamaLoaderMt: new URL('../inpage-llm/llama-engine-mt.mjs', import.meta.url).href,
     webllm: new URL('../inpage-llm/webllm.js', import.meta.url).href,
   };
 }

@@ -7,6 +7,7 @@ import { proxy, type Remote } from 'comlink';
 import { BUILD_STAMP } from '../core/protocol/build-stamp';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/domain/route-prefix';
 import { readIsolation, withIsolation } from '../core/domain/isolation';
+import { readThreads } from '../core/domain/threads';
 import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
 import type { EngineApi, RequestRecord } from '../core/protocol/engine-api';
 import type { DeviceState, Inpage, InpageOptions } from './inpage-options';
@@ -64,6 +65,7 @@ export function startInpage(options: InpageOptions = {}): Inpage {
           ? fetchRouteTable(given)
           : Promise.resolve(checkRouteTable(given));
     if (options.isolate !== undefined) readIsolation(options.isolate, 'isolate');
+    if (options.threads !== undefined) readThreads(options.threads, 'threads');
     models = resolveModels(model, backend, document.baseURI, {
       ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
       ...(options.webllmCache ? { cache: options.webllmCache } : {}),
@@ -166,10 +168,15 @@ class InpageRuntime extends EventTarget implements Inpage {
     warnIfNotIsolated(models.fallback ?? models.primary, options.isolate);
     this.options = options;
     this.apiKey = options.apiKey ?? null;
-    this.tab = new TabEngine(models.primary.id, this.apiKey, {
-      onCrash: (reason) => void this.recover(models, reason),
-      onRejoin: () => void this.tab.election.leads.then(() => this.takeOver(models)),
-    });
+    this.tab = new TabEngine(
+      models.primary.id,
+      this.apiKey,
+      {
+        onCrash: (reason) => void this.recover(models, reason),
+        onRejoin: () => void this.tab.election.leads.then(() => this.takeOver(models)),
+      },
+      options.threads === undefined ? undefined : readThreads(options.threads, 'threads'),
+    );
     this.ready = Promise.all([routeTable, this.tab.election.first]).then(([table, leads]) => {
       this.routes = table;
       return leads ? this.start(models, options) : this.follow(models, options);

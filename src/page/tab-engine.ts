@@ -11,6 +11,7 @@ import { ServiceUnavailableError } from '../core/domain/errors';
 import type { BackendName } from '../core/domain/backend-name';
 import { message, type PageToSw } from '../core/protocol/protocol';
 import { createEngine } from './create-engine';
+import type { ThreadCounts } from '../core/domain/threads';
 import { electEngine, type EngineElection } from './engine-election';
 import { bridgeServiceWorker } from './sw-bridge';
 import { watchEngine, type EngineWatch } from './watch-engine';
@@ -42,6 +43,8 @@ export class TabEngine {
     private readonly modelId: string,
     private readonly apiKey: string | null,
     private readonly events: TabEvents,
+    /** The llama.cpp engine's threads the page asked for (the worker's default when absent). */
+    private readonly threads?: ThreadCounts,
   ) {
     this.current = electEngine(modelId);
     addEventListener('pagehide', this.onPageHide);
@@ -88,7 +91,7 @@ export class TabEngine {
   /** Leads: starts the engine worker (offering `catalogues`), watches it and bridges the SW to it. */
   lead(catalogues: BackendName[]): Remote<EngineApi> {
     this.detach();
-    const { worker, engine } = createEngine();
+    const { worker, engine } = createEngine(this.threads);
     const watch = watchEngine(worker, engine, (reason) => this.crashed(reason));
     this.running = { worker, engine, watch };
     this.detach = bridgeServiceWorker(engine, this.apiKey, [this.modelId]);

@@ -33,6 +33,9 @@ test('init --dropin copies the SW, the drop-in script and its engine files, and 
     'inpage-llm/engine-worker.js',
     'inpage-llm/llama-engine.wasm',
     'inpage-llm/llama-engine-relaxed.wasm',
+    'inpage-llm/llama-engine-mt.wasm',
+    'inpage-llm/llama-engine-relaxed-mt.wasm',
+    'inpage-llm/llama-engine-mt.mjs',
     'inpage-llm/webllm.js',
   ]) {
     await access(join(app.dir, 'public', file));

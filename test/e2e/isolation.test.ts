@@ -22,13 +22,18 @@ after(async () => {
   await site.close();
 });
 
-/** Whether the page and each of its workers (the engine's among them) are cross-origin isolated. */
-async function isolation(page: Page): Promise<{ page: boolean; workers: boolean[] }> {
+/** The engine's pthread Workers (they load its pthreads loader): idle, each waits in `Atomics.wait`, and evaluates nothing. */
+const isPthread = (url: string) => /\/llama-engine-mt(-[\w-]+)?\.mjs$/.test(url);
+
+/** Whether the page and each of its workers (the engine's among them) are cross-origin isolated; and how many pthread Workers run. */
+async function isolation(page: Page): Promise<{ page: boolean; workers: boolean[]; pthreads: number }> {
   await page.waitForFunction(() => 'inpage' in window);
   await page.evaluate(() => window.inpage.ready);
+  const others = page.workers().filter((worker) => !isPthread(worker.url()));
   return {
     page: await page.evaluate(() => self.crossOriginIsolated),
-    workers: await Promise.all(page.workers().map((worker) => worker.evaluate(() => self.crossOriginIsolated))),
+    workers: await Promise.all(others.map((worker) => worker.evaluate(() => self.crossOriginIsolated))),
+    pthreads: page.workers().length - others.length,
   };
 }
 
@@ -75,6 +80,64 @@ test('a page started without isolate turns it off for the next load', async () =
     await page.reload();
     assert.equal((await isolation(page)).page, false, 'the SW registered without isolate adds no headers');
     await completes(page);
+  } finally {
+    await context.close();
+  }
+});
+
+interface ServedCard {
+  id: string;
+  threads?: { prefill: number; decode: number };
+}
+
+/** The threads the page's engine runs the model on (its card in `GET /v1/models`). */
+async function engineThreads(page: Page): Promise<ServedCard['threads']> {
+  const models = await page.evaluate(async () => (await fetch('/v1/models')).json());
+  const card = (models as { data: ServedCard[] }).data.find((entry) => entry.id === 'inpage-test');
+  return card?.threads;
+}
+
+/** A greedy completion's text and its tokens' logprobs: the same at any thread count. */
+async function greedy(page: Page): Promise<{ text: string; logprobs: number[] }> {
+  const response = await postFromPage(page, '/v1/completions', {
+    model: 'inpage-test',
+    prompt: 'a b c d e f g h i j k l m n o p q r s t u v w x y z '.repeat(12),
+    max_tokens: 24,
+    temperature: 0,
+    logprobs: 1,
+  });
+  assert.equal(response.status, 200, JSON.stringify(response.body));
+  const choice = (response.body as { choices: Array<{ text: string; logprobs: { token_logprobs: number[] } }> })
+    .choices[0];
+  return { text: choice?.text ?? '', logprobs: choice?.logprobs.token_logprobs ?? [] };
+}
+
+test('&threads=2 on a plain static server: one thread on the first load, two from the isolated second, the same output', async () => {
+  const { context, page } = await site.openPage('/?model=inpage-test&isolate=credentialless&threads=2', {
+    waitReady: false,
+  });
+  try {
+    const first = await isolation(page);
+    assert.deepEqual([first.page, first.pthreads], [false, 0]);
+    assert.deepEqual(
+      await engineThreads(page),
+      { prefill: 1, decode: 1 },
+      'no shared memory: the single-threaded build',
+    );
+    const single = await greedy(page);
+    await page.reload();
+    const second = await isolation(page);
+    assert.equal(second.page, true);
+    assert.deepEqual(await engineThreads(page), { prefill: 2, decode: 1 });
+    // ggml's pool: one pthread Worker beside the engine worker's own thread.
+    assert.equal(second.pthreads, 1);
+    assert.ok(second.workers.length >= 1 && second.workers.every((isolated) => isolated));
+    const threaded = await greedy(page);
+    assert.equal(threaded.text, single.text);
+    assert.equal(threaded.logprobs.length, single.logprobs.length);
+    threaded.logprobs.forEach((logprob, i) =>
+      assert.ok(Math.abs(logprob - (single.logprobs[i] ?? 0)) < 1e-4, `token ${i}`),
+    );
   } finally {
     await context.close();
   }

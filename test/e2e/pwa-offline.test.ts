@@ -112,7 +112,7 @@ test('offline, a model that needs a download says so and offers inpage-test, whi
   await context.close();
 });
 
-test('a first visit downloads one engine wasm, once: the build this browser runs, which then loads from the precache', async () => {
+test('a first visit downloads the engine builds this browser runs, once each, which then load from the precache', async () => {
   const context = await harness.browser.newContext();
   const downloads: string[] = [];
   context.on('response', (response) => {
@@ -122,10 +122,16 @@ test('a first visit downloads one engine wasm, once: the build this browser runs
   await page.goto(harness.origin + '/?model=inpage-test');
   await page.waitForFunction(() => 'inpage' in window);
   await page.evaluate(() => window.inpage.ready);
-  // The precache stores only the engine build the browser validates (relaxed SIMD or SIMD128);
-  // the engine worker, by the same probe, asks for that one, from the precache.
+  // The precache stores only the engine builds the browser validates (relaxed SIMD or SIMD128):
+  // the single-threaded one, and the pthreads one since the preview server's COOP/COEP isolate
+  // the origin (the SW too); the engine worker, by the same probe, asks for one, from the precache.
   const relaxed = await page.evaluate((probe) => WebAssembly.validate(new Uint8Array(probe)), [...relaxedSimdProbe()]);
-  assert.equal(downloads.length, 1, downloads.join('\n'));
-  assert.equal(/llama-engine-relaxed-/.test(downloads[0] ?? ''), relaxed, downloads.join('\n'));
+  assert.equal(await page.evaluate(() => self.crossOriginIsolated), true);
+  const kinds = downloads.map((url) => {
+    const name = url.split('/').at(-1) ?? '';
+    return `${/^llama-engine-relaxed-/.test(name) ? 'relaxed' : 'simd'}${/-mt-/.test(name) ? '-mt' : ''}`;
+  });
+  const simd = relaxed ? 'relaxed' : 'simd';
+  assert.deepEqual(kinds.sort(), [simd, `${simd}-mt`], downloads.join('\n'));
   await context.close();
 });

@@ -15,20 +15,21 @@ declare const self: ServiceWorkerGlobalScope;
  * Unlike Workbox's `precacheAndRoute`, a precache that cannot be stored (a 404, the storage
  * quota full) does not fail the install: the SW starts anyway, with a console warning, and the
  * files it could not keep come from the network (the precache route falls back to it). Of the
- * engine's two wasm builds, only the one this browser runs is stored (engine-variant-filter.ts).
+ * engine's wasm builds, only those this browser runs are stored (engine-variant-filter.ts):
+ * the pthreads ones where `threads` (the origin's pages are isolated).
  *
  * Returns the precache's answer for a fetch (undefined where it has none), for the SW's one fetch
  * listener to serve, rather than a listener of Workbox's own: the SW sets isolation headers on
  * documents whichever way they come (isolate-responses.ts).
  */
-export function precacheShell(): (event: FetchEvent) => Promise<Response> | undefined {
+export function precacheShell(threads: boolean): (event: FetchEvent) => Promise<Response> | undefined {
   // Spelled exactly `self.__WB_MANIFEST`: that is the string injectManifest replaces.
   const manifest = self.__WB_MANIFEST ?? [];
   if (manifest.length === 0) return () => undefined;
   cleanupOutdatedCaches();
   const controller = new PrecacheController();
   controller.addToCacheList(manifest);
-  self.addEventListener('install', (event) => event.waitUntil(storeAll(controller)));
+  self.addEventListener('install', (event) => event.waitUntil(storeAll(controller, threads)));
   self.addEventListener('activate', (event) => void controller.activate(event));
   const router = new Router();
   router.registerRoute(new PrecacheRoute(controller, { ignoreURLParametersMatching: [/.*/] }));
@@ -36,11 +37,11 @@ export function precacheShell(): (event: FetchEvent) => Promise<Response> | unde
 }
 
 /** Stores each listed file under its precache key; what fails is warned about, not thrown. */
-async function storeAll(controller: PrecacheController): Promise<void> {
+async function storeAll(controller: PrecacheController, threads: boolean): Promise<void> {
   const failed: string[] = [];
   const cache = await caches.open(controller.strategy.cacheName);
   for (const [url, key] of controller.getURLsToCacheKeys()) {
-    if (!precachesFile(url) || (await cache.match(key))) continue;
+    if (!precachesFile(url, undefined, threads) || (await cache.match(key))) continue;
     try {
       const response = await fetch(url, { credentials: 'same-origin' });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);

@@ -70,7 +70,8 @@ const routes: Route[] = [
   lazyChunkRoute,
 ];
 
-const precached = precacheShell();
+// Pages get threads where they are isolated: by this SW, or by the server (then so is the SW).
+const precached = precacheShell(isolation !== null || self.crossOriginIsolated);
 
 self.addEventListener('install', () => {
   void self.skipWaiting();

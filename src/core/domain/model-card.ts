@@ -1,5 +1,6 @@
 import type { BackendName } from './backend-name';
 import type { ModelCapabilities } from './capabilities';
+import type { ThreadCounts } from './threads';
 
 /** Where a model stands in its page's engine (`available`: in a catalogue, not loaded). */
 export type ModelStatus = 'loading' | 'ready' | 'failed' | 'available';
@@ -25,6 +26,8 @@ export interface ModelCard {
   vram_required_mb?: number;
   /** The concrete build that was chosen (WebLLM: the q4f32 variant when the GPU lacks shader-f16). */
   variant?: string;
+  /** The llama.cpp engine's threads for prompts and for decoding (1 and 1 on a page that is not cross-origin isolated). */
+  threads?: ThreadCounts;
   /** What the loaded model can honour (internal: the SW checks requests against it; not listed by `/v1/models`). */
   capabilities?: ModelCapabilities;
 }

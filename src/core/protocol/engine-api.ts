@@ -5,6 +5,7 @@
 import type { BackendName } from '../domain/backend-name';
 import type { ModelCard } from '../domain/model-card';
 import type { LoadProgress, ModelSpec } from '../domain/model-spec';
+import type { ThreadCounts } from '../domain/threads';
 import type { InboxInfo, Job } from './protocol';
 
 /** How one request ended, as the engine saw it. */
@@ -25,12 +26,19 @@ export interface EngineAssets {
   llamaWasm: string;
   /** Its relaxed-SIMD build (`llama-engine-relaxed.wasm`), used where the browser validates relaxed SIMD. */
   llamaWasmRelaxed: string;
+  /** The pthreads builds (`llama-engine-mt.wasm`, `llama-engine-relaxed-mt.wasm`), used on isolated pages with threads. */
+  llamaWasmMt: string;
+  llamaWasmRelaxedMt: string;
+  /** The pthreads builds' loader (`llama-engine-mt.mjs`), imported by URL: its pthread Workers load it too. */
+  llamaLoaderMt: string;
   webllm: string;
 }
 
 export interface EngineApi {
   /** Sent first by the ES library: the prebuilt worker's wasm and WebLLM URLs (builds that bundle the worker ignore it). */
   useAssets(assets: EngineAssets): void;
+  /** Sent first too: the llama.cpp engine's threads (src/core/domain/threads.ts), for the models loaded after it. */
+  useThreads(threads: ThreadCounts): void;
   /** Loads `spec` (once; a second call waits for the first) and resolves with its card. */
   load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<ModelCard>;
   /** The models this engine knows, with their status. */

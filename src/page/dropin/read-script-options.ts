@@ -2,6 +2,7 @@ import type { BackendChoice } from '../resolve-backend';
 import type { InpageOptions } from '../start-inpage';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix } from '../../core/domain/route-prefix';
 import { readIsolation } from '../../core/domain/isolation';
+import { parseThreads } from '../../core/domain/threads';
 
 /** The `data-*` attributes the drop-in script reads (as `dataset` keys). */
 export interface ScriptAttributes {
@@ -14,6 +15,7 @@ export interface ScriptAttributes {
   scope?: string | undefined;
   routes?: string | undefined;
   isolate?: string | undefined;
+  threads?: string | undefined;
 }
 
 /** What the drop-in starts with, and what it must report with `console.error`. */
@@ -31,9 +33,10 @@ const fromScript = (model: string, scriptUrl: string) =>
 
 /**
  * Turns `<script src=".../inpage-llm.js" data-model=... data-backend=... data-fallback=...
- * data-api-key=... data-route-prefix=... data-sw=... data-scope=... data-routes=... data-isolate=...>`
- * into runtime options (`data-routes`: the URL of a route table's JSON, relative to the page;
- * `data-isolate`: `credentialless` or `require-corp`).
+ * data-api-key=... data-route-prefix=... data-sw=... data-scope=... data-routes=... data-isolate=...
+ * data-threads=...>` into runtime options (`data-routes`: the URL of a route table's JSON,
+ * relative to the page; `data-isolate`: `credentialless` or `require-corp`; `data-threads`: `N`,
+ * or `P/D` for prompts and decoding).
  * Values the runtime does not support are never dropped silently: each one yields an error.
  */
 export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: string): ScriptOptions {
@@ -72,6 +75,14 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
       options.isolate = readIsolation(isolate, 'data-isolate');
     } catch (error) {
       errors.push(`${error instanceof Error ? error.message : String(error)} The page is not isolated.`);
+    }
+  }
+  const threads = attributes.threads?.trim();
+  if (threads) {
+    try {
+      options.threads = parseThreads(threads, 'data-threads');
+    } catch (error) {
+      errors.push(`${error instanceof Error ? error.message : String(error)} Using the default threads.`);
     }
   }
   return { options, errors };

@@ -17,6 +17,26 @@ describe('precachesFile', () => {
     for (const url of relaxed) expect([precachesFile(url, true), precachesFile(url, false)]).toEqual([true, false]);
   });
 
+  it('keeps the pthreads builds and their loader only where pages get threads, each by its SIMD', () => {
+    const mt = [
+      'https://a.test/assets/llama-engine-simd-mt-Bx3_k9aQ.wasm',
+      'https://a.test/inpage-llm/llama-engine-mt.wasm',
+    ];
+    const relaxedMt = [
+      'https://a.test/assets/llama-engine-relaxed-mt-Q-12abCd.wasm',
+      'https://a.test/inpage-llm/llama-engine-relaxed-mt.wasm',
+    ];
+    const loader = ['https://a.test/assets/llama-engine-mt-D1x9.mjs', 'https://a.test/inpage-llm/llama-engine-mt.mjs'];
+    const all = (url: string) =>
+      [true, false].flatMap((threads) => [true, false].map((r) => precachesFile(url, r, threads)));
+    // [threads+relaxed, threads+simd, relaxed, simd]
+    for (const url of mt) expect(all(url)).toEqual([false, true, false, false]);
+    for (const url of relaxedMt) expect(all(url)).toEqual([true, false, false, false]);
+    for (const url of loader) expect(all(url)).toEqual([true, true, false, false]);
+    for (const url of wasm) expect(all(url)).toEqual([false, true, false, true]);
+    for (const url of relaxed) expect(all(url)).toEqual([true, false, true, false]);
+  });
+
   it('keeps every other file, whatever the browser', () => {
     for (const url of ['/index.html', '/inpage-llm/engine-worker.js', '/assets/webllm-x.js', '/models/a.wasm'])
       expect([precachesFile(url, true), precachesFile(url, false)]).toEqual([true, true]);

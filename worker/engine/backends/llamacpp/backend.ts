@@ -6,7 +6,8 @@ import { chatTemplateFromMetadata } from '#gguf/chat-template';
 import { vocabularyFromMetadata } from '#gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test-model';
 import type { Backend, LoadedModel } from '../../backend';
-import { llamaWasmUrl } from '../../engine-assets';
+import { llamaEngineFiles } from '../../engine-assets';
+import { engineThreads } from '../../engine-threads';
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
 import { memoryLimit, tooLarge } from './memory-limit';
@@ -21,9 +22,6 @@ declare const __INPAGE_TEST_HOOKS__: boolean;
 const DEFAULT_CONTEXT = 4096;
 
 export { MAX_MODEL_BYTES } from './memory-limit';
-
-/** The engine's threads: the build is single-threaded (a pthreads build is future work). */
-export const LLAMACPP_THREADS = 1;
 
 /**
  * The largest KV cache kept in F32 (flash attention off), in MiB: above it a model keeps
@@ -87,9 +85,16 @@ export class LlamaCppBackend implements Backend {
       if (file.size > limit.bytes) throw tooLarge(spec.id, file.size, 'its file', limit);
       const { metadata } = await this.validate(spec, file);
       const vocab = vocabularyFromMetadata(metadata);
-      const engine = await LlamaWasm.start(llamaWasmUrl());
+      const threads = engineThreads();
+      const pool = Math.max(threads.prefill, threads.decode);
+      const engine = await LlamaWasm.start(llamaEngineFiles(threads.pthreads), pool);
       const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
-      await loadWithin(spec.id, engine, () => engine.load(file, contextLength, LLAMACPP_THREADS, f32CacheMib));
+      try {
+        await loadWithin(spec.id, engine, () => engine.load(file, contextLength, threads, f32CacheMib));
+      } catch (error) {
+        engine.dispose();
+        throw error;
+      }
       const template = chatTemplateFromMetadata(metadata, vocab);
       const model = new LlamaCppModel(
         engine,
@@ -97,6 +102,7 @@ export class LlamaCppBackend implements Backend {
         vocab,
         contextLength,
         template,
+        { prefill: threads.prefill, decode: threads.decode },
       );
       firstEvaluation(spec.id, model);
       return model;

@@ -31,6 +31,8 @@ export interface LlamaEngineOptions {
   locateFile: (name: string) => string;
   print?: (text: string) => void;
   printErr?: (text: string) => void;
+  /** The pthreads build: how many pthread Workers to spawn before the module resolves (ggml's pool less this thread). */
+  pthreadPoolSize?: number;
 }
 
 type Ptr = number;
@@ -48,7 +50,10 @@ export interface LlamaEngineModule {
   _ip_out_i32(): Ptr;
   _ip_out_f32(): Ptr;
   _ip_out_bytes(): Ptr;
-  _ip_load(path: Ptr, nCtx: number, nThreads: number, maxF32CacheMib: number): number;
+  _ip_load(path: Ptr, nCtx: number, nThreads: number, nThreadsBatch: number, maxF32CacheMib: number): number;
+  _ip_max_threads(): number;
+  /** The pthreads build (scripts/engine/threads-post.js): ends its pthread Workers. */
+  stopThreads?(): void;
   _ip_info(): number;
   _ip_tokenize(text: Ptr, length: number, addSpecial: number, parseSpecial: number): number;
   _ip_tokenize_mixed(text: Ptr, length: number, ranges: Ptr, nRanges: number, addSpecial: number): number;

@@ -5,9 +5,11 @@
  */
 import createLlamaEngine from './wasm/llama-engine.mjs';
 import type { KvCacheType } from '#core/domain/tokenize';
+import type { ThreadCounts } from '#core/domain/threads';
 import { bufferBlobReads } from './blob-reads';
 import { EngineError } from './engine-error';
-import type { LlamaEngineModule } from './engine-module';
+import type { LlamaEngineFiles } from './engine-files';
+import type { LlamaEngineModule, LlamaEngineOptions } from './engine-module';
 import { refusedGrowths, watchHeapGrowth } from './heap-growth';
 import { armTestTrap } from './test-trap';
 import { testHeapCeiling } from './test-memory';
@@ -16,6 +18,17 @@ import { testHeapCeiling } from './test-memory';
 declare const __INPAGE_TEST_HOOKS__: boolean;
 
 const encoder = new TextEncoder();
+
+/** The pthreads build's loader, imported from its URL (it is not bundled: its pthread Workers load the same file). */
+async function importThreadedLoader(url: string): Promise<typeof createLlamaEngine> {
+  const loader: unknown = await import(/* @vite-ignore */ url);
+  if (!isLoaderModule(loader)) throw new EngineError(`${url} is not the engine's loader`);
+  return loader.default;
+}
+
+function isLoaderModule(value: unknown): value is { default: typeof createLlamaEngine } {
+  return typeof value === 'object' && value !== null && 'default' in value && typeof value.default === 'function';
+}
 
 /** How llama.cpp and the C++ runtime say an allocation failed, in what they print. */
 const ALLOCATION_FAILED = /failed to allocate|bad_alloc|out of memory|cannot allocate/i;
@@ -46,23 +59,31 @@ export interface ModelNumbers {
 }
 
 export class LlamaWasm {
+  private pending = 0;
+
   private constructor(
     private readonly m: LlamaEngineModule,
     private readonly failedAllocations: { count: number },
   ) {}
 
-  /** Instantiates the engine from the wasm at `wasmUrl`. */
-  static async start(wasmUrl: string): Promise<LlamaWasm> {
+  /**
+   * Instantiates the engine from `files`: the single-threaded build (its loader bundled), or the
+   * pthreads build, whose loader is imported from its URL and spawns `threads - 1` pthread Workers
+   * (ggml's pool beside this thread) before it resolves, so no thread is started inside a call.
+   */
+  static async start(files: LlamaEngineFiles, threads = 1): Promise<LlamaWasm> {
     watchHeapGrowth(__INPAGE_TEST_HOOKS__ ? testHeapCeiling : undefined);
     const failedAllocations = { count: 0 };
-    const module = await createLlamaEngine({
-      locateFile: () => wasmUrl,
+    const options: LlamaEngineOptions = {
+      locateFile: () => files.wasm,
       print: () => {},
       printErr: (text) => {
         if (ALLOCATION_FAILED.test(text)) failedAllocations.count++;
         console.warn(`[llama.cpp] ${text}`);
       },
-    });
+    };
+    const create = files.loader === null ? createLlamaEngine : await importThreadedLoader(files.loader);
+    const module = await create(files.loader === null ? options : { ...options, pthreadPoolSize: threads - 1 });
     const engine = new LlamaWasm(module, failedAllocations);
     if (__INPAGE_TEST_HOOKS__) armTestTrap(engine, module);
     return engine;
@@ -72,7 +93,7 @@ export class LlamaWasm {
    * Loads the GGUF in `file` with a context of `contextLength` tokens. In a worker the Blob is
    * mounted (read in place as llama.cpp asks for its parts); elsewhere it is copied in.
    */
-  async load(file: Blob, contextLength: number, threads: number, maxF32CacheMib: number): Promise<void> {
+  async load(file: Blob, contextLength: number, threads: ThreadCounts, maxF32CacheMib: number): Promise<void> {
     const { FS, WORKERFS } = this.m;
     FS.mkdir(MODEL_DIR);
     const path = `${MODEL_DIR}/model.gguf`;
@@ -81,7 +102,11 @@ export class LlamaWasm {
       bufferBlobReads(WORKERFS);
       FS.mount(WORKERFS, { blobs: [{ name: 'model.gguf', data: file }] }, MODEL_DIR);
     }
-    this.check(this.withString(path, (ptr) => this.m._ip_load(ptr, contextLength, threads, maxF32CacheMib)));
+    this.check(
+      this.withString(path, (ptr) =>
+        this.m._ip_load(ptr, contextLength, threads.decode, threads.prefill, maxF32CacheMib),
+      ),
+    );
   }
 
   /**
@@ -90,6 +115,11 @@ export class LlamaWasm {
    */
   memoryFailures(): number {
     return refusedGrowths(this.m.HEAPU8.buffer) + this.failedAllocations.count;
+  }
+
+  /** Ends the pthreads build's Workers (the module is dropped with its model); nothing in the single-threaded build. */
+  dispose(): void {
+    this.m.stopThreads?.();
   }
 
   /** The heap's size now, in bytes. */
@@ -153,12 +183,20 @@ export class LlamaWasm {
 
   /** Starts a generation on `ids`; returns how many came from the context's cached prefix. */
   begin(ids: readonly number[], reuse: boolean): number {
-    return this.check(this.withIds(ids, (ptr) => this.m._ip_begin(ptr, ids.length, reuse ? 1 : 0)));
+    const cached = this.check(this.withIds(ids, (ptr) => this.m._ip_begin(ptr, ids.length, reuse ? 1 : 0)));
+    this.pending = ids.length - cached;
+    return cached;
   }
 
   /** Reads up to `max` more prompt tokens; returns how many are left. */
   prefill(max: number): number {
-    return this.check(this.m._ip_prefill(max));
+    this.pending = this.check(this.m._ip_prefill(max));
+    return this.pending;
+  }
+
+  /** The prompt tokens `begin` left to read, less those `prefill` read since. */
+  pendingTokens(): number {
+    return this.pending;
   }
 
   /** Sets up the sampler (llama-server's field names; see native/sampling.cpp). */

@@ -6,6 +6,7 @@ import type { PromptInput } from '#core/domain/generation';
 import type { ChatTemplate } from '#gguf/chat-template';
 import type { Vocabulary } from '#gguf/vocabulary';
 import type { EmbeddingResult } from '#core/domain/embedding';
+import type { ThreadCounts } from '#core/domain/threads';
 import type { KvCacheType } from '#core/domain/tokenize';
 import type { ChoiceRequest, GenerationEvent, LoadedModel, PromptToken, TokenInfo } from '../../backend';
 import type { PromptSegment } from '../../chat/prompt-segments';
@@ -15,6 +16,7 @@ import type { LlamaWasm, RawCandidate, SampledToken } from './llama-wasm';
 import { samplerSpec } from './sampler-spec';
 import { tokenSpelling } from './token-spelling';
 import { Pacer } from './yield-to-events';
+import { PrefillSteps } from './prefill-steps';
 import type { EngineGuard } from './engine-guard';
 import { testTrapPoint } from './test-trap';
 import { infillFim, plainFim, type FimModel } from './fim-prompt';
@@ -24,15 +26,6 @@ declare const __INPAGE_TEST_HOOKS__: boolean;
 
 /** The most tokens one input may have for embeddings (each input runs in one batch). */
 export const EMBEDDING_BATCH = 1024;
-
-/**
- * Prompt tokens read per step: an abort lands between two such batches, and the worker answers
- * the Service Worker's keepalives only between steps. A step longer than KEEPALIVE_TIMEOUT_MS
- * (1.5 s) ends the request with 503 `engine_gone`: 512-token steps did so for 256-token prompts
- * on the bench's Q6_K and Q8_0 models at load 12 on 2 cores (~45 tok/s, 5.7 s). 64 tokens take
- * ~0.5 s there; llama.cpp's per-batch cost is small beside that.
- */
-const PREFILL_STEP = 64;
 
 const decoder = new TextDecoder();
 
@@ -45,6 +38,9 @@ const decoder = new TextDecoder();
 export class LlamaCppModel implements LoadedModel {
   readonly capabilities: ModelCapabilities;
   readonly kvCacheType: KvCacheType;
+  /** Its card shows the threads it runs on (1 and 1 where the page is not isolated). */
+  readonly details: { threads: ThreadCounts };
+  private readonly steps = new PrefillSteps();
   private readonly pieces = new Map<number, number[]>();
 
   constructor(
@@ -53,6 +49,7 @@ export class LlamaCppModel implements LoadedModel {
     private readonly vocab: Vocabulary,
     private readonly contextLength: number,
     readonly chatTemplate: ChatTemplate | null,
+    threads: ThreadCounts,
   ) {
     const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
     if (!vocab.fim) unsupported.push('suffix');
@@ -64,6 +61,7 @@ export class LlamaCppModel implements LoadedModel {
       max_token_bytes: vocab.maxTokenBytes,
     };
     this.kvCacheType = engine.info().kvCacheType;
+    this.details = { threads };
   }
 
   /**
@@ -75,7 +73,7 @@ export class LlamaCppModel implements LoadedModel {
     this.guard.call(() => {
       const ids = this.engine.tokenize(' ', true, false);
       this.engine.begin(ids.length > 0 ? ids : [0], false);
-      while (this.engine.prefill(PREFILL_STEP) > 0);
+      while (this.prefillStep() > 0);
       this.engine.sampler({ temperature: 0 });
       if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
       this.engine.sample(0, false);
@@ -147,6 +145,16 @@ export class LlamaCppModel implements LoadedModel {
 
   async unload(): Promise<void> {
     this.guard.retire();
+    this.engine.dispose();
+  }
+
+  /** Reads one prompt step, sized by time (prefill-steps.ts); returns the tokens still pending. */
+  private prefillStep(): number {
+    const before = this.engine.pendingTokens();
+    const started = performance.now();
+    const pending = this.engine.prefill(this.steps.next());
+    this.steps.record(before - pending, performance.now() - started);
+    return pending;
   }
 
   /** A prompt as ids: text is tokenized as llama-server does (BOS/EOS as the model asks, special tokens parsed). */
@@ -208,7 +216,7 @@ export class LlamaCppModel implements LoadedModel {
       ? decoder.decode(new Uint8Array(ids.flatMap((id) => this.engine.piece(id, true))))
       : null;
     yield { type: 'prompt', promptTokens, cachedTokens, ...(laidOut === null ? {} : { text: laidOut }) };
-    while (this.engine.prefill(PREFILL_STEP) > 0) {
+    while (this.prefillStep() > 0) {
       await pacer.maybeYield();
       if (signal.aborted) return;
     }

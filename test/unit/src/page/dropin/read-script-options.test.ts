@@ -79,4 +79,15 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
     expect(bad.errors).toEqual([expect.stringMatching(/^data-isolate: "yes" is not an isolation mode/)]);
     expect(bad.options.isolate).toBeUndefined();
   });
+
+  it('data-threads takes N or P/D; anything else is reported and the default kept', () => {
+    expect(readScriptOptions({ threads: '2' }, SCRIPT).options.threads).toEqual({ prefill: 2, decode: 1 });
+    expect(readScriptOptions({ threads: '4/1' }, SCRIPT).options.threads).toEqual({ prefill: 4, decode: 1 });
+    expect(readScriptOptions({}, SCRIPT).options.threads).toBeUndefined();
+    const bad = readScriptOptions({ threads: 'many' }, SCRIPT);
+    expect(bad.errors).toEqual([
+      expect.stringMatching(/^data-threads: "many" is not a thread count.*default threads\.$/),
+    ]);
+    expect(bad.options.threads).toBeUndefined();
+  });
 });
