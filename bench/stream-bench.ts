@@ -11,6 +11,10 @@
  * decode, 0: a 4-token prompt), BENCH_TOKENS (transport, 1000),
  * BENCH_NATIVE_THREADS (1,2), BENCH_TTFT_PAIRS (transport, 30), BENCH_SKIP_TRANSPORT=1; `BENCH_MODELS=`
  * (empty) for the transport alone.
+ * - Threads (./threads-bench): the endpoint with `&threads=1` and `&threads=2` beside wllama and
+ *   native llama.cpp at the same counts, prefill and decode at each context of
+ *   BENCH_THREAD_CONTEXTS (256,2048), on BENCH_THREAD_MODELS (small-f32,small-q8_0,small-q4_0,
+ *   small-q4_K; empty to skip), BENCH_THREAD_ROUNDS (BENCH_ROUNDS) rounds.
  */
 import { startHarness } from '../test/e2e/harness';
 import { ensureBenchModels } from './bench-models';
@@ -18,6 +22,7 @@ import { benchModel, type ModelResult } from './model-bench';
 import { modelTables, transportTable } from './report';
 import { benchTransport } from './transport-bench';
 import { buildWllamaPage } from './wllama-page-build';
+import { benchThreads, threadsTables, type ThreadsResult } from './threads-bench';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const ROUNDS = env('BENCH_ROUNDS', 3);
@@ -59,6 +64,34 @@ try {
     }
   }
   if (results.length > 0) out.push(modelTables(results, THREADS));
+  const threadModels = await ensureBenchModels(
+    process.env.BENCH_THREAD_MODELS ?? 'small-f32,small-q8_0,small-q4_0,small-q4_K',
+  );
+  const contexts = (process.env.BENCH_THREAD_CONTEXTS ?? '256,2048').split(',').map(Number);
+  const threaded: ThreadsResult[] = [];
+  for (const model of threadModels) {
+    process.stdout.write(`${model.id} (threads) `);
+    try {
+      threaded.push(
+        await benchThreads(harness, model, {
+          rounds: env('BENCH_THREAD_ROUNDS', ROUNDS),
+          threads: [1, 2],
+          contexts,
+          decodeTokens: env('BENCH_DECODE_TOKENS', 64),
+          wllamaPage,
+        }),
+      );
+      console.log(
+        ` ${((performance.now() - started) / 1000).toFixed(0)} s\n${threadsTables(threaded, [1, 2], contexts)}`,
+      );
+    } catch (error) {
+      failures.push(
+        `${model.id} (threads) failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      );
+      console.log(failures.at(-1));
+    }
+  }
+  if (threaded.length > 0) out.push(threadsTables(threaded, [1, 2], contexts));
   out.push(...failures);
 } finally {
   await harness.close();

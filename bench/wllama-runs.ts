@@ -17,11 +17,16 @@ export async function openWllamaPage(
   harness: Harness,
   path: string,
   model: BenchModel,
+  threads = 1,
 ): Promise<{ context: BrowserContext; page: Page; loadMs: number }> {
   const start = performance.now();
   const { context, page } = await harness.openPage(path, { waitReady: false });
   try {
-    await page.evaluate(({ url, n }) => window.wllamaBench.load(url, n), { url: model.url, n: CONTEXT_LENGTH });
+    await page.evaluate(({ url, n, threads }) => window.wllamaBench.load(url, n, threads), {
+      url: model.url,
+      n: CONTEXT_LENGTH,
+      threads,
+    });
   } catch (error) {
     await context.close();
     throw error;

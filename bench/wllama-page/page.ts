@@ -8,7 +8,7 @@ import type { PageMessage, WllamaBody, WorkerMessage } from './protocol';
 /** What the bench calls in the page. */
 export interface WllamaBench {
   /** Loads the GGUF at `url` (same origin) with `contextLength` tokens of context. */
-  load(url: string, contextLength: number): Promise<void>;
+  load(url: string, contextLength: number, threads?: number): Promise<void>;
   /** One streamed completion: a `text` event per chunk, then `done` with the token counts. */
   stream(body: WllamaBody): AsyncIterable<WorkerMessage>;
 }
@@ -40,8 +40,8 @@ async function* request(message: PageMessage): AsyncIterable<WorkerMessage> {
 }
 
 window.wllamaBench = {
-  async load(url, contextLength) {
-    for await (const _ of request({ type: 'load', url, contextLength }));
+  async load(url, contextLength, threads = 1) {
+    for await (const _ of request({ type: 'load', url, contextLength, threads }));
   },
   stream: (body) => request({ type: 'run', body }),
 };

@@ -12,7 +12,7 @@ export interface WllamaBody {
 
 /** Page -> worker; each message brings the port its answers go to. */
 export type PageToWorker = {
-  load: { url: string; contextLength: number };
+  load: { url: string; contextLength: number; threads: number };
   run: { body: WllamaBody };
 };
 

@@ -1,6 +1,6 @@
 /**
  * The wllama bench's Web Worker: the previous engine (`@wllama/wllama` 3.13's prebuilt wasm) as
- * the engine worker ran it: one GGUF loaded from the page's origin, CPU only, 1 thread, 1 slot,
+ * the engine worker ran it: one GGUF loaded from the page's origin, CPU only, 1 thread (or the bench's count), 1 slot,
  * and streamed llama-server completions. Bench-only: nothing in src/ or worker/ imports wllama.
  */
 import { Wllama, type RawCompletionChunk } from '@wllama/wllama';
@@ -28,7 +28,7 @@ type WllamaBias = Record<string, number> & Array<{ token: number; bias: number }
 
 let wllama: Wllama | undefined;
 
-async function load(url: string, contextLength: number): Promise<void> {
+async function load(url: string, contextLength: number, threads: number): Promise<void> {
   const wasm = new URL('./wllama.wasm', self.location.href).href;
   const instance = new Wllama({ default: wasm }, { suppressNativeLog: true, logger: quietLogger });
   const response = await fetch(url);
@@ -36,7 +36,8 @@ async function load(url: string, contextLength: number): Promise<void> {
   await instance.loadModel([await response.blob()], {
     n_gpu_layers: 0,
     n_ctx: contextLength,
-    n_threads: 1,
+    // More than 1 runs wllama's pthreads mode, on an isolated page (the preview server's headers).
+    n_threads: threads,
     n_parallel: 1,
   });
   wllama = instance;
@@ -68,7 +69,7 @@ self.addEventListener('message', (event: MessageEvent<PageMessage>) => {
   const message = event.data;
   const work =
     message.type === 'load'
-      ? load(message.url, message.contextLength).then(() => send({ type: 'loaded' }))
+      ? load(message.url, message.contextLength, message.threads).then(() => send({ type: 'loaded' }))
       : run(message.body, send);
   work.catch((error: unknown) =>
     send({ type: 'error', message: error instanceof Error ? error.message : String(error) }),
