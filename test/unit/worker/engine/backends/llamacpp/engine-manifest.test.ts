@@ -19,29 +19,6 @@ const manifest = JSON.parse(readFileSync(`${DIR}/manifest.json`, 'utf8')) as {
   outputs: Record<string, { bytes: number; sha256: string }>;
 };
 
-/** The byte range of the module's section `sectionId` (10: code, 2: imports). */
-function section(wasm: Uint8Array, sectionId: number): Uint8Array {
-  const leb = (at: number): [number, number] => {
-    let value = 0;
-    let shift = 0;
-    for (;;) {
-      const byte = wasm[at++] ?? 0;
-      value += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-      if (byte < 0x80) return [value, at];
-    }
-  };
-  for (let at = 8; at < wasm.length;) {
-    const id = wasm[at] ?? 0;
-    const [size, start] = leb(at + 1);
-    if (id === sectionId) return wasm.subarray(start, start + size);
-    at = start + size;
-  }
-  throw new Error(`no section ${sectionId}`);
-}
-
-const codeSection = (wasm: Uint8Array) => section(wasm, 10);
-
 /** Unsigned LEB128 at `at` in `bytes`: [value, the offset after it]. */
 function leb128(bytes: Uint8Array, at: number): [number, number] {
   let value = 0;
@@ -51,6 +28,19 @@ function leb128(bytes: Uint8Array, at: number): [number, number] {
     if (byte < 0x80) return [value, at];
   }
 }
+
+/** The byte range of the module's section `sectionId` (10: code, 2: imports). */
+function section(wasm: Uint8Array, sectionId: number): Uint8Array {
+  for (let at = 8; at < wasm.length;) {
+    const id = wasm[at] ?? 0;
+    const [size, start] = leb128(wasm, at + 1);
+    if (id === sectionId) return wasm.subarray(start, start + size);
+    at = start + size;
+  }
+  throw new Error(`no section ${sectionId}`);
+}
+
+const codeSection = (wasm: Uint8Array) => section(wasm, 10);
 
 /** The limits flags of the module's imported memory (bit 1: shared), or null where it imports none. */
 function importedMemoryFlags(wasm: Uint8Array): number | null {
