@@ -25,6 +25,8 @@ import { startHarness } from '../e2e/harness';
 import { loadQwen3Tokenizer } from '../../scripts/load-qwen3-tokenizer';
 import { QWEN3_GREEDY_PROMPTS, QWEN3_TOKENIZE_CORPUS } from './qwen3-corpus';
 
+/** The in-page engine's threads (DIFFERENTIAL_QWEN3_THREADS, default 2: the pthreads build; differential.ts runs 1 and 2). */
+const THREADS = Number(process.env.DIFFERENTIAL_QWEN3_THREADS ?? 2);
 const MODEL = resolve('.bench/inpage-test-qwen3.gguf');
 const MAX_TOKENS = 20;
 const TOP = 5;
@@ -142,7 +144,7 @@ interface PageAnswer {
 async function checkInPage(native: NativeQwen3): Promise<void> {
   const harness = await startHarness();
   try {
-    const { page } = await harness.openPage('/?model=/models/inpage-test-qwen3.gguf');
+    const { page } = await harness.openPage(`/?model=/models/inpage-test-qwen3.gguf&threads=${THREADS}/${THREADS}`);
     const ask = (prompt: string, maxTokens: number): Promise<PageAnswer> =>
       page.evaluate(
         async ({ prompt, maxTokens, top }) => {

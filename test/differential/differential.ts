@@ -2,7 +2,9 @@
  * `npm run differential`: the same greedy requests against native llama.cpp (node-llama-cpp,
  * prebuilt CPU binary from npm, installed on demand into .bench/native) and against the in-page
  * endpoint (real Chromium, real Service Worker), on the generated test model written to a file.
- * Reports every difference in text or top-5 logprobs. Not part of CI.
+ * Reports every difference in text or top-5 logprobs, at each engine thread count of
+ * DIFFERENTIAL_THREADS (1,2: the preview server isolates the page, so 2 runs the pthreads build).
+ * Not part of CI.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -15,6 +17,7 @@ const MODEL = resolve('.bench/inpage-test.gguf');
 const PROMPTS = ['abc', 'Hello, World', 'zZ9', 'x.', 'hi there', 'The year 2026 ends'];
 const TOKENS = 12;
 const TOLERANCE = 1e-4;
+const THREADS = (process.env.DIFFERENTIAL_THREADS ?? '1,2').split(',').map(Number);
 
 interface PageStep {
   token: string;
@@ -27,35 +30,38 @@ const native = await nativeGreedy(await ensureNative(), MODEL, PROMPTS, TOKENS);
 const harness = await startHarness();
 let differences = 0;
 try {
-  const { page } = await harness.openPage();
-  for (const prompt of PROMPTS) {
-    const steps: PageStep[] = await page.evaluate(
-      async ({ prompt, tokens }) => {
-        const client = new window.OpenAI({
-          baseURL: location.origin + '/v1',
-          apiKey: 'unused',
-          dangerouslyAllowBrowser: true,
-        });
-        const result = await client.completions.create({
-          model: 'inpage-test',
-          prompt,
-          max_tokens: tokens,
-          temperature: 0,
-          logprobs: 5,
-        });
-        const logprobs = result.choices[0]?.logprobs;
-        return (logprobs?.tokens ?? []).map((token, i) => ({ token, top: logprobs?.top_logprobs?.[i] ?? {} }));
-      },
-      { prompt, tokens: TOKENS },
-    );
-    differences += compare(prompt, native.get(prompt) ?? [], steps);
+  for (const threads of THREADS) {
+    const { page, context } = await harness.openPage(`/?model=inpage-test&threads=${threads}/${threads}`);
+    for (const prompt of PROMPTS) {
+      const steps: PageStep[] = await page.evaluate(
+        async ({ prompt, tokens }) => {
+          const client = new window.OpenAI({
+            baseURL: location.origin + '/v1',
+            apiKey: 'unused',
+            dangerouslyAllowBrowser: true,
+          });
+          const result = await client.completions.create({
+            model: 'inpage-test',
+            prompt,
+            max_tokens: tokens,
+            temperature: 0,
+            logprobs: 5,
+          });
+          const logprobs = result.choices[0]?.logprobs;
+          return (logprobs?.tokens ?? []).map((token, i) => ({ token, top: logprobs?.top_logprobs?.[i] ?? {} }));
+        },
+        { prompt, tokens: TOKENS },
+      );
+      differences += compare(`${threads}t ${prompt}`, native.get(prompt) ?? [], steps);
+    }
+    await context.close();
   }
 } finally {
   await harness.close();
 }
 console.log(
   differences === 0
-    ? `no differences over ${PROMPTS.length} prompts x ${TOKENS} tokens (top-5 logprobs within ${TOLERANCE})`
+    ? `no differences over ${PROMPTS.length} prompts x ${TOKENS} tokens at ${THREADS.join(' and ')} threads (top-5 logprobs within ${TOLERANCE})`
     : `${differences} differences`,
 );
 process.exitCode = differences === 0 ? 0 : 1;
