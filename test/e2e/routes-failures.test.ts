@@ -49,7 +49,9 @@ async function fakeUpstream(): Promise<{
     if (behaviour === 'broken') {
       response.writeHead(200, { ...CORS, 'content-type': 'text/event-stream' });
       response.write('data: {"choices":[{"text":"d","index":0}]}\n\n');
-      return void setTimeout(() => response.socket?.destroy(), 50);
+      // A FIN without the chunked body's last chunk: the body breaks after its first event. (A
+      // reset instead lost that event on a busy machine: Linux drops unread data on RST.)
+      return void setTimeout(() => response.socket?.end(), 50);
     }
     response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
