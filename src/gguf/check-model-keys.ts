@@ -107,9 +107,6 @@ export function checkModelKeys(header: GgufHeader): string {
   const scaling = metadata.get(`${name}.rope.scaling.type`)?.value;
   if (scaling !== undefined && !ROPE_SCALING.has(String(scaling)))
     throw new GgufError(`${name}.rope.scaling.type '${String(scaling)}' is not one of ${[...ROPE_SCALING].join(', ')}`);
-  const split = metadata.get('split.count')?.value;
-  if (typeof split === 'number' && split > 1)
-    throw new GgufError(`the file is part of a model split in ${split} files, which this engine does not load`);
   return name;
 }
 

@@ -7,6 +7,7 @@
  */
 import { GgufError } from './gguf-error';
 import { checkLlamaLayout } from './check-llama-layout';
+import { checkSplit } from './check-split';
 import { checkModelKeys } from './check-model-keys';
 import { checkTensorData } from './check-tensor-data';
 import { checkVocabulary } from './check-vocabulary';
@@ -20,9 +21,31 @@ export interface ValidGguf {
 }
 
 export async function validateGguf(blob: Blob): Promise<ValidGguf> {
-  const header = await readGgufHeader(blob);
+  return validateGgufParts([blob]);
+}
+
+/**
+ * The same check of a model split in `parts` (`gguf-split`): each part's header and tensor
+ * data, its place in the split, then the model's keys, vocabulary and layout over the tensors
+ * of all parts. An error in a part names it.
+ */
+export async function validateGgufParts(parts: Blob[]): Promise<ValidGguf> {
+  const headers: GgufHeader[] = [];
+  for (const [index, part] of parts.entries()) {
+    try {
+      const header = await readGgufHeader(part);
+      checkTensorData(header);
+      checkSplit(header, index, parts.length);
+      headers.push(header);
+    } catch (error) {
+      if (!(error instanceof GgufError) || parts.length === 1) throw error;
+      throw new GgufError(`part ${index + 1} of ${parts.length}: ${error.message}`, { cause: error });
+    }
+  }
+  const first = headers[0];
+  if (!first) throw new GgufError('the model has no file');
+  const header: GgufHeader = { ...first, tensors: headers.flatMap((part) => part.tensors) };
   if (header.tensors.length === 0) throw new GgufError('the file has no tensors (it holds metadata only)');
-  checkTensorData(header);
   const architecture = checkModelKeys(header);
   const vocabSize = checkVocabulary(header);
   checkLlamaLayout(header, architecture, vocabSize);
