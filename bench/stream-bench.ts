@@ -23,6 +23,7 @@ import { modelTables, transportTable } from './report';
 import { benchTransport } from './transport-bench';
 import { buildWllamaPage } from './wllama-page-build';
 import { benchThreads, threadsTables, type ThreadsResult } from './threads-bench';
+import { benchDownloads, downloadTable } from './download-bench';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const ROUNDS = env('BENCH_ROUNDS', 3);
@@ -92,6 +93,10 @@ try {
     }
   }
   if (threaded.length > 0) out.push(threadsTables(threaded, [1, 2], contexts));
+  if (process.env.BENCH_SKIP_DOWNLOAD !== '1') {
+    out.push(downloadTable(await benchDownloads(harness)));
+    console.log(out.at(-1));
+  }
   out.push(...failures);
 } finally {
   await harness.close();

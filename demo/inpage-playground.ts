@@ -22,13 +22,14 @@ import './load-progress';
 import './model-picker';
 import './notice-banner';
 import './request-form';
+import './stored-models';
 
 type Tab = 'completions' | 'chat';
 
 /**
  * The playground: picks and loads a model, runs requests against the page's own endpoint from its
- * Completions and Chat tabs (one request at a time; the sampling controls are shared), and shows
- * the code for them.
+ * Completions and Chat tabs (one request at a time; the sampling controls are shared), shows
+ * the code for them and the models this browser has stored.
  */
 export class InpagePlayground extends LitElement {
   static override properties = {
@@ -192,6 +193,9 @@ export class InpagePlayground extends LitElement {
           .apiKey=${this.runtime?.apiKey ?? null}
           @endpoint-change=${(event: CustomEvent<Endpoint>) => (this.codeEndpoint = event.detail)}
         ></code-panel>
+      </section>
+      <section class="panel" aria-label="Stored models">
+        <stored-models .runtime=${this.runtime}></stored-models>
       </section>`;
   }
 

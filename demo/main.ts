@@ -33,6 +33,13 @@ if (params.has('isolate') && !isolate)
 /** `&threads=N` or `&threads=P/D`: the llama.cpp engine's threads (as `startInpage({ threads })`). */
 const threads = readThreadsParam(params.get('threads'));
 
+/** `&hf_endpoint=<URL>`: where `?model=hf:owner/repo[:QUANT]` is resolved (a Hugging Face mirror). */
+const hfEndpoint = params.get('hf_endpoint');
+/** `&connections=N`: parallel ranges per download (as `startInpage({ downloads: { connections } })`). */
+const connections = params.has('connections') ? Number(params.get('connections')) : undefined;
+/** `&persist=1`: ask the browser to keep the stored models (as `startInpage({ persist: true })`). */
+const persist = params.get('persist') === '1' || params.get('persist') === 'true';
+
 function readThreadsParam(value: string | null): ThreadCounts | undefined {
   if (value === null) return undefined;
   try {
@@ -57,6 +64,9 @@ function start(model: string, notice: Notice | undefined, backend?: BackendChoic
     ...(routes ? { routes } : {}),
     ...(isolate ? { isolate } : {}),
     ...(threads ? { threads } : {}),
+    ...(hfEndpoint ? { hfEndpoint } : {}),
+    ...(connections === undefined ? {} : { downloads: { connections } }),
+    ...(persist ? { persist } : {}),
   });
   exposeOnWindow(runtime);
   playground.runtime = runtime;

@@ -1,5 +1,12 @@
 export { startInpage } from './page/start-inpage';
-export type { DeviceState, Inpage, InpageOptions } from './page/start-inpage';
+export type {
+  DeviceState,
+  Inpage,
+  InpageOptions,
+  ModelManager,
+  StoredModelInfo,
+  StoredModelsUsage,
+} from './page/start-inpage';
 export { parseRouteTable, RouteTableError } from './core/route-table/parse-route-table';
 export type { RouteTable, RouteConfig, UpstreamConfig, ParamPolicy } from './core/route-table/route-table-schema';
 export type { DirectEvent } from './page/direct-stream';

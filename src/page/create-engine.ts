@@ -1,11 +1,10 @@
 import { wrap, type Remote } from 'comlink';
 import { registerErrorTransfer } from '../core/protocol/comlink-errors';
-import type { EngineApi } from '../core/protocol/engine-api';
-import type { ThreadCounts } from '../core/domain/threads';
+import type { EngineApi, EngineSettings } from '../core/protocol/engine-api';
 import { engineAssets, spawnEngineWorker } from './spawn-engine-worker';
 
-/** Starts the engine Web Worker (with `threads` when the page set them) and wraps its API with comlink. */
-export function createEngine(threads?: ThreadCounts): { worker: Worker; engine: Remote<EngineApi> } {
+/** Starts the engine Web Worker (with the `settings` the page set) and wraps its API with comlink. */
+export function createEngine(settings: EngineSettings = {}): { worker: Worker; engine: Remote<EngineApi> } {
   registerErrorTransfer();
   const worker = spawnEngineWorker();
   const engine = wrap<EngineApi>(worker);
@@ -13,6 +12,7 @@ export function createEngine(threads?: ThreadCounts): { worker: Worker; engine: 
   // before the first load asks for them.
   const assets = engineAssets();
   if (assets) void engine.useAssets(assets);
-  if (threads) void engine.useThreads(threads);
+  if (settings.threads) void engine.useThreads(settings.threads);
+  if (settings.downloads) void engine.useDownloads(settings.downloads);
   return { worker, engine };
 }

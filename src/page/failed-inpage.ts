@@ -3,7 +3,8 @@
  * backend `llamacpp`, a GGUF URL on `webllm`): nothing starts (no Service Worker registration,
  * no engine), `ready` rejects with the error, and every other call fails with it too. So a
  * failure always shows in one place, `ready`, as the drop-in's and the playground's
- * `window.inpage` do for a model that fails to load.
+ * `window.inpage` do for a model that fails to load. Its `models` works: the model store needs
+ * no engine, and a page whose model cannot start may still want to free the space.
  */
 import type { RequestRecord } from '../core/protocol/engine-api';
 import type { BackendName } from '../core/domain/backend-name';
@@ -11,13 +12,15 @@ import type { ModelCard } from '../core/domain/model-card';
 import type { LoadProgress } from '../core/domain/model-spec';
 import type { DirectEvent } from './direct-stream';
 import { toOpenAIError } from '../core/domain/errors';
-import type { DeviceState, Inpage } from './inpage-options';
+import type { DeviceState, Inpage, ModelManager } from './inpage-options';
+import { createModelManager } from './model-manager';
 
 export class FailedInpage extends EventTarget implements Inpage {
   readonly ready: Promise<void>;
   /** No other tab is involved: the start failed in this one. */
   readonly role = 'leader' as const;
   readonly device: DeviceState;
+  readonly models: ModelManager = createModelManager();
 
   constructor(
     readonly model: string,

@@ -8,6 +8,7 @@ import type { OpenAIError } from '../core/domain/errors';
 import type { RouteTable } from '../core/route-table/route-table-schema';
 import type { IsolationMode } from '../core/domain/isolation';
 import type { ThreadsOption } from '../core/domain/threads';
+import type { DownloadSettings } from '../core/domain/downloads';
 import type { DirectEvent } from './direct-stream';
 import type { BackendChoice, WebLLMModelOptions } from './resolve-backend';
 
@@ -76,6 +77,67 @@ export interface InpageOptions {
    * and half that for decoding (docs/threads.md). A bad value makes `ready` reject with a 400.
    */
   threads?: ThreadsOption;
+  /**
+   * How GGUF models are downloaded into the model store (docs/models.md): `connections`, 1-16
+   * (default 4), is how many ranges of a file, or parts of a split model, are fetched at once
+   * where the server takes ranges. A bad value makes `ready` reject with a 400.
+   */
+  downloads?: DownloadSettings;
+  /** Where `hf:` model ids are resolved: a Hugging Face mirror's root URL (default `https://huggingface.co/`). */
+  hfEndpoint?: string;
+  /**
+   * Ask the browser once, at start, to keep this origin's storage (`navigator.storage.persist()`),
+   * so stored models are not evicted under storage pressure. The browser may refuse (Chromium
+   * grants it to sites the user engages with or installed); then the runtime warns once and
+   * carries on. `inpage.models.usage()` says whether it is granted.
+   */
+  persist?: boolean;
+}
+
+/** One model in the model store (`inpage.models.list()`). */
+export interface StoredModelInfo {
+  /** Its id (`/v1/models`); a folder without a readable record has its folder name. */
+  readonly id: string;
+  /** What named it (its GGUF URL, or its `hf:` id with the endpoint); `''` when unknown. */
+  readonly source: string;
+  /** The bytes stored now (less than `totalBytes` while partial). */
+  readonly bytes: number;
+  /** The size of all its files, or null while a server has not said it. */
+  readonly totalBytes: number | null;
+  /** How many files it has (a split GGUF's parts; 0 when unknown). */
+  readonly parts: number;
+  /** Every file is stored whole (and verified, where a hash is known); false for a paused download. */
+  readonly complete: boolean;
+  /** Milliseconds since the epoch. */
+  readonly lastUsed: number;
+  readonly created: number;
+}
+
+/** The model store's share of this origin's storage (`inpage.models.usage()`). */
+export interface StoredModelsUsage {
+  /** Bytes the stored models hold. */
+  readonly bytes: number;
+  readonly models: number;
+  /** What `navigator.storage.estimate()` says of the whole origin. */
+  readonly estimate: { readonly usage?: number; readonly quota?: number };
+  /** Whether the browser keeps this origin's storage under pressure (`persist` option). */
+  readonly persisted: boolean;
+}
+
+/**
+ * The GGUF models this origin keeps (the model store, in the origin private file system): read
+ * and deleted from the page, with no engine, so it works in every tab and after a failed start.
+ */
+export interface ModelManager {
+  /** The stored models, most recently used first; paused downloads included (`complete: false`). */
+  list(): Promise<StoredModelInfo[]>;
+  /**
+   * Deletes the stored model with this id (or folder name); false when there is none. A model
+   * the engine is downloading cannot be deleted: that rejects with a 503 `model_in_use`. A
+   * running model keeps running; its next load downloads it again.
+   */
+  delete(id: string): Promise<boolean>;
+  usage(): Promise<StoredModelsUsage>;
 }
 
 /** Where the in-page model stands: `failed` (with why) when it could not load. */
@@ -113,6 +175,8 @@ export interface Inpage extends EventTarget {
   isCached(model?: string | WebLLMModelOptions): Promise<boolean>;
   /** Deletes the model's files from the browser's cache (WebLLM models). */
   deleteCached(model?: string | WebLLMModelOptions): Promise<void>;
+  /** The stored GGUF models of this origin: list, delete, storage used (in any tab, engine or not). */
+  readonly models: ModelManager;
   /**
    * Resolves once `fetch('/v1/completions')` from this page is answered by the engine; with
    * `llamacpp` the model has then loaded and run one tiny evaluation (a model that loads but

@@ -45,7 +45,7 @@ export function resolveModels(
   model: NamedModel | ModelSpec,
   backend: BackendChoice | undefined,
   base: string,
-  options: { fallbackModel?: string; cache?: WebLLMCacheBackend } = {},
+  options: { fallbackModel?: string; cache?: WebLLMCacheBackend; hfEndpoint?: string } = {},
 ): ResolvedModels {
   if (typeof model !== 'string' && 'source' in model) return { primary: model, fallback: null };
   const { llamacpp, webllm } = PAGE_BACKENDS;

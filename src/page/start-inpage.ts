@@ -8,9 +8,10 @@ import { BUILD_STAMP } from '../core/protocol/build-stamp';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/domain/route-prefix';
 import { readIsolation, withIsolation } from '../core/domain/isolation';
 import { readThreads } from '../core/domain/threads';
+import { readDownloads } from '../core/domain/downloads';
 import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
-import type { EngineApi, RequestRecord } from '../core/protocol/engine-api';
-import type { DeviceState, Inpage, InpageOptions } from './inpage-options';
+import type { EngineApi, EngineSettings, RequestRecord } from '../core/protocol/engine-api';
+import type { DeviceState, Inpage, InpageOptions, ModelManager } from './inpage-options';
 import { toOpenAIError } from '../core/domain/errors';
 import { checkRouteTable, fetchRouteTable } from './load-route-table';
 import { hasRemoteTarget, type RouteInfo } from '../core/route-table/route-info';
@@ -25,6 +26,8 @@ import { probeLeader } from './probe-leader';
 import type { BackendName } from '../core/domain/backend-name';
 import type { ModelCard } from '../core/domain/model-card';
 import { loadWithFallback } from './load-with-fallback';
+import { createModelManager } from './model-manager';
+import { requestPersistence } from './request-persistence';
 import { FailedInpage } from './failed-inpage';
 import {
   backendsOf,
@@ -39,7 +42,14 @@ import { RestartBudget } from './restart-budget';
 import { TabEngine } from './tab-engine';
 import { warnIfNotIsolated } from './warn-not-isolated';
 
-export type { DeviceState, Inpage, InpageOptions } from './inpage-options';
+export type {
+  DeviceState,
+  Inpage,
+  InpageOptions,
+  ModelManager,
+  StoredModelInfo,
+  StoredModelsUsage,
+} from './inpage-options';
 
 /**
  * Starts the in-page OpenAI endpoint: registers the Service Worker, starts the engine worker,
@@ -56,6 +66,7 @@ export function startInpage(options: InpageOptions = {}): Inpage {
   const backend = chooseBackend(model, options.backend);
   let models: ResolvedModels;
   let routes: Promise<RouteTable | null>;
+  let settings: EngineSettings;
   try {
     const given = options.routes;
     routes =
@@ -65,16 +76,20 @@ export function startInpage(options: InpageOptions = {}): Inpage {
           ? fetchRouteTable(given)
           : Promise.resolve(checkRouteTable(given));
     if (options.isolate !== undefined) readIsolation(options.isolate, 'isolate');
-    if (options.threads !== undefined) readThreads(options.threads, 'threads');
+    settings = {
+      ...(options.threads === undefined ? {} : { threads: readThreads(options.threads, 'threads') }),
+      ...(options.downloads === undefined ? {} : { downloads: readDownloads(options.downloads) }),
+    };
     models = resolveModels(model, backend, document.baseURI, {
       ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),
       ...(options.webllmCache ? { cache: options.webllmCache } : {}),
+      ...(options.hfEndpoint ? { hfEndpoint: options.hfEndpoint } : {}),
     });
   } catch (error) {
     const name = typeof model === 'string' ? model : model.id;
     return new FailedInpage(name, backend === 'auto' ? 'webllm' : backend, options.apiKey ?? null, error);
   }
-  return new InpageRuntime(options, models, backend, routes);
+  return new InpageRuntime(options, models, backend, routes, settings);
 }
 
 /** The SW's registration URL: its two inputs, the route prefix and the isolation mode, ride on it. */
@@ -89,6 +104,7 @@ class InpageRuntime extends EventTarget implements Inpage {
   readonly apiKey: string | null;
   private serving: ModelSpec;
   readonly ready: Promise<void>;
+  readonly models: ModelManager = createModelManager();
   private readonly tab: TabEngine;
   private readonly options: InpageOptions;
   private deviceState: DeviceState;
@@ -146,12 +162,10 @@ class InpageRuntime extends EventTarget implements Inpage {
 
   /** A model named after start, resolved with this runtime's WebLLM cache choice. */
   private resolveOne(model: string | ModelSpec | WebLLMModelOptions, backend: BackendChoice): ModelSpec {
-    return resolveModels(
-      model,
-      backend,
-      document.baseURI,
-      this.options.webllmCache ? { cache: this.options.webllmCache } : {},
-    ).primary;
+    return resolveModels(model, backend, document.baseURI, {
+      ...(this.options.webllmCache ? { cache: this.options.webllmCache } : {}),
+      ...(this.options.hfEndpoint ? { hfEndpoint: this.options.hfEndpoint } : {}),
+    }).primary;
   }
 
   /** `choice`: the backend named, or the one the model implies. */
@@ -160,12 +174,14 @@ class InpageRuntime extends EventTarget implements Inpage {
     models: ResolvedModels,
     private readonly choice: BackendChoice,
     routeTable: Promise<RouteTable | null>,
+    settings: EngineSettings,
   ) {
     super();
     this.serving = models.primary;
     this.deviceState = { model: models.primary.id, status: 'loading', error: null };
     serveRouteQueries(() => this.routeInfo());
     warnIfNotIsolated(models.fallback ?? models.primary, options.isolate);
+    if (options.persist === true) void requestPersistence();
     this.options = options;
     this.apiKey = options.apiKey ?? null;
     this.tab = new TabEngine(
@@ -175,7 +191,7 @@ class InpageRuntime extends EventTarget implements Inpage {
         onCrash: (reason) => void this.recover(models, reason),
         onRejoin: () => void this.tab.election.leads.then(() => this.takeOver(models)),
       },
-      options.threads === undefined ? undefined : readThreads(options.threads, 'threads'),
+      settings,
     );
     this.ready = Promise.all([routeTable, this.tab.election.first]).then(([table, leads]) => {
       this.routes = table;

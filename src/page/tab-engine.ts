@@ -6,12 +6,11 @@
  * once (its requests end with `engine_crashed`) and `onCrash` decides what follows.
  */
 import type { Remote } from 'comlink';
-import type { EngineApi } from '../core/protocol/engine-api';
+import type { EngineApi, EngineSettings } from '../core/protocol/engine-api';
 import { ServiceUnavailableError } from '../core/domain/errors';
 import type { BackendName } from '../core/domain/backend-name';
 import { message, type PageToSw } from '../core/protocol/protocol';
 import { createEngine } from './create-engine';
-import type { ThreadCounts } from '../core/domain/threads';
 import { electEngine, type EngineElection } from './engine-election';
 import { bridgeServiceWorker } from './sw-bridge';
 import { watchEngine, type EngineWatch } from './watch-engine';
@@ -43,8 +42,8 @@ export class TabEngine {
     private readonly modelId: string,
     private readonly apiKey: string | null,
     private readonly events: TabEvents,
-    /** The llama.cpp engine's threads the page asked for (the worker's default when absent). */
-    private readonly threads?: ThreadCounts,
+    /** The engine's threads and downloads as the page asked (the worker's defaults where absent). */
+    private readonly settings: EngineSettings = {},
   ) {
     this.current = electEngine(modelId);
     addEventListener('pagehide', this.onPageHide);
@@ -91,7 +90,7 @@ export class TabEngine {
   /** Leads: starts the engine worker (offering `catalogues`), watches it and bridges the SW to it. */
   lead(catalogues: BackendName[]): Remote<EngineApi> {
     this.detach();
-    const { worker, engine } = createEngine(this.threads);
+    const { worker, engine } = createEngine(this.settings);
     const watch = watchEngine(worker, engine, (reason) => this.crashed(reason));
     this.running = { worker, engine, watch };
     this.detach = bridgeServiceWorker(engine, this.apiKey, [this.modelId]);

@@ -54,15 +54,18 @@ test('with a 1 MB quota the endpoint starts from the network and a URL model run
   assert.equal(response.status, 200, JSON.stringify(response.body));
   assert.equal((response.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
   const usage = await page.evaluate(() => navigator.storage.estimate());
-  // Chromium checks each write against the quota before counting its entry's overhead: 1,035,352
-  // bytes were reported once with this 1,000,000 quota. More than that slack is a store past it.
-  assert.ok((usage.usage ?? 0) <= QUOTA + 64 * 1024, `${usage.usage} bytes stored`);
+  const details = (usage as { usageDetails?: Record<string, number> }).usageDetails ?? {};
+  // Chromium checks each write against the quota before counting its entry's overhead, and
+  // keeps the SW's scripts beside it: 1,035,352 and 1,119,257 bytes were seen with this 1,000,000
+  // quota, as the precache's files changed. The model (5.9 MB) stored anywhere would be far past.
+  assert.ok((usage.usage ?? 0) <= QUOTA + 256 * 1024, `${usage.usage} bytes stored: ${JSON.stringify(details)}`);
+  assert.ok((details['fileSystem'] ?? 0) < 64 * 1024, `the model store holds ${details['fileSystem']} bytes`);
   for (let i = 0; i < 50 && !warnings.some((text) => text.includes('runs from memory')); i++)
     await new Promise((resolve) => setTimeout(resolve, 100));
   assert.ok(
     warnings.some((text) => text.includes("'roomy' runs from memory")),
     `a warning says the model runs from memory: ${JSON.stringify(warnings)}`,
   );
-  console.log(JSON.stringify({ readyMs, stored: usage.usage }));
+  console.log(JSON.stringify({ readyMs, stored: usage.usage, details }));
   await context.close();
 });

@@ -2,12 +2,14 @@ import { ServiceUnavailableError, toOpenAIError } from '#core/domain/errors';
 import type { BackendName } from '#core/domain/backend-name';
 import type { ModelCard } from '#core/domain/model-card';
 import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
+import type { DownloadSettings } from '#core/domain/downloads';
 import type { ThreadCounts } from '#core/domain/threads';
 import type { EngineApi, EngineAssets, RequestRecord } from '#core/protocol/engine-api';
 import type { InboxInfo, Job } from '#core/protocol/protocol';
 import { DISTINCT_LOAD_CODES } from '#core/domain/webllm-source';
 import type { Backend, LoadedModel } from './backend';
 import { setEngineAssets } from './engine-assets';
+import { setRequestedDownloads } from './engine-downloads';
 import { setRequestedThreads } from './engine-threads';
 import { holdForLife } from './hold-for-life';
 import { ModelQueue } from './model-queue';
@@ -49,6 +51,11 @@ export class EngineHost implements EngineApi {
   /** The llama.cpp engine's threads, asked by the page (engine-threads.ts decides what runs). */
   useThreads(threads: ThreadCounts): void {
     setRequestedThreads(threads);
+  }
+
+  /** How models are downloaded, asked by the page (engine-downloads.ts). */
+  useDownloads(settings: DownloadSettings): void {
+    setRequestedDownloads(settings);
   }
 
   /**

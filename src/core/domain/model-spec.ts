@@ -6,7 +6,9 @@ export type ModelSource =
   /** Generated in memory (the built-in `inpage-test` model): no download, works offline. */
   | { kind: 'builtin' }
   /** A GGUF file by absolute URL (for a split model, the first shard: `-00001-of-0000N.gguf`). */
-  | { kind: 'url'; url: string }
+  | { kind: 'url'; url: string; /** The file's sha256 (hex), checked before it is used. */ sha256?: string }
+  /** A GGUF on Hugging Face (or a mirror), resolved as llama.cpp's `-hf` resolves it (src/core/domain/hf-id.ts). */
+  | { kind: 'hf'; repo: string; quant?: string; file?: string; endpoint: string }
   /** A WebLLM model (`webllm` backend): its variants in order of preference (see `webllm-source.ts`). */
   | WebLLMSource;
 
@@ -22,8 +24,8 @@ export interface ModelSpec {
 /** Load progress, reported as phase + fraction (+ bytes where known). */
 export interface LoadProgress {
   model: string;
-  /** `failed`: the model could not load (reported when a route table sends its requests elsewhere; `error` says why). */
-  phase: 'download' | 'load' | 'ready' | 'failed';
+  /** `verify`: the stored file is checked against its publisher's sha256. `failed`: the model could not load (reported when a route table sends its requests elsewhere; `error` says why). */
+  phase: 'download' | 'verify' | 'load' | 'ready' | 'failed';
   /**
    * 0..1 within the phase, never lower than an earlier fraction of the same phase; null while
    * how far the phase has come is not known (indeterminate: its total size is not known yet, or

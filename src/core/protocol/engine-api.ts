@@ -5,8 +5,15 @@
 import type { BackendName } from '../domain/backend-name';
 import type { ModelCard } from '../domain/model-card';
 import type { LoadProgress, ModelSpec } from '../domain/model-spec';
+import type { DownloadSettings } from '../domain/downloads';
 import type { ThreadCounts } from '../domain/threads';
 import type { InboxInfo, Job } from './protocol';
+
+/** What the page sets in a new engine worker before its first load (each absent: the worker's default). */
+export interface EngineSettings {
+  threads?: ThreadCounts;
+  downloads?: DownloadSettings;
+}
 
 /** How one request ended, as the engine saw it. */
 export interface RequestRecord {
@@ -39,6 +46,8 @@ export interface EngineApi {
   useAssets(assets: EngineAssets): void;
   /** Sent first too: the llama.cpp engine's threads (src/core/domain/threads.ts), for the models loaded after it. */
   useThreads(threads: ThreadCounts): void;
+  /** Sent first too: how models are downloaded (src/core/domain/downloads.ts). */
+  useDownloads(settings: DownloadSettings): void;
   /** Loads `spec` (once; a second call waits for the first) and resolves with its card. */
   load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<ModelCard>;
   /** The models this engine knows, with their status. */

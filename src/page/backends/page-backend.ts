@@ -31,7 +31,7 @@ export interface PageBackend {
   /** Whether this backend serves `model` (a GGUF URL is llama.cpp's; a catalogue id is WebLLM's). */
   claims(model: NamedModel): boolean;
   /** The spec of a model this backend claims (URLs made absolute against `base`). */
-  resolve(model: NamedModel, base: string, options: { cache?: WebLLMCacheBackend }): ModelSpec;
+  resolve(model: NamedModel, base: string, options: { cache?: WebLLMCacheBackend; hfEndpoint?: string }): ModelSpec;
   /** Whether a failed load means this backend cannot run here, so `auto` falls back. */
   fallsBackOn(error: unknown): boolean;
   /** Whether `/v1/models` lists what it could load (`status: 'available'`). */

@@ -16,6 +16,8 @@ export interface ScriptAttributes {
   routes?: string | undefined;
   isolate?: string | undefined;
   threads?: string | undefined;
+  persist?: string | undefined;
+  hfEndpoint?: string | undefined;
 }
 
 /** What the drop-in starts with, and what it must report with `console.error`. */
@@ -34,9 +36,10 @@ const fromScript = (model: string, scriptUrl: string) =>
 /**
  * Turns `<script src=".../inpage-llm.js" data-model=... data-backend=... data-fallback=...
  * data-api-key=... data-route-prefix=... data-sw=... data-scope=... data-routes=... data-isolate=...
- * data-threads=...>` into runtime options (`data-routes`: the URL of a route table's JSON,
- * relative to the page; `data-isolate`: `credentialless` or `require-corp`; `data-threads`: `N`,
- * or `P/D` for prompts and decoding).
+ * data-threads=... data-persist>` into runtime options (`data-routes`: the URL of a route table's
+ * JSON, relative to the page; `data-isolate`: `credentialless` or `require-corp`; `data-threads`:
+ * `N`, or `P/D` for prompts and decoding; `data-persist`: present, `true` or `1` asks for
+ * persistent storage, `false` or `0` does not; `data-hf-endpoint`: where `hf:` ids are resolved).
  * Values the runtime does not support are never dropped silently: each one yields an error.
  */
 export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: string): ScriptOptions {
@@ -84,6 +87,17 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
     } catch (error) {
       errors.push(`${error instanceof Error ? error.message : String(error)} Using the default threads.`);
     }
+  }
+  const persist = attributes.persist?.trim().toLowerCase();
+  if (persist !== undefined) {
+    if (persist === '' || persist === 'true' || persist === '1') options.persist = true;
+    else if (persist !== 'false' && persist !== '0')
+      errors.push(`data-persist="${attributes.persist}" is not true or false: not asking for persistent storage.`);
+  }
+  const hfEndpoint = attributes.hfEndpoint?.trim();
+  if (hfEndpoint) {
+    if (URL.canParse(hfEndpoint, scriptUrl)) options.hfEndpoint = new URL(hfEndpoint, scriptUrl).href;
+    else errors.push(`data-hf-endpoint="${hfEndpoint}" is not a URL: using https://huggingface.co/.`);
   }
   return { options, errors };
 }

@@ -18,6 +18,8 @@ describe('FailedInpage (startInpage with a model it cannot resolve)', () => {
         for await (const _ of inpage.stream()) break;
       })(),
     ).rejects.toBe(error);
+    // The model store needs no engine: it still answers (empty here, with no OPFS).
+    await expect(inpage.models.list()).resolves.toEqual([]);
     await inpage.dispose();
     await new Promise((resolve) => setTimeout(resolve));
     expect(events).toEqual([error]);

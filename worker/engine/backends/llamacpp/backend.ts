@@ -1,7 +1,7 @@
 import { ServiceUnavailableError } from '#core/domain/errors';
 import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
 import { GgufError } from '#gguf/gguf-error';
-import { validateGguf } from '#gguf/validate-gguf';
+import { validateGgufParts } from '#gguf/validate-gguf';
 import { chatTemplateFromMetadata } from '#gguf/chat-template';
 import { vocabularyFromMetadata } from '#gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test-model';
@@ -13,7 +13,8 @@ import { EngineGuard } from './engine-guard';
 import { memoryLimit, tooLarge } from './memory-limit';
 import { EngineError } from './engine-error';
 import { LlamaWasm } from './llama-wasm';
-import { forgetModelFile, modelFile } from './model-file';
+import type { ModelBlob } from '../../model-store/store-model';
+import { forgetModelFiles, isStoredSource, modelFiles, modelFilesStored } from './model-file';
 import { LlamaCppModel } from './model';
 import { testF32CacheMib } from './test-memory';
 
@@ -79,18 +80,19 @@ export class LlamaCppBackend implements Backend {
     const contextLength =
       spec.contextLength ?? (spec.source.kind === 'builtin' ? inpageTestSpec.contextLength : DEFAULT_CONTEXT);
     try {
-      const file = await this.fetchModel(spec, onProgress);
+      const files = await this.fetchModel(spec, onProgress);
       onProgress({ model: spec.id, phase: 'load', fraction: 0 });
       const limit = memoryLimit();
-      if (file.size > limit.bytes) throw tooLarge(spec.id, file.size, 'its file', limit);
-      const { metadata } = await this.validate(spec, file);
+      const size = files.reduce((sum, file) => sum + file.blob.size, 0);
+      if (size > limit.bytes) throw tooLarge(spec.id, size, files.length > 1 ? 'its files' : 'its file', limit);
+      const { metadata } = await this.validate(spec, files);
       const vocab = vocabularyFromMetadata(metadata);
       const threads = engineThreads();
       const pool = Math.max(threads.prefill, threads.decode);
       const engine = await LlamaWasm.start(llamaEngineFiles(threads.pthreads), pool);
       const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
       try {
-        await loadWithin(spec.id, engine, () => engine.load(file, contextLength, threads, f32CacheMib));
+        await loadWithin(spec.id, engine, () => engine.load(files, contextLength, threads, f32CacheMib));
       } catch (error) {
         engine.dispose();
         throw error;
@@ -121,12 +123,12 @@ export class LlamaCppBackend implements Backend {
    * Checks the file before llama.cpp sees it (src/gguf/validate-gguf.ts): a bad one is a 503
    * naming what is wrong, and its cached copy is dropped so that a fixed file is downloaded.
    */
-  private async validate(spec: ModelSpec, file: Blob) {
+  private async validate(spec: ModelSpec, files: ModelBlob[]) {
     try {
-      return await validateGguf(file);
+      return await validateGgufParts(files.map((file) => file.blob));
     } catch (error) {
       if (!(error instanceof GgufError)) throw error;
-      if (spec.source.kind === 'url') await forgetModelFile(spec.source.url);
+      if (isStoredSource(spec.source)) await forgetModelFiles(spec.source);
       throw new ServiceUnavailableError(
         `'${spec.id}' is not a GGUF file llama.cpp can load: ${error.message}.`,
         'model_load_failed',
@@ -135,14 +137,25 @@ export class LlamaCppBackend implements Backend {
     }
   }
 
-  /** The model's GGUF file: generated in memory, or downloaded (and cached) with progress. */
-  private async fetchModel(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<Blob> {
-    if (spec.source.kind === 'builtin') return new Blob([buildInpageTestModel()]);
-    if (spec.source.kind !== 'url')
+  /** Whether `spec`'s files are in the model store (the built-in model needs none). */
+  async isCached(spec: ModelSpec): Promise<boolean> {
+    if (spec.source.kind === 'builtin') return true;
+    return isStoredSource(spec.source) && modelFilesStored(spec.source);
+  }
+
+  /** Deletes `spec`'s files from the model store. */
+  async deleteCached(spec: ModelSpec): Promise<void> {
+    if (isStoredSource(spec.source)) await forgetModelFiles(spec.source);
+  }
+
+  /** The model's GGUF files: generated in memory, or from the model store (downloaded into it with progress). */
+  private async fetchModel(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<ModelBlob[]> {
+    if (spec.source.kind === 'builtin') return [{ name: 'model.gguf', blob: new Blob([buildInpageTestModel()]) }];
+    if (!isStoredSource(spec.source))
       throw new ServiceUnavailableError(
         `'${spec.id}' is not a GGUF model: use the webllm backend for it.`,
         'model_load_failed',
       );
-    return modelFile(spec.source.url, spec.id, onProgress);
+    return modelFiles(spec.id, spec.source, onProgress);
   }
 }

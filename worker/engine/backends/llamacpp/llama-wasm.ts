@@ -90,17 +90,26 @@ export class LlamaWasm {
   }
 
   /**
-   * Loads the GGUF in `file` with a context of `contextLength` tokens. In a worker the Blob is
-   * mounted (read in place as llama.cpp asks for its parts); elsewhere it is copied in.
+   * Loads the GGUF in `files` (one, or a split model's parts in order, each under the name
+   * llama.cpp derives from the first's) with a context of `contextLength` tokens. In a worker
+   * the Blobs are mounted (read in place as llama.cpp asks for their parts); elsewhere they are
+   * copied in.
    */
-  async load(file: Blob, contextLength: number, threads: ThreadCounts, maxF32CacheMib: number): Promise<void> {
+  async load(
+    files: Array<{ name: string; blob: Blob }>,
+    contextLength: number,
+    threads: ThreadCounts,
+    maxF32CacheMib: number,
+  ): Promise<void> {
     const { FS, WORKERFS } = this.m;
     FS.mkdir(MODEL_DIR);
-    const path = `${MODEL_DIR}/model.gguf`;
-    if (typeof FileReaderSync === 'undefined') FS.writeFile(path, new Uint8Array(await file.arrayBuffer()));
+    const path = `${MODEL_DIR}/${files[0]?.name ?? 'model.gguf'}`;
+    if (typeof FileReaderSync === 'undefined')
+      for (const file of files)
+        FS.writeFile(`${MODEL_DIR}/${file.name}`, new Uint8Array(await file.blob.arrayBuffer()));
     else {
       bufferBlobReads(WORKERFS);
-      FS.mount(WORKERFS, { blobs: [{ name: 'model.gguf', data: file }] }, MODEL_DIR);
+      FS.mount(WORKERFS, { blobs: files.map((file) => ({ name: file.name, data: file.blob })) }, MODEL_DIR);
     }
     this.check(
       this.withString(path, (ptr) =>

@@ -90,4 +90,23 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
     ]);
     expect(bad.options.threads).toBeUndefined();
   });
+
+  it('data-hf-endpoint is a mirror for hf: ids, relative to the script; a bad one is reported', () => {
+    expect(readScriptOptions({ model: 'hf:a/b:Q4_K_M', hfEndpoint: '/hf/' }, SCRIPT).options).toMatchObject({
+      model: 'hf:a/b:Q4_K_M',
+      hfEndpoint: new URL('/hf/', SCRIPT).href,
+    });
+    expect(readScriptOptions({ hfEndpoint: 'http://[' }, SCRIPT).errors).toHaveLength(1);
+  });
+
+  it('data-persist (present, true or 1) asks for persistent storage; false or 0 does not; anything else is reported', () => {
+    for (const persist of ['', 'true', '1', ' TRUE '])
+      expect(readScriptOptions({ persist }, SCRIPT)).toMatchObject({ options: { persist: true }, errors: [] });
+    for (const persist of ['false', '0'])
+      expect(readScriptOptions({ persist }, SCRIPT).options.persist).toBeUndefined();
+    expect(readScriptOptions({}, SCRIPT).options.persist).toBeUndefined();
+    const bad = readScriptOptions({ persist: 'always' }, SCRIPT);
+    expect(bad.errors).toEqual([expect.stringMatching(/^data-persist="always" is not true or false/)]);
+    expect(bad.options.persist).toBeUndefined();
+  });
 });

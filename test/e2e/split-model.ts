@@ -1,0 +1,51 @@
+/**
+ * A model split by llama.cpp's own `llama-gguf-split` (Debian sid's llama.cpp-tools-extra,
+ * installed into the llama-server chroot the first time it is asked for), as the split specs'
+ * fixture. `splitSkip()` says what is missing where that chroot cannot be had.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { serverSkip } from './llama-server';
+
+const CHROOT = process.env.INPAGE_SERVER_CHROOT ?? '/var/cache/inpage-llm/sid-server';
+const WORK = '/tmp/inpage-llm-split';
+
+/** Null when `llama-gguf-split` can run here (installing it first if it can), else why not. */
+export function splitSkip(): string | null {
+  const skip = serverSkip();
+  if (skip !== null) return skip;
+  try {
+    execFileSync(
+      'bash',
+      ['scripts/chroot/make-sid-chroot.sh', CHROOT, '/usr/bin/llama-gguf-split', 'llama.cpp-tools-extra'],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+  } catch {
+    return `llama-gguf-split: llama.cpp-tools-extra could not be installed in ${CHROOT}`;
+  }
+  return existsSync(`${CHROOT}/usr/bin/llama-gguf-split`) ? null : `llama-gguf-split: not in ${CHROOT}`;
+}
+
+/** `model` split by `llama-gguf-split --split-max-tensors maxTensors`: its parts, in order. */
+export function splitModel(model: Uint8Array, maxTensors: number): Uint8Array[] {
+  rmSync(CHROOT + WORK, { recursive: true, force: true });
+  mkdirSync(CHROOT + WORK, { recursive: true });
+  writeFileSync(`${CHROOT}${WORK}/in.gguf`, model);
+  execFileSync(
+    'chroot',
+    [
+      CHROOT,
+      'llama-gguf-split',
+      '--split',
+      '--split-max-tensors',
+      String(maxTensors),
+      `${WORK}/in.gguf`,
+      `${WORK}/out`,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const parts = readdirSync(CHROOT + WORK)
+    .filter((name) => /^out-\d{5}-of-\d{5}\.gguf$/.test(name))
+    .sort();
+  return parts.map((name) => new Uint8Array(readFileSync(`${CHROOT}${WORK}/${name}`)));
+}
