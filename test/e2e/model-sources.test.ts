@@ -156,3 +156,21 @@ test('a corrupted byte is refused with model_integrity_failed naming both hashes
   await answer(page, 'acme/checked:Q8_0');
   await page.context().close();
 });
+
+test('a stored hf: model loads offline from the store, asking the hub and its CDN nothing', async () => {
+  const page = await open(`model=hf:acme/multi:Q8_0&hf_endpoint=${encodeURIComponent(hub.endpoint)}`);
+  assert.deepEqual(await outcome(page), { status: 200, code: 'ready', message: '' });
+  const online = await answer(page, 'acme/multi:Q8_0');
+  const asked = hub.hub.requests.length + hub.cdn.requests.length;
+  await page.context().setOffline(true);
+  await page.reload();
+  assert.deepEqual(await outcome(page), { status: 200, code: 'ready', message: '' });
+  assert.deepEqual(await answer(page, 'acme/multi:Q8_0'), online);
+  assert.equal(hub.hub.requests.length + hub.cdn.requests.length, asked, 'nothing was asked offline');
+  const stored = await page.evaluate(() => window.inpage.models.list());
+  assert.deepEqual(
+    stored.map(({ id, bytes, complete }) => ({ id, bytes, complete })),
+    [{ id: 'acme/multi:Q8_0', bytes: MODEL.length, complete: true }],
+  );
+  await page.context().close();
+});
