@@ -3,7 +3,7 @@
  * layout; the engine worker writes it). Reading needs no sync access handle, so any tab can
  * list and size the models, also while the engine downloads one.
  */
-import { ENTRY_FILE, MODELS_DIR, parseEntry, type StoredEntry } from '../core/domain/stored-model';
+import { ENTRY_FILE, MODELS_DIR, isRangeFileName, parseEntry, type StoredEntry } from '../core/domain/stored-model';
 
 /** The part of an OPFS file handle read here (an in-memory one stands in for it in unit tests). */
 export interface StoreFile {
@@ -38,8 +38,6 @@ export interface ModelFolderInfo {
   readonly files: number;
 }
 
-const RANGE_FILE = /^f\d+\.r\d+$/;
-
 /** The store's root folder, or null where there is none yet, or no OPFS at all (an insecure context). */
 export async function modelsRoot(storage: StoreAccess | undefined): Promise<StoreDir | null> {
   if (typeof storage?.getDirectory !== 'function') return null;
@@ -69,7 +67,7 @@ async function readFolder(key: string, dir: StoreDir): Promise<ModelFolderInfo> 
     if (!file) continue;
     files += 1;
     modified = Math.max(modified, file.lastModified);
-    if (RANGE_FILE.test(name)) bytes += file.size;
+    if (isRangeFileName(name)) bytes += file.size;
     else if (name === ENTRY_FILE) entry = await readEntry(file);
   }
   return { key, entry, bytes, modified, files };

@@ -49,6 +49,11 @@ export function rangeFileName(file: number, range: number): string {
   return `f${file}.r${range}`;
 }
 
+/** Whether `name` is a range's OPFS file name (`rangeFileName`'s). */
+export function isRangeFileName(name: string): boolean {
+  return /^f\d+\.r\d+$/.test(name);
+}
+
 /** The folder name of the model named by `source`: the first 32 hex digits of its sha256. */
 export async function entryKey(source: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(source));

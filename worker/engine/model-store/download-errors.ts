@@ -26,3 +26,22 @@ export function isQuotaError(error: unknown): boolean {
 
 export const downloadFailed = (model: string, why: string, cause?: unknown) =>
   new ServiceUnavailableError(`Downloading '${model}' failed: ${why}`, 'model_download_failed', { cause });
+
+/**
+ * GETs a model file (`no-store`: the HTTP cache would keep a second copy of a multi-GB body):
+ * an unreachable network, an HTTP error or a body-less answer is a 503 `model_download_failed`.
+ */
+export async function fetchModelFile(
+  url: string,
+  model: string,
+  headers?: Record<string, string>,
+): Promise<{ response: Response; body: ReadableStream<Uint8Array> }> {
+  let response: Response;
+  try {
+    response = await fetch(url, { cache: 'no-store', ...(headers ? { headers } : {}) });
+  } catch (error) {
+    throw downloadFailed(model, `the network is unreachable (${url}).`, error);
+  }
+  if (!response.ok || !response.body) throw downloadFailed(model, `HTTP ${response.status} for ${url}.`);
+  return { response, body: response.body };
+}

@@ -47,7 +47,7 @@ export async function downloadFile(job: FileJob): Promise<void> {
       return;
     } catch (error) {
       if (!(error instanceof RangeRefused) || attempt > 0) throw error;
-      const lost = await storedBytes(job, file);
+      const lost = await job.folder.fileBytes(job.fileIndex, file.ranges.length);
       console.warn(
         `[inpage-llm] '${job.model}': ${file.url} starts over from byte 0 (${lost} bytes stored are dropped): ` +
           `the server answered a resume with the whole file (HTTP ${error.response.status}), so it takes no ranges or the file changed.`,
@@ -86,10 +86,4 @@ async function fetchRanges(job: FileJob, file: StoredFile, initial: FirstAnswer 
     file.size = end;
     file.ranges = [[0, end]];
   }
-}
-
-async function storedBytes(job: FileJob, file: StoredFile): Promise<number> {
-  let bytes = 0;
-  for (let range = 0; range < file.ranges.length; range++) bytes += await job.folder.storedBytes(job.fileIndex, range);
-  return bytes;
 }

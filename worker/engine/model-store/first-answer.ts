@@ -7,7 +7,7 @@
  * - a 200 is the whole file, from a server that takes no ranges: one range, this body.
  */
 import type { StoredFile } from '#core/domain/stored-model';
-import { downloadFailed } from './download-errors';
+import { downloadFailed, fetchModelFile } from './download-errors';
 import { MIN_RANGE_BYTES, planRanges } from './plan-ranges';
 import { rangeHeader, strongEtag } from './range-request';
 
@@ -18,15 +18,11 @@ export interface FirstAnswer {
 }
 
 export async function firstAnswer(url: string, model: string): Promise<FirstAnswer> {
-  let response: Response;
-  try {
-    // `no-store`: the HTTP cache would keep a second copy of a multi-GB body.
-    response = await fetch(url, { cache: 'no-store', headers: { range: rangeHeader(0, MIN_RANGE_BYTES) } });
-  } catch (error) {
-    throw downloadFailed(model, `the network is unreachable (${url}).`, error);
-  }
-  if (!(response.status === 200 || response.status === 206) || !response.body)
+  const { response, body } = await fetchModelFile(url, model, { range: rangeHeader(0, MIN_RANGE_BYTES) });
+  if (response.status !== 200 && response.status !== 206) {
+    await body.cancel().catch(() => undefined);
     throw downloadFailed(model, `HTTP ${response.status} for ${url}.`);
+  }
   return { response, end: response.status === 206 ? bodyEnd(response) : null };
 }
 

@@ -4,7 +4,7 @@
  * only; a warning says the next load downloads the model again.
  */
 import type { LoadProgress } from '#core/domain/model-spec';
-import { downloadFailed } from './download-errors';
+import { downloadFailed, fetchModelFile } from './download-errors';
 import { HeadCheck } from './head-check';
 
 export async function downloadToMemory(
@@ -12,20 +12,14 @@ export async function downloadToMemory(
   model: string,
   onProgress: (progress: LoadProgress) => void,
 ): Promise<Blob> {
-  let response: Response;
-  try {
-    response = await fetch(url, { cache: 'no-store' });
-  } catch (error) {
-    throw downloadFailed(model, `the network is unreachable (${url}).`, error);
-  }
-  if (!response.ok || !response.body) throw downloadFailed(model, `HTTP ${response.status} for ${url}.`);
+  const { response, body } = await fetchModelFile(url, model);
   // A compressed response's length is not the file's: then the total is unknown until the end.
   const total = response.headers.has('content-encoding') ? 0 : Number(response.headers.get('content-length') ?? 0);
   const check = new HeadCheck(url, model);
   check.declared(total);
   const chunks: Uint8Array[] = [];
   let loaded = 0;
-  const reader = response.body.getReader();
+  const reader = body.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();

@@ -76,6 +76,13 @@ export class ModelFolder {
     }
   }
 
+  /** How many bytes of file `file`'s `ranges` ranges are stored. */
+  async fileBytes(file: number, ranges: number): Promise<number> {
+    let bytes = 0;
+    for (let range = 0; range < ranges; range++) bytes += await this.storedBytes(file, range);
+    return bytes;
+  }
+
   /** The stored bytes of file `file`: its ranges' files, one Blob (file-backed, never copied). */
   async blob(file: number, ranges: number): Promise<Blob> {
     const parts: File[] = [];

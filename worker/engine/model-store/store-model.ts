@@ -134,8 +134,7 @@ async function download(
   onProgress: (progress: LoadProgress) => void,
 ): Promise<void> {
   let loaded = 0;
-  for (const [index, file] of entry.files.entries())
-    for (let range = 0; range < file.ranges.length; range++) loaded += await folder.storedBytes(index, range);
+  for (const [index, file] of entry.files.entries()) loaded += await folder.fileBytes(index, file.ranges.length);
   const limit = memoryLimit();
   let reported = 0;
   const report = (force = true) => {
