@@ -37,6 +37,28 @@ async function isolation(page: Page): Promise<{ page: boolean; workers: boolean[
   };
 }
 
+/**
+ * Waits until the SW this load registered (`sw.js` without `?isolate=`) has replaced the
+ * isolating one: installed (it precaches the single-thread engine first), activated, nothing
+ * waiting behind it. "The next load" means one after that; a reload during the update raced it.
+ */
+async function plainWorkerActive(page: Page): Promise<void> {
+  await page.waitForFunction(
+    async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      const active = registration?.active;
+      return (
+        active?.state === 'activated' &&
+        !active.scriptURL.includes('isolate=') &&
+        !registration?.installing &&
+        !registration?.waiting
+      );
+    },
+    undefined,
+    { polling: 100, timeout: 20_000 },
+  );
+}
+
 async function completes(page: Page): Promise<void> {
   const response = await postFromPage(page, '/v1/completions', {
     model: 'inpage-test',
@@ -77,9 +99,15 @@ test('a page started without isolate turns it off for the next load', async () =
     await isolation(page);
     await page.goto(`${site.origin}/?model=inpage-test`);
     assert.equal((await isolation(page)).page, true, 'this load still came through the isolating SW');
-    await page.reload();
-    assert.equal((await isolation(page)).page, false, 'the SW registered without isolate adds no headers');
-    await completes(page);
+    await plainWorkerActive(page);
+    // The next load in a new tab. A reload here (the isolated document into one that is not: a
+    // browsing context group swap) at times never committed its navigation with both cores busy
+    // (2 runs in 10; the SW was active and the document request stayed pending): not understood.
+    await page.close();
+    const next = await context.newPage();
+    await next.goto(`${site.origin}/?model=inpage-test`);
+    assert.equal((await isolation(next)).page, false, 'the SW registered without isolate adds no headers');
+    await completes(next);
   } finally {
     await context.close();
   }
