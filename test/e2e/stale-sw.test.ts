@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import type { Page } from 'playwright';
 import { postFromPage } from './page-helpers';
 import { readmeSnippet } from './readme-snippet';
 import { startStaticSite, type StaticSite } from './static-site';
@@ -47,6 +48,18 @@ after(async () => {
   await app.remove();
 });
 
+/** The endpoint still answers exactly through the SW this page has: `abc` goes on with `def`. */
+async function answersDef(page: Page): Promise<void> {
+  const answer = await postFromPage(page, '/v1/completions', {
+    model: 'inpage-test',
+    prompt: 'abc',
+    max_tokens: 3,
+    temperature: 0,
+  });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  assert.equal((answer.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'def');
+}
+
 test('a stale SW (checksum mismatch) still answers, and the page warns and calls registration.update()', async () => {
   const { page, context } = await site.openPage('/', { initScript: SPY });
   await page.waitForFunction(() => Reflect.get(window, '__updates') > 0, undefined, { timeout: 10_000 });
@@ -59,13 +72,7 @@ test('a stale SW (checksum mismatch) still answers, and the page warns and calls
     ),
   );
   assert.match(warnings[0] ?? '', /npx inpage-llm init/);
-  const answer = await postFromPage(page, '/v1/completions', {
-    model: 'inpage-test',
-    prompt: 'abc',
-    max_tokens: 3,
-    temperature: 0,
-  });
-  assert.equal((answer.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'def');
+  await answersDef(page);
   await context.close();
 });
 
@@ -88,12 +95,6 @@ test('a SW from before the readiness path: ready rejects with a 503 naming init,
   assert.match(error?.message ?? '', /sw-old\.js predates this page runtime .*npx inpage-llm init/);
   // It waited for a newer SW to take control (the default timeoutMs, 15 s), as during an upgrade.
   assert.ok(Date.now() - started > 10_000, `rejected after ${Date.now() - started} ms`);
-  const answer = await postFromPage(page, '/v1/completions', {
-    model: 'inpage-test',
-    prompt: 'abc',
-    max_tokens: 3,
-    temperature: 0,
-  });
-  assert.equal((answer.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'def');
+  await answersDef(page);
   await context.close();
 });
