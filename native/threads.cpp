@@ -30,11 +30,3 @@ void attach_threads(llama_context * ctx) {
   if (e.threads) llama_attach_threadpool(ctx, e.threads, e.threads);
 }
 
-// The threads of this build's module: 1 without pthreads.
-IP_EXPORT int ip_max_threads() {
-#ifdef __EMSCRIPTEN_PTHREADS__
-  return 64;
-#else
-  return 1;
-#endif
-}

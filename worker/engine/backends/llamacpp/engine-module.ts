@@ -51,7 +51,6 @@ export interface LlamaEngineModule {
   _ip_out_f32(): Ptr;
   _ip_out_bytes(): Ptr;
   _ip_load(path: Ptr, nCtx: number, nThreads: number, nThreadsBatch: number, maxF32CacheMib: number): number;
-  _ip_max_threads(): number;
   /** The pthreads build (scripts/engine/threads-post.js): ends its pthread Workers. */
   stopThreads?(): void;
   _ip_info(): number;
@@ -66,6 +65,10 @@ export interface LlamaEngineModule {
   _ip_accept(id: number): void;
   _ip_push(id: number): number;
   _ip_reset(): void;
+  _ip_cached(): number;
+  _ip_state_save(): number;
+  _ip_state_release(): void;
+  _ip_state_restore(data: Ptr, size: number): number;
   _ip_score(ids: Ptr, n: number, top: number): number;
   _ip_embed(ids: Ptr, n: number, nCtx: number): number;
 }

@@ -36,6 +36,7 @@ const ALLOCATION_FAILED = /failed to allocate|bad_alloc|out of memory|cannot all
 /** Where the model's file is mounted in the module's file system. */
 const MODEL_DIR = '/models';
 
+/** Where a saved state passes through the module's (in-memory) file system on its way to or from storage. */
 /** One candidate of the raw distribution: token id and logprob. */
 export interface RawCandidate {
   id: number;
@@ -231,6 +232,47 @@ export class LlamaWasm {
     if (status === -2) return false;
     this.check(status);
     return true;
+  }
+
+  /** Empties the context (the next prompt is read from its start). */
+  reset(): void {
+    this.pending = 0;
+    this.m._ip_reset();
+  }
+
+  /** The tokens whose KV entries the context holds (the prompt and generation so far). */
+  cachedTokens(): number[] {
+    return this.i32(this.m._ip_cached());
+  }
+
+  /**
+   * The context's state and its tokens, as the bytes of llama.cpp's sequence-state file (the
+   * file llama-server's slot save writes: native/state.cpp).
+   */
+  saveState(): Uint8Array<ArrayBuffer> {
+    try {
+      const size = this.check(this.m._ip_state_save());
+      const at = this.m._ip_out_bytes();
+      return this.m.HEAPU8.slice(at, at + size);
+    } finally {
+      this.m._ip_state_release();
+    }
+  }
+
+  /**
+   * Replaces the context's contents with a state `saveState` wrote (here or in an earlier
+   * page load); returns the tokens it holds. A state llama.cpp refuses throws, and leaves the
+   * context empty.
+   */
+  restoreState(bytes: Uint8Array): number {
+    this.pending = 0;
+    const ptr = this.malloc(Math.max(1, bytes.length));
+    try {
+      this.m.HEAPU8.set(bytes, ptr);
+      return this.check(this.m._ip_state_restore(ptr, bytes.length));
+    } finally {
+      this.m._free(ptr);
+    }
   }
 
   /** Each of `ids[1..]` scored given the ones before it, with the top `top` candidates. */
