@@ -15,6 +15,9 @@
  *   native llama.cpp at the same counts, prefill and decode at each context of
  *   BENCH_THREAD_CONTEXTS (256,2048), on BENCH_THREAD_MODELS (small-f32,small-q8_0,small-q4_0,
  *   small-q4_K; empty to skip), BENCH_THREAD_ROUNDS (BENCH_ROUNDS) rounds.
+ * - The prompt cache across a reload (./prompt-cache-bench): time to first token of a request
+ *   sharing a BENCH_CACHE_PREFIX (2000) token prefix, cold and restored, on BENCH_CACHE_MODELS
+ *   (small-q4_0,small-q4_K); BENCH_SKIP_PROMPT_CACHE=1 skips it.
  */
 import { startHarness } from '../test/e2e/harness';
 import { ensureBenchModels } from './bench-models';
@@ -24,6 +27,7 @@ import { benchTransport } from './transport-bench';
 import { buildWllamaPage } from './wllama-page-build';
 import { benchThreads, threadsTables, type ThreadsResult } from './threads-bench';
 import { benchDownloads, downloadTable } from './download-bench';
+import { benchPromptCache, promptCacheTable, type PromptCacheResult } from './prompt-cache-bench';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const ROUNDS = env('BENCH_ROUNDS', 3);
@@ -93,6 +97,15 @@ try {
     }
   }
   if (threaded.length > 0) out.push(threadsTables(threaded, [1, 2], contexts));
+  if (process.env.BENCH_SKIP_PROMPT_CACHE !== '1') {
+    const cached: PromptCacheResult[] = [];
+    for (const model of await ensureBenchModels(process.env.BENCH_CACHE_MODELS ?? 'small-q4_0,small-q4_K'))
+      cached.push(
+        await benchPromptCache(harness, model, { rounds: ROUNDS, prefixTokens: env('BENCH_CACHE_PREFIX', 2000) }),
+      );
+    out.push(promptCacheTable(cached));
+    console.log(out.at(-1));
+  }
   if (process.env.BENCH_SKIP_DOWNLOAD !== '1') {
     out.push(downloadTable(await benchDownloads(harness)));
     console.log(out.at(-1));

@@ -37,6 +37,8 @@ const threads = readThreadsParam(params.get('threads'));
 const hfEndpoint = params.get('hf_endpoint');
 /** `&connections=N`: parallel ranges per download (as `startInpage({ downloads: { connections } })`). */
 const connections = params.has('connections') ? Number(params.get('connections')) : undefined;
+/** `&prompt_cache=0`: no prompt cache across page loads (as `startInpage({ promptCache: false })`). */
+const promptCacheOff = params.get('prompt_cache') === '0' || params.get('prompt_cache') === 'false';
 /** `&persist=1`: ask the browser to keep the stored models (as `startInpage({ persist: true })`). */
 const persist = params.get('persist') === '1' || params.get('persist') === 'true';
 
@@ -67,6 +69,7 @@ function start(model: string, notice: Notice | undefined, backend?: BackendChoic
     ...(hfEndpoint ? { hfEndpoint } : {}),
     ...(connections === undefined ? {} : { downloads: { connections } }),
     ...(persist ? { persist } : {}),
+    ...(promptCacheOff ? { promptCache: false } : {}),
   });
   exposeOnWindow(runtime);
   playground.runtime = runtime;

@@ -14,5 +14,6 @@ export function createEngine(settings: EngineSettings = {}): { worker: Worker; e
   if (assets) void engine.useAssets(assets);
   if (settings.threads) void engine.useThreads(settings.threads);
   if (settings.downloads) void engine.useDownloads(settings.downloads);
+  if (settings.promptCache) void engine.usePromptCache(settings.promptCache);
   return { worker, engine };
 }

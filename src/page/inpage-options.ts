@@ -7,6 +7,7 @@ import type { WebLLMCacheBackend } from '../core/domain/webllm-source';
 import type { OpenAIError } from '../core/domain/errors';
 import type { RouteTable } from '../core/route-table/route-table-schema';
 import type { IsolationMode } from '../core/domain/isolation';
+import type { PromptCacheOption } from '../core/domain/prompt-cache';
 import type { ThreadsOption } from '../core/domain/threads';
 import type { DownloadSettings } from '../core/domain/downloads';
 import type { DirectEvent } from './direct-stream';
@@ -83,6 +84,15 @@ export interface InpageOptions {
    * where the server takes ranges. A bad value makes `ready` reject with a 400.
    */
   downloads?: DownloadSettings;
+  /**
+   * The llama.cpp engine's prompt cache across page loads (docs/prompt-cache.md): after a
+   * request it saves the context's KV state to this origin's storage, and a request on a later
+   * load that starts with the same tokens (a system prompt, a conversation) restores it instead
+   * of reading them again. Default on, at most 1,024 MiB, states unused for 7 days deleted;
+   * `false` turns it off, `{ maxMiB, maxAgeDays }` sets the bounds. A request with
+   * `cache_prompt: false` never reads or writes it. A bad value makes `ready` reject with a 400.
+   */
+  promptCache?: PromptCacheOption;
   /** Where `hf:` model ids are resolved: a Hugging Face mirror's root URL (default `https://huggingface.co/`). */
   hfEndpoint?: string;
   /**

@@ -7,6 +7,7 @@ import { proxy, type Remote } from 'comlink';
 import { BUILD_STAMP } from '../core/protocol/build-stamp';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../core/domain/route-prefix';
 import { readIsolation, withIsolation } from '../core/domain/isolation';
+import { readPromptCache } from '../core/domain/prompt-cache';
 import { readThreads } from '../core/domain/threads';
 import { readDownloads } from '../core/domain/downloads';
 import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
@@ -79,6 +80,7 @@ export function startInpage(options: InpageOptions = {}): Inpage {
     settings = {
       ...(options.threads === undefined ? {} : { threads: readThreads(options.threads, 'threads') }),
       ...(options.downloads === undefined ? {} : { downloads: readDownloads(options.downloads) }),
+      ...(options.promptCache === undefined ? {} : { promptCache: readPromptCache(options.promptCache) }),
     };
     models = resolveModels(model, backend, document.baseURI, {
       ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),

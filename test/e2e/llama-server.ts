@@ -7,13 +7,15 @@
  * missing where the chroot cannot be made (not root, not Debian): the specs are then skipped.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
 
 const CHROOT = process.env.INPAGE_SERVER_CHROOT ?? '/var/cache/inpage-llm/sid-server';
 const MODELS_IN_CHROOT = '/tmp/inpage-llm-test';
 const MODEL_IN_CHROOT = `${MODELS_IN_CHROOT}/inpage-test.gguf`;
+/** A folder for `--slot-save-path` (llama-server wants it to exist), emptied by each `serverSkip()`. */
+export const SLOT_SAVE_PATH = `${MODELS_IN_CHROOT}/slots/`;
 
 /** Null when llama-server can run here (making the chroot first if it can), else why not. */
 export function serverSkip(): string | null {
@@ -30,6 +32,8 @@ export function serverSkip(): string | null {
     }
   }
   mkdirSync(`${CHROOT}/tmp/inpage-llm-test`, { recursive: true });
+  rmSync(CHROOT + SLOT_SAVE_PATH, { recursive: true, force: true });
+  mkdirSync(CHROOT + SLOT_SAVE_PATH);
   if (!existsSync(CHROOT + MODEL_IN_CHROOT)) writeFileSync(CHROOT + MODEL_IN_CHROOT, buildInpageTestModel());
   // The chroot's /proc (the script mounts it; a reboot unmounts it).
   execFileSync('bash', ['scripts/chroot/make-server-chroot.sh', CHROOT], { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -22,6 +22,7 @@ import type {
 } from '#core/domain/generation';
 import type { EmbeddingResult } from '#core/domain/embedding';
 import type { KvCacheType } from '#core/domain/tokenize';
+import type { SlotActionRequest, SlotActionResult } from '#core/domain/slots';
 
 /** One candidate token with its log-probability (the core's neutral `Candidate`). */
 export type TokenCandidate = Candidate;
@@ -140,6 +141,8 @@ export interface LoadedModel {
   scorePrompt(prompt: PromptInput, top: number, signal: AbortSignal): Promise<PromptToken[]>;
   /** One pooled vector per input (models that can embed; the others list `embeddings` as unsupported). */
   embed?(inputs: PromptInput[], signal: AbortSignal): Promise<EmbeddingResult>;
+  /** llama-server's slot actions on the model's context (absent: the backend has none, a 501). */
+  slotAction?(request: SlotActionRequest): Promise<SlotActionResult>;
   unload(): Promise<void>;
 }
 

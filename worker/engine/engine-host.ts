@@ -4,12 +4,14 @@ import type { ModelCard } from '#core/domain/model-card';
 import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
 import type { DownloadSettings } from '#core/domain/downloads';
 import type { ThreadCounts } from '#core/domain/threads';
+import type { PromptCacheSettings } from '#core/domain/prompt-cache';
 import type { EngineApi, EngineAssets, RequestRecord } from '#core/protocol/engine-api';
 import type { InboxInfo, Job } from '#core/protocol/protocol';
 import { DISTINCT_LOAD_CODES } from '#core/domain/webllm-source';
 import type { Backend, LoadedModel } from './backend';
 import { setEngineAssets } from './engine-assets';
 import { setRequestedDownloads } from './engine-downloads';
+import { setRequestedPromptCache } from './engine-prompt-cache';
 import { setRequestedThreads } from './engine-threads';
 import { holdForLife } from './hold-for-life';
 import { ModelQueue } from './model-queue';
@@ -56,6 +58,11 @@ export class EngineHost implements EngineApi {
   /** How models are downloaded, asked by the page (engine-downloads.ts). */
   useDownloads(settings: DownloadSettings): void {
     setRequestedDownloads(settings);
+  }
+
+  /** The prompt cache across page loads, as the page set it (engine-prompt-cache.ts). */
+  usePromptCache(settings: PromptCacheSettings): void {
+    setRequestedPromptCache(settings);
   }
 
   /**

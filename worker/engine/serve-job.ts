@@ -15,6 +15,7 @@ import { runEmbedding } from './run-embedding';
 import { runApplyTemplate, runDetokenize, runTokenize } from './run-tokenize';
 import { runProps } from './run-props';
 import { runReady } from './run-ready';
+import { runSlotAction } from './run-slot-action';
 
 /** The part of a model's engine entry a job needs. */
 export interface JobTarget {
@@ -45,6 +46,7 @@ const runners: { [K in JobKind]: Runner<K> } = {
   'apply-template': runApplyTemplate,
   props: runProps,
   ready: runReady,
+  slot: runSlotAction,
 };
 
 const postError = (port: MessagePort, error: unknown) =>

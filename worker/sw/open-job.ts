@@ -50,6 +50,7 @@ export const openJob: { [K in JobKind]: Opener<K> } = {
     open(route, { kind: 'apply-template', request }, JOB_KINDS['apply-template'], signal),
   props: (route, request, signal) => open(route, { kind: 'props', request }, JOB_KINDS.props, signal),
   ready: (route, request, signal) => open(route, { kind: 'ready', request }, JOB_KINDS.ready, signal),
+  slot: (route, request, signal) => open(route, { kind: 'slot', request }, JOB_KINDS.slot, signal),
 };
 
 async function open<E extends { type: string }>(

@@ -33,6 +33,7 @@ import { metricsRoute } from './routes/llama-server/metrics-route';
 import { nativeCompletionRoute, nativeCompletionsRoute } from './routes/llama-server/completion-route';
 import { propsRoute } from './routes/llama-server/props-route';
 import { slotsRoute } from './routes/llama-server/slots-route';
+import { slotActionRoute } from './routes/llama-server/slot-action-route';
 import { embeddingsRoute } from './routes/embeddings/route';
 import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
@@ -63,6 +64,7 @@ const routes: Route[] = [
   metricsRoute(self.clients, prefix),
   propsRoute(self.clients, prefix),
   slotsRoute(self.clients, prefix),
+  slotActionRoute(self.clients, prefix),
   modelsRoute(self.clients, prefix),
   modelRoute(self.clients, prefix),
   // The page runtime's readiness proof (`ready`), outside the route table: never an upstream's.

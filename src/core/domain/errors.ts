@@ -138,6 +138,13 @@ export class ServiceUnavailableError extends OpenAIError {
   }
 }
 
+/** 501: a feature this runtime does not offer for the request's target (llama-server's `not_supported_error`). */
+export class NotSupportedError extends OpenAIError {
+  constructor(message: string, code: string | null = 'not_supported') {
+    super(501, message, 'not_supported_error', null, code);
+  }
+}
+
 /** 500: a bug or an engine failure with no better mapping. */
 export class InternalServerError extends OpenAIError {
   constructor(message: string, code: string | null = 'internal_error', options?: ErrorOptions) {

@@ -7,12 +7,14 @@ import type { ModelCard } from '../domain/model-card';
 import type { LoadProgress, ModelSpec } from '../domain/model-spec';
 import type { DownloadSettings } from '../domain/downloads';
 import type { ThreadCounts } from '../domain/threads';
+import type { PromptCacheSettings } from '../domain/prompt-cache';
 import type { InboxInfo, Job } from './protocol';
 
 /** What the page sets in a new engine worker before its first load (each absent: the worker's default). */
 export interface EngineSettings {
   threads?: ThreadCounts;
   downloads?: DownloadSettings;
+  promptCache?: PromptCacheSettings;
 }
 
 /** How one request ended, as the engine saw it. */
@@ -48,6 +50,8 @@ export interface EngineApi {
   useThreads(threads: ThreadCounts): void;
   /** Sent first too: how models are downloaded (src/core/domain/downloads.ts). */
   useDownloads(settings: DownloadSettings): void;
+  /** Sent first too: the prompt cache across page loads (src/core/domain/prompt-cache.ts). */
+  usePromptCache(settings: PromptCacheSettings): void;
   /** Loads `spec` (once; a second call waits for the first) and resolves with its card. */
   load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<ModelCard>;
   /** The models this engine knows, with their status. */

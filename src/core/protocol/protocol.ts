@@ -13,6 +13,7 @@ import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from 
 import type { ModelCard } from '../domain/model-card';
 import type { ReadyRequest, ReadyResult } from '../domain/ready';
 import type { RouteInfo } from '../route-table/route-info';
+import type { SlotActionRequest, SlotActionResult } from '../domain/slots';
 import type {
   ApplyTemplateRequest,
   DetokenizeRequest,
@@ -35,6 +36,8 @@ export interface JobRequests {
   props: PropsRequest;
   /** Readiness: is the model loaded here? No forward pass (`domain/ready.ts`). */
   ready: ReadyRequest;
+  /** llama-server's slot actions: the model's context saved to, or restored from, a named file; or erased. */
+  slot: SlotActionRequest;
 }
 
 export type JobKind = keyof JobRequests;
@@ -171,6 +174,7 @@ export interface EngineToSwTokens {
   'detokenize.result': { content: string };
   'apply-template.result': { prompt: string };
   'props.result': PropsResult;
+  'slot.result': SlotActionResult;
   'generation.error': { error: WireError };
 }
 
@@ -190,6 +194,7 @@ export interface JobEvents {
     Pick<EngineToSw, 'generation.alive'>;
   props: Pick<EngineToSwTokens, 'props.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
   ready: EngineToSwReady & Pick<EngineToSw, 'generation.alive'>;
+  slot: Pick<EngineToSwTokens, 'slot.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
 }
 
 /** SW -> engine worker on every job's port, whatever its kind. */
@@ -248,6 +253,7 @@ export const isJobEvent: { [K in JobKind]: (data: unknown) => data is MessageOf<
   ]),
   props: messageGuard<JobEvents['props']>(['props.result', 'generation.error', 'generation.alive']),
   ready: messageGuard<JobEvents['ready']>(['ready.result', 'generation.error', 'generation.alive']),
+  slot: messageGuard<JobEvents['slot']>(['slot.result', 'generation.error', 'generation.alive']),
 };
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 

@@ -17,6 +17,10 @@ import type { ModelBlob } from '../../model-store/store-model';
 import { forgetModelFiles, isStoredSource, modelFiles, modelFilesStored } from './model-file';
 import { LlamaCppModel } from './model';
 import { testF32CacheMib } from './test-memory';
+import { promptCacheSettings } from '../../engine-prompt-cache';
+import { PromptCache, readLatestState } from '../../prompt-cache/prompt-cache';
+import type { KvCacheType } from '#core/domain/tokenize';
+import { stateKey } from '../../prompt-cache/state-key';
 
 declare const __INPAGE_TEST_HOOKS__: boolean;
 
@@ -87,6 +91,11 @@ export class LlamaCppBackend implements Backend {
       if (size > limit.bytes) throw tooLarge(spec.id, size, files.length > 1 ? 'its files' : 'its file', limit);
       const { metadata } = await this.validate(spec, files);
       const vocab = vocabularyFromMetadata(metadata);
+      const cache = promptCacheSettings();
+      // The state a reload wants, read while the model loads (for either cache type it may get).
+      const keyFor = (kvCacheType: KvCacheType) => stateKey(files, { contextLength, kvCacheType });
+      const keys = cache.enabled ? Promise.all([keyFor('f32'), keyFor('f16')]) : null;
+      const latest = keys ? keys.then((both) => readLatestState(both, cache)).catch(() => null) : Promise.resolve(null);
       const threads = engineThreads();
       const pool = Math.max(threads.prefill, threads.decode);
       const engine = await LlamaWasm.start(llamaEngineFiles(threads.pthreads), pool);
@@ -98,6 +107,9 @@ export class LlamaCppBackend implements Backend {
         throw error;
       }
       const template = chatTemplateFromMetadata(metadata, vocab);
+      const promptCache = keys
+        ? PromptCache.open((await keys)[engine.info().kvCacheType === 'f32' ? 0 : 1], cache)
+        : null;
       const model = new LlamaCppModel(
         engine,
         new EngineGuard(spec.id, engine, retireWorker),
@@ -105,8 +117,10 @@ export class LlamaCppBackend implements Backend {
         contextLength,
         template,
         { prefill: threads.prefill, decode: threads.decode },
+        promptCache,
       );
       firstEvaluation(spec.id, model);
+      await model.warmStart(await latest);
       return model;
     } catch (error) {
       if (error instanceof ServiceUnavailableError) throw error;

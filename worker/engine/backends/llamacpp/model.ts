@@ -20,6 +20,10 @@ import { PrefillSteps } from './prefill-steps';
 import type { EngineGuard } from './engine-guard';
 import { testTrapPoint } from './test-trap';
 import { infillFim, plainFim, type FimModel } from './fim-prompt';
+import type { SlotActionRequest, SlotActionResult } from '#core/domain/slots';
+import type { FoundPrefix, PromptCache } from '../../prompt-cache/prompt-cache';
+import { SavedContext } from './saved-context';
+import { SlotFiles } from './slot-files';
 
 /** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
 declare const __INPAGE_TEST_HOOKS__: boolean;
@@ -42,6 +46,8 @@ export class LlamaCppModel implements LoadedModel {
   readonly details: { threads: ThreadCounts };
   private readonly steps = new PrefillSteps();
   private readonly pieces = new Map<number, number[]>();
+  private readonly saved: SavedContext;
+  private readonly slots: SlotFiles;
 
   constructor(
     private readonly engine: LlamaWasm,
@@ -50,6 +56,7 @@ export class LlamaCppModel implements LoadedModel {
     private readonly contextLength: number,
     readonly chatTemplate: ChatTemplate | null,
     threads: ThreadCounts,
+    promptCache: PromptCache | null = null,
   ) {
     const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
     if (!vocab.fim) unsupported.push('suffix');
@@ -62,6 +69,8 @@ export class LlamaCppModel implements LoadedModel {
     };
     this.kvCacheType = engine.info().kvCacheType;
     this.details = { threads };
+    this.saved = new SavedContext(engine, guard, promptCache);
+    this.slots = new SlotFiles(engine, guard);
   }
 
   /**
@@ -143,6 +152,16 @@ export class LlamaCppModel implements LoadedModel {
     return { vectors, promptTokens };
   }
 
+  /** Restores the state a page load read for it (saved-context.ts), before its first request. */
+  warmStart(found: FoundPrefix | null): Promise<void> {
+    return this.saved.warmStart(found);
+  }
+
+  /** llama-server's slot actions (slot-files.ts). */
+  slotAction(request: SlotActionRequest): Promise<SlotActionResult> {
+    return this.slots.run(request);
+  }
+
   async unload(): Promise<void> {
     this.guard.retire();
     this.engine.dispose();
@@ -202,12 +221,27 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   /**
-   * One choice: the prompt, then tokens until an end-of-generation token, max_tokens, the
-   * context's end (prompt + completion = the context's size) or an abort.
+   * One choice, with the prompt cache across page loads (saved-context.ts) on either side where
+   * the request allows it (`cache_prompt`): a saved state holding more of the prompt than the
+   * context is restored first, and the context's state is saved after.
    */
   private async *run(request: ChoiceRequest, ids: number[], signal: AbortSignal): AsyncIterable<GenerationEvent> {
     if (ids.length === 0) throw new InvalidRequestError('The prompt is empty (it has no tokens).', 'prompt');
     this.checkLength(ids.length, 'prompt');
+    if (!request.cache_prompt) return yield* this.choice(request, ids, signal);
+    await this.saved.restoreFor(ids);
+    try {
+      yield* this.choice(request, ids, signal);
+    } finally {
+      this.saved.saveAfter(ids.length);
+    }
+  }
+
+  /**
+   * One choice: the prompt, then tokens until an end-of-generation token, max_tokens, the
+   * context's end (prompt + completion = the context's size) or an abort.
+   */
+  private async *choice(request: ChoiceRequest, ids: number[], signal: AbortSignal): AsyncIterable<GenerationEvent> {
     const pacer = new Pacer();
     const cachedTokens = this.engine.begin(ids, request.cache_prompt);
     const promptTokens = ids.length;

@@ -1,0 +1,196 @@
+/**
+ * The prompt cache across page loads (issue 35, item 3): after a request, the context's state
+ * is saved to the origin's OPFS (`inpage-prompt-cache`), and after a reload a prompt sharing
+ * its prefix starts from the restored state: `timings.cache_n` counts the restored tokens, and
+ * the text and log-probabilities are a cold prefill's, within 1e-4. The model is a tiny
+ * random-weight llama whose attention is live (the built-in test models' attention output is
+ * zero, so a wrong cache would not show there). A reload's load restores the state used last; a
+ * prompt that another saved state holds more of restores that one. `cache_prompt: false` neither
+ * writes nor reads it.
+ * Each test opens its own browser context: its own, empty OPFS.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright';
+import { buildBenchModel } from '../fixtures/bench-model';
+import { startHarness, type Harness } from './harness';
+import { postFromPage } from './page-helpers';
+
+const DIR = 'dist/test-prompt-cache';
+const MODEL_URL = '/test-prompt-cache/live-attention.gguf';
+/** 540 bytes: 540 prompt tokens on the byte vocabulary (no BOS). */
+const PREFIX = Array.from({ length: 60 }, (_, i) => `line ${String(i).padStart(3, '0')}\n`).join('');
+const TAIL = 'and what follows';
+/** Another conversation's prefix: nothing in common with PREFIX. */
+const UNRELATED = Array.from({ length: 40 }, (_, i) => `${i} bottles of beer;\n`).join('');
+
+interface Probability {
+  id: number;
+  logprob: number;
+  top_logprobs: Array<{ id: number; logprob: number }>;
+}
+interface NativeAnswer {
+  content: string;
+  tokens_evaluated: number;
+  timings: { cache_n: number };
+  completion_probabilities: Probability[];
+}
+interface SavedEntry {
+  key: string;
+  tokens: number[];
+  usedAt: number;
+}
+
+let harness: Harness;
+
+before(async () => {
+  await mkdir(DIR, { recursive: true });
+  await writeFile(`${DIR}/live-attention.gguf`, buildBenchModel({ nEmbd: 64, nLayer: 2, nFf: 128, nHead: 2 }, 'f32'));
+  harness = await startHarness();
+});
+after(async () => {
+  await harness?.close();
+  await rm(DIR, { recursive: true, force: true });
+});
+
+/** Loads the model on the (re)loaded page; its id. */
+async function loadModel(page: Page): Promise<string> {
+  await page.evaluate(() => window.inpage.ready);
+  const card = await page.evaluate((url) => window.inpage.load(url), MODEL_URL);
+  return card.id;
+}
+
+async function complete(page: Page, model: string, prompt: string, extra: Record<string, unknown> = {}) {
+  const answer = await postFromPage(page, '/completion', {
+    model,
+    prompt,
+    n_predict: 6,
+    temperature: 0,
+    n_probs: 3,
+    ...extra,
+  });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body as NativeAnswer;
+}
+
+/** The prompt cache's index as the page reads it from OPFS (empty: none written). */
+function savedEntries(page: Page): Promise<SavedEntry[]> {
+  return page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    try {
+      const dir = await root.getDirectoryHandle('inpage-prompt-cache');
+      const file = await (await dir.getFileHandle('index.json')).getFile();
+      return JSON.parse(await file.text()) as SavedEntry[];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Waits until the index lists a state that holds `prompt` (ids are bytes); saves run after the answer. */
+async function savedWith(page: Page, prompt: string): Promise<SavedEntry[]> {
+  const ids = [...new TextEncoder().encode(prompt)];
+  const holds = (entry: SavedEntry) => ids.every((id, i) => entry.tokens[i] === id);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const entries = await savedEntries(page);
+    if (entries.some(holds)) return entries;
+    if (Date.now() > deadline) throw new Error(`no saved state holds ${JSON.stringify(prompt.slice(0, 40))}...`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function reload(page: Page): Promise<string> {
+  await page.reload();
+  return loadModel(page);
+}
+
+function assertSameProbabilities(actual: Probability[], expected: Probability[]) {
+  assert.equal(actual.length, expected.length);
+  actual.forEach((token, i) => {
+    const cold = expected[i];
+    assert.ok(cold);
+    assert.equal(token.id, cold.id, `token ${i}`);
+    assert.ok(Math.abs(token.logprob - cold.logprob) < 1e-4, `token ${i}: ${token.logprob} vs ${cold.logprob}`);
+    assert.deepEqual(
+      token.top_logprobs.map((top) => top.id),
+      cold.top_logprobs.map((top) => top.id),
+    );
+    token.top_logprobs.forEach((top, j) => {
+      const other = cold.top_logprobs[j]?.logprob ?? NaN;
+      assert.ok(Math.abs(top.logprob - other) < 1e-4, `token ${i}, top ${j}: ${top.logprob} vs ${other}`);
+    });
+  });
+}
+
+describe('the prompt cache across page loads', () => {
+  test('after a reload a prompt sharing a saved prefix starts from it, with a cold prefill’s logits', async () => {
+    const { page } = await harness.openPage();
+    let model = await loadModel(page);
+    const first = await complete(page, model, PREFIX);
+    assert.equal(first.timings.cache_n, 0);
+    // The reference: the longer prompt read cold, past every cache.
+    const cold = await complete(page, model, PREFIX + TAIL, { cache_prompt: false });
+    assert.equal(cold.timings.cache_n, 0);
+    // The check has power: another prefix before the same tail moves the log-probabilities far more than 1e-4.
+    const other = await complete(page, model, PREFIX.replaceAll('line', 'LINE') + TAIL, { cache_prompt: false });
+    const moved = Math.abs(
+      (other.completion_probabilities[0]?.logprob ?? 0) - (cold.completion_probabilities[0]?.logprob ?? 0),
+    );
+    assert.ok(moved > 1e-3, `the prefix moved the first token's log-probability by ${moved}`);
+    await savedWith(page, PREFIX);
+    // Saved last, so the reload's load restores this one: the prompt below must find its own.
+    await complete(page, model, UNRELATED);
+    await savedWith(page, UNRELATED);
+    assert.equal((await savedEntries(page)).length, 2);
+
+    model = await reload(page);
+    const restored = await complete(page, model, PREFIX + TAIL);
+    assert.ok(
+      restored.timings.cache_n >= PREFIX.length,
+      `${restored.timings.cache_n} of ${restored.tokens_evaluated} tokens came from the saved state`,
+    );
+    console.log(`# restored ${restored.timings.cache_n} of ${restored.tokens_evaluated}; moved ${moved}`);
+    assert.equal(restored.content, cold.content);
+    assertSameProbabilities(restored.completion_probabilities, cold.completion_probabilities);
+
+    // The context now holds the restored prefix and more: that state is saved too (it holds
+    // the first one's prompt, which it supersedes), and the second reload's load restores it.
+    await savedWith(page, PREFIX + TAIL);
+    model = await reload(page);
+    const again = await complete(page, model, PREFIX + TAIL);
+    assert.ok(again.timings.cache_n >= PREFIX.length + TAIL.length - 1, String(again.timings.cache_n));
+    assertSameProbabilities(again.completion_probabilities, cold.completion_probabilities);
+    await page.context().close();
+  });
+
+  test('cache_prompt: false neither saves the context nor reads a saved state', async () => {
+    const { page } = await harness.openPage();
+    let model = await loadModel(page);
+    await complete(page, model, PREFIX, { cache_prompt: false });
+    // A save would be listed by now: the same request with the cache saves within this wait.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.deepEqual(await savedEntries(page), []);
+    await complete(page, model, PREFIX);
+    const saved = await savedWith(page, PREFIX);
+
+    // The load restores the state used last (and marks it used); a request without the cache
+    // does not read it, nor the one in the context.
+    model = await reload(page);
+    const deadline = Date.now() + 15_000;
+    let loaded = await savedEntries(page);
+    while ((loaded[0]?.usedAt ?? 0) <= (saved[0]?.usedAt ?? 0) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      loaded = await savedEntries(page);
+    }
+    assert.ok((loaded[0]?.usedAt ?? 0) > (saved[0]?.usedAt ?? 0), 'the load restored the saved state');
+    const uncached = await complete(page, model, PREFIX, { cache_prompt: false });
+    assert.equal(uncached.timings.cache_n, 0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(await savedEntries(page), loaded, 'not read (a read marks the entry used), not rewritten');
+    const cached = await complete(page, model, PREFIX);
+    assert.ok(cached.timings.cache_n >= PREFIX.length - 1, String(cached.timings.cache_n));
+    await page.context().close();
+  });
+});
