@@ -17,6 +17,7 @@ export interface ScriptAttributes {
   isolate?: string | undefined;
   threads?: string | undefined;
   persist?: string | undefined;
+  promptCache?: string | undefined;
   hfEndpoint?: string | undefined;
 }
 
@@ -39,7 +40,9 @@ const fromScript = (model: string, scriptUrl: string) =>
  * data-threads=... data-persist>` into runtime options (`data-routes`: the URL of a route table's
  * JSON, relative to the page; `data-isolate`: `credentialless` or `require-corp`; `data-threads`:
  * `N`, or `P/D` for prompts and decoding; `data-persist`: present, `true` or `1` asks for
- * persistent storage, `false` or `0` does not; `data-hf-endpoint`: where `hf:` ids are resolved).
+ * persistent storage, `false` or `0` does not; `data-hf-endpoint`: where `hf:` ids are resolved;
+ * `data-prompt-cache`: `false` or `0` turns the prompt cache across page loads off, a number
+ * of MiB bounds it).
  * Values the runtime does not support are never dropped silently: each one yields an error.
  */
 export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: string): ScriptOptions {
@@ -93,6 +96,16 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
     if (persist === '' || persist === 'true' || persist === '1') options.persist = true;
     else if (persist !== 'false' && persist !== '0')
       errors.push(`data-persist="${attributes.persist}" is not true or false: not asking for persistent storage.`);
+  }
+  const promptCache = attributes.promptCache?.trim().toLowerCase();
+  if (promptCache === 'false' || promptCache === '0') options.promptCache = false;
+  else if (promptCache && promptCache !== 'true') {
+    const maxMiB = Number(promptCache);
+    if (Number.isFinite(maxMiB) && maxMiB > 0) options.promptCache = { maxMiB };
+    else
+      errors.push(
+        `data-prompt-cache="${attributes.promptCache}" is not true, false or a number of MiB: keeping the default prompt cache.`,
+      );
   }
   const hfEndpoint = attributes.hfEndpoint?.trim();
   if (hfEndpoint) {

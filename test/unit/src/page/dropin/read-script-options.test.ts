@@ -99,6 +99,18 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
     expect(readScriptOptions({ hfEndpoint: 'http://[' }, SCRIPT).errors).toHaveLength(1);
   });
 
+  it('data-prompt-cache: false or 0 turns it off, a number of MiB bounds it, true keeps the default; anything else is reported', () => {
+    for (const promptCache of ['false', '0', ' FALSE '])
+      expect(readScriptOptions({ promptCache }, SCRIPT)).toMatchObject({ options: { promptCache: false }, errors: [] });
+    expect(readScriptOptions({ promptCache: '256' }, SCRIPT).options.promptCache).toEqual({ maxMiB: 256 });
+    for (const promptCache of ['true', ''])
+      expect(readScriptOptions({ promptCache }, SCRIPT)).toMatchObject({ errors: [] });
+    expect(readScriptOptions({ promptCache: 'true' }, SCRIPT).options.promptCache).toBeUndefined();
+    const bad = readScriptOptions({ promptCache: 'lots' }, SCRIPT);
+    expect(bad.options.promptCache).toBeUndefined();
+    expect(bad.errors).toEqual([expect.stringContaining('data-prompt-cache="lots"')]);
+  });
+
   it('data-persist (present, true or 1) asks for persistent storage; false or 0 does not; anything else is reported', () => {
     for (const persist of ['', 'true', '1', ' TRUE '])
       expect(readScriptOptions({ persist }, SCRIPT)).toMatchObject({ options: { persist: true }, errors: [] });
