@@ -116,6 +116,7 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   async scorePrompt(prompt: PromptInput, top: number): Promise<PromptToken[]> {
+    this.saved.drop();
     return this.guard.call(() => {
       const ids = this.promptIds(prompt, null);
       this.checkLength(ids.length, 'prompt');
@@ -159,10 +160,12 @@ export class LlamaCppModel implements LoadedModel {
 
   /** llama-server's slot actions (slot-files.ts). */
   slotAction(request: SlotActionRequest): Promise<SlotActionResult> {
+    this.saved.drop();
     return this.slots.run(request);
   }
 
   async unload(): Promise<void> {
+    this.saved.drop();
     this.guard.retire();
     this.engine.dispose();
   }
@@ -228,6 +231,7 @@ export class LlamaCppModel implements LoadedModel {
   private async *run(request: ChoiceRequest, ids: number[], signal: AbortSignal): AsyncIterable<GenerationEvent> {
     if (ids.length === 0) throw new InvalidRequestError('The prompt is empty (it has no tokens).', 'prompt');
     this.checkLength(ids.length, 'prompt');
+    this.saved.drop();
     if (!request.cache_prompt) return yield* this.choice(request, ids, signal);
     await this.saved.restoreFor(ids);
     try {
