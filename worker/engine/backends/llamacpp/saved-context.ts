@@ -8,13 +8,19 @@ import { MIN_SAVED_TOKENS, type FoundPrefix, type PromptCache } from '../../prom
 import { sharedPrefix } from '../../prompt-cache/saved-prefixes';
 import { EngineError } from './engine-error';
 import type { EngineGuard } from './engine-guard';
-import type { LlamaWasm } from './llama-wasm';
+
+/** What it needs of the engine (LlamaWasm's methods). */
+export interface StateEngine {
+  cachedTokens(): number[];
+  saveState(): Uint8Array<ArrayBuffer>;
+  restoreState(bytes: Uint8Array): number;
+}
 
 export class SavedContext {
   private pending: { prompt: number } | null = null;
 
   constructor(
-    private readonly engine: LlamaWasm,
+    private readonly engine: StateEngine,
     private readonly guard: EngineGuard,
     private readonly cache: PromptCache | null,
   ) {}

@@ -4,22 +4,22 @@
  * first (`drop`) cancels it. The engine, guard and cache are stand-ins with only what it calls.
  */
 import { describe, expect, it } from 'vitest';
-import { SavedContext } from '../../../../../../worker/engine/backends/llamacpp/saved-context';
+import { SavedContext, type StateEngine } from '../../../../../../worker/engine/backends/llamacpp/saved-context';
 import type { EngineGuard } from '../../../../../../worker/engine/backends/llamacpp/engine-guard';
-import type { LlamaWasm } from '../../../../../../worker/engine/backends/llamacpp/llama-wasm';
 import type { PromptCache } from '../../../../../../worker/engine/prompt-cache/prompt-cache';
 
 function setUp() {
   const saves: Array<{ tokens: number; prompt: number }> = [];
   let copies = 0;
   const tokens = Array.from({ length: 40 }, (_, i) => i);
-  const engine = {
+  const engine: StateEngine = {
     cachedTokens: () => tokens,
     saveState: () => {
       copies++;
       return new Uint8Array(8);
     },
-  } as unknown as LlamaWasm;
+    restoreState: () => 0,
+  };
   const guard = { call: <T>(step: () => T) => step() } as unknown as EngineGuard;
   const cache = {
     wants: () => true,
