@@ -26,7 +26,8 @@ export interface Routed<B, R = GenerationRequest> {
 /** How a route's request becomes a job: its dialect (for the key), validation, the job's request, its capability check. */
 export interface JobIntake<B, R> {
   dialect: Dialect;
-  validate(): Promise<B>;
+  /** Validates the body; `engines` are the pages with an engine, as the route found them. */
+  validate(engines: EngineClient[]): Promise<B>;
   toRequest(body: B): R;
   check(capabilities: ModelCapabilities, request: R): void;
 }
@@ -40,7 +41,7 @@ export async function routeToEngine<B extends { model: string }, R>(
   const { dialect } = intake;
   const engines = await engineClients(clients, event.clientId);
   checkApiKey(event.request, engines[0]?.apiKey ?? null, dialect);
-  const body = await intake.validate();
+  const body = await intake.validate(engines);
   const generation = intake.toRequest(body);
   const { engine, card } = await pickOrExplain(clients, event, engines, body.model);
   checkApiKey(event.request, engine.apiKey, dialect);

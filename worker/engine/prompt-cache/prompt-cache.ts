@@ -41,10 +41,10 @@ export async function readLatestState(
 ): Promise<FoundPrefix | null> {
   if (!settings.enabled || !hasStateStorage()) return null;
   try {
-    const folder = new StateFolder(PROMPT_CACHE_DIR);
-    const entries = await new SavedPrefixes(folder, settings).list();
+    const index = new SavedPrefixes(new StateFolder(PROMPT_CACHE_DIR), settings);
+    const entries = await index.list();
     const latest = entries.filter((entry) => keys.includes(entry.key)).sort((a, b) => b.usedAt - a.usedAt)[0];
-    const bytes = latest ? await folder.read(latest.file) : null;
+    const bytes = latest ? await index.readState(latest) : null;
     return latest && bytes ? { entry: latest, bytes, shared: latest.tokens.length } : null;
   } catch {
     return null;
@@ -83,7 +83,7 @@ export class PromptCache {
       if (shared > (best?.shared ?? Math.max(have, MIN_SAVED_TOKENS - 1))) best = { entry, shared };
     }
     if (!best) return null;
-    const bytes = await new StateFolder(PROMPT_CACHE_DIR).read(best.entry.file);
+    const bytes = await this.index.readState(best.entry);
     if (!bytes) {
       await this.index.forget(best.entry.file);
       return null;

@@ -70,6 +70,11 @@ export class SavedPrefixes {
     }
   }
 
+  /** The bytes of `entry`'s state, or null where its file is gone. */
+  readState(entry: SavedPrefix): Promise<Uint8Array<ArrayBuffer> | null> {
+    return this.folder.read(entry.file);
+  }
+
   /** Writes `bytes` as a new entry, evicting what it supersedes and what no longer fits. */
   async add(entry: Omit<SavedPrefix, 'usedAt'>, bytes: Uint8Array<ArrayBuffer>, now = Date.now()): Promise<void> {
     await this.update(async (entries) => {

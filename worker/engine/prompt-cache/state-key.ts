@@ -34,9 +34,16 @@ async function fileFingerprint(blob: Blob): Promise<string> {
   return `${blob.size}:${await hex(both)}`;
 }
 
-/** The key of states made by a model of `files` in `context`. */
-export async function stateKey(files: ReadonlyArray<{ blob: Blob }>, context: StateContext): Promise<string> {
-  const parts = await Promise.all(files.map((file) => fileFingerprint(file.blob)));
-  const text = JSON.stringify({ format: STATE_FORMAT, files: parts, ...context });
+/**
+ * The fingerprints of a model's `files`, read once per load: the keys for each context it may
+ * get (stateKey) are made from them without reading the files again.
+ */
+export function modelFingerprints(files: ReadonlyArray<{ blob: Blob }>): Promise<string[]> {
+  return Promise.all(files.map((file) => fileFingerprint(file.blob)));
+}
+
+/** The key of states made by the model whose files have `fingerprints`, in `context`. */
+export function stateKey(fingerprints: readonly string[], context: StateContext): Promise<string> {
+  const text = JSON.stringify({ format: STATE_FORMAT, files: fingerprints, ...context });
   return hex(new TextEncoder().encode(text));
 }

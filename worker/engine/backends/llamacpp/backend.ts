@@ -20,11 +20,14 @@ import { testF32CacheMib } from './test-memory';
 import { promptCacheSettings } from '../../engine-prompt-cache';
 import { PromptCache, readLatestState } from '../../prompt-cache/prompt-cache';
 import type { KvCacheType } from '#core/domain/tokenize';
-import { stateKey } from '../../prompt-cache/state-key';
+import { modelFingerprints, stateKey } from '../../prompt-cache/state-key';
 
 declare const __INPAGE_TEST_HOOKS__: boolean;
 
 const DEFAULT_CONTEXT = 4096;
+
+/** The KV cache types a model may get (native/attention.cpp), in the order of its state keys. */
+const KV_CACHE_TYPES: readonly KvCacheType[] = ['f32', 'f16'];
 
 export { MAX_MODEL_BYTES } from './memory-limit';
 
@@ -93,8 +96,9 @@ export class LlamaCppBackend implements Backend {
       const vocab = vocabularyFromMetadata(metadata);
       const cache = promptCacheSettings();
       // The state a reload wants, read while the model loads (for either cache type it may get).
-      const keyFor = (kvCacheType: KvCacheType) => stateKey(files, { contextLength, kvCacheType });
-      const keys = cache.enabled ? Promise.all([keyFor('f32'), keyFor('f16')]) : null;
+      const keysFor = async (fingerprints: string[]) =>
+        Promise.all(KV_CACHE_TYPES.map((kvCacheType) => stateKey(fingerprints, { contextLength, kvCacheType })));
+      const keys = cache.enabled ? modelFingerprints(files).then(keysFor) : null;
       const latest = keys ? keys.then((both) => readLatestState(both, cache)).catch(() => null) : Promise.resolve(null);
       const threads = engineThreads();
       const pool = Math.max(threads.prefill, threads.decode);
@@ -107,9 +111,8 @@ export class LlamaCppBackend implements Backend {
         throw error;
       }
       const template = chatTemplateFromMetadata(metadata, vocab);
-      const promptCache = keys
-        ? PromptCache.open((await keys)[engine.info().kvCacheType === 'f32' ? 0 : 1], cache)
-        : null;
+      const key = keys ? (await keys)[KV_CACHE_TYPES.indexOf(engine.info().kvCacheType)] : undefined;
+      const promptCache = key ? PromptCache.open(key, cache) : null;
       const model = new LlamaCppModel(
         engine,
         new EngineGuard(spec.id, engine, retireWorker),

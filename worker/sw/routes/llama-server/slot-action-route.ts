@@ -13,11 +13,12 @@ import { isSlotFilename } from '#core/domain/slot-filename';
 import type { SlotAction, SlotActionRequest, SlotActionResult } from '#core/domain/slots';
 import { isRecord } from '#core/util/is-record';
 import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
-import { engineClients, modelCards } from '../../engine-clients';
+import type { EngineClient } from '../../engine-clients';
 import { routeToEngine } from '../../engine-for';
 import { openJob } from '../../open-job';
 import { readJson } from '../../read-json';
 import type { Route, RouteEvent } from '../../route';
+import { readySlots } from './ready-slots';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const ACTIONS: readonly SlotAction[] = ['save', 'restore', 'erase'];
@@ -28,7 +29,7 @@ interface SlotActionBody extends SlotActionRequest {
 
 const invalid = (message: string, param: string) => new InvalidRequestError(message, param, 'invalid_value');
 
-async function parse(event: RouteEvent, clients: Clients): Promise<SlotActionBody> {
+async function parse(event: RouteEvent, engines: EngineClient[]): Promise<SlotActionBody> {
   const url = new URL(event.request.url);
   const idText = decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf('/') + 1));
   if (!/^\d{1,9}$/.test(idText)) throw invalid('Invalid slot ID', 'id_slot');
@@ -42,8 +43,7 @@ async function parse(event: RouteEvent, clients: Clients): Promise<SlotActionBod
     filename = name;
   }
   const id = Number(idText);
-  const ready = modelCards(await engineClients(clients, event.clientId)).filter((card) => card.status === 'ready');
-  const card = ready[id];
+  const card = readySlots(engines)[id];
   if (!card) throw invalid('Invalid slot ID', 'id_slot');
   return { id, model: card.id, action, filename };
 }
@@ -75,7 +75,7 @@ export function slotActionRoute(clients: Clients, prefix: string): Route {
     async handle(event) {
       const routed = await routeToEngine(clients, event, {
         dialect: LLAMA_SERVER_DIALECT,
-        validate: () => parse(event, clients),
+        validate: (engines) => parse(event, engines),
         toRequest: ({ model, action, filename }): SlotActionRequest => ({ model, action, filename }),
         check: () => undefined,
       });

@@ -10,8 +10,9 @@ import { ServiceUnavailableError } from '#core/domain/errors';
 import { prefixParent } from '#core/domain/route-prefix';
 import { checkApiKey } from '../../check-api-key';
 import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
-import { engineClients, modelCards } from '../../engine-clients';
+import { engineClients } from '../../engine-clients';
 import type { Route } from '../../route';
+import { readySlots } from './ready-slots';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -23,7 +24,7 @@ export function slotsRoute(clients: Clients, prefix: string): Route {
     async handle(event) {
       const engines = await engineClients(clients, event.clientId);
       checkApiKey(event.request, engines[0]?.apiKey ?? null, LLAMA_SERVER_DIALECT);
-      const cards = modelCards(engines).filter((card) => card.status === 'ready');
+      const cards = readySlots(engines);
       if (cards.length === 0 && new URL(event.request.url).searchParams.get('fail_on_no_slot'))
         throw new ServiceUnavailableError('no slot available', 'unavailable_error');
       const slots = cards.map((card, id) => ({
