@@ -18,6 +18,9 @@
  * - The prompt cache across a reload (./prompt-cache-bench): time to first token of a request
  *   sharing a BENCH_CACHE_PREFIX (2000) token prefix, cold and restored, on BENCH_CACHE_MODELS
  *   (small-q4_0,small-q4_K); BENCH_SKIP_PROMPT_CACHE=1 skips it.
+ * - Speculative decoding, n-gram mode (./speculative-bench): decode tok/s of a repeating greedy
+ *   generation of BENCH_SPEC_TOKENS (256) with drafts off and on, acceptance, same tokens, on
+ *   BENCH_SPEC_MODELS (small-q4_0,small-q4_K); BENCH_SKIP_SPECULATIVE=1 skips it.
  */
 import { startHarness } from '../test/e2e/harness';
 import { ensureBenchModels } from './bench-models';
@@ -28,6 +31,7 @@ import { buildWllamaPage } from './wllama-page-build';
 import { benchThreads, threadsTables, type ThreadsResult } from './threads-bench';
 import { benchDownloads, downloadTable } from './download-bench';
 import { benchPromptCache, promptCacheTable, type PromptCacheResult } from './prompt-cache-bench';
+import { benchSpeculative, speculativeTable, type SpeculativeResult } from './speculative-bench';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const ROUNDS = env('BENCH_ROUNDS', 3);
@@ -104,6 +108,15 @@ try {
         await benchPromptCache(harness, model, { rounds: ROUNDS, prefixTokens: env('BENCH_CACHE_PREFIX', 2000) }),
       );
     out.push(promptCacheTable(cached));
+    console.log(out.at(-1));
+  }
+  if (process.env.BENCH_SKIP_SPECULATIVE !== '1') {
+    const speculative: SpeculativeResult[] = [];
+    for (const model of await ensureBenchModels(process.env.BENCH_SPEC_MODELS ?? 'small-q4_0,small-q4_K'))
+      speculative.push(
+        await benchSpeculative(harness, model, { rounds: ROUNDS, tokens: env('BENCH_SPEC_TOKENS', 256) }),
+      );
+    out.push(speculativeTable(speculative));
     console.log(out.at(-1));
   }
   if (process.env.BENCH_SKIP_DOWNLOAD !== '1') {

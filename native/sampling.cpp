@@ -99,15 +99,17 @@ static void report(const float * logits, int n_vocab, llama_token chosen, int n)
   }
 }
 
-// Samples the next token; with `n_probs` > 0 also reports its logprob and the top `n_probs`
-// (of the distribution before any sampler or ban). `ban_eog` keeps end-of-generation tokens
-// from being sampled (min_tokens). Returns the token id, or -1 when no sampler was set up.
-IP_EXPORT int ip_sample(int n_probs, int ban_eog) {
+// Samples the next token from the logits at batch position `index` (-1: the last decoded; a
+// draft's positions: speculative.cpp); with `n_probs` > 0 also reports its logprob and the top
+// `n_probs` (of the distribution before any sampler or ban). `ban_eog` keeps end-of-generation
+// tokens from being sampled (min_tokens). Returns the token id, or -1 when no sampler was set up.
+IP_EXPORT int ip_sample(int index, int n_probs, int ban_eog) {
   Engine & e = engine();
   if (!e.sampler) return fail("no sampler");
   out().i32.clear();
   out().f32.clear();
-  float * logits = llama_get_logits_ith(e.ctx, -1);
+  float * logits = llama_get_logits_ith(e.ctx, index);
+  if (!logits) return fail("no logits at batch position " + std::to_string(index));
   std::vector<float> saved;
   if (ban_eog) {
     for (llama_token id : e.eog) {
@@ -115,7 +117,7 @@ IP_EXPORT int ip_sample(int n_probs, int ban_eog) {
       logits[id] = -INFINITY;
     }
   }
-  const llama_token id = common_sampler_sample(e.sampler, e.ctx, -1);
+  const llama_token id = common_sampler_sample(e.sampler, e.ctx, index);
   for (size_t i = 0; i < saved.size(); i++) logits[e.eog[i]] = saved[i];
   if (n_probs > 0) report(logits, llama_vocab_n_tokens(e.vocab), id, n_probs);
   return id;

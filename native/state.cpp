@@ -74,6 +74,12 @@ IP_EXPORT int ip_state_restore(const uint8_t * data, double size) {
   if (n > static_cast<size_t>(llama_n_ctx(e.ctx)) || HEADER + n * sizeof(llama_token) > bytes)
     return fail("the state holds more tokens than the context (or the file) does");
   const size_t prefix = HEADER + n * sizeof(llama_token);
+  // The tokens first: a state of another vocabulary is refused before llama.cpp reads its cells.
+  std::vector<llama_token> tokens(n);
+  std::memcpy(tokens.data(), data + HEADER, n * sizeof(llama_token));
+  const llama_token vocab = llama_vocab_n_tokens(e.vocab);
+  for (llama_token id : tokens)
+    if (id < 0 || id >= vocab) return fail("the saved state holds a token outside the vocabulary");
   if (llama_state_seq_set_data(e.ctx, data + prefix, bytes - prefix, 0) == 0) {
     llama_memory_clear(memory, true);
     return fail("llama.cpp refused the saved state (another model or cache type, or a context too small)");
@@ -84,14 +90,6 @@ IP_EXPORT int ip_state_restore(const uint8_t * data, double size) {
     llama_memory_clear(memory, true);
     return fail("the saved state holds " + std::to_string(held) + " positions for " + std::to_string(n) + " tokens");
   }
-  std::vector<llama_token> tokens(n);
-  std::memcpy(tokens.data(), data + HEADER, n * sizeof(llama_token));
-  const llama_token vocab = llama_vocab_n_tokens(e.vocab);
-  for (llama_token id : tokens)
-    if (id < 0 || id >= vocab) {
-      llama_memory_clear(memory, true);
-      return fail("the saved state holds a token outside the vocabulary");
-    }
   e.cached = std::move(tokens);
   return static_cast<int>(n);
 }

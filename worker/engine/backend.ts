@@ -5,6 +5,7 @@
  * (`run-generation.ts`), identical for every backend. Both the llama.cpp-wasm and the
  * WebLLM backends implement exactly this.
  */
+import type { DraftCounts, SpeculativeParams } from '#core/domain/speculative';
 import type { BackendName } from '#core/domain/backend-name';
 import type { ModelCard } from '#core/domain/model-card';
 import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
@@ -56,6 +57,8 @@ export interface ChoiceRequest<P = PromptInput> extends SamplingParams {
   /** Per-token info wanted (`tokens` on every chunk), with this many alternatives (0..5). */
   token_info: number | null;
   cache_prompt: boolean;
+  /** Speculative decoding, or null: off (only backends that have it get a request with it). */
+  speculative: SpeculativeParams | null;
   /** The constraint the whole output must match (GBNF, and the JSON schema of JSON constraints), or null. */
   grammar: OutputGrammar | null;
 }
@@ -93,7 +96,15 @@ export type GenerationEvent =
    * of a character split across them arrive as one piece).
    */
   | { type: 'text'; text: string; tokens: TokenInfo[] | null; generated?: number }
-  | { type: 'end'; finishReason: FinishReason; promptTokens: number; completionTokens: number; cachedTokens: number };
+  | {
+      type: 'end';
+      finishReason: FinishReason;
+      promptTokens: number;
+      completionTokens: number;
+      cachedTokens: number;
+      /** Speculative decoding's counts, where it ran. */
+      draft?: DraftCounts;
+    };
 
 export interface LoadedModel {
   /** Its limits and what it cannot honour (on its card, so the SW refuses such requests). */

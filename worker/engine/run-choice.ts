@@ -1,3 +1,4 @@
+import type { DraftCounts } from '#core/domain/speculative';
 import type { FinishReason, GenerationRequest, PromptInput, TokenLogprob } from '#core/domain/generation';
 import { pickSampling } from '#core/domain/parameters';
 import type { ChoiceRequest, ChoiceRunner, GenerationEvent } from './backend';
@@ -28,6 +29,8 @@ export type ChoicePiece =
       cumulativeLogprob: number;
       promptTokens: number;
       cachedTokens: number;
+      /** Speculative decoding's counts, where it ran and the backend ended the choice (not a stop string). */
+      draft?: DraftCounts;
     };
 
 /**
@@ -55,6 +58,7 @@ export function choiceRequest<P = PromptInput>(
     ignore_eos: request.ignore_eos,
     token_info: needsTokens(request) ? (request.logprobs ?? 0) : null,
     cache_prompt: request.cache_prompt,
+    speculative: request.speculative,
     grammar: request.grammar,
     ...pickSampling(request),
     seed: request.seed === null ? null : request.seed + choice,
@@ -99,12 +103,14 @@ export async function* runChoice<P>(
   signal.addEventListener('abort', stop, { once: true });
   let promptTokens = -1;
   let cachedTokens = 0;
+  let draft: DraftCounts | undefined;
   async function* tap(events: AsyncIterable<GenerationEvent>): AsyncIterable<GenerationEvent> {
     for await (const event of events) {
       if (event.type === 'prompt' || event.type === 'end') {
         promptTokens = event.promptTokens;
         cachedTokens = event.type === 'prompt' ? event.cachedTokens : event.cachedTokens || cachedTokens;
       }
+      if (event.type === 'end' && event.draft) draft = event.draft;
       yield event;
     }
   }
@@ -141,7 +147,7 @@ export async function* runChoice<P>(
         continue;
       }
       if (promptTokens < 0) promptTokens = await model.countPromptTokens(prompt, signal);
-      yield { ...out, promptTokens, cachedTokens };
+      yield { ...out, promptTokens, cachedTokens, ...(draft ? { draft } : {}) };
     }
   } finally {
     signal.removeEventListener('abort', stop);

@@ -146,6 +146,7 @@ async function runPrompt<P>(
             finish_reason: piece.finishReason,
             matched_stop: piece.matchedStop,
             ...(live ? { counts: tally.snapshot() } : {}),
+            ...(piece.draft ? { draft: piece.draft } : {}),
           });
         }
       } else if (buffered) {
@@ -201,6 +202,7 @@ function postBest(
       index,
       finish_reason: candidate.end.finishReason,
       matched_stop: candidate.end.matchedStop,
+      ...(candidate.end.draft ? { draft: candidate.end.draft } : {}),
     });
   }
 }

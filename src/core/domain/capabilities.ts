@@ -30,6 +30,10 @@ const FEATURE_MESSAGES: Partial<Record<CapabilityName, [string, string]>> = {
   tools: ['tools', "'tools' (function calling) is not supported by this model's backend."],
   chat_template_kwargs: ['chat_template_kwargs', "'chat_template_kwargs' is not supported by this model's backend."],
   reasoning_effort: ['reasoning_effort', "'reasoning_effort' is not supported by this model's backend."],
+  speculative: [
+    'speculative.type',
+    "Speculative decoding ('speculative.type') is not supported by this model's backend.",
+  ],
 };
 
 /** Why a backend may refuse a constraint feature, for the 400's message. */
@@ -50,6 +54,7 @@ function used(request: GenerationRequest): CapabilityName[] {
   if (chats.some((chat) => Object.keys(chat.chat_template_kwargs).length > 0)) params.push('chat_template_kwargs');
   if (chats.some((chat) => chat.reasoning_effort !== null)) params.push('reasoning_effort');
   if (request.echo && request.logprobs !== null) params.push('prompt_logprobs');
+  if (request.speculative !== null) params.push('speculative');
   if (request.suffix !== null) params.push('suffix');
   if (request.grammar !== null) {
     params.push('grammar');

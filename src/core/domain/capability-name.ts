@@ -30,6 +30,8 @@ export const FEATURES = [
   'chat_template_kwargs',
   /** In conversations: reasoning effort. */
   'reasoning_effort',
+  /** Speculative decoding (`speculative.*`). */
+  'speculative',
 ] as const;
 
 /** One of the features above. */

@@ -5,6 +5,7 @@
  */
 import type { ChatPrompt } from './chat-prompt';
 import type { ParameterValues } from './parameters';
+import type { SpeculativeParams } from './speculative';
 
 export type { SamplingParams } from './parameters';
 
@@ -65,6 +66,8 @@ export interface GenerationRequest extends ParameterValues {
   /** The whole output must match this grammar (from `response_format`, `json_schema`, `regex`, ...). */
   grammar: OutputGrammar | null;
   cache_prompt: boolean;
+  /** Speculative decoding (llama-server's `speculative.*` fields), or null: off. */
+  speculative: SpeculativeParams | null;
   /** Running token counts with every piece (vLLM's continuous usage stats). */
   continuous_usage: boolean;
 }

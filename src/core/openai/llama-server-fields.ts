@@ -11,12 +11,15 @@
  *   routes add no `tokens`), `response_fields`, `id_slot` (one queue per model here; llama-server
  *   takes any id), `n_keep`/`n_discard` (context shift, which neither does by default: a prompt
  *   past the context is a 400), `n_cache_reuse`, `sse_ping_interval`, `backend_sampling`.
+ * - `speculative.*`: speculative decoding (speculative-fields.ts).
  * - Refused unless off: `timings_per_token`, `return_progress`, `post_sampling_probs`,
  *   `verbose`, `n_indent`, `t_max_predict_ms`, `lora` (no adapters are loaded here).
  */
 import * as v from 'valibot';
 import { InvalidRequestError } from '../domain/errors';
+import type { SpeculativeParams } from '../domain/speculative';
 import { booleanField, integerField } from './fields';
+import { readSpeculative, speculativeFields } from './speculative-fields';
 
 const optional = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);
 
@@ -39,6 +42,7 @@ export const llamaServerFields = {
   n_indent: optional(integerField('n_indent', 0)),
   t_max_predict_ms: optional(integerField('t_max_predict_ms', -1)),
   lora: optional(v.array(v.unknown(), "Invalid type for 'lora': expected an array of {id, scale}.")),
+  ...speculativeFields,
 };
 
 export type LlamaServerInput = {
@@ -64,6 +68,8 @@ export interface LlamaServerOptions {
   n_probs: number | undefined;
   /** `n_cmpl`, when given. */
   n: number | undefined;
+  /** The `speculative.*` fields (speculative-fields.ts). */
+  speculative: SpeculativeParams | null;
 }
 
 export function readLlamaServerFields(input: LlamaServerInput): LlamaServerOptions {
@@ -76,5 +82,6 @@ export function readLlamaServerFields(input: LlamaServerInput): LlamaServerOptio
     max_tokens: predict == null ? undefined : predict === -1 ? null : predict,
     n_probs: input.n_probs != null && input.n_probs > 0 ? input.n_probs : undefined,
     n: input.n_cmpl ?? undefined,
+    speculative: readSpeculative(input),
   };
 }

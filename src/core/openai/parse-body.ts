@@ -38,11 +38,14 @@ export interface BodyShape {
   objects: readonly string[];
 }
 
-/** The parameter a schema issue names: the top-level field, or the whole path inside `stream_options`. */
-function paramOf(path: string | null): string | null {
-  if (path === null) return null;
-  const [field] = path.split('.');
-  return field === 'stream_options' ? path : (field ?? null);
+/**
+ * The parameter a schema issue names: the top-level field (its own key, which may hold dots, as
+ * llama-server's `speculative.n_max` does), or the whole path inside `stream_options`.
+ */
+function paramOf(issue: v.BaseIssue<unknown>): string | null {
+  const top = issue.path?.[0]?.key;
+  if (typeof top !== 'string') return null;
+  return top === 'stream_options' ? v.getDotPath(issue) : top;
 }
 
 /** Checks `body` against `shape` and parses it (aliases resolved) with `schema`; throws a 400 naming the parameter. */
@@ -65,7 +68,7 @@ export function parseBody<S extends v.GenericSchema>(
   const parsed = v.safeParse(schema, resolveAliases(body), { abortEarly: true });
   if (!parsed.success) {
     const issue = parsed.issues[0];
-    throw new InvalidRequestError(issue.message, paramOf(v.getDotPath(issue)));
+    throw new InvalidRequestError(issue.message, paramOf(issue));
   }
   return { body, output: parsed.output };
 }

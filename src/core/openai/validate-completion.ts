@@ -79,5 +79,6 @@ function toRequest(input: CompletionBody): Omit<CompletionRequest, 'grammar'> {
     include_usage: input.stream_options?.include_usage ?? false,
     continuous_usage: input.stream_options?.continuous_usage_stats ?? false,
     cache_prompt: input.cache_prompt ?? true,
+    speculative: native.speculative,
   };
 }

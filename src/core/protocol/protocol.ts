@@ -6,6 +6,7 @@
  * the same way: one `job` message (`JobRequests` says what each kind asks), with its own
  * MessageChannel port that then carries that kind's events (`JobEvents`).
  */
+import type { DraftCounts } from '../domain/speculative';
 import type { BuildStamp } from './build-stamp';
 import type { EmbeddingRequest } from '../domain/embedding';
 import type { WireError } from '../domain/errors';
@@ -153,6 +154,8 @@ export interface EngineToSw {
     finish_reason: FinishReason;
     matched_stop: string | number | null;
     counts?: TokenCounts;
+    /** Speculative decoding's counts, where it ran (llama-server's `timings.draft_n`, `draft_n_accepted`). */
+    draft?: DraftCounts;
   };
   /** Every choice ended; the request's token counts. */
   'generation.done': { counts: TokenCounts };

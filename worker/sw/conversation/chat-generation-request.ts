@@ -21,6 +21,7 @@ export function chatGenerationRequest(chat: ChatRequest): GenerationRequest {
     suffix: null,
     grammar: chat.grammar,
     cache_prompt: chat.cache_prompt,
+    speculative: chat.speculative,
     continuous_usage: chat.continuous_usage,
     ...pickParameters(chat),
   };

@@ -92,6 +92,7 @@ function toRequest(input: ChatBody, shaped: Shaped): Omit<ChatRequest, 'grammar'
     logprobs: native.n_probs !== undefined || (input.logprobs ?? false),
     top_logprobs: native.n_probs ?? input.top_logprobs ?? 0,
     cache_prompt: input.cache_prompt ?? true,
+    speculative: native.speculative,
     user: input.user ?? null,
   };
 }

@@ -61,7 +61,10 @@ export interface LlamaEngineModule {
   _ip_begin(ids: Ptr, n: number, reuse: number): number;
   _ip_prefill(max: number): number;
   _ip_sampler(spec: Ptr): number;
-  _ip_sample(nProbs: number, banEog: number): number;
+  _ip_sample(index: number, nProbs: number, banEog: number): number;
+  _ip_draft_ngram(id: number, sizeN: number, sizeM: number): number;
+  _ip_push_draft(ids: Ptr, n: number): number;
+  _ip_keep(n: number): number;
   _ip_accept(id: number): void;
   _ip_push(id: number): number;
   _ip_reset(): void;

@@ -214,9 +214,12 @@ export class LlamaWasm {
     this.check(this.withString(JSON.stringify(spec), (ptr) => this.m._ip_sampler(ptr)));
   }
 
-  /** Samples the next token; `top` > 0 also reports the raw distribution's logprobs. */
-  sample(top: number, banEndOfGeneration: boolean): SampledToken {
-    const id = this.check(this.m._ip_sample(top, banEndOfGeneration ? 1 : 0));
+  /**
+   * Samples the next token; `top` > 0 also reports the raw distribution's logprobs. `index`: the
+   * batch position whose logits it samples (-1: the last decoded; a draft's: `pushDraft`).
+   */
+  sample(top: number, banEndOfGeneration: boolean, index = -1): SampledToken {
+    const id = this.check(this.m._ip_sample(index, top, banEndOfGeneration ? 1 : 0));
     if (top <= 0) return { id, logprob: 0, top: [] };
     const [entry] = this.entries(1, top);
     return entry ? { ...entry, id } : { id, logprob: 0, top: [] };
@@ -232,6 +235,30 @@ export class LlamaWasm {
     if (status === -2) return false;
     this.check(status);
     return true;
+  }
+
+  /**
+   * The n-gram draft after the sampled token `id` (not decoded yet), from the
+   * context's tokens: n-grams of `sizeN`, drafts of up to `sizeM` (native/speculative.cpp).
+   */
+  draftNgram(id: number, sizeN: number, sizeM: number): number[] {
+    return this.i32(this.check(this.m._ip_draft_ngram(id, sizeN, sizeM)));
+  }
+
+  /**
+   * Decodes `ids` (a sampled token and its draft) after the context's tokens in one batch, with
+   * logits at each: `sample(..., i)` samples after the i-th. False when they do not fit.
+   */
+  pushDraft(ids: readonly number[]): boolean {
+    const status = this.withIds(ids, (ptr) => this.m._ip_push_draft(ptr, ids.length));
+    if (status === -2) return false;
+    this.check(status);
+    return true;
+  }
+
+  /** Keeps the context's first `n` tokens (a draft's accepted part) and drops the rest. */
+  keep(n: number): void {
+    this.check(this.m._ip_keep(n));
   }
 
   /** Empties the context (the next prompt is read from its start). */

@@ -24,6 +24,7 @@ import type { SlotActionRequest, SlotActionResult } from '#core/domain/slots';
 import type { FoundPrefix, PromptCache } from '../../prompt-cache/prompt-cache';
 import { SavedContext } from './saved-context';
 import { SlotFiles } from './slot-files';
+import { DraftBatch } from './draft-batch';
 
 /** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
 declare const __INPAGE_TEST_HOOKS__: boolean;
@@ -269,20 +270,41 @@ export class LlamaCppModel implements LoadedModel {
       if (!(error instanceof EngineError)) throw error;
       throw new InvalidRequestError(`${error.message}.`, request.grammar?.param ?? null, 'invalid_grammar');
     }
-    const wantTokens = request.token_info !== null;
-    const top = wantTokens ? Math.max(1, request.token_info ?? 0) : 0;
-    const text = new Utf8Hold();
+    const drafts = new DraftBatch(this.engine, request.speculative);
     const end = (finishReason: 'stop' | 'length', completionTokens: number): GenerationEvent => ({
       type: 'end',
       finishReason,
       promptTokens,
       completionTokens,
       cachedTokens,
+      ...(request.speculative ? { draft: { ...drafts.counts } } : {}),
     });
+    try {
+      yield* this.tokens(request, promptTokens, drafts, end, signal);
+    } finally {
+      drafts.finish();
+    }
+  }
+
+  /**
+   * The choice's tokens, one sample each (at a draft's positions while one is checked:
+   * draft-batch.ts), until an end-of-generation token, max_tokens, the context's end or an abort.
+   */
+  private async *tokens(
+    request: ChoiceRequest,
+    promptTokens: number,
+    drafts: DraftBatch,
+    end: (finishReason: 'stop' | 'length', completionTokens: number) => GenerationEvent,
+    signal: AbortSignal,
+  ): AsyncIterable<GenerationEvent> {
+    const pacer = new Pacer();
+    const wantTokens = request.token_info !== null;
+    const top = wantTokens ? Math.max(1, request.token_info ?? 0) : 0;
+    const text = new Utf8Hold();
     for (let generated = 0; ;) {
       if (signal.aborted) return;
       if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
-      const sampled = this.engine.sample(top, generated < request.min_tokens);
+      const sampled = this.engine.sample(top, generated < request.min_tokens, drafts.position);
       this.engine.accept(sampled.id);
       generated += 1;
       const done = this.engine.isEndOfGeneration(sampled.id);
@@ -302,9 +324,18 @@ export class LlamaCppModel implements LoadedModel {
       }
       // The context's end, as llama-server has it: prompt + completion = n_ctx at most (the
       // last token sampled is never read back, so it needs no room in the cache).
-      if (promptTokens + generated >= this.contextLength || !this.engine.push(sampled.id)) {
+      if (promptTokens + generated >= this.contextLength) {
         yield end('length', generated);
         return;
+      }
+      if (!drafts.taken(sampled.id)) {
+        // A draft's tokens all get sampled after it, so each needs room for one more token.
+        const left = request.max_tokens === null ? Infinity : request.max_tokens - generated;
+        const room = Math.min(this.contextLength - promptTokens - generated, left) - 1;
+        if (!drafts.push(sampled.id, room, this.steps.next())) {
+          yield end('length', generated);
+          return;
+        }
       }
       await pacer.maybeYield();
     }

@@ -39,6 +39,7 @@ const probe = <P>(prompt: P): ChoiceRequest<P> => ({
   ignore_eos: false,
   token_info: null,
   cache_prompt: true,
+  speculative: null,
   grammar: null,
 });
 

@@ -24,6 +24,7 @@ export const WEBLLM_UNSUPPORTED: readonly CapabilityName[] = [
   'tools',
   'chat_template_kwargs',
   'reasoning_effort',
+  'speculative',
 ];
 
 /**

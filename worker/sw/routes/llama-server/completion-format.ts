@@ -9,6 +9,7 @@
  * its last frame when it ends, and no `[DONE]`, as llama-server streams it. `timings` are
  * measured here, from the engine's events.
  */
+import type { DraftCounts } from '#core/domain/speculative';
 import type { TokenLogprob } from '#core/domain/generation';
 import type { EngineOutput, JsonFormatter, StreamFormatter } from '../../engine-response';
 import { sseFrame } from '../../sse';
@@ -41,6 +42,8 @@ class NativeChoice {
   promptTokens: number | null = null;
   cached = 0;
   predicted = 0;
+  /** Speculative decoding's counts, where it ran. */
+  draft: DraftCounts | null = null;
   /** The model's context, from `generation.prompt` (for `truncated`). */
   private contextLength = Infinity;
   private firstPiece: number | null = null;
@@ -72,6 +75,7 @@ class NativeChoice {
   end(event: ChoiceEnd, predicted: number): void {
     this.ended = performance.now();
     this.predicted = predicted;
+    this.draft = event.draft ?? null;
     ({ stopType: this.stopType, stoppingWord: this.stoppingWord } = nativeStop(event));
   }
 
@@ -104,6 +108,7 @@ class NativeChoice {
         predicted,
         promptMs: promptEnd - this.started,
         predictedMs: now - promptEnd,
+        draft: this.draft,
       }),
       ...(body.n_probs > 0 && !streamed ? { completion_probabilities: this.probabilities } : {}),
     };

@@ -34,6 +34,7 @@ const definition: GenerationRouteDefinition<NativeCompletionBody> = {
     suffix: null,
     grammar: body.grammar,
     cache_prompt: body.cache_prompt,
+    speculative: body.speculative,
     // Running counts: each prompt's own counts are told apart by them.
     continuous_usage: true,
   }),

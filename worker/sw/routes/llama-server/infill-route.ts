@@ -33,6 +33,7 @@ export const infillRoute = generationRoute({
     suffix: body.input_suffix,
     infill: { extra: body.input_extra, prompt: body.prompt },
     grammar: body.grammar,
+    speculative: null,
     cache_prompt: body.cache_prompt,
     // Running counts for each streamed frame's `tokens_predicted`.
     continuous_usage: body.stream,

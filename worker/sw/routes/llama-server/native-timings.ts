@@ -4,6 +4,7 @@
  * (`stop_type`, `stopping_word`), and whether the context's end stopped it (`truncated`).
  */
 import type { FinishReason } from '#core/domain/generation';
+import type { DraftCounts } from '#core/domain/speculative';
 
 /** `timings` from the prompt's and the generation's token counts and times (ms). */
 export function nativeTimings(t: {
@@ -12,6 +13,8 @@ export function nativeTimings(t: {
   predicted: number;
   promptMs: number;
   predictedMs: number;
+  /** Speculative decoding's counts: `draft_n` and `draft_n_accepted` where it drafted (llama-server gives them then). */
+  draft?: DraftCounts | null;
 }) {
   const promptN = t.prompt - t.cached;
   return {
@@ -24,6 +27,7 @@ export function nativeTimings(t: {
     predicted_ms: t.predictedMs,
     predicted_per_token_ms: t.predicted > 0 ? t.predictedMs / t.predicted : 0,
     predicted_per_second: t.predictedMs > 0 ? (t.predicted * 1000) / t.predictedMs : 0,
+    ...(t.draft && t.draft.drafted > 0 ? { draft_n: t.draft.drafted, draft_n_accepted: t.draft.accepted } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
  * Validates a llama-server `/completion` body: `prompt` (required: `native-prompt.ts`),
  * `n_predict` or `max_tokens` (-1, the default: up to the context), `stop`, `stream`, `n_probs`
  * (top candidates per token, 0..20), `post_sampling_probs` (not served: a 400 naming it),
- * `return_tokens`, `cache_prompt`, every row of the parameter table and the constraint fields
+ * `return_tokens`, `cache_prompt`, `speculative.*` (speculative-fields.ts), every row of the parameter table and the constraint fields
  * (`grammar`, `json_schema`, ...). Unknown keys are ignored, as llama-server ignores them; a bad
  * value is a 400 naming its field.
  */
@@ -16,6 +16,8 @@ import { readParameters } from '#core/openai/read-parameters';
 import { CONSTRAINT_KEYS, readGrammar } from '#core/openai/read-grammar';
 import { PARAMETER_ALIASES } from '#core/openai/resolve-aliases';
 import { isRecord } from '#core/util/is-record';
+import type { SpeculativeParams } from '#core/domain/speculative';
+import { readSpeculative, speculativeFields } from '#core/openai/speculative-fields';
 import { readNativePrompts, type NativePrompt } from './native-prompt';
 
 const optional = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);
@@ -36,6 +38,7 @@ const completionSchema = v.object({
   post_sampling_probs: optional(booleanField('post_sampling_probs')),
   return_tokens: optional(booleanField('return_tokens')),
   cache_prompt: optional(booleanField('cache_prompt')),
+  ...speculativeFields,
 });
 
 const known = new Set([...Object.keys(completionSchema.entries), ...PARAMETER_ALIASES, ...CONSTRAINT_KEYS]);
@@ -54,6 +57,7 @@ export interface NativeCompletionBody extends ParameterValues {
   n_probs: number;
   return_tokens: boolean;
   cache_prompt: boolean;
+  speculative: SpeculativeParams | null;
   grammar: OutputGrammar | null;
 }
 
@@ -90,6 +94,7 @@ export function validateNativeCompletion(json: unknown): NativeCompletionBody {
     n_probs: output.n_probs ?? 0,
     return_tokens: output.return_tokens ?? false,
     cache_prompt: output.cache_prompt ?? true,
+    speculative: readSpeculative(output),
     grammar: readGrammar(body),
   };
 }

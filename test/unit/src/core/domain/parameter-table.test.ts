@@ -56,6 +56,7 @@ const choice: ChoiceRequest = {
   ignore_eos: false,
   token_info: null,
   cache_prompt: true,
+  speculative: null,
   grammar: null,
 };
 

@@ -68,6 +68,14 @@ describe('checkCapabilities', () => {
     ).not.toThrow();
   });
 
+  it("speculative decoding -> 400 naming 'speculative.type' where the backend has none (WebLLM)", () => {
+    const m = model(['speculative']);
+    const error = rejection(m, request({ 'speculative.type': 'ngram-simple' }));
+    expect(error.param).toBe('speculative.type');
+    expect(error.code).toBe('unsupported_parameter');
+    expect(() => checkCapabilities(m, request({ 'speculative.type': 'none' }))).not.toThrow();
+  });
+
   it('token-id prompts -> 400 param prompt where token ids are unsupported', () => {
     const m = model(['token_ids']);
     for (const prompt of [
@@ -167,6 +175,7 @@ describe('choiceRequest', () => {
       ignore_eos: true,
       token_info: 2,
       cache_prompt: false,
+      speculative: null,
       grammar: null,
       temperature: 0.5,
       top_p: 0.9,

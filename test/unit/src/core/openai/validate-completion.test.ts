@@ -69,6 +69,7 @@ const defaults: CompletionRequest = {
   include_usage: false,
   continuous_usage: false,
   cache_prompt: true,
+  speculative: null,
 };
 
 describe('validateCompletion: defaults', () => {
@@ -178,6 +179,7 @@ describe('validateCompletion: defaults', () => {
       include_usage: true,
       continuous_usage: true,
       cache_prompt: false,
+      speculative: null,
       grammar: null,
     });
   });
@@ -391,6 +393,12 @@ describe('validateCompletion: invalid fields', () => {
     ['n_indent', 2],
     ['t_max_predict_ms', 5],
     ['lora', [{ id: 0, scale: 1 }]],
+    ['speculative.type', 'draft-simple'],
+    ['speculative.ngram_size_n', 0],
+    ['speculative.ngram_size_m', 2000],
+    ['speculative.n_max', -1],
+    ['speculative.n_min', 1.5],
+    ['speculative.p_min', 0.5],
   ];
 
   it('covers every field of the schema', () => {

@@ -14,6 +14,7 @@ const request: ChoiceRequest = {
   ignore_eos: false,
   token_info: null,
   cache_prompt: true,
+  speculative: null,
   grammar: { gbnf: 'root ::= "<tool_call>" "x"', param: 'tools' },
   logit_bias: { '42': -100, '7': 2.5 },
   seed: -1,

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { SPECULATIVE_DEFAULTS, type SpeculativeParams } from '../../../../../../src/core/domain/speculative';
+import {
+  DraftBatch,
+  MAX_DRAFT_BATCH,
+  type DraftEngine,
+} from '../../../../../../worker/engine/backends/llamacpp/draft-batch';
+
+/** A context of token ids, and the draft the engine would find next. */
+class FakeEngine implements DraftEngine {
+  context: number[] = [1, 2, 3];
+  found: number[] = [];
+  calls: string[] = [];
+  full = false;
+  push(id: number): boolean {
+    this.calls.push(`push ${id}`);
+    if (this.full) return false;
+    this.context.push(id);
+    return true;
+  }
+  pushDraft(ids: readonly number[]): boolean {
+    this.calls.push(`pushDraft ${ids.join(',')}`);
+    if (this.full) return false;
+    this.context.push(...ids);
+    return true;
+  }
+  draftNgram(): number[] {
+    return this.found;
+  }
+  keep(n: number): void {
+    this.calls.push(`keep ${n}`);
+    this.context.length = n;
+  }
+  cachedTokens(): number[] {
+    return [...this.context];
+  }
+}
+
+const NGRAM: SpeculativeParams = { type: 'ngram-simple', ...SPECULATIVE_DEFAULTS };
+
+describe('DraftBatch', () => {
+  it('without speculative decoding pushes each token alone and samples the last logits', () => {
+    const engine = new FakeEngine();
+    engine.found = [5, 6];
+    const drafts = new DraftBatch(engine, null);
+    expect(drafts.push(4, 10, 64)).toBe(true);
+    expect(drafts.position).toBe(-1);
+    expect(drafts.taken(5)).toBe(false);
+    expect(engine.calls).toEqual(['push 4']);
+  });
+
+  it('takes the draft while the samples match it, then keeps only the taken part', () => {
+    const engine = new FakeEngine();
+    engine.found = [5, 6, 7];
+    const drafts = new DraftBatch(engine, NGRAM);
+    expect(drafts.push(4, 10, 64)).toBe(true);
+    expect(engine.context).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(drafts.position).toBe(0);
+    expect(drafts.taken(5)).toBe(true);
+    expect(drafts.position).toBe(1);
+    expect(drafts.taken(9)).toBe(false);
+    // 4 and 5 stay; 6 and 7 were drafted after a token that was not sampled.
+    expect(engine.context).toEqual([1, 2, 3, 4, 5]);
+    expect(drafts.position).toBe(-1);
+    expect(drafts.counts).toEqual({ drafted: 3, accepted: 1 });
+  });
+
+  it('samples the token after a draft taken whole at its last position, and keeps everything', () => {
+    const engine = new FakeEngine();
+    engine.found = [5, 6];
+    const drafts = new DraftBatch(engine, NGRAM);
+    drafts.push(4, 10, 64);
+    expect(drafts.taken(5)).toBe(true);
+    expect(drafts.taken(6)).toBe(true);
+    expect(drafts.position).toBe(2);
+    expect(drafts.taken(7)).toBe(false);
+    expect(engine.context).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(drafts.counts).toEqual({ drafted: 2, accepted: 2 });
+  });
+
+  it('bounds a draft by n_max, the room left and the step, and skips one shorter than n_min', () => {
+    const engine = new FakeEngine();
+    engine.found = [5, 6, 7, 8, 9];
+    new DraftBatch(engine, { ...NGRAM, n_max: 4 }).push(4, 3, 64);
+    expect(engine.calls.at(-1)).toBe('pushDraft 4,5,6,7');
+    new DraftBatch(engine, NGRAM).push(4, 10, 3);
+    expect(engine.calls.at(-1)).toBe('pushDraft 4,5,6');
+    engine.found = [5, 6, 7, 8, 9];
+    new DraftBatch(engine, { ...NGRAM, n_min: 6 }).push(4, 10, 64);
+    expect(engine.calls.at(-1)).toBe('push 4');
+    new DraftBatch(engine, NGRAM).push(4, 0, 64);
+    expect(engine.calls.at(-1)).toBe('push 4');
+  });
+
+  it('drops the cells of an unfinished draft when the choice ends inside it', () => {
+    const engine = new FakeEngine();
+    engine.found = [5, 6, 7];
+    const drafts = new DraftBatch(engine, NGRAM);
+    drafts.push(4, 10, 64);
+    drafts.taken(5);
+    drafts.finish();
+    expect(engine.context).toEqual([1, 2, 3, 4, 5]);
+    drafts.finish();
+    expect(engine.calls.filter((call) => call.startsWith('keep'))).toEqual(['keep 5']);
+  });
+
+  it('starts with short drafts, doubles one taken whole up to the batch bound, and shortens one that missed', () => {
+    const engine = new FakeEngine();
+    engine.found = Array.from({ length: 100 }, (_, i) => 100 + i);
+    const drafts = new DraftBatch(engine, { ...NGRAM, n_max: 100 });
+    const lengths: number[] = [];
+    /** One check: the draft pushed after token 1, its first `take` tokens taken, then a miss. */
+    const check = (take: number) => {
+      drafts.push(1, 1000, 512);
+      const pushed = (engine.calls.at(-1) ?? '').split(',').length - 1;
+      lengths.push(pushed);
+      for (let i = 0; i < Math.min(take, pushed); i++) drafts.taken(100 + i);
+      drafts.taken(-1);
+    };
+    for (const take of [100, 100, 100, 100, 100, 3, 100]) check(take);
+    expect(lengths).toEqual([8, 16, 32, MAX_DRAFT_BATCH - 1, MAX_DRAFT_BATCH - 1, MAX_DRAFT_BATCH - 1, 4]);
+  });
+
+  it('reports a full context', () => {
+    const engine = new FakeEngine();
+    engine.full = true;
+    engine.found = [5];
+    expect(new DraftBatch(engine, NGRAM).push(4, 10, 64)).toBe(false);
+    expect(new DraftBatch(engine, null).push(4, 10, 64)).toBe(false);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Speculative decoding in the generation loop (native/speculative.cpp): instead of decoding the
+ * sampled token alone, `push` decodes it with a draft (llama.cpp's ngram-simple: what followed
+ * the last occurrence of the context's final n-gram) in one batch, with logits at every
+ * position. The loop then samples each position in turn (`position`); while a sampled token is
+ * the draft's there (`taken`), its cell is already in the context and nothing is decoded. The
+ * first one that differs (or the token after a draft taken whole) ends the draft: the cells of
+ * the rest are dropped, and that token is pushed as any sampled one. Every output token is still
+ * one sample from the model's own logits (the same bits as a one-token decode's: MAX_DRAFT_BATCH),
+ * with one call of the sampler (grammar, penalties, seed), so the output is the one without a
+ * draft; a draft only saves decodes.
+ */
+import type { DraftCounts, SpeculativeParams } from '#core/domain/speculative';
+
+/**
+ * The most tokens a draft's batch holds: below 64, the batch size from which the engine's F32
+ * products go to tinyBLAS (patches/ggml-cpu-wasm-sgemm-strided.patch), whose sums run in another
+ * order than a one-token decode's. Smaller batches take a decode's kernels, so the logits a
+ * draft's check reads are the ones decoding each token alone would give, bit for bit.
+ */
+export const MAX_DRAFT_BATCH = 63;
+
+/**
+ * A draft's length adapts to how the last one fared: the first is at most FIRST_DRAFT tokens, one
+ * taken whole doubles the next, one that missed makes the next one token longer than its taken
+ * part (at least MIN_DRAFT). A long draft in text that does not repeat costs a long batch for
+ * little (a 49-token check of a wrong draft took ~10 decodes' time on the bench's Q4_K model),
+ * while a loop reaches full drafts in a few checks. llama-server drafts `n_max` every time.
+ */
+const FIRST_DRAFT = 8;
+const MIN_DRAFT = 2;
+
+/** What the loop uses of the engine (llama-wasm.ts). */
+export interface DraftEngine {
+  push(id: number): boolean;
+  pushDraft(ids: readonly number[]): boolean;
+  draftNgram(id: number, sizeN: number, sizeM: number): number[];
+  keep(n: number): void;
+  cachedTokens(): number[];
+}
+
+export class DraftBatch {
+  /** The draft being checked (empty: none), and the context's tokens before its batch. */
+  private draft: number[] = [];
+  private base = 0;
+  /** The batch position sampled next, or -1: the last token decoded alone. */
+  private at = -1;
+  /** The next draft's most tokens (see FIRST_DRAFT). */
+  private limit = FIRST_DRAFT;
+  readonly counts: DraftCounts = { drafted: 0, accepted: 0 };
+
+  constructor(
+    private readonly engine: DraftEngine,
+    private readonly params: SpeculativeParams | null,
+  ) {}
+
+  /** The logits the next sample reads: a position of the draft's batch, or -1. */
+  get position(): number {
+    return this.at;
+  }
+
+  /** Whether `id`, sampled at `position`, is the draft's token there (its cell is in the context: nothing to push). */
+  taken(id: number): boolean {
+    if (this.at < 0) return false;
+    if (this.at < this.draft.length && this.draft[this.at] === id) {
+      this.at += 1;
+      this.counts.accepted += 1;
+      return true;
+    }
+    this.limit =
+      this.at === this.draft.length ? Math.min(2 * this.limit, MAX_DRAFT_BATCH - 1) : Math.max(MIN_DRAFT, this.at + 1);
+    this.finish();
+    return false;
+  }
+
+  /**
+   * Decodes the sampled token `id`, with a draft where one is found and worth checking: at most
+   * `room` tokens after `id` (what the context and `max_tokens` leave for tokens whose logits
+   * are read) and `batch` in all (the step the time budget allows). False: the context is full.
+   */
+  push(id: number, room: number, batch: number): boolean {
+    const most = this.params
+      ? Math.min(this.params.n_max, room, Math.min(batch, MAX_DRAFT_BATCH) - 1, Math.max(this.limit, this.params.n_min))
+      : 0;
+    if (!this.params || most < Math.max(1, this.params.n_min)) return this.engine.push(id);
+    const found = this.engine.draftNgram(id, this.params.ngram_size_n, this.params.ngram_size_m).slice(0, most);
+    if (found.length < Math.max(1, this.params.n_min)) return this.engine.push(id);
+    this.base = this.engine.cachedTokens().length;
+    if (!this.engine.pushDraft([id, ...found])) return false;
+    this.draft = found;
+    this.at = 0;
+    this.counts.drafted += found.length;
+    return true;
+  }
+
+  /** Drops the cells of the draft's tokens not taken (at a mismatch, or when the choice ends mid-draft). */
+  finish(): void {
+    if (this.at < 0) return;
+    this.engine.keep(this.base + 1 + this.at);
+    this.draft = [];
+    this.at = -1;
+  }
+}
