@@ -12,7 +12,7 @@ import type { LlamaEngineFiles } from './engine-files';
 import type { LlamaEngineModule, LlamaEngineOptions } from './engine-module';
 import { refusedGrowths, watchHeapGrowth } from './heap-growth';
 import { armTestTrap } from './test-trap';
-import { testHeapCeiling } from './test-memory';
+import { testHeapCeiling, testHeapReserve } from './test-memory';
 
 /** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
 declare const __INPAGE_TEST_HOOKS__: boolean;
@@ -86,7 +86,10 @@ export class LlamaWasm {
     const create = files.loader === null ? createLlamaEngine : await importThreadedLoader(files.loader);
     const module = await create(files.loader === null ? options : { ...options, pthreadPoolSize: threads - 1 });
     const engine = new LlamaWasm(module, failedAllocations);
-    if (__INPAGE_TEST_HOOKS__) armTestTrap(engine, module);
+    if (__INPAGE_TEST_HOOKS__) {
+      armTestTrap(engine, module);
+      testHeapReserve(module);
+    }
     return engine;
   }
 
@@ -183,7 +186,7 @@ export class LlamaWasm {
   /** The bytes of token `id`; control tokens are empty unless `special`. */
   piece(id: number, special: boolean): number[] {
     const n = this.m._ip_piece(id, special ? 1 : 0);
-    const at = this.m._ip_out_bytes();
+    const at = this.m._ip_out_bytes() >>> 0;
     return Array.from(this.m.HEAPU8.subarray(at, at + Math.max(0, n)));
   }
 
@@ -279,7 +282,7 @@ export class LlamaWasm {
   saveState(): Uint8Array<ArrayBuffer> {
     try {
       const size = this.check(this.m._ip_state_save());
-      const at = this.m._ip_out_bytes();
+      const at = this.m._ip_out_bytes() >>> 0;
       return this.m.HEAPU8.slice(at, at + size);
     } finally {
       this.m._ip_state_release();
@@ -311,14 +314,14 @@ export class LlamaWasm {
   /** The pooled (unnormalized) embedding of `ids`, in a context of `contextLength` tokens. */
   embed(ids: readonly number[], contextLength: number): number[] {
     const dim = this.check(this.withIds(ids, (ptr) => this.m._ip_embed(ptr, ids.length, contextLength)));
-    const at = this.m._ip_out_f32() >> 2;
+    const at = this.m._ip_out_f32() >>> 2;
     return Array.from(this.m.HEAPF32.subarray(at, at + dim));
   }
 
   /** `count` report entries (id and logprob, then `top` candidates) from the output buffers. */
   private entries(count: number, top: number): SampledToken[] {
-    const ids = this.m._ip_out_i32() >> 2;
-    const logprobs = this.m._ip_out_f32() >> 2;
+    const ids = this.m._ip_out_i32() >>> 2;
+    const logprobs = this.m._ip_out_f32() >>> 2;
     const stride = top + 1;
     const result: SampledToken[] = [];
     for (let e = 0; e < count; e++) {
@@ -332,14 +335,14 @@ export class LlamaWasm {
   }
 
   private i32(n: number): number[] {
-    const at = this.m._ip_out_i32() >> 2;
+    const at = this.m._ip_out_i32() >>> 2;
     return Array.from(this.m.HEAP32.subarray(at, at + Math.max(0, n)));
   }
 
   private withIds(ids: readonly number[], call: (ptr: number) => number): number {
     const ptr = this.malloc(Math.max(1, ids.length) * 4);
     try {
-      this.m.HEAP32.set(ids, ptr >> 2);
+      this.m.HEAP32.set(ids, ptr >>> 2);
       return call(ptr);
     } finally {
       this.m._free(ptr);
@@ -359,9 +362,13 @@ export class LlamaWasm {
     }
   }
 
-  /** `bytes` of the heap (a null pointer, for want of memory, throws instead). */
+  /**
+   * `bytes` of the heap (a null pointer, for want of memory, throws instead). Addresses are
+   * read unsigned (`>>> 0`, and `>>> 2` for an index of 4-byte words) everywhere here: a heap
+   * past 2 GiB has addresses whose int32 is negative, and the glue's exports return them so.
+   */
   private malloc(bytes: number): number {
-    const ptr = this.m._malloc(bytes);
+    const ptr = this.m._malloc(bytes) >>> 0;
     if (ptr !== 0) return ptr;
     this.failedAllocations.count++;
     throw new Error(`the engine's heap has no room for ${bytes} bytes`);
@@ -369,7 +376,7 @@ export class LlamaWasm {
 
   /** Throws the glue's last error for a negative status. */
   private check(status: number): number {
-    if (status < 0) throw new EngineError(this.m.UTF8ToString(this.m._ip_error()));
+    if (status < 0) throw new EngineError(this.m.UTF8ToString(this.m._ip_error() >>> 0));
     return status;
   }
 }

@@ -9,7 +9,10 @@
  *   allocation fails, as it would on a device out of memory;
  * - `__inpageTestF32CacheMib = MIB`: models loaded from now on get that budget for an F32 KV
  *   cache instead of `F32_CACHE_MIB` (0: every model keeps llama.cpp's F16 cache, as one too
- *   large for the budget does).
+ *   large for the budget does);
+ * - `__inpageTestHeapReserve = BYTES`: each engine started from now on takes BYTES of its heap
+ *   first (never freed), so what it allocates after (the model, the results it hands back) lies
+ *   above them: past 2 GiB, where a wasm32 address read as a signed int32 is negative.
  *
  * Kept out of production as test-trap.ts is: the only calls are under `if (__INPAGE_TEST_HOOKS__)`.
  */
@@ -19,6 +22,14 @@ import { countdownDone } from './test-countdown';
 const CEILING = '__inpageTestHeapCeiling';
 const EXHAUST = '__inpageTestExhaustHeap';
 const F32_CACHE = '__inpageTestF32CacheMib';
+const RESERVE = '__inpageTestHeapReserve';
+
+/** Takes the test's reserve of `module`'s heap, if one is set (at the engine's start). */
+export function testHeapReserve(module: LlamaEngineModule): void {
+  const bytes: unknown = Reflect.get(globalThis, RESERVE);
+  if (typeof bytes === 'number' && bytes > 0 && module._malloc(bytes) === 0)
+    throw new Error(`the test's heap reserve of ${bytes} bytes could not be taken`);
+}
 
 /** The test's heap ceiling in bytes, if one is set. */
 export function testHeapCeiling(): number | undefined {
