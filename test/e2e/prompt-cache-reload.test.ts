@@ -16,6 +16,7 @@ import type { Page } from 'playwright';
 import { buildBenchModel } from '../fixtures/bench-model';
 import { startHarness, type Harness } from './harness';
 import { postFromPage } from './page-helpers';
+import { assertSameProbabilities, type Probability } from './native-probabilities';
 
 const DIR = 'dist/test-prompt-cache';
 const MODEL_URL = '/test-prompt-cache/live-attention.gguf';
@@ -25,11 +26,6 @@ const TAIL = 'and what follows';
 /** Another conversation's prefix: nothing in common with PREFIX. */
 const UNRELATED = Array.from({ length: 40 }, (_, i) => `${i} bottles of beer;\n`).join('');
 
-interface Probability {
-  id: number;
-  logprob: number;
-  top_logprobs: Array<{ id: number; logprob: number }>;
-}
 interface NativeAnswer {
   content: string;
   tokens_evaluated: number;
@@ -104,24 +100,6 @@ async function savedWith(page: Page, prompt: string): Promise<SavedEntry[]> {
 async function reload(page: Page): Promise<string> {
   await page.reload();
   return loadModel(page);
-}
-
-function assertSameProbabilities(actual: Probability[], expected: Probability[]) {
-  assert.equal(actual.length, expected.length);
-  actual.forEach((token, i) => {
-    const cold = expected[i];
-    assert.ok(cold);
-    assert.equal(token.id, cold.id, `token ${i}`);
-    assert.ok(Math.abs(token.logprob - cold.logprob) < 1e-4, `token ${i}: ${token.logprob} vs ${cold.logprob}`);
-    assert.deepEqual(
-      token.top_logprobs.map((top) => top.id),
-      cold.top_logprobs.map((top) => top.id),
-    );
-    token.top_logprobs.forEach((top, j) => {
-      const other = cold.top_logprobs[j]?.logprob ?? NaN;
-      assert.ok(Math.abs(top.logprob - other) < 1e-4, `token ${i}, top ${j}: ${top.logprob} vs ${other}`);
-    });
-  });
 }
 
 describe('the prompt cache across page loads', () => {

@@ -15,17 +15,13 @@ import { after, before, test } from 'node:test';
 import { buildBenchModel } from '../fixtures/bench-model';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
+import { assertSameProbabilities, type Probability } from './native-probabilities';
 
 const DIR = 'dist/test-speculative';
 const LIVE_URL = '/test-speculative/live-attention.gguf';
 const NGRAM = { 'speculative.type': 'ngram-simple' };
 const fixture = usePage();
 
-interface Probability {
-  id: number;
-  logprob: number;
-  top_logprobs: Array<{ id: number; logprob: number }>;
-}
 interface NativeAnswer {
   content: string;
   tokens: number[];
@@ -59,20 +55,7 @@ function assertSameOutput(drafted: NativeAnswer, plain: NativeAnswer): void {
   assert.equal(drafted.content, plain.content);
   assert.deepEqual(drafted.tokens, plain.tokens);
   assert.equal(drafted.stop_type, plain.stop_type);
-  assert.equal(drafted.completion_probabilities.length, plain.completion_probabilities.length);
-  for (const [i, want] of plain.completion_probabilities.entries()) {
-    const got = drafted.completion_probabilities[i];
-    assert.ok(got, `position ${i}`);
-    assert.equal(got.id, want.id, `position ${i}`);
-    assert.ok(Math.abs(got.logprob - want.logprob) <= 1e-4, `position ${i}: ${got.logprob} vs ${want.logprob}`);
-    assert.deepEqual(
-      got.top_logprobs.map((c) => c.id),
-      want.top_logprobs.map((c) => c.id),
-      `position ${i}`,
-    );
-    for (const [k, c] of want.top_logprobs.entries())
-      assert.ok(Math.abs((got.top_logprobs[k]?.logprob ?? NaN) - c.logprob) <= 1e-4, `position ${i}, candidate ${k}`);
-  }
+  assertSameProbabilities(drafted.completion_probabilities, plain.completion_probabilities);
 }
 
 test('a repeating greedy generation takes whole drafts and is the output without them', async () => {
