@@ -31,7 +31,11 @@ export interface F32Report {
   gemmWorstRelative: number;
   /** `m,n,k,ldb` of products whose take-or-decline was not the expected one (GEMM_SHAPES). */
   gemmWrongDecisions: string[];
-  /** Cells where ggml_mul_mat's result is not tinyBLAS's bit for bit (mul_mat did not use it). */
+  /**
+   * Cells where ggml_mul_mat's result is not the one it should take bit for bit: tinyBLAS's from
+   * GEMM_MIN_COLUMNS columns, the single dot product's below (a decode's kernel, so that a
+   * speculative draft's check gives a decode's logits: patches/ggml-cpu-wasm-sgemm-strided.patch).
+   */
   graphMismatches: number;
   exp: ExpReport;
 }
@@ -42,6 +46,9 @@ export interface F32Report {
  * attention's Q of one head among 8, 64 floats of every 512); a single column (decode, as on
  * native), k not a multiple of 4, or m not one of 4 it declines.
  */
+/** The fewest columns for which ggml_mul_mat hands an F32 product to tinyBLAS (the F32 KV cache's micro-batch). */
+const GEMM_MIN_COLUMNS = 64;
+
 const GEMM_SHAPES: Array<[number, number, number, number, boolean]> = [
   [16, 2, 4, 4, true],
   [16, 3, 64, 64, true],
@@ -137,9 +144,10 @@ export async function checkF32(wasm: Uint8Array<ArrayBuffer>, seed = 1): Promise
     report.gemms++;
     const c = new Float32Array(exports.memory.buffer, cAt, m * n);
     const graph = new Float32Array(exports.memory.buffer, graphAt, m * n);
-    for (let j = 0; j < m * n; j++) if (!Object.is(c[j], graph[j])) report.graphMismatches++;
     for (let column = 0; column < n; column++)
       for (let row = 0; row < m; row++) {
+        const want = n >= GEMM_MIN_COLUMNS ? c[column * m + row] : dot(0, k, aAt + row * k * 4, bAt + column * ldb * 4);
+        if (!Object.is(graph[column * m + row], want)) report.graphMismatches++;
         const scale = magnitude(a, row * k, b, column * ldb, k);
         const reference = dot(1, k, aAt + row * k * 4, bAt + column * ldb * 4);
         const got = c[column * m + row] ?? Number.NaN;
