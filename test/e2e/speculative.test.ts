@@ -7,12 +7,14 @@
  * a tiny random-weight llama with live attention checks batch against one-token decodes where
  * the logits come from real attention. A choice that ends inside a draft (a stop string,
  * `n_predict`, the context's end) leaves the context holding only its own tokens: the next
- * request that reuses it is exact. Fields llama.cpp has but this engine does not are a 400.
+ * request that reuses it is exact, and a trap inside a draft ends its request with the crash's
+ * 503 and a new engine. Fields llama.cpp has but this engine does not are a 400.
  */
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { buildBenchModel } from '../fixtures/bench-model';
+import { engineWorker } from './engine-worker-helpers';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
 import { assertSameProbabilities, type Probability } from './native-probabilities';
@@ -147,4 +149,27 @@ test('what is not built here is a 400 naming the field', async () => {
       else assert.equal(error.param, param, what);
     }
   }
+});
+
+test('a trap inside a draft ends the request with the crash; a new engine answers the next one exactly', async () => {
+  const laps = 'abcdefghijklmnopqrstuvwxyz'.repeat(3);
+  const plain = await complete({ prompt: laps, n_predict: 120 });
+  const worker = await engineWorker(fixture.page);
+  // Drafts of 8, 16 and 32 tokens come first: the 70th token is sampled inside the fourth.
+  await worker.evaluate(() => Reflect.set(globalThis, '__inpageTestTrap', 70));
+  const crashed = await postFromPage(fixture.page, '/completion', {
+    model: 'inpage-test',
+    prompt: laps,
+    n_predict: 120,
+    temperature: 0,
+    ...NGRAM,
+  });
+  // Its prompt was accepted, so the answer's status was sent: the error comes in the body
+  // (docs/reliability.md), as llama-server's error JSON with its own 503.
+  const error = (crashed.body as { error?: { code?: number; message?: string } }).error;
+  assert.equal(error?.code, 503, JSON.stringify(crashed.body));
+  assert.match(error?.message ?? '', /crashed \(memory access out of bounds\)/);
+  const next = await complete({ prompt: laps, n_predict: 120, ...NGRAM });
+  assertSameOutput(next, plain);
+  assert.notEqual(await engineWorker(fixture.page), worker, 'a new engine worker serves');
 });

@@ -279,10 +279,22 @@ export class LlamaCppModel implements LoadedModel {
       cachedTokens,
       ...(request.speculative ? { draft: { ...drafts.counts } } : {}),
     });
+    let failed = false;
     try {
       yield* this.tokens(request, promptTokens, drafts, end, signal);
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
-      drafts.finish();
+      // Ended inside a draft (a stop, an abort, an error): the cells of its untaken tokens go.
+      // After an engine failure its first error is the one reported, whatever this one does.
+      if (!failed) drafts.finish();
+      else
+        try {
+          drafts.finish();
+        } catch {
+          // The engine is replaced after a failure (engine-guard.ts).
+        }
     }
   }
 
