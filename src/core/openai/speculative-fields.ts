@@ -48,14 +48,16 @@ export function readSpeculative(input: SpeculativeInput): SpeculativeParams | nu
       'unsupported_parameter',
     );
   if (type === 'none') return null;
-  if (type !== 'ngram-simple')
+  if (type !== 'ngram-simple') {
+    const known = OTHER_TYPES.includes(type);
     throw new InvalidRequestError(
-      OTHER_TYPES.includes(type)
+      known
         ? `'speculative.type' '${type}' is not supported here: only 'ngram-simple' (or 'none') is.`
         : `Invalid value for 'speculative.type': expected 'none' or 'ngram-simple', but got '${type}' instead.`,
       'speculative.type',
-      OTHER_TYPES.includes(type) ? 'unsupported_parameter' : 'invalid_value',
+      known ? 'unsupported_parameter' : 'invalid_value',
     );
+  }
   const params: SpeculativeParams = {
     type,
     ngram_size_n: input['speculative.ngram_size_n'] ?? SPECULATIVE_DEFAULTS.ngram_size_n,

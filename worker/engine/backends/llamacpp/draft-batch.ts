@@ -1,7 +1,7 @@
 /**
  * Speculative decoding in the generation loop (native/speculative.cpp): instead of decoding the
- * sampled token alone, `push` decodes it with a draft (llama.cpp's ngram-simple: what followed
- * the last occurrence of the context's final n-gram) in one batch, with logits at every
+ * sampled token alone, `push` decodes it with a draft (ngram-simple, native/speculative.cpp: what
+ * followed the last occurrence of the context's final n-gram) in one batch, with logits at every
  * position. The loop then samples each position in turn (`position`); while a sampled token is
  * the draft's there (`taken`), its cell is already in the context and nothing is decoded. The
  * first one that differs (or the token after a draft taken whole) ends the draft: the cells of

@@ -287,14 +287,12 @@ export class LlamaCppModel implements LoadedModel {
       throw error;
     } finally {
       // Ended inside a draft (a stop, an abort, an error): the cells of its untaken tokens go.
-      // After an engine failure its first error is the one reported, whatever this one does.
-      if (!failed) drafts.finish();
-      else
-        try {
-          drafts.finish();
-        } catch {
-          // The engine is replaced after a failure (engine-guard.ts).
-        }
+      // After an engine failure its first error is the one reported (the engine is replaced).
+      try {
+        drafts.finish();
+      } catch (error) {
+        if (!failed) throw error;
+      }
     }
   }
 
