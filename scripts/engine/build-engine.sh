@@ -23,14 +23,20 @@ git clone -q "$work/package/llama/gitRelease.bundle" "$work/llama.cpp" 2>/dev/nu
 for patch in "$repo"/scripts/engine/patches/*.patch; do git -C "$work/llama.cpp" apply "$patch"; done
 
 # The libraries and the engine, one variant per entry of VARIANTS (name and extra flags). A
-# variant's thread mode is whether its flags hold -pthread (every object of a shared-memory wasm
-# is built with atomics): the first variant of each mode builds every library, the mode's others
-# rebuild only ggml-cpu (the kernels) and link against its libraries. Each mode has one loader.
+# variant's mode is whether its flags hold -pthread (every object of a shared-memory wasm is built
+# with atomics) and -sMEMORY64=1 (wasm64 objects): the first variant of each mode builds every
+# library, the mode's others rebuild only ggml-cpu (the kernels) and link against its libraries.
+# Each mode has one loader.
 rm -rf "$work/glue" "$work/out" && mkdir -p "$work/out"
 cp -r "$repo/native" "$work/glue"
 cp "$repo"/scripts/engine/build-libs.sh "$repo"/scripts/engine/link-engine.sh "$repo"/scripts/engine/link-kernel-check.sh \
-  "$repo"/scripts/engine/threads-post.js "$work/"
-mode_of() { case " $1 " in *" -pthread "*) echo mt ;; *) echo st ;; esac; }
+  "$repo"/scripts/engine/threads-post.js "$repo"/scripts/engine/export-signatures.mjs "$work/"
+mode_of() {
+  local mode=st
+  case " $1 " in *" -sMEMORY64=1 "*) mode=m64 ;; esac
+  case " $1 " in *" -pthread "*) mode="${mode/st/}-mt"; mode="${mode#-}" ;; esac
+  echo "$mode"
+}
 declare -A base=()
 for variant in "${VARIANTS[@]}"; do
   name="${variant%%:*}"; flags="${variant#*:}"; mode="$(mode_of "$flags")"
@@ -51,11 +57,13 @@ for variant in "${VARIANTS[@]}"; do
   fi
 done
 
-# One loader serves every variant of a thread mode (the same glue and exports): it must come out
-# the same for each. llama-engine.mjs is the single-threaded one, llama-engine-mt.mjs the pthreads one.
+# One loader serves every variant of a mode (the same glue and exports): it must come out the same
+# for each. llama-engine.mjs is the single-threaded wasm32 one, llama-engine-<mode>.mjs the others
+# (mt: pthreads; m64: memory64; m64-mt: both).
+loader_of() { if [ "$1" = st ]; then echo llama-engine.mjs; else echo "llama-engine-$1.mjs"; fi; }
 dest="$repo/worker/engine/backends/llamacpp/wasm"
 mkdir -p "$dest"
-rm -f "$dest"/*.wasm "$dest"/llama-engine-mt.mjs
+rm -f "$dest"/*.wasm "$dest"/llama-engine*.mjs
 for variant in "${VARIANTS[@]}"; do
   name="${variant%%:*}"; mode="$(mode_of "${variant#*:}")"; first="${base[$mode]}"
   cmp -s "$work/out/$first/llama-engine.mjs" "$work/out/$name/llama-engine.mjs" ||
@@ -63,8 +71,7 @@ for variant in "${VARIANTS[@]}"; do
   cp "$work/out/$name/llama-engine.wasm" "$dest/llama-engine-$name.wasm"
   if [ "$mode" = st ]; then cp "$work/out/kernel-check-$name.wasm" "$dest/"; fi
 done
-cp "$work/out/${base[st]}/llama-engine.mjs" "$dest/llama-engine.mjs"
-cp "$work/out/${base[mt]}/llama-engine.mjs" "$dest/llama-engine-mt.mjs"
+for mode in "${!base[@]}"; do cp "$work/out/${base[$mode]}/llama-engine.mjs" "$dest/$(loader_of "$mode")"; done
 toolchain="$(chroot "$root" emcc --version | head -n 1)"
 node "$repo/scripts/engine/write-manifest.mjs" "$dest" "$toolchain" "$work/package/llama/llama.cpp.info.json"
 echo "built $(ls "$dest" | paste -sd' ')"

@@ -2,13 +2,17 @@
 # Inside the chroot: llama.cpp's static libraries for wasm (llama, ggml, ggml-cpu, common).
 #   usage (in the chroot): build-libs.sh SRC BUILD_DIR "EXTRA_CFLAGS" [TARGETS]
 #   TARGETS: the CMake targets to build (default: llama llama-common, which pull in ggml).
+# With -sMEMORY64=1 in EXTRA_CFLAGS the objects are wasm64 (llama.cpp's LLAMA_WASM_MEM64, its
+# own default); without it, wasm32.
 set -euo pipefail
 src="$1"; build="$2"; extra="$3"; targets="${4:-llama llama-common}"
+mem64=OFF
+case " $extra " in *" -sMEMORY64=1 "*) mem64=ON ;; esac
 flags="-O3 -msimd128 -fwasm-exceptions $extra"
 emcmake cmake -S "$src" -B "$build" -G "Unix Makefiles" \
   -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
-  -DLLAMA_WASM_MEM64=OFF -DLLAMA_BUILD_HTML=OFF -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
+  -DLLAMA_WASM_MEM64=$mem64 -DLLAMA_BUILD_HTML=OFF -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
   -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF \
   -DGGML_WEBGPU=OFF -DGGML_OPENMP=OFF -DGGML_NATIVE=OFF -DGGML_LLAMAFILE=ON \
   -DGGML_BACKEND_DL=OFF -DGGML_CPU_ALL_VARIANTS=OFF > "$build.configure.log"

@@ -8,5 +8,9 @@ LLAMA_CPP_BUNDLE_SHA256=5f5d1105d5df040738d87b8290e5d17e7362131cdcfdb0831618e0ea
 # others rebuild only ggml-cpu (the kernels) with their flags and share the rest. The -mt
 # variants are the same two with pthreads (-pthread: shared memory, ggml's threadpool), chosen
 # where the page is crossOriginIsolated and the engine is given more than one thread; their
-# libraries are built apart (build-engine.sh).
-VARIANTS=("simd:" "relaxed:-mrelaxed-simd" "simd-mt:-pthread" "relaxed-mt:-mrelaxed-simd -pthread")
+# libraries are built apart (build-engine.sh). The -m64 variants are the same four with a
+# memory64 heap (up to 16 GiB), loaded only for a model too large for wasm32's 4 GiB: memory64
+# costs 10-35% prefill and 15-50% decode here (docs/engine.md), so it is not the default.
+VARIANTS=("simd:" "relaxed:-mrelaxed-simd" "simd-mt:-pthread" "relaxed-mt:-mrelaxed-simd -pthread"
+  "simd-m64:-sMEMORY64=1" "relaxed-m64:-mrelaxed-simd -sMEMORY64=1"
+  "simd-m64-mt:-sMEMORY64=1 -pthread" "relaxed-m64-mt:-mrelaxed-simd -sMEMORY64=1 -pthread")

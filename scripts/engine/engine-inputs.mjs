@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const FOLDERS = ['native', 'native/kernel-check', 'scripts/chroot', 'scripts/engine', 'scripts/engine/patches'];
-const BUILT_FROM = /\.(c|cpp|h|sh|patch|js)$/;
+const BUILT_FROM = /\.(c|cpp|h|sh|patch|js|mjs)$/;
 
 export const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 

@@ -7,11 +7,11 @@ import { engineInputs, sha256 } from './engine-inputs.mjs';
 
 const [dir, toolchain, infoPath] = process.argv.slice(2);
 const repo = resolve(import.meta.dirname, '../..');
+// NAME=value lines, and NAME=( ... ) arrays that may run over several lines.
 const config = Object.fromEntries(
-  readFileSync(join(repo, 'scripts/engine/engine-config.sh'), 'utf8')
-    .split('\n')
-    .filter((line) => /^[A-Z_0-9]+=/.test(line))
-    .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+  [
+    ...readFileSync(join(repo, 'scripts/engine/engine-config.sh'), 'utf8').matchAll(/^([A-Z_0-9]+)=(\([^)]*\)|.*)$/gm),
+  ].map((match) => [match[1], match[2]]),
 );
 const outputs = {};
 for (const name of readdirSync(dir).sort()) {

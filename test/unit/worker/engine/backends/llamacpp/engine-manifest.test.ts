@@ -90,19 +90,29 @@ describe('the committed llama.cpp engine', () => {
   const I32X4_DOT_I16X8_S = 186;
   const I16X8_RELAXED_DOT_I8X16_I7X16_S = 274;
 
-  it('has the four variants, their two loaders and the kernel checks', () => {
+  it('has the eight variants, their four loaders and the kernel checks', () => {
     expect(manifest.variants).toEqual([
       'simd:',
       'relaxed:-mrelaxed-simd',
       'simd-mt:-pthread',
       'relaxed-mt:-mrelaxed-simd -pthread',
+      'simd-m64:-sMEMORY64=1',
+      'relaxed-m64:-mrelaxed-simd -sMEMORY64=1',
+      'simd-m64-mt:-sMEMORY64=1 -pthread',
+      'relaxed-m64-mt:-mrelaxed-simd -sMEMORY64=1 -pthread',
     ]);
     expect(Object.keys(manifest.outputs)).toEqual([
       'kernel-check-relaxed.wasm',
       'kernel-check-simd.wasm',
+      'llama-engine-m64-mt.mjs',
+      'llama-engine-m64.mjs',
       'llama-engine-mt.mjs',
+      'llama-engine-relaxed-m64-mt.wasm',
+      'llama-engine-relaxed-m64.wasm',
       'llama-engine-relaxed-mt.wasm',
       'llama-engine-relaxed.wasm',
+      'llama-engine-simd-m64-mt.wasm',
+      'llama-engine-simd-m64.wasm',
       'llama-engine-simd-mt.wasm',
       'llama-engine-simd.wasm',
       'llama-engine.mjs',
@@ -114,6 +124,10 @@ describe('the committed llama.cpp engine', () => {
     'llama-engine-relaxed.wasm',
     'llama-engine-simd-mt.wasm',
     'llama-engine-relaxed-mt.wasm',
+    'llama-engine-simd-m64.wasm',
+    'llama-engine-relaxed-m64.wasm',
+    'llama-engine-simd-m64-mt.wasm',
+    'llama-engine-relaxed-m64-mt.wasm',
   ];
 
   it.each(ENGINES)("%s holds ggml's wasm SIMD kernels", (name) => {
@@ -121,9 +135,11 @@ describe('the committed llama.cpp engine', () => {
   });
 
   it('only the relaxed builds hold relaxed-SIMD dot products (q4_0, q4_K, q6_K)', () => {
-    for (const name of ['llama-engine-simd.wasm', 'llama-engine-simd-mt.wasm', 'kernel-check-simd.wasm'])
+    const simd = ENGINES.filter((name) => name.includes('-simd'));
+    const relaxed = ENGINES.filter((name) => name.includes('-relaxed'));
+    for (const name of [...simd, 'kernel-check-simd.wasm'])
       expect({ name, count: countSimd(code(name), I16X8_RELAXED_DOT_I8X16_I7X16_S) }).toEqual({ name, count: 0 });
-    for (const name of ['llama-engine-relaxed.wasm', 'llama-engine-relaxed-mt.wasm', 'kernel-check-relaxed.wasm'])
+    for (const name of [...relaxed, 'kernel-check-relaxed.wasm'])
       expect(countSimd(code(name), I16X8_RELAXED_DOT_I8X16_I7X16_S)).toBeGreaterThanOrEqual(12);
   });
 
@@ -132,14 +148,46 @@ describe('the committed llama.cpp engine', () => {
       const flags = importedMemoryFlags(new Uint8Array(readFileSync(`${DIR}/${name}`)));
       return flags === null ? 'own memory' : (flags & 2) !== 0 ? 'shared' : 'imported, not shared';
     };
-    expect(ENGINES.map(shared)).toEqual(['own memory', 'own memory', 'shared', 'shared']);
+    expect(ENGINES.map(shared)).toEqual([
+      'own memory',
+      'own memory',
+      'shared',
+      'shared',
+      'own memory',
+      'own memory',
+      'shared',
+      'shared',
+    ]);
   });
 
-  it("the pthreads loader spawns its pool's Workers from its own URL, whatever a bundler names it", () => {
-    const loader = readFileSync(`${DIR}/llama-engine-mt.mjs`, 'utf8');
-    expect(loader).toContain('new URL(import.meta.url)');
-    expect(loader).not.toContain('"llama-engine.js"');
-    expect(loader).toContain('Module.pthreadPoolSize');
-    expect(loader).toContain('stopThreads');
+  it('the -m64 builds have a 64-bit memory (up to 16 GiB), the others a 32-bit one (up to 4 GiB)', () => {
+    const memory = (name: string) => {
+      const wasm = new Uint8Array(readFileSync(`${DIR}/${name}`));
+      const imported = importedMemoryFlags(wasm);
+      const flags = imported ?? section(wasm, 5)[1] ?? 0;
+      return (flags & 4) !== 0 ? 'memory64' : 'wasm32';
+    };
+    expect(ENGINES.map((name) => ({ name, memory: memory(name) }))).toEqual(
+      ENGINES.map((name) => ({ name, memory: name.includes('-m64') ? 'memory64' : 'wasm32' })),
+    );
   });
+
+  it("the memory64 loaders hand the glue's pointers over as Numbers (Emscripten's signature conversions)", () => {
+    for (const name of ['llama-engine-m64.mjs', 'llama-engine-m64-mt.mjs']) {
+      const loader = readFileSync(`${DIR}/${name}`, 'utf8');
+      expect(loader).toContain('applySignatureConversions');
+      expect(loader).toContain('var makeWrapper_p=f=>()=>Number(f())');
+    }
+  });
+
+  it.each(['llama-engine-mt.mjs', 'llama-engine-m64-mt.mjs'])(
+    "the pthreads loader %s spawns its pool's Workers from its own URL, whatever a bundler names it",
+    (file) => {
+      const loader = readFileSync(`${DIR}/${file}`, 'utf8');
+      expect(loader).toContain('new URL(import.meta.url)');
+      expect(loader).not.toContain('"llama-engine.js"');
+      expect(loader).toContain('Module.pthreadPoolSize');
+      expect(loader).toContain('stopThreads');
+    },
+  );
 });
