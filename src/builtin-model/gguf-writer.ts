@@ -113,6 +113,22 @@ function checkUnique(names: readonly string[], what: string): void {
 
 /** Serialises metadata and tensors into a little-endian GGUF v3 file. */
 export function writeGguf(spec: GgufFileSpec): Uint8Array<ArrayBuffer> {
+  const parts = [...ggufParts(spec)];
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/**
+ * The same file as {@link writeGguf}, part by part: the header, then each tensor's bytes with the
+ * padding before it, encoded only as it is asked for. For files too large for one buffer (over
+ * 4 GiB), written as they come; tensors may share one `data` array.
+ */
+export function* ggufParts(spec: GgufFileSpec): Generator<Uint8Array> {
   const alignment = spec.alignment ?? 32;
   if (!Number.isInteger(alignment) || alignment <= 0 || (alignment & (alignment - 1)) !== 0) {
     throw new RangeError(`alignment must be a power of two, got ${alignment}`);
@@ -156,10 +172,14 @@ export function writeGguf(spec: GgufFileSpec): Uint8Array<ArrayBuffer> {
     w.u64(offsets[i] ?? 0);
   });
   w.padTo(alignment);
+  yield w.finish();
 
-  const header = w.finish();
-  const out = new Uint8Array(header.length + dataSize);
-  out.set(header);
-  spec.tensors.forEach((t, i) => out.set(encodeTensor(t.type ?? 'f32', t.data), header.length + (offsets[i] ?? 0)));
-  return out;
+  let written = 0;
+  for (const [i, t] of spec.tensors.entries()) {
+    const offset = offsets[i] ?? 0;
+    if (offset > written) yield new Uint8Array(offset - written);
+    const bytes = encodeTensor(t.type ?? 'f32', t.data);
+    yield bytes;
+    written = offset + bytes.length;
+  }
 }

@@ -15,11 +15,20 @@ export function spawnEngineWorker(): Worker {
 
 export function engineAssets(): EngineAssets | null {
   return {
-    llamaWasm: new URL('../inpage-llm/llama-engine.wasm', import.meta.url).href,
-    llamaWasmRelaxed: new URL('../inpage-llm/llama-engine-relaxed.wasm', import.meta.url).href,
-    llamaWasmMt: new URL('../inpage-llm/llama-engine-mt.wasm', import.meta.url).href,
-    llamaWasmRelaxedMt: new URL('../inpage-llm/llama-engine-relaxed-mt.wasm', import.meta.url).href,
-    llamaLoaderMt: new URL('../inpage-llm/llama-engine-mt.mjs', import.meta.url).href,
+    llama: {
+      'llama-engine.wasm': new URL('../inpage-llm/llama-engine.wasm', import.meta.url).href,
+      'llama-engine-relaxed.wasm': new URL('../inpage-llm/llama-engine-relaxed.wasm', import.meta.url).href,
+      'llama-engine-mt.wasm': new URL('../inpage-llm/llama-engine-mt.wasm', import.meta.url).href,
+      'llama-engine-relaxed-mt.wasm': new URL('../inpage-llm/llama-engine-relaxed-mt.wasm', import.meta.url).href,
+      'llama-engine-mt.mjs': new URL('../inpage-llm/llama-engine-mt.mjs', import.meta.url).href,
+      'llama-engine-m64.wasm': new URL('../inpage-llm/llama-engine-m64.wasm', import.meta.url).href,
+      'llama-engine-relaxed-m64.wasm': new URL('../inpage-llm/llama-engine-relaxed-m64.wasm', import.meta.url).href,
+      'llama-engine-m64.mjs': new URL('../inpage-llm/llama-engine-m64.mjs', import.meta.url).href,
+      'llama-engine-m64-mt.wasm': new URL('../inpage-llm/llama-engine-m64-mt.wasm', import.meta.url).href,
+      'llama-engine-relaxed-m64-mt.wasm': new URL('../inpage-llm/llama-engine-relaxed-m64-mt.wasm', import.meta.url)
+        .href,
+      'llama-engine-m64-mt.mjs': new URL('../inpage-llm/llama-engine-m64-mt.mjs', import.meta.url).href,
+    },
     webllm: new URL('../inpage-llm/webllm.js', import.meta.url).href,
   };
 }

@@ -1,10 +1,10 @@
 /**
- * The prebuilt engine worker's files (dist/inpage-llm/): `llama-engine.wasm` (SIMD128),
- * `llama-engine-relaxed.wasm` (relaxed SIMD, used where it validates), their pthreads builds
- * (`llama-engine-mt.wasm`, `llama-engine-relaxed-mt.wasm`, with `llama-engine-mt.mjs`, their
- * loader, for isolated pages with threads) and `webllm.js`, at the
- * URLs the ES library sends first (`useAssets`, src/page/spawn-engine-worker-packaged.ts), else
- * beside the worker (the drop-in script's folder).
+ * The prebuilt engine worker's files (dist/inpage-llm/): the llama.cpp engine's builds
+ * (`llama-engine.wasm`, SIMD128; `-relaxed`: relaxed SIMD, used where it validates; `-mt`: with
+ * pthreads, for isolated pages with threads; `-m64`: a memory64 heap, for models too large for
+ * wasm32; src/core/domain/engine-build.ts), their loaders (`llama-engine-*.mjs`) and `webllm.js`,
+ * at the URLs the ES library sends first (`useAssets`, src/page/spawn-engine-worker-packaged.ts),
+ * else beside the worker (the drop-in script's folder).
  *
  * An app's bundler copies the files verbatim under hashed names, so nothing here may find
  * them by a path relative to this file, and the worker holds no `import.meta` for a bundler to
@@ -12,33 +12,22 @@
  * Service Worker's precache gets the cached entry's URL, without the query, as its location.
  */
 import type * as WebLLM from '@mlc-ai/web-llm';
+import { engineLoaderFile, engineWasmFile, type EngineBuild, type EngineFile } from '#core/domain/engine-build';
 import type { EngineAssets } from '#core/protocol/engine-api';
-import { hasRelaxedSimd } from '#core/util/relaxed-simd';
 import type { LlamaEngineFiles } from './backends/llamacpp/engine-files';
 
 let given: EngineAssets | null = null;
 const beside = (name: string): string => new URL(name, self.location.href).href;
+const url = (file: EngineFile): string => given?.llama[file] ?? beside(file);
 
 export function setEngineAssets(assets: EngineAssets): void {
   given = assets;
 }
 
-/** The llama.cpp engine's files: the relaxed-SIMD build where it runs, single-threaded or with pthreads (and its loader). */
-export function llamaEngineFiles(pthreads: boolean): LlamaEngineFiles {
-  const relaxed = hasRelaxedSimd();
-  if (!pthreads)
-    return {
-      wasm: relaxed
-        ? (given?.llamaWasmRelaxed ?? beside('llama-engine-relaxed.wasm'))
-        : (given?.llamaWasm ?? beside('llama-engine.wasm')),
-      loader: null,
-    };
-  return {
-    wasm: relaxed
-      ? (given?.llamaWasmRelaxedMt ?? beside('llama-engine-relaxed-mt.wasm'))
-      : (given?.llamaWasmMt ?? beside('llama-engine-mt.wasm')),
-    loader: given?.llamaLoaderMt ?? beside('llama-engine-mt.mjs'),
-  };
+/** The llama.cpp engine's files for `build`. */
+export function llamaEngineFiles(build: EngineBuild): LlamaEngineFiles {
+  const loader = engineLoaderFile(build);
+  return { wasm: url(engineWasmFile(build)), loader: loader === null ? null : url(loader), pthreads: build.pthreads };
 }
 
 /** WebLLM's module (`webllm.js`), imported only when a WebLLM model is used. */

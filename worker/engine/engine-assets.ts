@@ -5,28 +5,49 @@
  * first use. The prebuilt worker (dist/inpage-llm/) swaps in `engine-assets-prebuilt.ts`
  * (scripts/build/engine-worker.mjs).
  */
-import simdUrl from './backends/llamacpp/wasm/llama-engine-simd.wasm?url';
-import relaxedUrl from './backends/llamacpp/wasm/llama-engine-relaxed.wasm?url';
-import simdMtUrl from './backends/llamacpp/wasm/llama-engine-simd-mt.wasm?url';
-import relaxedMtUrl from './backends/llamacpp/wasm/llama-engine-relaxed-mt.wasm?url';
-import loaderMtUrl from './backends/llamacpp/wasm/llama-engine-mt.mjs?url';
+import simd from './backends/llamacpp/wasm/llama-engine-simd.wasm?url';
+import relaxed from './backends/llamacpp/wasm/llama-engine-relaxed.wasm?url';
+import simdMt from './backends/llamacpp/wasm/llama-engine-simd-mt.wasm?url';
+import relaxedMt from './backends/llamacpp/wasm/llama-engine-relaxed-mt.wasm?url';
+import loaderMt from './backends/llamacpp/wasm/llama-engine-mt.mjs?url';
+import simdM64 from './backends/llamacpp/wasm/llama-engine-simd-m64.wasm?url';
+import relaxedM64 from './backends/llamacpp/wasm/llama-engine-relaxed-m64.wasm?url';
+import loaderM64 from './backends/llamacpp/wasm/llama-engine-m64.mjs?url';
+import simdM64Mt from './backends/llamacpp/wasm/llama-engine-simd-m64-mt.wasm?url';
+import relaxedM64Mt from './backends/llamacpp/wasm/llama-engine-relaxed-m64-mt.wasm?url';
+import loaderM64Mt from './backends/llamacpp/wasm/llama-engine-m64-mt.mjs?url';
+import { engineLoaderFile, engineWasmFile, type EngineBuild, type EngineFile } from '#core/domain/engine-build';
 import type { EngineAssets } from '#core/protocol/engine-api';
 import type { LlamaEngineFiles } from './backends/llamacpp/engine-files';
-import { hasRelaxedSimd } from '#core/util/relaxed-simd';
 
 /** The bundler placed the files; URLs from the page are not needed. */
 export function setEngineAssets(_assets: EngineAssets): void {}
 
-const absolute = (url: string): string => new URL(url, self.location.href).href;
+/** Each shipped name's file as the bundler emitted it (the source folder names the SIMD128 builds `-simd`). */
+const URLS: Record<EngineFile, string> = {
+  'llama-engine.wasm': simd,
+  'llama-engine-relaxed.wasm': relaxed,
+  'llama-engine-mt.wasm': simdMt,
+  'llama-engine-relaxed-mt.wasm': relaxedMt,
+  'llama-engine-mt.mjs': loaderMt,
+  'llama-engine-m64.wasm': simdM64,
+  'llama-engine-relaxed-m64.wasm': relaxedM64,
+  'llama-engine-m64.mjs': loaderM64,
+  'llama-engine-m64-mt.wasm': simdM64Mt,
+  'llama-engine-relaxed-m64-mt.wasm': relaxedM64Mt,
+  'llama-engine-m64-mt.mjs': loaderM64Mt,
+};
 
-/**
- * The llama.cpp engine's files: the relaxed-SIMD build where it runs, single-threaded (its
- * loader is bundled: `loader` null) or with pthreads (its loader's URL).
- */
-export function llamaEngineFiles(pthreads: boolean): LlamaEngineFiles {
-  const relaxed = hasRelaxedSimd();
-  if (!pthreads) return { wasm: absolute(relaxed ? relaxedUrl : simdUrl), loader: null };
-  return { wasm: absolute(relaxed ? relaxedMtUrl : simdMtUrl), loader: absolute(loaderMtUrl) };
+const absolute = (file: EngineFile): string => new URL(URLS[file], self.location.href).href;
+
+/** The llama.cpp engine's files for `build`. */
+export function llamaEngineFiles(build: EngineBuild): LlamaEngineFiles {
+  const loader = engineLoaderFile(build);
+  return {
+    wasm: absolute(engineWasmFile(build)),
+    loader: loader === null ? null : absolute(loader),
+    pthreads: build.pthreads,
+  };
 }
 
 /** WebLLM's module, imported only when a WebLLM model is used (llama.cpp pages never fetch it). */

@@ -1,6 +1,7 @@
 import { hasRelaxedSimd } from '#core/util/relaxed-simd';
 
 /** The engine's files, by build: each name as the build writes it, or hashed (`-<hash>` before the extension). */
+const MEMORY64 = /\/llama-engine(-relaxed|-simd)?-m64(-mt)?(-[\w-]+)?\.(wasm|mjs)$/;
 const RELAXED_MT_WASM = /\/llama-engine-relaxed-mt(-[\w-]+)?\.wasm$/;
 const SIMD_MT_WASM = /\/llama-engine-(simd-)?mt(-[\w-]+)?\.wasm$/;
 const MT_LOADER = /\/llama-engine-mt(-[\w-]+)?\.mjs$/;
@@ -15,11 +16,13 @@ const SIMD_WASM = /\/llama-engine(-[\w-]+)?\.wasm$/;
  * SIMD and the SIMD128 one elsewhere, by the same probe as here, so only one of the two (~3.2 MB
  * each) is worth a first visit's download; and the pthreads builds (with their loader) only
  * where pages get threads (`threads`: the SW isolates the origin, or is itself isolated by the
- * server's headers). The others stay listed: were one ever asked for, the precache route fetches
- * it from the network.
+ * server's headers). The memory64 builds (with their loaders) are never stored: only a model too
+ * large for wasm32 loads one, and such a model is itself a download of gigabytes. The others stay
+ * listed: were one ever asked for, the precache route fetches it from the network.
  */
 export function precachesFile(url: string, relaxed = hasRelaxedSimd(), threads = false): boolean {
   const path = new URL(url, 'https://x.invalid/').pathname;
+  if (MEMORY64.test(path)) return false;
   if (MT_LOADER.test(path)) return threads;
   if (RELAXED_MT_WASM.test(path)) return threads && relaxed;
   if (SIMD_MT_WASM.test(path)) return threads && !relaxed;

@@ -3,6 +3,7 @@
  * core, so that the page depends on no engine internals; the engine host implements it.
  */
 import type { BackendName } from '../domain/backend-name';
+import type { EngineFile } from '../domain/engine-build';
 import type { ModelCard } from '../domain/model-card';
 import type { LoadProgress, ModelSpec } from '../domain/model-spec';
 import type { DownloadSettings } from '../domain/downloads';
@@ -31,15 +32,11 @@ export interface RequestRecord {
 
 /** Where the prebuilt engine worker finds its large files (absolute URLs; an app's bundler renames them). */
 export interface EngineAssets {
-  /** The llama.cpp engine's wasm (`llama-engine.wasm`, SIMD128). */
-  llamaWasm: string;
-  /** Its relaxed-SIMD build (`llama-engine-relaxed.wasm`), used where the browser validates relaxed SIMD. */
-  llamaWasmRelaxed: string;
-  /** The pthreads builds (`llama-engine-mt.wasm`, `llama-engine-relaxed-mt.wasm`), used on isolated pages with threads. */
-  llamaWasmMt: string;
-  llamaWasmRelaxedMt: string;
-  /** The pthreads builds' loader (`llama-engine-mt.mjs`), imported by URL: its pthread Workers load it too. */
-  llamaLoaderMt: string;
+  /**
+   * The llama.cpp engine's wasm builds and their loaders, by the name the package ships each under
+   * (src/core/domain/engine-build.ts: SIMD128 or relaxed SIMD, pthreads, memory64).
+   */
+  llama: Record<EngineFile, string>;
   webllm: string;
 }
 

@@ -37,6 +37,27 @@ describe('precachesFile', () => {
     for (const url of relaxed) expect(all(url)).toEqual([true, false, true, false]);
   });
 
+  it('never keeps the memory64 builds or their loaders (only a model past wasm32 fetches one)', () => {
+    const m64 = [
+      'https://a.test/inpage-llm/llama-engine-m64.wasm',
+      'https://a.test/inpage-llm/llama-engine-relaxed-m64.wasm',
+      'https://a.test/inpage-llm/llama-engine-m64-mt.wasm',
+      'https://a.test/inpage-llm/llama-engine-relaxed-m64-mt.wasm',
+      'https://a.test/inpage-llm/llama-engine-m64.mjs',
+      'https://a.test/inpage-llm/llama-engine-m64-mt.mjs',
+      'https://a.test/assets/llama-engine-simd-m64-Bx3_k9aQ.wasm',
+      'https://a.test/assets/llama-engine-relaxed-m64-mt-Q-12abCd.wasm',
+      'https://a.test/assets/llama-engine-m64-mt-D1x9.mjs',
+    ];
+    for (const url of m64)
+      expect([true, false].flatMap((threads) => [true, false].map((r) => precachesFile(url, r, threads)))).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ]);
+  });
+
   it('keeps every other file, whatever the browser', () => {
     for (const url of ['/index.html', '/inpage-llm/engine-worker.js', '/assets/webllm-x.js', '/models/a.wasm'])
       expect([precachesFile(url, true), precachesFile(url, false)]).toEqual([true, true]);

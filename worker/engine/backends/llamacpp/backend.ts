@@ -10,13 +10,15 @@ import { llamaEngineFiles } from '../../engine-assets';
 import { engineThreads } from '../../engine-threads';
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
-import { memoryLimit, tooLarge } from './memory-limit';
+import { MAX_MODEL_BYTES, memoryLimit, tooLarge } from './memory-limit';
+import { hasMemory64 } from '#core/util/memory64';
+import { hasRelaxedSimd } from '#core/util/relaxed-simd';
 import { EngineError } from './engine-error';
 import { LlamaWasm } from './llama-wasm';
 import type { ModelBlob } from '../../model-store/store-model';
 import { forgetModelFiles, isStoredSource, modelFiles, modelFilesStored } from './model-file';
 import { LlamaCppModel } from './model';
-import { testF32CacheMib } from './test-memory';
+import { testF32CacheMib, testMemory64 } from './test-memory';
 import { promptCacheSettings } from '../../engine-prompt-cache';
 import { PromptCache, readLatestState } from '../../prompt-cache/prompt-cache';
 import type { KvCacheType } from '#core/domain/tokenize';
@@ -102,7 +104,10 @@ export class LlamaCppBackend implements Backend {
       const latest = keys ? keys.then((both) => readLatestState(both, cache)).catch(() => null) : Promise.resolve(null);
       const threads = engineThreads();
       const pool = Math.max(threads.prefill, threads.decode);
-      const engine = await LlamaWasm.start(llamaEngineFiles(threads.pthreads), pool);
+      // memory64 only where wasm32's heap cannot hold the model (memoryLimit allowed it: the browser runs memory64).
+      const memory64 = size > MAX_MODEL_BYTES || (__INPAGE_TEST_HOOKS__ && testMemory64() && hasMemory64());
+      const build = { relaxed: hasRelaxedSimd(), pthreads: threads.pthreads, memory64 };
+      const engine = await LlamaWasm.start(llamaEngineFiles(build), pool);
       const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
       try {
         await loadWithin(spec.id, engine, () => engine.load(files, contextLength, threads, f32CacheMib));

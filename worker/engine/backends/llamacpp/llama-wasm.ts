@@ -19,8 +19,11 @@ declare const __INPAGE_TEST_HOOKS__: boolean;
 
 const encoder = new TextEncoder();
 
-/** The pthreads build's loader, imported from its URL (it is not bundled: its pthread Workers load the same file). */
-async function importThreadedLoader(url: string): Promise<typeof createLlamaEngine> {
+/**
+ * A loader imported from its URL: the pthreads builds' (not bundled: their pthread Workers load
+ * the same file) and the memory64 builds' (fetched only for a model too large for wasm32).
+ */
+async function importLoader(url: string): Promise<typeof createLlamaEngine> {
   const loader: unknown = await import(/* @vite-ignore */ url);
   if (!isLoaderModule(loader)) throw new EngineError(`${url} is not the engine's loader`);
   return loader.default;
@@ -33,10 +36,17 @@ function isLoaderModule(value: unknown): value is { default: typeof createLlamaE
 /** How llama.cpp and the C++ runtime say an allocation failed, in what they print. */
 const ALLOCATION_FAILED = /failed to allocate|bad_alloc|out of memory|cannot allocate/i;
 
+/**
+ * A heap address as the glue's exports return it, as a non-negative Number: a wasm32 heap past
+ * 2 GiB has addresses whose int32 is negative (read unsigned here); a memory64 build's exports
+ * return Numbers already, past 4 GiB too (scripts/engine/export-signatures.mjs), which `>>> 0`
+ * would wrap.
+ */
+export const address = (pointer: number): number => (pointer < 0 ? pointer + 2 ** 32 : pointer);
+
 /** Where the model's file is mounted in the module's file system. */
 const MODEL_DIR = '/models';
 
-/** Where a saved state passes through the module's (in-memory) file system on its way to or from storage. */
 /** One candidate of the raw distribution: token id and logprob. */
 export interface RawCandidate {
   id: number;
@@ -68,9 +78,9 @@ export class LlamaWasm {
   ) {}
 
   /**
-   * Instantiates the engine from `files`: the single-threaded build (its loader bundled), or the
-   * pthreads build, whose loader is imported from its URL and spawns `threads - 1` pthread Workers
-   * (ggml's pool beside this thread) before it resolves, so no thread is started inside a call.
+   * Instantiates the engine from `files`: the single-threaded wasm32 build (its loader bundled), or
+   * a build whose loader is imported from its URL; a pthreads build's spawns `threads - 1` pthread
+   * Workers (ggml's pool beside this thread) before it resolves, so no thread is started inside a call.
    */
   static async start(files: LlamaEngineFiles, threads = 1): Promise<LlamaWasm> {
     watchHeapGrowth(__INPAGE_TEST_HOOKS__ ? testHeapCeiling : undefined);
@@ -83,8 +93,8 @@ export class LlamaWasm {
         console.warn(`[llama.cpp] ${text}`);
       },
     };
-    const create = files.loader === null ? createLlamaEngine : await importThreadedLoader(files.loader);
-    const module = await create(files.loader === null ? options : { ...options, pthreadPoolSize: threads - 1 });
+    const create = files.loader === null ? createLlamaEngine : await importLoader(files.loader);
+    const module = await create(files.pthreads ? { ...options, pthreadPoolSize: threads - 1 } : options);
     const engine = new LlamaWasm(module, failedAllocations);
     if (__INPAGE_TEST_HOOKS__) {
       armTestTrap(engine, module);
@@ -186,7 +196,7 @@ export class LlamaWasm {
   /** The bytes of token `id`; control tokens are empty unless `special`. */
   piece(id: number, special: boolean): number[] {
     const n = this.m._ip_piece(id, special ? 1 : 0);
-    const at = this.m._ip_out_bytes() >>> 0;
+    const at = address(this.m._ip_out_bytes());
     return Array.from(this.m.HEAPU8.subarray(at, at + Math.max(0, n)));
   }
 
@@ -282,7 +292,7 @@ export class LlamaWasm {
   saveState(): Uint8Array<ArrayBuffer> {
     try {
       const size = this.check(this.m._ip_state_save());
-      const at = this.m._ip_out_bytes() >>> 0;
+      const at = address(this.m._ip_out_bytes());
       return this.m.HEAPU8.slice(at, at + size);
     } finally {
       this.m._ip_state_release();
@@ -314,14 +324,14 @@ export class LlamaWasm {
   /** The pooled (unnormalized) embedding of `ids`, in a context of `contextLength` tokens. */
   embed(ids: readonly number[], contextLength: number): number[] {
     const dim = this.check(this.withIds(ids, (ptr) => this.m._ip_embed(ptr, ids.length, contextLength)));
-    const at = this.m._ip_out_f32() >>> 2;
+    const at = address(this.m._ip_out_f32()) / 4;
     return Array.from(this.m.HEAPF32.subarray(at, at + dim));
   }
 
   /** `count` report entries (id and logprob, then `top` candidates) from the output buffers. */
   private entries(count: number, top: number): SampledToken[] {
-    const ids = this.m._ip_out_i32() >>> 2;
-    const logprobs = this.m._ip_out_f32() >>> 2;
+    const ids = address(this.m._ip_out_i32()) / 4;
+    const logprobs = address(this.m._ip_out_f32()) / 4;
     const stride = top + 1;
     const result: SampledToken[] = [];
     for (let e = 0; e < count; e++) {
@@ -335,14 +345,14 @@ export class LlamaWasm {
   }
 
   private i32(n: number): number[] {
-    const at = this.m._ip_out_i32() >>> 2;
+    const at = address(this.m._ip_out_i32()) / 4;
     return Array.from(this.m.HEAP32.subarray(at, at + Math.max(0, n)));
   }
 
   private withIds(ids: readonly number[], call: (ptr: number) => number): number {
     const ptr = this.malloc(Math.max(1, ids.length) * 4);
     try {
-      this.m.HEAP32.set(ids, ptr >>> 2);
+      this.m.HEAP32.set(ids, ptr / 4);
       return call(ptr);
     } finally {
       this.m._free(ptr);
@@ -364,11 +374,10 @@ export class LlamaWasm {
 
   /**
    * `bytes` of the heap (a null pointer, for want of memory, throws instead). Addresses are
-   * read unsigned (`>>> 0`, and `>>> 2` for an index of 4-byte words) everywhere here: a heap
-   * past 2 GiB has addresses whose int32 is negative, and the glue's exports return them so.
+   * read through `address` everywhere here.
    */
   private malloc(bytes: number): number {
-    const ptr = this.m._malloc(bytes) >>> 0;
+    const ptr = address(this.m._malloc(bytes));
     if (ptr !== 0) return ptr;
     this.failedAllocations.count++;
     throw new Error(`the engine's heap has no room for ${bytes} bytes`);
@@ -376,7 +385,7 @@ export class LlamaWasm {
 
   /** Throws the glue's last error for a negative status. */
   private check(status: number): number {
-    if (status < 0) throw new EngineError(this.m.UTF8ToString(this.m._ip_error() >>> 0));
+    if (status < 0) throw new EngineError(this.m.UTF8ToString(address(this.m._ip_error())));
     return status;
   }
 }

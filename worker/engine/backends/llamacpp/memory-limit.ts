@@ -1,17 +1,24 @@
 /**
  * The largest GGUF the llamacpp engine can hold here, and why: the smaller of its wasm heap's
- * room for weights and what the device reports (`navigator.deviceMemory`, the JS heap limit
- * of `performance.memory`, where present). A model over it is refused (503 `model_too_large`,
- * with both numbers) before its data downloads: from the response's Content-Length, or from
- * the GGUF header's own sizes (`ggufExtent`) as soon as it has arrived.
+ * room for weights and what the device reports (`navigator.deviceMemory` below its ceiling, the
+ * JS heap limit of `performance.memory`, where present). A model over it is refused (503
+ * `model_too_large`, with both numbers) before its data downloads: from the response's
+ * Content-Length, or from the GGUF header's own sizes (`ggufExtent`) as soon as it has arrived.
  */
 import { ServiceUnavailableError } from '#core/domain/errors';
+import { hasMemory64 } from '#core/util/memory64';
 
 /**
- * The largest GGUF the engine takes: its heap is wasm32 (4 GiB, measured faster than memory64
- * in Chromium; docs/engine.md), and the weights, the KV cache and the compute buffers share it.
+ * The largest GGUF the wasm32 engine takes (4 GiB heap; the weights, the KV cache and the compute
+ * buffers share it). wasm32 is the default: measured faster than memory64 (docs/engine.md).
  */
 export const MAX_MODEL_BYTES = 3.5 * 2 ** 30;
+
+/** The largest GGUF the memory64 variants take: 16 GiB, Chromium's and Firefox's memory64 limit, less the same room. */
+export const MAX_MODEL_BYTES_MEMORY64 = 15.5 * 2 ** 30;
+
+/** `navigator.deviceMemory`'s ceiling (the spec caps it at 8): a device that reports it may have any more. */
+const DEVICE_MEMORY_CEILING = 8;
 
 export interface MemoryLimit {
   bytes: number;
@@ -38,12 +45,17 @@ export function deviceMemory(): DeviceMemory {
   return reported;
 }
 
-/** The smallest of the engine's bound and the device's. */
-export function memoryLimit(device: DeviceMemory = deviceMemory()): MemoryLimit {
+/** The smallest of the engine's bound (memory64's where the browser runs it) and the device's. */
+export function memoryLimit(device: DeviceMemory = deviceMemory(), memory64: boolean = hasMemory64()): MemoryLimit {
   const bounds: MemoryLimit[] = [
-    { bytes: MAX_MODEL_BYTES, why: "the llamacpp engine's wasm32 heap, 4 GiB less room for its context" },
+    memory64
+      ? {
+          bytes: MAX_MODEL_BYTES_MEMORY64,
+          why: "the llamacpp engine's memory64 heap, 16 GiB less room for its context",
+        }
+      : { bytes: MAX_MODEL_BYTES, why: "the llamacpp engine's wasm32 heap, 4 GiB less room for its context" },
   ];
-  if (device.deviceMemory !== undefined)
+  if (device.deviceMemory !== undefined && device.deviceMemory < DEVICE_MEMORY_CEILING)
     bounds.push({ bytes: device.deviceMemory * 2 ** 30, why: `the device's memory (${device.deviceMemory} GB)` });
   if (device.jsHeapSizeLimit !== undefined)
     bounds.push({ bytes: device.jsHeapSizeLimit, why: "the browser's JavaScript heap limit" });

@@ -12,7 +12,9 @@
  *   large for the budget does);
  * - `__inpageTestHeapReserve = BYTES`: each engine started from now on takes BYTES of its heap
  *   first (never freed), so what it allocates after (the model, the results it hands back) lies
- *   above them: past 2 GiB, where a wasm32 address read as a signed int32 is negative.
+ *   above them: past 2 GiB, where a wasm32 address read as a signed int32 is negative;
+ * - `__inpageTestMemory64 = true`: models loaded from now on get the memory64 build whatever
+ *   their size (with the reserve: a heap past 4 GiB without a model of that size).
  *
  * Kept out of production as test-trap.ts is: the only calls are under `if (__INPAGE_TEST_HOOKS__)`.
  */
@@ -23,12 +25,18 @@ const CEILING = '__inpageTestHeapCeiling';
 const EXHAUST = '__inpageTestExhaustHeap';
 const F32_CACHE = '__inpageTestF32CacheMib';
 const RESERVE = '__inpageTestHeapReserve';
+const MEMORY64 = '__inpageTestMemory64';
 
 /** Takes the test's reserve of `module`'s heap, if one is set (at the engine's start). */
 export function testHeapReserve(module: LlamaEngineModule): void {
   const bytes: unknown = Reflect.get(globalThis, RESERVE);
   if (typeof bytes === 'number' && bytes > 0 && module._malloc(bytes) === 0)
     throw new Error(`the test's heap reserve of ${bytes} bytes could not be taken`);
+}
+
+/** Whether the test asks for the memory64 build. */
+export function testMemory64(): boolean {
+  return Reflect.get(globalThis, MEMORY64) === true;
 }
 
 /** The test's heap ceiling in bytes, if one is set. */

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ggufExtent } from '../../../../../../src/gguf/gguf-extent';
 import { buildInpageTestModel } from '../../../../../../src/builtin-model/inpage-test-model';
-import { memoryLimit, MAX_MODEL_BYTES } from '../../../../../../worker/engine/backends/llamacpp/memory-limit';
+import {
+  memoryLimit,
+  MAX_MODEL_BYTES,
+  MAX_MODEL_BYTES_MEMORY64,
+} from '../../../../../../worker/engine/backends/llamacpp/memory-limit';
 import { SizeCheck } from '../../../../../../worker/engine/backends/llamacpp/size-check';
 import { hugeGgufHeader } from '../../../../../fixtures/huge-gguf-header';
 
@@ -29,10 +33,17 @@ describe('ggufExtent', () => {
 
 describe('memoryLimit and SizeCheck', () => {
   it("takes the smaller of the engine's heap and the device's memory, saying which", () => {
-    expect(memoryLimit({}).bytes).toBe(MAX_MODEL_BYTES);
-    const small = memoryLimit({ deviceMemory: 2, jsHeapSizeLimit: 4 * 2 ** 30 });
+    expect(memoryLimit({}, false).bytes).toBe(MAX_MODEL_BYTES);
+    expect(memoryLimit({}, true).bytes).toBe(MAX_MODEL_BYTES_MEMORY64);
+    expect(memoryLimit({}, true).why).toContain('memory64');
+    const small = memoryLimit({ deviceMemory: 2, jsHeapSizeLimit: 4 * 2 ** 30 }, true);
     expect(small.bytes).toBe(2 * 2 ** 30);
     expect(small.why).toContain('2 GB');
+  });
+
+  it('does not bound by navigator.deviceMemory at its ceiling (8: the device may have any more)', () => {
+    expect(memoryLimit({ deviceMemory: 8 }, true).bytes).toBe(MAX_MODEL_BYTES_MEMORY64);
+    expect(memoryLimit({ deviceMemory: 4 }, true).bytes).toBe(4 * 2 ** 30);
   });
 
   it('refuses by Content-Length, by the header once it arrived, or by the bytes so far, with both numbers', () => {
