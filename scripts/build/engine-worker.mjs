@@ -7,7 +7,9 @@
 //   SIMD128; llama-engine-relaxed.wasm: its relaxed-SIMD build, which the worker takes where the
 //   browser validates relaxed SIMD (src/core/util/relaxed-simd.ts); llama-engine-mt.wasm and
 //   llama-engine-relaxed-mt.wasm: the two with pthreads, and llama-engine-mt.mjs, their loader
-//   (imported by URL: its pthread Workers load it too), for isolated pages with threads.
+//   (imported by URL: its pthread Workers load it too), for isolated pages with threads; the same
+//   four with -m64 (a memory64 heap, for models too large for wasm32), with llama-engine-m64.mjs
+//   and llama-engine-m64-mt.mjs (src/core/domain/engine-build.ts).
 // The worker learns the URLs of the other files from the page's first message (`useAssets`), else
 // takes its siblings (worker/engine/engine-assets-prebuilt.ts, swapped in for engine-assets.ts here).
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
@@ -60,19 +62,23 @@ export async function buildEngineWorker() {
   await mkdir(OUT, { recursive: true });
   await single('worker/engine/engine-worker.ts', 'engine-worker.js', [prebuiltAssets]);
   await single('worker/engine/backends/webllm/webllm-module.ts', 'webllm.js');
-  await copyFile('worker/engine/backends/llamacpp/wasm/llama-engine-simd.wasm', `${OUT}/llama-engine.wasm`);
-  await copyFile('worker/engine/backends/llamacpp/wasm/llama-engine-relaxed.wasm', `${OUT}/llama-engine-relaxed.wasm`);
-  await copyFile('worker/engine/backends/llamacpp/wasm/llama-engine-simd-mt.wasm', `${OUT}/llama-engine-mt.wasm`);
-  await copyFile(
-    'worker/engine/backends/llamacpp/wasm/llama-engine-relaxed-mt.wasm',
-    `${OUT}/llama-engine-relaxed-mt.wasm`,
-  );
-  await copyFile('worker/engine/backends/llamacpp/wasm/llama-engine-mt.mjs', `${OUT}/llama-engine-mt.mjs`);
+  // Each build's wasm under its shipped name (the source folder names the SIMD128 builds -simd),
+  // and every loader but the single-threaded wasm32 one (bundled into the worker).
+  const WASM = 'worker/engine/backends/llamacpp/wasm';
+  for (const name of await readdir(WASM))
+    if (/^llama-engine-.*\.(wasm|mjs)$/.test(name))
+      await copyFile(`${WASM}/${name}`, `${OUT}/${name.replace('-simd', '')}`);
   const files = (await readdir(OUT)).sort().join(', ');
   const expected = [
     'engine-worker.js',
+    'llama-engine-m64-mt.mjs',
+    'llama-engine-m64-mt.wasm',
+    'llama-engine-m64.mjs',
+    'llama-engine-m64.wasm',
     'llama-engine-mt.mjs',
     'llama-engine-mt.wasm',
+    'llama-engine-relaxed-m64-mt.wasm',
+    'llama-engine-relaxed-m64.wasm',
     'llama-engine-relaxed-mt.wasm',
     'llama-engine-relaxed.wasm',
     'llama-engine.wasm',
