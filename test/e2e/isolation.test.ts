@@ -23,7 +23,7 @@ after(async () => {
 });
 
 /** The engine's pthread Workers (they load its pthreads loader): idle, each waits in `Atomics.wait`, and evaluates nothing. */
-const isPthread = (url: string) => /\/llama-engine-mt(-[\w-]+)?\.mjs$/.test(url);
+const isPthread = (url: string) => /\/llama-engine(-m64)?-mt(-[\w-]+)?\.mjs$/.test(url);
 
 /** Whether the page and each of its workers (the engine's among them) are cross-origin isolated; and how many pthread Workers run. */
 async function isolation(page: Page): Promise<{ page: boolean; workers: boolean[]; pthreads: number }> {

@@ -10,7 +10,8 @@ import { llamaEngineFiles } from '../../engine-assets';
 import { engineThreads } from '../../engine-threads';
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
-import { MAX_MODEL_BYTES, memoryLimit, tooLarge } from './memory-limit';
+import { memoryLimit, tooLarge } from './memory-limit';
+import { kvCacheBytes, needsMemory64 } from './heap-choice';
 import { hasMemory64 } from '#core/util/memory64';
 import { hasRelaxedSimd } from '#core/util/relaxed-simd';
 import { EngineError } from './engine-error';
@@ -104,11 +105,12 @@ export class LlamaCppBackend implements Backend {
       const latest = keys ? keys.then((both) => readLatestState(both, cache)).catch(() => null) : Promise.resolve(null);
       const threads = engineThreads();
       const pool = Math.max(threads.prefill, threads.decode);
-      // memory64 only where wasm32's heap cannot hold the model (memoryLimit allowed it: the browser runs memory64).
-      const memory64 = size > MAX_MODEL_BYTES || (__INPAGE_TEST_HOOKS__ && testMemory64() && hasMemory64());
+      const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
+      // memory64 only where wasm32's heap cannot hold the model and its KV cache, and the browser runs it.
+      const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib);
+      const memory64 = hasMemory64() && (needsMemory64(size, cacheBytes) || (__INPAGE_TEST_HOOKS__ && testMemory64()));
       const build = { relaxed: hasRelaxedSimd(), pthreads: threads.pthreads, memory64 };
       const engine = await LlamaWasm.start(llamaEngineFiles(build), pool);
-      const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
       try {
         await loadWithin(spec.id, engine, () => engine.load(files, contextLength, threads, f32CacheMib));
       } catch (error) {

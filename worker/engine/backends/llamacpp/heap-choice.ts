@@ -1,0 +1,52 @@
+/**
+ * Which heap a model loads into: wasm32 (the default: faster), or memory64 where the model's
+ * weights and its context's KV cache need more than wasm32's room for them (`MAX_MODEL_BYTES`:
+ * 4 GiB less room for the compute buffers). A 3 GiB model with a long context is such a model:
+ * its cache alone can be gigabytes. The cache is estimated from the GGUF's own numbers, as
+ * native/attention.cpp does (its type too: F32 where that fits the budget and 3 GiB with the
+ * weights, else llama.cpp's F16).
+ */
+import type { GgufValue } from '#gguf/read-gguf-header';
+import { MAX_MODEL_BYTES } from './memory-limit';
+
+/** native/attention.cpp's `kMaxWeightsAndCache`: an F32 cache only where the weights and it stay within 3 GiB. */
+const MAX_WEIGHTS_AND_F32_CACHE = 3 * 2 ** 30;
+
+/** The GGUF's metadata, values by key (as `validateGgufParts` gives it). */
+type Metadata = ReadonlyMap<string, GgufValue>;
+
+function archNumber(metadata: Metadata, arch: string, key: string): number | undefined {
+  const value = metadata.get(`${arch}.${key}`);
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'number' ? first : undefined;
+}
+
+/**
+ * The KV cache's bytes for `contextLength` tokens: per layer and token, a key and a value of each
+ * KV head (their widths from the GGUF, else the embedding over the heads); 0 for a model without
+ * attention heads.
+ */
+export function kvCacheBytes(
+  metadata: Metadata,
+  modelBytes: number,
+  contextLength: number,
+  f32CacheMib: number,
+): number {
+  const arch = metadata.get('general.architecture');
+  if (typeof arch !== 'string') return 0;
+  const heads = archNumber(metadata, arch, 'attention.head_count') ?? 0;
+  if (heads <= 0) return 0;
+  const layers = archNumber(metadata, arch, 'block_count') ?? 0;
+  const kvHeads = archNumber(metadata, arch, 'attention.head_count_kv') ?? heads;
+  const key =
+    archNumber(metadata, arch, 'attention.key_length') ??
+    Math.floor((archNumber(metadata, arch, 'embedding_length') ?? 0) / heads);
+  const value = archNumber(metadata, arch, 'attention.value_length') ?? key;
+  const f32 = layers * contextLength * kvHeads * (key + value) * 4;
+  const f32Fits = f32 <= f32CacheMib * 2 ** 20 && modelBytes + f32 <= MAX_WEIGHTS_AND_F32_CACHE;
+  return f32Fits ? f32 : f32 / 2;
+}
+
+/** Whether a model of `modelBytes` with a cache of `cacheBytes` needs the memory64 heap. */
+export const needsMemory64 = (modelBytes: number, cacheBytes: number): boolean =>
+  modelBytes + cacheBytes > MAX_MODEL_BYTES;
