@@ -12,9 +12,9 @@
  * Service Worker's precache gets the cached entry's URL, without the query, as its location.
  */
 import type * as WebLLM from '@mlc-ai/web-llm';
-import { engineLoaderFile, engineWasmFile, type EngineBuild, type EngineFile } from '#core/domain/engine-build';
+import type { EngineBuild, EngineFile } from '#core/domain/engine-build';
 import type { EngineAssets } from '#core/protocol/engine-api';
-import type { LlamaEngineFiles } from './backends/llamacpp/engine-files';
+import { engineFilesAt, type LlamaEngineFiles } from './backends/llamacpp/engine-files';
 
 let given: EngineAssets | null = null;
 const beside = (name: string): string => new URL(name, self.location.href).href;
@@ -25,10 +25,7 @@ export function setEngineAssets(assets: EngineAssets): void {
 }
 
 /** The llama.cpp engine's files for `build`. */
-export function llamaEngineFiles(build: EngineBuild): LlamaEngineFiles {
-  const loader = engineLoaderFile(build);
-  return { wasm: url(engineWasmFile(build)), loader: loader === null ? null : url(loader), pthreads: build.pthreads };
-}
+export const llamaEngineFiles = (build: EngineBuild): LlamaEngineFiles => engineFilesAt(build, url);
 
 /** WebLLM's module (`webllm.js`), imported only when a WebLLM model is used. */
 export const importWebLLM = (): Promise<typeof WebLLM> =>

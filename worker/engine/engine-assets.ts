@@ -16,9 +16,9 @@ import loaderM64 from './backends/llamacpp/wasm/llama-engine-m64.mjs?url';
 import simdM64Mt from './backends/llamacpp/wasm/llama-engine-simd-m64-mt.wasm?url';
 import relaxedM64Mt from './backends/llamacpp/wasm/llama-engine-relaxed-m64-mt.wasm?url';
 import loaderM64Mt from './backends/llamacpp/wasm/llama-engine-m64-mt.mjs?url';
-import { engineLoaderFile, engineWasmFile, type EngineBuild, type EngineFile } from '#core/domain/engine-build';
+import type { EngineBuild, EngineFile } from '#core/domain/engine-build';
 import type { EngineAssets } from '#core/protocol/engine-api';
-import type { LlamaEngineFiles } from './backends/llamacpp/engine-files';
+import { engineFilesAt, type LlamaEngineFiles } from './backends/llamacpp/engine-files';
 
 /** The bundler placed the files; URLs from the page are not needed. */
 export function setEngineAssets(_assets: EngineAssets): void {}
@@ -41,14 +41,7 @@ const URLS: Record<EngineFile, string> = {
 const absolute = (file: EngineFile): string => new URL(URLS[file], self.location.href).href;
 
 /** The llama.cpp engine's files for `build`. */
-export function llamaEngineFiles(build: EngineBuild): LlamaEngineFiles {
-  const loader = engineLoaderFile(build);
-  return {
-    wasm: absolute(engineWasmFile(build)),
-    loader: loader === null ? null : absolute(loader),
-    pthreads: build.pthreads,
-  };
-}
+export const llamaEngineFiles = (build: EngineBuild): LlamaEngineFiles => engineFilesAt(build, absolute);
 
 /** WebLLM's module, imported only when a WebLLM model is used (llama.cpp pages never fetch it). */
 export const importWebLLM = () => import('@mlc-ai/web-llm');

@@ -34,18 +34,3 @@ export function engineLoaderFile(build: EngineBuild): EngineLoaderFile | null {
   const m = mode(build);
   return m === '' ? null : `llama-engine${m}.mjs`;
 }
-
-/** Every build. */
-export const ENGINE_BUILDS: readonly EngineBuild[] = [false, true].flatMap((memory64) =>
-  [false, true].flatMap((pthreads) => [false, true].map((relaxed) => ({ relaxed, pthreads, memory64 }))),
-);
-
-/** Every engine file the package ships, sorted. */
-export const ENGINE_FILES: readonly EngineFile[] = [
-  ...new Set<EngineFile>(
-    ENGINE_BUILDS.flatMap((build) => {
-      const loader = engineLoaderFile(build);
-      return loader === null ? [engineWasmFile(build)] : [engineWasmFile(build), loader];
-    }),
-  ),
-].sort();
