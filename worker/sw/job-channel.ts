@@ -75,6 +75,9 @@ export const ACK_TIMEOUT_MS = 2000;
  */
 export const LOADING_SILENCE_MS = HANDOVER_TIMEOUT_MS;
 
+/** How long a crashed engine's own last error for a job may take to arrive (see `engineCrashed`). */
+const CRASH_GRACE_MS = 250;
+
 /** A job that no engine acknowledged within `ACK_TIMEOUT_MS` (see there). */
 const unacknowledged = (): JobError => ({
   type: 'generation.error',
@@ -123,6 +126,8 @@ export class JobChannel<E extends { type: string }> {
   private readonly events = new AsyncQueue<E | JobError>();
   private readonly ends: ReadonlySet<string>;
   private open = true;
+  /** Whether the job's terminal event arrived (nothing counts after it). */
+  private ended = false;
   private readonly keepalive: ReturnType<typeof setInterval>;
   /** Whether the engine acknowledged the job (its first `generation.alive`). */
   private acknowledged = false;
@@ -188,9 +193,14 @@ export class JobChannel<E extends { type: string }> {
     this.push(gone());
   }
 
-  /** The engine worker died (its page said so): the job ends with `engine_crashed`. */
+  /**
+   * The engine worker died (its page said so): the job ends with `engine_crashed`, unless the
+   * engine's own error for it arrives within `CRASH_GRACE_MS`. The worker posts that error
+   * (an `engine_out_of_memory` with the heap's size, say) before it closes, straight on this
+   * port, while the page relays the crash; on a busy machine the relay can come first.
+   */
   engineCrashed(reason: string): void {
-    this.push(crashed(reason));
+    setTimeout(() => this.push(crashed(reason)), CRASH_GRACE_MS);
   }
 
   /** Ends the channel after the engine's last event. */
@@ -205,10 +215,12 @@ export class JobChannel<E extends { type: string }> {
   }
 
   private push(event: E | JobError): void {
+    if (this.ended) return;
     this.events.push(event);
     this.meter?.see(event);
     // Nothing counts after the first terminal event (a 'close' may follow the 'done').
     if (this.ends.has(event.type)) {
+      this.ended = true;
       this.watch.stop();
       this.events.end();
       this.untrack();
