@@ -10,7 +10,7 @@ import type { BenchModel } from './bench-models';
 import { nativeSample, type NativeSample } from './native';
 import { queuedInPage, runInPage, type QueuedSample, type Route, type RunSample } from './page-runs';
 import { peakRssMb, rendererPids } from './process-memory';
-import { ASCII_ONLY, benchPrompt, decodePrompt } from './prompts';
+import { ASCII_ONLY, benchPrompt, decodePrompt, WARM_TOKENS } from './prompts';
 import { openWllamaPage, runInWllama } from './wllama-runs';
 
 /** Settings of a model bench. */
@@ -75,10 +75,11 @@ export async function benchModel(
   const run = (route: Measured, body: typeof prefillBody): Promise<RunSample> =>
     route === 'wllama' ? runInWllama(wllama.page, body) : runInPage(page, route, body);
   try {
-    // Warm-up: one of each, short, not recorded.
-    await runInPage(page, 'endpoint', { ...prefillBody, prompt: benchPrompt(64) });
+    // Warm-up, not recorded: this engine's prefills read WARM_TOKENS in all (wllama's one prefill
+    // runs longer than that takes here), and a short decode each.
+    for (let read = 0; read < WARM_TOKENS; read += options.promptTokens) await runInPage(page, 'endpoint', prefillBody);
+    await runInWllama(wllama.page, prefillBody);
     await runInPage(page, 'direct', { ...decodeBody, max_tokens: 8 });
-    await runInWllama(wllama.page, { ...prefillBody, prompt: benchPrompt(64) });
     await runInWllama(wllama.page, { ...decodeBody, max_tokens: 8 });
     for (let round = 0; round < options.rounds; round++) {
       const order: Measured[] = ['endpoint', 'direct', 'wllama'];

@@ -17,3 +17,11 @@ export const decodePrompt = (context: number): string => (context > 0 ? benchPro
 export const ASCII_ONLY: Record<string, number> = Object.fromEntries(
   Array.from({ length: 130 }, (_, i) => [String(128 + i), -100]),
 );
+
+/**
+ * The fewest prompt tokens a page's warm-up reads before anything is measured. V8 runs a fresh
+ * engine's wasm in its baseline tier (Liftoff) and compiles the hot functions again (TurboFan)
+ * in the background: after a 256-token warm-up the next 256-token prefills of the Q4_0 bench
+ * model ran at 311-334 tok/s on 1 thread, then 551-728 once tiered up (2026-12-04).
+ */
+export const WARM_TOKENS = 2048;

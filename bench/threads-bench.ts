@@ -12,7 +12,7 @@ import type { BenchModel } from './bench-models';
 import { nativeSample } from './native';
 import { runInPage, type RunSample } from './page-runs';
 import { peakRssMb, rendererPids } from './process-memory';
-import { ASCII_ONLY, benchPrompt } from './prompts';
+import { ASCII_ONLY, benchPrompt, WARM_TOKENS } from './prompts';
 import { fmt, median } from './stats';
 import { openWllamaPage, runInWllama } from './wllama-runs';
 
@@ -61,7 +61,8 @@ export async function benchThreads(
     map.set(name, [...(map.get(name) ?? []), value]);
   const peak = (name: string, mb: number) => result.peakMb.set(name, Math.max(result.peakMb.get(name) ?? 0, mb));
   const common = { model: model.id, temperature: 0, ignore_eos: true, logit_bias: ASCII_ONLY, cache_prompt: false };
-  const longest = Math.max(...options.contexts);
+  // The warm-up reads at least WARM_TOKENS (the wasm's tier-up, prompts.ts).
+  const longest = Math.max(WARM_TOKENS, ...options.contexts);
   for (let round = 0; round < options.rounds; round++) {
     const threads = round % 2 === 0 ? options.threads : [...options.threads].reverse();
     for (const t of threads) {
@@ -75,7 +76,7 @@ export async function benchThreads(
         try {
           const run = (body: typeof common & { prompt: string; max_tokens: number }) =>
             engine === 'wllama' ? runInWllama(page, body) : runInPage(page, 'endpoint', body);
-          // Warm-up on the longest prompt (the heap grows once), not recorded.
+          // Warm-up on the longest prompt (the heap grows once, the wasm tiers up), not recorded.
           await run({ ...common, prompt: benchPrompt(longest), max_tokens: 2 });
           for (const context of options.contexts) {
             push(
