@@ -1,4 +1,5 @@
 /** Writes GGUF v3 files (metadata and F32, F16, Q8_0 or Q4_0 tensors) in memory. */
+import { concatBytes } from '#core/util/concat-bytes';
 import { GGUF_TYPE } from '#gguf/gguf-types';
 import { ByteWriter } from './byte-writer';
 import { encodeTensor, GGML_TYPE, tensorBytes, type GgmlType } from './quantize';
@@ -113,14 +114,7 @@ function checkUnique(names: readonly string[], what: string): void {
 
 /** Serialises metadata and tensors into a little-endian GGUF v3 file. */
 export function writeGguf(spec: GgufFileSpec): Uint8Array<ArrayBuffer> {
-  const parts = [...ggufParts(spec)];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes([...ggufParts(spec)]);
 }
 
 /**
@@ -128,7 +122,7 @@ export function writeGguf(spec: GgufFileSpec): Uint8Array<ArrayBuffer> {
  * padding before it, encoded only as it is asked for. For files too large for one buffer (over
  * 4 GiB), written as they come; tensors may share one `data` array.
  */
-export function* ggufParts(spec: GgufFileSpec): Generator<Uint8Array> {
+export function* ggufParts(spec: GgufFileSpec): Generator<Uint8Array<ArrayBuffer>> {
   const alignment = spec.alignment ?? 32;
   if (!Number.isInteger(alignment) || alignment <= 0 || (alignment & (alignment - 1)) !== 0) {
     throw new RangeError(`alignment must be a power of two, got ${alignment}`);

@@ -73,7 +73,7 @@ export function tensorBytes(type: GgmlType, count: number): number {
 }
 
 /** Encodes F32 values as `type` (little-endian, ggml block layout). */
-export function encodeTensor(type: GgmlType, data: Float32Array): Uint8Array {
+export function encodeTensor(type: GgmlType, data: Float32Array): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(tensorBytes(type, data.length));
   const view = new DataView(out.buffer);
   if (type === 'f32') {

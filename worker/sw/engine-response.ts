@@ -6,6 +6,7 @@
  */
 import type { GenerationRequest, TokenCounts } from '#core/domain/generation';
 import { OpenAIError } from '#core/domain/errors';
+import { concatBytes } from '#core/util/concat-bytes';
 import { withTimeout } from '#core/util/with-timeout';
 import type { Dialect } from './dialect/dialect';
 import { SSE_HEADERS } from './sse';
@@ -202,15 +203,4 @@ export function sseResponse({ channel, first }: OpenGeneration, format: StreamFo
     { highWaterMark: 0 },
   );
   return new Response(body, { headers: SSE_HEADERS });
-}
-
-function concatBytes(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1 && parts[0]) return parts[0];
-  const out = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
