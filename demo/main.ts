@@ -5,6 +5,7 @@
  */
 import {
   ISOLATION_MODES,
+  parseSlots,
   parseThreads,
   startInpage,
   type BackendChoice,
@@ -32,6 +33,8 @@ if (params.has('isolate') && !isolate)
   console.warn(`[playground] &isolate=${params.get('isolate')} is not one of ${ISOLATION_MODES.join(', ')}: ignored.`);
 /** `&threads=N` or `&threads=P/D`: the llama.cpp engine's threads (as `startInpage({ threads })`). */
 const threads = readThreadsParam(params.get('threads'));
+/** `&slots=N`: the llama.cpp engine's slots, requests decoded together (as `startInpage({ slots })`). */
+const slots = readSlotsParam(params.get('slots'));
 
 /** `&hf_endpoint=<URL>`: where `?model=hf:owner/repo[:QUANT]` is resolved (a Hugging Face mirror). */
 const hfEndpoint = params.get('hf_endpoint');
@@ -52,6 +55,16 @@ function readThreadsParam(value: string | null): ThreadCounts | undefined {
   }
 }
 
+function readSlotsParam(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  try {
+    return parseSlots(value, '&slots');
+  } catch (error) {
+    console.warn(`[playground] ${error instanceof Error ? error.message : String(error)} Ignored.`);
+    return undefined;
+  }
+}
+
 function start(model: string, notice: Notice | undefined, backend?: BackendChoice): void {
   if (!playground) return;
   playground.startNotice = notice;
@@ -66,6 +79,7 @@ function start(model: string, notice: Notice | undefined, backend?: BackendChoic
     ...(routes ? { routes } : {}),
     ...(isolate ? { isolate } : {}),
     ...(threads ? { threads } : {}),
+    ...(slots ? { slots } : {}),
     ...(hfEndpoint ? { hfEndpoint } : {}),
     ...(connections === undefined ? {} : { downloads: { connections } }),
     ...(persist ? { persist } : {}),

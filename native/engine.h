@@ -5,6 +5,11 @@
 // chunks, sampling, stops, abort), so an abort lands between two steps and nothing here blocks
 // for longer than one batch. One model per module instance; all calls are on one thread (the
 // pthreads build's ggml pool runs inside a call and sleeps between them: threads.cpp).
+//
+// The generation context holds up to `slots` sequences (llama-server's --parallel over a unified
+// KV cache): a slot is one sequence with what is per request. ip_use selects the slot the
+// per-slot calls (begin, prefill, push, sampler, sample, accept, drafts, states) act on;
+// ip_step (batch.cpp) decodes one token for each of several slots in one llama_decode.
 #pragma once
 
 #include <cstdint>
@@ -17,20 +22,28 @@
 
 struct common_sampler;
 
+// One sequence of the generation context (seq_id = its index in Engine::slots).
+struct Slot {
+  std::vector<llama_token> cached;      // the tokens whose KV entries the sequence holds
+  std::vector<llama_token> prompt;      // the prompt of its current generation
+  size_t pending = 0;                   // prompt tokens (from the end) not decoded yet
+  common_sampler * sampler = nullptr;   // its request's sampler
+};
+
 struct Engine {
   llama_model * model = nullptr;
   const llama_vocab * vocab = nullptr;
   llama_context * ctx = nullptr;        // generation and scoring
   llama_context * embed_ctx = nullptr;  // embeddings (made on first use)
-  common_sampler * sampler = nullptr;
   ggml_threadpool * threads = nullptr;  // the pthreads build's pool (threads.cpp), else null
-  std::vector<llama_token> cached;      // the tokens whose KV entries the generation context holds
-  std::vector<llama_token> prompt;      // the prompt of the current generation
+  std::vector<Slot> slots = std::vector<Slot>(1);
+  int current = 0;                      // the slot the per-slot calls act on (ip_use)
   std::vector<llama_token> eog;         // the vocabulary's end-of-generation tokens
-  size_t pending = 0;                   // prompt tokens (from the end) not decoded yet
   int n_batch = 512;
   bool f32_cache = false;               // the generation context's KV cache is F32 (attention.cpp)
   std::string error;
+
+  Slot & slot() { return slots[current]; }
 };
 
 Engine & engine();
@@ -61,8 +74,8 @@ int fail(const std::string & message);
 // Which positions of a batch get logits.
 enum class Logits { none, last, all };
 
-// Decodes `n` tokens at positions [pos, pos + n) on sequence 0 of `ctx`, with logits where
+// Decodes `n` tokens at positions [pos, pos + n) on sequence `seq` of `ctx`, with logits where
 // `logits` says (every position for scoring, the last for the next token). 0 on success.
-int decode(llama_context * ctx, const llama_token * ids, int n, int pos, Logits logits);
+int decode(llama_context * ctx, const llama_token * ids, int n, int pos, Logits logits, llama_seq_id seq = 0);
 
 #define IP_EXPORT extern "C" __attribute__((used, visibility("default")))

@@ -6,17 +6,18 @@
 // its logits), as llama-server's prompt cache does. Returns how many tokens were reused.
 IP_EXPORT int ip_begin(const llama_token * ids, int n, int reuse) {
   Engine & e = engine();
+  Slot & s = e.slot();
   if (n <= 0) return fail("the prompt is empty");
   if (n > static_cast<int>(llama_n_ctx(e.ctx))) return fail("the prompt is longer than the context");
   size_t keep = 0;
   if (reuse) {
-    while (keep < e.cached.size() && keep < static_cast<size_t>(n) && e.cached[keep] == ids[keep]) keep++;
+    while (keep < s.cached.size() && keep < static_cast<size_t>(n) && s.cached[keep] == ids[keep]) keep++;
     if (keep == static_cast<size_t>(n)) keep--;
   }
-  llama_memory_seq_rm(llama_get_memory(e.ctx), 0, keep, -1);
-  e.cached.resize(keep);
-  e.prompt.assign(ids, ids + n);
-  e.pending = n - keep;
+  llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, keep, -1);
+  s.cached.resize(keep);
+  s.prompt.assign(ids, ids + n);
+  s.pending = n - keep;
   return static_cast<int>(keep);
 }
 
@@ -24,33 +25,40 @@ IP_EXPORT int ip_begin(const llama_token * ids, int n, int reuse) {
 // the prompt is read and the next token's logits are ready), or -1.
 IP_EXPORT int ip_prefill(int max) {
   Engine & e = engine();
-  const int n = static_cast<int>(std::min<size_t>({e.pending, static_cast<size_t>(max), static_cast<size_t>(e.n_batch)}));
-  const size_t from = e.prompt.size() - e.pending;
+  Slot & s = e.slot();
+  const int n = static_cast<int>(std::min<size_t>({s.pending, static_cast<size_t>(max), static_cast<size_t>(e.n_batch)}));
+  const size_t from = s.prompt.size() - s.pending;
   if (n > 0) {
     // Logits only for the prompt's last token, when this batch holds it.
-    const Logits logits = static_cast<size_t>(n) == e.pending ? Logits::last : Logits::none;
-    const int status = decode(e.ctx, e.prompt.data() + from, n, static_cast<int>(from), logits);
+    const Logits logits = static_cast<size_t>(n) == s.pending ? Logits::last : Logits::none;
+    const int status = decode(e.ctx, s.prompt.data() + from, n, static_cast<int>(from), logits, e.current);
+    // 1: the unified cache has no room for them now (other slots hold it); nothing was decoded.
+    if (status == 1) return -3;
     if (status != 0) return fail("llama_decode failed on the prompt (" + std::to_string(status) + ")");
-    e.cached.insert(e.cached.end(), e.prompt.begin() + from, e.prompt.begin() + from + n);
-    e.pending -= n;
+    s.cached.insert(s.cached.end(), s.prompt.begin() + from, s.prompt.begin() + from + n);
+    s.pending -= n;
   }
-  return static_cast<int>(e.pending);
+  return static_cast<int>(s.pending);
 }
 
 // Decodes the generated token `id` (its logits give the next token). -2: the context is full.
 IP_EXPORT int ip_push(llama_token id) {
   Engine & e = engine();
-  if (e.cached.size() >= llama_n_ctx(e.ctx)) return -2;
-  const int status = decode(e.ctx, &id, 1, static_cast<int>(e.cached.size()), Logits::last);
+  Slot & s = e.slot();
+  if (s.cached.size() >= llama_n_ctx(e.ctx)) return -2;
+  const int status = decode(e.ctx, &id, 1, static_cast<int>(s.cached.size()), Logits::last, e.current);
+  if (status == 1) return -3;
   if (status != 0) return fail("llama_decode failed (" + std::to_string(status) + ")");
-  e.cached.push_back(id);
+  s.cached.push_back(id);
   return 0;
 }
 
-// Forgets the context's contents (the next prompt is read from its start).
+// Forgets the context's contents, every slot's (the next prompt is read from its start).
 IP_EXPORT void ip_reset() {
   Engine & e = engine();
   llama_memory_clear(llama_get_memory(e.ctx), true);
-  e.cached.clear();
-  e.pending = 0;
+  for (Slot & s : e.slots) {
+    s.cached.clear();
+    s.pending = 0;
+  }
 }

@@ -31,9 +31,13 @@ IP_EXPORT uint8_t * ip_out_bytes() { return out().bytes.data(); }
 
 // Loads the GGUF at `path` (read, not mapped) with a context of `n_ctx` tokens, its KV cache in
 // F32 where that takes at most `max_f32_cache_mib` MiB (attention.cpp), decoding on `n_threads`
-// threads and reading prompts on `n_threads_batch` (threads.cpp). 0 on success.
-IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads, int n_threads_batch, int max_f32_cache_mib) {
+// threads and reading prompts on `n_threads_batch` (threads.cpp), with `n_slots` sequences over
+// one unified KV cache of `n_ctx` cells (each slot may use all of them). 0 on success.
+IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads, int n_threads_batch, int max_f32_cache_mib,
+                      int n_slots) {
   Engine & e = engine();
+  if (n_slots < 1 || n_slots > 64) return fail("slots must be 1 to 64");
+  e.slots.assign(n_slots, Slot());
   llama_log_set(on_log, nullptr);
   llama_backend_init();
   try {
@@ -50,7 +54,8 @@ IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads, int n_threads
     cp.n_ctx = n_ctx;
     cp.n_batch = e.n_batch;
     cp.n_ubatch = e.n_batch;
-    cp.n_seq_max = 1;
+    cp.n_seq_max = n_slots;
+    cp.kv_unified = true;
     cp.n_threads = n_threads;
     cp.n_threads_batch = n_threads_batch;
     cp.no_perf = true;
@@ -81,13 +86,13 @@ IP_EXPORT int ip_info() {
   return static_cast<int>(out().i32.size());
 }
 
-int decode(llama_context * ctx, const llama_token * ids, int n, int pos, Logits logits) {
+int decode(llama_context * ctx, const llama_token * ids, int n, int pos, Logits logits, llama_seq_id seq) {
   llama_batch batch = llama_batch_init(n, 0, 1);
   for (int i = 0; i < n; i++) {
     batch.token[i] = ids[i];
     batch.pos[i] = pos + i;
     batch.n_seq_id[i] = 1;
-    batch.seq_id[i][0] = 0;
+    batch.seq_id[i][0] = seq;
     batch.logits[i] = logits == Logits::all || (logits == Logits::last && i == n - 1);
   }
   batch.n_tokens = n;

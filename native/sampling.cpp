@@ -22,8 +22,9 @@ using json = nlohmann::json;
 // see them).
 IP_EXPORT int ip_sampler(const char * spec) {
   Engine & e = engine();
-  if (e.sampler) common_sampler_free(e.sampler);
-  e.sampler = nullptr;
+  Slot & slot = e.slot();
+  if (slot.sampler) common_sampler_free(slot.sampler);
+  slot.sampler = nullptr;
   try {
     const json p = json::parse(spec);
     common_params_sampling s;
@@ -67,12 +68,12 @@ IP_EXPORT int ip_sampler(const char * spec) {
     s.grammar_lazy = p.value("grammar_lazy", false);
     for (const auto & pattern : p.value("trigger_patterns", json::array()))
       s.grammar_triggers.push_back({COMMON_GRAMMAR_TRIGGER_TYPE_PATTERN_FULL, pattern.get<std::string>()});
-    e.sampler = common_sampler_init(e.model, s);
+    slot.sampler = common_sampler_init(e.model, s);
   } catch (const std::exception & error) {
     return fail(std::string("the sampler could not be set up: ") + error.what());
   }
-  if (!e.sampler) return fail("the grammar could not be parsed");
-  for (llama_token id : e.prompt) common_sampler_accept(e.sampler, id, false);
+  if (!slot.sampler) return fail("the grammar could not be parsed");
+  for (llama_token id : slot.prompt) common_sampler_accept(slot.sampler, id, false);
   return 0;
 }
 
@@ -105,7 +106,8 @@ static void report(const float * logits, int n_vocab, llama_token chosen, int n)
 // tokens from being sampled (min_tokens). Returns the token id, or -1 when no sampler was set up.
 IP_EXPORT int ip_sample(int index, int n_probs, int ban_eog) {
   Engine & e = engine();
-  if (!e.sampler) return fail("no sampler");
+  common_sampler * sampler = e.slot().sampler;
+  if (!sampler) return fail("no sampler");
   out().i32.clear();
   out().f32.clear();
   float * logits = llama_get_logits_ith(e.ctx, index);
@@ -117,29 +119,31 @@ IP_EXPORT int ip_sample(int index, int n_probs, int ban_eog) {
       logits[id] = -INFINITY;
     }
   }
-  const llama_token id = common_sampler_sample(e.sampler, e.ctx, index);
+  const llama_token id = common_sampler_sample(sampler, e.ctx, index);
   for (size_t i = 0; i < saved.size(); i++) logits[e.eog[i]] = saved[i];
   if (n_probs > 0) report(logits, llama_vocab_n_tokens(e.vocab), id, n_probs);
   return id;
 }
 
 // Feeds the sampled token to the sampler (grammar, penalties, mirostat state).
-IP_EXPORT void ip_accept(llama_token id) { common_sampler_accept(engine().sampler, id, true); }
+IP_EXPORT void ip_accept(llama_token id) { common_sampler_accept(engine().slot().sampler, id, true); }
 
 // Scores `ids[1..n)`: for each, its logprob given the ones before it and the top `top`
-// (out.i32: [id, top ids...] per position, out.f32 likewise). The context then holds `ids`.
+// (out.i32: [id, top ids...] per position, out.f32 likewise). The slot then holds `ids`.
 IP_EXPORT int ip_score(const llama_token * ids, int n, int top) {
   Engine & e = engine();
+  Slot & s = e.slot();
   out().i32.clear();
   out().f32.clear();
   if (n > static_cast<int>(llama_n_ctx(e.ctx))) return fail("the prompt is longer than the context");
-  llama_memory_seq_rm(llama_get_memory(e.ctx), 0, 0, -1);
-  e.cached.clear();
+  llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, 0, -1);
+  s.cached.clear();
   const int n_vocab = llama_vocab_n_tokens(e.vocab);
   for (int from = 0; from < n; from += e.n_batch) {
     const int count = std::min(e.n_batch, n - from);
-    if (decode(e.ctx, ids + from, count, from, Logits::all) != 0) return fail("llama_decode failed while scoring the prompt");
-    e.cached.insert(e.cached.end(), ids + from, ids + from + count);
+    if (decode(e.ctx, ids + from, count, from, Logits::all, e.current) != 0)
+      return fail("llama_decode failed while scoring the prompt");
+    s.cached.insert(s.cached.end(), ids + from, ids + from + count);
     for (int i = 0; i < count; i++) {
       const int next = from + i + 1;
       if (next >= n) break;

@@ -20,10 +20,11 @@ IP_EXPORT int ip_draft_ngram(llama_token sampled, int size_n, int size_m) {
   Engine & e = engine();
   std::vector<int32_t> & draft = out().i32;
   draft.clear();
-  const size_t n = static_cast<size_t>(size_n), m = static_cast<size_t>(size_m), len = e.cached.size();
+  const std::vector<llama_token> & cached = e.slot().cached;
+  const size_t n = static_cast<size_t>(size_n), m = static_cast<size_t>(size_m), len = cached.size();
   if (size_n < 1 || size_m < 1 || len <= n + m + 1) return 0;
   // The sequence so far: the context's tokens, then `sampled` at index len, then the draft.
-  auto at = [&](size_t i) { return i < len ? e.cached[i] : i == len ? sampled : draft[i - len - 1]; };
+  auto at = [&](size_t i) { return i < len ? cached[i] : i == len ? sampled : draft[i - len - 1]; };
   size_t match = 0;
   for (size_t j = len - n - 1; j > 0 && match == 0; --j) {
     size_t k = 0;
@@ -39,19 +40,22 @@ IP_EXPORT int ip_draft_ngram(llama_token sampled, int size_n, int size_m) {
 // logits at each of them: ip_sample(i, ...) samples after the i-th. -2: they do not fit the context.
 IP_EXPORT int ip_push_draft(const llama_token * ids, int n) {
   Engine & e = engine();
+  Slot & s = e.slot();
   if (n <= 0 || n > e.n_batch) return fail("a draft batch holds 1 to n_batch tokens");
-  if (e.cached.size() + n > llama_n_ctx(e.ctx)) return -2;
-  const int status = decode(e.ctx, ids, n, static_cast<int>(e.cached.size()), Logits::all);
+  if (s.cached.size() + n > llama_n_ctx(e.ctx)) return -2;
+  const int status = decode(e.ctx, ids, n, static_cast<int>(s.cached.size()), Logits::all, e.current);
+  if (status == 1) return -3;
   if (status != 0) return fail("llama_decode failed on a draft (" + std::to_string(status) + ")");
-  e.cached.insert(e.cached.end(), ids, ids + n);
+  s.cached.insert(s.cached.end(), ids, ids + n);
   return 0;
 }
 
 // Keeps the context's first `n` tokens (a draft's accepted part) and drops the cells after them.
 IP_EXPORT int ip_keep(int n) {
   Engine & e = engine();
-  if (n < 0 || static_cast<size_t>(n) > e.cached.size()) return fail("ip_keep past the context's tokens");
-  llama_memory_seq_rm(llama_get_memory(e.ctx), 0, n, -1);
-  e.cached.resize(n);
+  Slot & s = e.slot();
+  if (n < 0 || static_cast<size_t>(n) > s.cached.size()) return fail("ip_keep past the context's tokens");
+  llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, n, -1);
+  s.cached.resize(n);
   return 0;
 }

@@ -29,16 +29,18 @@ uint32_t get_u32(const uint8_t * at) {
 // The tokens whose KV entries the context holds, in ip_out_i32; returns their count.
 IP_EXPORT int ip_cached() {
   Engine & e = engine();
-  out().i32.assign(e.cached.begin(), e.cached.end());
-  return static_cast<int>(e.cached.size());
+  const std::vector<llama_token> & cached = e.slot().cached;
+  out().i32.assign(cached.begin(), cached.end());
+  return static_cast<int>(cached.size());
 }
 
 // The context's state and its tokens as a state file, in ip_out_bytes. Returns its size, or -1.
 // The caller copies it out, then frees it with ip_state_release.
 IP_EXPORT double ip_state_save() {
   Engine & e = engine();
-  const size_t n = e.cached.size();
-  const size_t state = llama_state_seq_get_size(e.ctx, 0);
+  const std::vector<llama_token> & cached = e.slot().cached;
+  const size_t n = cached.size();
+  const size_t state = llama_state_seq_get_size(e.ctx, e.current);
   const size_t prefix = HEADER + n * sizeof(llama_token);
   std::vector<uint8_t> & file = out().bytes;
   try {
@@ -49,8 +51,8 @@ IP_EXPORT double ip_state_save() {
   put_u32(file.data(), LLAMA_STATE_SEQ_MAGIC);
   put_u32(file.data() + 4, LLAMA_STATE_SEQ_VERSION);
   put_u32(file.data() + 8, static_cast<uint32_t>(n));
-  std::memcpy(file.data() + HEADER, e.cached.data(), n * sizeof(llama_token));
-  if (llama_state_seq_get_data(e.ctx, file.data() + prefix, state, 0) != state)
+  std::memcpy(file.data() + HEADER, cached.data(), n * sizeof(llama_token));
+  if (llama_state_seq_get_data(e.ctx, file.data() + prefix, state, e.current) != state)
     return fail("llama.cpp could not write the context's state");
   return static_cast<double>(file.size());
 }
@@ -63,10 +65,12 @@ IP_EXPORT void ip_state_release() { std::vector<uint8_t>().swap(out().bytes); }
 IP_EXPORT int ip_state_restore(const uint8_t * data, double size) {
   Engine & e = engine();
   llama_memory_t memory = llama_get_memory(e.ctx);
-  llama_memory_clear(memory, true);
-  e.cached.clear();
-  e.prompt.clear();
-  e.pending = 0;
+  const llama_seq_id seq = e.current;
+  Slot & slot = e.slot();
+  llama_memory_seq_rm(memory, seq, -1, -1);
+  slot.cached.clear();
+  slot.prompt.clear();
+  slot.pending = 0;
   const size_t bytes = static_cast<size_t>(size);
   if (bytes < HEADER || get_u32(data) != LLAMA_STATE_SEQ_MAGIC || get_u32(data + 4) != LLAMA_STATE_SEQ_VERSION)
     return fail("the file is not a llama.cpp sequence state of this version");
@@ -80,16 +84,16 @@ IP_EXPORT int ip_state_restore(const uint8_t * data, double size) {
   const llama_token vocab = llama_vocab_n_tokens(e.vocab);
   for (llama_token id : tokens)
     if (id < 0 || id >= vocab) return fail("the saved state holds a token outside the vocabulary");
-  if (llama_state_seq_set_data(e.ctx, data + prefix, bytes - prefix, 0) == 0) {
-    llama_memory_clear(memory, true);
+  if (llama_state_seq_set_data(e.ctx, data + prefix, bytes - prefix, seq) == 0) {
+    llama_memory_seq_rm(memory, seq, -1, -1);
     return fail("llama.cpp refused the saved state (another model or cache type, or a context too small)");
   }
   // The cells must be the tokens' own: one per position, 0 .. n - 1.
-  const llama_pos held = llama_memory_seq_pos_max(memory, 0) + 1;
+  const llama_pos held = llama_memory_seq_pos_max(memory, seq) + 1;
   if (held != static_cast<llama_pos>(n)) {
-    llama_memory_clear(memory, true);
+    llama_memory_seq_rm(memory, seq, -1, -1);
     return fail("the saved state holds " + std::to_string(held) + " positions for " + std::to_string(n) + " tokens");
   }
-  e.cached = std::move(tokens);
+  slot.cached = std::move(tokens);
   return static_cast<int>(n);
 }

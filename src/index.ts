@@ -32,4 +32,5 @@ export { buildInpageTestModel, inpageTestLogprobs, INPAGE_TEST_MODEL_ID } from '
 export { ISOLATION_MODES } from './core/domain/isolation';
 export type { IsolationMode } from './core/domain/isolation';
 export { parseThreads } from './core/domain/threads';
+export { parseSlots, MAX_SLOTS } from './core/domain/slot-count';
 export type { ThreadCounts, ThreadsOption } from './core/domain/threads';

@@ -13,6 +13,7 @@ export function createEngine(settings: EngineSettings = {}): { worker: Worker; e
   const assets = engineAssets();
   if (assets) void engine.useAssets(assets);
   if (settings.threads) void engine.useThreads(settings.threads);
+  if (settings.slots) void engine.useSlots(settings.slots);
   if (settings.downloads) void engine.useDownloads(settings.downloads);
   if (settings.promptCache) void engine.usePromptCache(settings.promptCache);
   return { worker, engine };

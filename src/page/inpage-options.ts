@@ -79,6 +79,14 @@ export interface InpageOptions {
    */
   threads?: ThreadsOption;
   /**
+   * The llama.cpp engine's slots (llama-server's `--parallel`, 1 to 16; default 1): how many
+   * requests to a model run at once, their tokens decoded together in one batch over one KV cache
+   * of the model's context, which they share. With more than one, the prompt cache across page
+   * loads is off and speculative decoding is refused (docs/slots.md). A bad value makes `ready`
+   * reject with a 400.
+   */
+  slots?: number;
+  /**
    * How GGUF models are downloaded into the model store (docs/models.md): `connections`, 1-16
    * (default 4), is how many ranges of a file, or parts of a split model, are fetched at once
    * where the server takes ranges. A bad value makes `ready` reject with a 400.

@@ -9,6 +9,7 @@ import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix, withRoutePrefix } from '../
 import { readIsolation, withIsolation } from '../core/domain/isolation';
 import { readPromptCache } from '../core/domain/prompt-cache';
 import { readThreads } from '../core/domain/threads';
+import { readSlots } from '../core/domain/slot-count';
 import { readDownloads } from '../core/domain/downloads';
 import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
 import type { EngineApi, EngineSettings, RequestRecord } from '../core/protocol/engine-api';
@@ -79,6 +80,7 @@ export function startInpage(options: InpageOptions = {}): Inpage {
     if (options.isolate !== undefined) readIsolation(options.isolate, 'isolate');
     settings = {
       ...(options.threads === undefined ? {} : { threads: readThreads(options.threads, 'threads') }),
+      ...(options.slots === undefined ? {} : { slots: readSlots(options.slots, 'slots') }),
       ...(options.downloads === undefined ? {} : { downloads: readDownloads(options.downloads) }),
       ...(options.promptCache === undefined ? {} : { promptCache: readPromptCache(options.promptCache) }),
     };

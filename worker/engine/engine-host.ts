@@ -13,6 +13,7 @@ import { setEngineAssets } from './engine-assets';
 import { setRequestedDownloads } from './engine-downloads';
 import { setRequestedPromptCache } from './engine-prompt-cache';
 import { setRequestedThreads } from './engine-threads';
+import { setRequestedSlots } from './engine-slots';
 import { holdForLife } from './hold-for-life';
 import { ModelQueue } from './model-queue';
 import { RequestLog } from './request-log';
@@ -55,6 +56,11 @@ export class EngineHost implements EngineApi {
     setRequestedThreads(threads);
   }
 
+  /** The llama.cpp engine's slots, asked by the page (engine-slots.ts). */
+  useSlots(slots: number): void {
+    setRequestedSlots(slots);
+  }
+
   /** How models are downloaded, asked by the page (engine-downloads.ts). */
   useDownloads(settings: DownloadSettings): void {
     setRequestedDownloads(settings);
@@ -91,10 +97,13 @@ export class EngineHost implements EngineApi {
       status: 'loading',
     };
     const loaded = backend.load(spec, onProgress);
-    this.entries.set(spec.id, { card, loaded, queue: new ModelQueue() });
+    const queue = new ModelQueue();
+    this.entries.set(spec.id, { card, loaded, queue });
     this.announce();
     try {
       const model = await loaded;
+      // A model with slots runs as many jobs at once (its generations are batched: slot-steps.ts).
+      queue.limit = model.details?.slots ?? 1;
       card.status = 'ready';
       card.context_length = model.capabilities.context_length;
       card.capabilities = model.capabilities;

@@ -28,6 +28,8 @@ export interface ModelCard {
   variant?: string;
   /** The llama.cpp engine's threads for prompts and for decoding (1 and 1 on a page that is not cross-origin isolated). */
   threads?: ThreadCounts;
+  /** The llama.cpp engine's slots: how many requests it decodes together (one KV cache shared). */
+  slots?: number;
   /** What the loaded model can honour (internal: the SW checks requests against it; not listed by `/v1/models`). */
   capabilities?: ModelCapabilities;
 }

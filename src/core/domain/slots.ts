@@ -8,6 +8,8 @@ export type SlotAction = 'save' | 'restore' | 'erase';
 export interface SlotActionRequest {
   model: string;
   action: SlotAction;
+  /** The model's own slot it acts on (0 to its card's `slots` - 1). */
+  slot: number;
   /** The file, for save and restore (checked as llama-server checks it: slot-filename.ts). */
   filename: string | null;
 }

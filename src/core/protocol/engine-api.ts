@@ -14,6 +14,7 @@ import type { InboxInfo, Job } from './protocol';
 /** What the page sets in a new engine worker before its first load (each absent: the worker's default). */
 export interface EngineSettings {
   threads?: ThreadCounts;
+  slots?: number;
   downloads?: DownloadSettings;
   promptCache?: PromptCacheSettings;
 }
@@ -45,6 +46,8 @@ export interface EngineApi {
   useAssets(assets: EngineAssets): void;
   /** Sent first too: the llama.cpp engine's threads (src/core/domain/threads.ts), for the models loaded after it. */
   useThreads(threads: ThreadCounts): void;
+  /** Sent first too: the llama.cpp engine's slots (src/core/domain/slot-count.ts), for the models loaded after it. */
+  useSlots(slots: number): void;
   /** Sent first too: how models are downloaded (src/core/domain/downloads.ts). */
   useDownloads(settings: DownloadSettings): void;
   /** Sent first too: the prompt cache across page loads (src/core/domain/prompt-cache.ts). */

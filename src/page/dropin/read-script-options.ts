@@ -3,6 +3,7 @@ import type { InpageOptions } from '../start-inpage';
 import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix } from '../../core/domain/route-prefix';
 import { readIsolation } from '../../core/domain/isolation';
 import { parseThreads } from '../../core/domain/threads';
+import { parseSlots } from '../../core/domain/slot-count';
 
 /** The `data-*` attributes the drop-in script reads (as `dataset` keys). */
 export interface ScriptAttributes {
@@ -16,6 +17,7 @@ export interface ScriptAttributes {
   routes?: string | undefined;
   isolate?: string | undefined;
   threads?: string | undefined;
+  slots?: string | undefined;
   persist?: string | undefined;
   promptCache?: string | undefined;
   hfEndpoint?: string | undefined;
@@ -89,6 +91,14 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
       options.threads = parseThreads(threads, 'data-threads');
     } catch (error) {
       errors.push(`${error instanceof Error ? error.message : String(error)} Using the default threads.`);
+    }
+  }
+  const slots = attributes.slots?.trim();
+  if (slots) {
+    try {
+      options.slots = parseSlots(slots, 'data-slots');
+    } catch (error) {
+      errors.push(`${error instanceof Error ? error.message : String(error)} Using one slot.`);
     }
   }
   const persist = attributes.persist?.trim().toLowerCase();

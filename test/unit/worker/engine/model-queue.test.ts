@@ -124,3 +124,37 @@ describe('ModelQueue', () => {
     expect(queue.size).toBe(0);
   });
 });
+
+describe('ModelQueue with a limit', () => {
+  it('runs up to `limit` jobs at once, starting the waiting ones in FIFO order', async () => {
+    const queue = new ModelQueue();
+    queue.limit = 2;
+    const gates = [deferred(), deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    const runs = gates.map((gate, i) =>
+      queue.run(live(), async () => {
+        started.push(i);
+        await gate.promise;
+      }),
+    );
+    await tick();
+    expect(started).toEqual([0, 1]);
+    gates[1]?.resolve();
+    await runs[1];
+    await tick();
+    expect(started).toEqual([0, 1, 2]);
+    // A job queued after the woken one does not pass the one still waiting.
+    const late = queue.run(live(), async () => {
+      started.push(9);
+    });
+    gates[0]?.resolve();
+    await runs[0];
+    await tick();
+    expect(started).toEqual([0, 1, 2, 3]);
+    gates[2]?.resolve();
+    gates[3]?.resolve();
+    await Promise.all([runs[2], runs[3], late]);
+    expect(started).toEqual([0, 1, 2, 3, 9]);
+    expect(queue.size).toBe(0);
+  });
+});

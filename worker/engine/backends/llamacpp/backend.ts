@@ -8,6 +8,7 @@ import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test
 import type { Backend, LoadedModel } from '../../backend';
 import { llamaEngineFiles } from '../../engine-assets';
 import { engineThreads } from '../../engine-threads';
+import { engineSlots } from '../../engine-slots';
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
 import { memoryLimit, tooLarge } from './memory-limit';
@@ -104,6 +105,7 @@ export class LlamaCppBackend implements Backend {
       const keys = cache.enabled ? modelFingerprints(files).then(keysFor) : null;
       const latest = keys ? keys.then((both) => readLatestState(both, cache)).catch(() => null) : Promise.resolve(null);
       const threads = engineThreads();
+      const slots = engineSlots();
       const pool = Math.max(threads.prefill, threads.decode);
       const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
       // memory64 only where wasm32's heap cannot hold the model and its KV cache, and the browser runs it.
@@ -112,7 +114,7 @@ export class LlamaCppBackend implements Backend {
       const build = { relaxed: hasRelaxedSimd(), pthreads: threads.pthreads, memory64 };
       const engine = await LlamaWasm.start(llamaEngineFiles(build), pool);
       try {
-        await loadWithin(spec.id, engine, () => engine.load(files, contextLength, threads, f32CacheMib));
+        await loadWithin(spec.id, engine, () => engine.load(files, contextLength, threads, f32CacheMib, slots));
       } catch (error) {
         engine.dispose();
         throw error;
@@ -128,6 +130,7 @@ export class LlamaCppBackend implements Backend {
         template,
         { prefill: threads.prefill, decode: threads.decode },
         promptCache,
+        slots,
       );
       firstEvaluation(spec.id, model);
       await model.warmStart(await latest);

@@ -50,7 +50,14 @@ export interface LlamaEngineModule {
   _ip_out_i32(): Ptr;
   _ip_out_f32(): Ptr;
   _ip_out_bytes(): Ptr;
-  _ip_load(path: Ptr, nCtx: number, nThreads: number, nThreadsBatch: number, maxF32CacheMib: number): number;
+  _ip_load(
+    path: Ptr,
+    nCtx: number,
+    nThreads: number,
+    nThreadsBatch: number,
+    maxF32CacheMib: number,
+    nSlots: number,
+  ): number;
   /** The pthreads build (scripts/engine/threads-post.js): ends its pthread Workers. */
   stopThreads?(): void;
   _ip_info(): number;
@@ -68,6 +75,10 @@ export interface LlamaEngineModule {
   _ip_accept(id: number): void;
   _ip_push(id: number): number;
   _ip_reset(): void;
+  _ip_use(slot: number): number;
+  _ip_step(slots: Ptr, ids: Ptr, n: number): number;
+  _ip_slot_clear(slot: number): number;
+  _ip_slot_tokens(): number;
   _ip_cached(): number;
   _ip_state_save(): number;
   _ip_state_release(): void;

@@ -47,6 +47,10 @@ export const address = (pointer: number): number => (pointer < 0 ? pointer + 2 *
 /** Where the model's file is mounted in the module's file system. */
 const MODEL_DIR = '/models';
 
+/** The glue's statuses (native/generate.cpp, batch.cpp): a slot's tokens fill the context; the unified cache has no room now. */
+const FULL = -2;
+const NO_ROOM = -3;
+
 /** One candidate of the raw distribution: token id and logprob. */
 export interface RawCandidate {
   id: number;
@@ -70,7 +74,10 @@ export interface ModelNumbers {
 }
 
 export class LlamaWasm {
-  private pending = 0;
+  /** Per slot: the prompt tokens `begin` left to read, less those `prefill` read since. */
+  private pending: number[] = [0];
+  /** The slot the per-slot calls act on (`use`). */
+  private current = 0;
 
   private constructor(
     private readonly m: LlamaEngineModule,
@@ -107,13 +114,14 @@ export class LlamaWasm {
    * Loads the GGUF in `files` (one, or a split model's parts in order, each under the name
    * llama.cpp derives from the first's) with a context of `contextLength` tokens. In a worker
    * the Blobs are mounted (read in place as llama.cpp asks for their parts); elsewhere they are
-   * copied in.
+   * copied in. `slots`: the sequences the context holds at once (one unified KV cache).
    */
   async load(
     files: Array<{ name: string; blob: Blob }>,
     contextLength: number,
     threads: ThreadCounts,
     maxF32CacheMib: number,
+    slots = 1,
   ): Promise<void> {
     const { FS, WORKERFS } = this.m;
     FS.mkdir(MODEL_DIR);
@@ -127,9 +135,10 @@ export class LlamaWasm {
     }
     this.check(
       this.withString(path, (ptr) =>
-        this.m._ip_load(ptr, contextLength, threads.decode, threads.prefill, maxF32CacheMib),
+        this.m._ip_load(ptr, contextLength, threads.decode, threads.prefill, maxF32CacheMib, slots),
       ),
     );
+    this.pending = new Array<number>(slots).fill(0);
   }
 
   /**
@@ -207,19 +216,56 @@ export class LlamaWasm {
   /** Starts a generation on `ids`; returns how many came from the context's cached prefix. */
   begin(ids: readonly number[], reuse: boolean): number {
     const cached = this.check(this.withIds(ids, (ptr) => this.m._ip_begin(ptr, ids.length, reuse ? 1 : 0)));
-    this.pending = ids.length - cached;
+    this.pending[this.current] = ids.length - cached;
     return cached;
   }
 
-  /** Reads up to `max` more prompt tokens; returns how many are left. */
-  prefill(max: number): number {
-    this.pending = this.check(this.m._ip_prefill(max));
-    return this.pending;
+  /**
+   * Reads up to `max` more prompt tokens; returns how many are left, or null where the unified
+   * cache has no room for them now (other slots hold its cells; nothing was read).
+   */
+  prefill(max: number): number | null {
+    const status = this.m._ip_prefill(max);
+    if (status === NO_ROOM) return null;
+    this.pending[this.current] = this.check(status);
+    return this.check(status);
   }
 
   /** The prompt tokens `begin` left to read, less those `prefill` read since. */
   pendingTokens(): number {
-    return this.pending;
+    return this.pending[this.current] ?? 0;
+  }
+
+  /** Selects the slot that the per-slot calls (begin, prefill, sampler, sample, accept, push, drafts, states) act on. */
+  use(slot: number): void {
+    this.check(this.m._ip_use(slot));
+    this.current = slot;
+  }
+
+  /**
+   * Decodes `ids[i]` after slot `slots[i]`'s tokens, all in one batch (native/batch.cpp); then
+   * `use(slots[i])` and `sample(..., i)` sample slot `slots[i]`'s next token. 'full': a slot's
+   * tokens fill the context; 'no-room': the unified cache has no room for the step now.
+   */
+  step(slots: readonly number[], ids: readonly number[]): 'ok' | 'full' | 'no-room' {
+    const status = this.withIds(slots, (slotsPtr) =>
+      this.withIds(ids, (idsPtr) => this.m._ip_step(slotsPtr, idsPtr, ids.length)),
+    );
+    if (status === FULL) return 'full';
+    if (status === NO_ROOM) return 'no-room';
+    this.check(status);
+    return 'ok';
+  }
+
+  /** Drops slot `slot`'s cells (an idle slot's kept prompt). */
+  clearSlot(slot: number): void {
+    this.check(this.m._ip_slot_clear(slot));
+    this.pending[slot] = 0;
+  }
+
+  /** How many tokens each slot holds. */
+  slotTokens(): number[] {
+    return this.i32(this.check(this.m._ip_slot_tokens()));
   }
 
   /** Sets up the sampler (llama-server's field names; see native/sampling.cpp). */
@@ -245,7 +291,8 @@ export class LlamaWasm {
   /** Decodes the generated token `id`; false when the context is full. */
   push(id: number): boolean {
     const status = this.m._ip_push(id);
-    if (status === -2) return false;
+    if (status === FULL) return false;
+    if (status === NO_ROOM) throw new EngineError('the context has no room left for this slot');
     this.check(status);
     return true;
   }
@@ -276,7 +323,7 @@ export class LlamaWasm {
 
   /** Empties the context (the next prompt is read from its start). */
   reset(): void {
-    this.pending = 0;
+    this.pending.fill(0);
     this.m._ip_reset();
   }
 
@@ -305,7 +352,7 @@ export class LlamaWasm {
    * context empty.
    */
   restoreState(bytes: Uint8Array): number {
-    this.pending = 0;
+    this.pending[this.current] = 0;
     const ptr = this.malloc(Math.max(1, bytes.length));
     try {
       this.m.HEAPU8.set(bytes, ptr);

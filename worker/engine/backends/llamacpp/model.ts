@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '#core/domain/errors';
+import { InvalidRequestError, ServiceUnavailableError } from '#core/domain/errors';
 import { unsupportedOn } from '#core/domain/parameters';
 import type { ModelCapabilities } from '#core/domain/capabilities';
 import type { CapabilityName } from '#core/domain/capability-name';
@@ -25,6 +25,7 @@ import type { FoundPrefix, PromptCache } from '../../prompt-cache/prompt-cache';
 import { SavedContext } from './saved-context';
 import { SlotFiles } from './slot-files';
 import { DraftBatch } from './draft-batch';
+import { SlotSteps, type SampleSpec, type StepResult } from './slot-steps';
 
 /** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
 declare const __INPAGE_TEST_HOOKS__: boolean;
@@ -43,12 +44,14 @@ const decoder = new TextDecoder();
 export class LlamaCppModel implements LoadedModel {
   readonly capabilities: ModelCapabilities;
   readonly kvCacheType: KvCacheType;
-  /** Its card shows the threads it runs on (1 and 1 where the page is not isolated). */
-  readonly details: { threads: ThreadCounts };
+  /** Its card shows the threads it runs on (1 and 1 where the page is not isolated) and its slots. */
+  readonly details: { threads: ThreadCounts; slots: number };
   private readonly steps = new PrefillSteps();
   private readonly pieces = new Map<number, number[]>();
   private readonly saved: SavedContext;
-  private readonly slots: SlotFiles;
+  private readonly slotFiles: SlotFiles;
+  /** With more than one slot: the requests' sequences, decoded together (slot-steps.ts). */
+  private readonly batch: SlotSteps | null;
 
   constructor(
     private readonly engine: LlamaWasm,
@@ -58,8 +61,11 @@ export class LlamaCppModel implements LoadedModel {
     readonly chatTemplate: ChatTemplate | null,
     threads: ThreadCounts,
     promptCache: PromptCache | null = null,
+    slots = 1,
   ) {
     const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
+    // Drafts are checked on one sequence at a time (draft-batch.ts): with slots, speculative decoding is a 400.
+    if (slots > 1) unsupported.push('speculative');
     if (!vocab.fim) unsupported.push('suffix');
     if (!chatTemplate) unsupported.push('chat');
     this.capabilities = {
@@ -69,9 +75,10 @@ export class LlamaCppModel implements LoadedModel {
       max_token_bytes: vocab.maxTokenBytes,
     };
     this.kvCacheType = engine.info().kvCacheType;
-    this.details = { threads };
-    this.saved = new SavedContext(engine, guard, promptCache);
-    this.slots = new SlotFiles(engine, guard);
+    this.details = { threads, slots };
+    this.saved = new SavedContext(engine, guard, slots > 1 ? null : promptCache);
+    this.slotFiles = new SlotFiles(engine, guard);
+    this.batch = slots > 1 ? new SlotSteps(engine, guard, slots) : null;
   }
 
   /**
@@ -91,7 +98,10 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent> {
-    return this.guard.stream(() => this.run(request, this.promptIds(request.prompt, request.suffix, request), signal));
+    return this.guard.stream(() => {
+      const ids = this.promptIds(request.prompt, request.suffix, request);
+      return this.batch ? this.inSlot(this.batch, request, ids, signal) : this.run(request, ids, signal);
+    });
   }
 
   /** Token ids for a rendered conversation: only the template's markup holds control tokens. */
@@ -118,9 +128,19 @@ export class LlamaCppModel implements LoadedModel {
 
   async scorePrompt(prompt: PromptInput, top: number): Promise<PromptToken[]> {
     this.saved.drop();
+    const ids = this.guard.call(() => this.promptIds(prompt, null));
+    this.checkLength(ids.length, 'prompt');
+    const slot = this.batch ? await this.batch.acquire([], new AbortController().signal) : 0;
+    try {
+      return this.scored(ids, top, slot ?? 0);
+    } finally {
+      if (this.batch && slot !== null) this.batch.release(slot);
+    }
+  }
+
+  private scored(ids: number[], top: number, slot: number): PromptToken[] {
     return this.guard.call(() => {
-      const ids = this.promptIds(prompt, null);
-      this.checkLength(ids.length, 'prompt');
+      this.engine.use(slot);
       const scored = ids.length > 1 ? this.engine.score(ids, top) : [];
       return ids.map((id, i): PromptToken => {
         const bytes = this.engine.piece(id, true);
@@ -160,9 +180,19 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   /** llama-server's slot actions (slot-files.ts). */
-  slotAction(request: SlotActionRequest): Promise<SlotActionResult> {
+  async slotAction(request: SlotActionRequest): Promise<SlotActionResult> {
     this.saved.drop();
-    return this.slots.run(request);
+    const slot = request.slot;
+    if (slot < 0 || slot >= this.details.slots)
+      throw new InvalidRequestError('Invalid slot ID', 'id_slot', 'invalid_value');
+    if (!this.batch) return this.slotFiles.run(request, 0);
+    // It waits for the slot's request to end, as llama-server defers a task for a busy slot.
+    await this.batch.acquire([], new AbortController().signal, slot);
+    try {
+      return await this.slotFiles.run(request, slot);
+    } finally {
+      this.batch.release(slot);
+    }
   }
 
   async unload(): Promise<void> {
@@ -176,6 +206,8 @@ export class LlamaCppModel implements LoadedModel {
     const before = this.engine.pendingTokens();
     const started = performance.now();
     const pending = this.engine.prefill(this.steps.next());
+    // One slot: a prompt shorter than the context always has room.
+    if (pending === null) throw new EngineError('the context has no room for the prompt');
     this.steps.record(before - pending, performance.now() - started);
     return pending;
   }
@@ -243,6 +275,97 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   /**
+   * One choice on one of the model's slots (slot-steps.ts), whose tokens are decoded with the
+   * other slots' in one batch: the prompt (reusing what the slot kept of it), then tokens until
+   * an end-of-generation token, max_tokens, the context's end, the shared cache's end or an abort.
+   * Every per-slot engine call selects the slot first (`use`): other requests run between awaits.
+   */
+  private async *inSlot(
+    batch: SlotSteps,
+    request: ChoiceRequest,
+    ids: number[],
+    signal: AbortSignal,
+  ): AsyncIterable<GenerationEvent> {
+    if (ids.length === 0) throw new InvalidRequestError('The prompt is empty (it has no tokens).', 'prompt');
+    this.checkLength(ids.length, 'prompt');
+    const slot = await batch.acquire(ids, signal);
+    if (slot === null) return;
+    try {
+      yield* this.slotChoice(batch, slot, request, ids, signal);
+    } finally {
+      batch.release(slot);
+    }
+  }
+
+  private async *slotChoice(
+    batch: SlotSteps,
+    slot: number,
+    request: ChoiceRequest,
+    ids: number[],
+    signal: AbortSignal,
+  ): AsyncIterable<GenerationEvent> {
+    this.engine.use(slot);
+    const cachedTokens = this.engine.begin(ids, request.cache_prompt);
+    const promptTokens = ids.length;
+    const generating = request.max_tokens !== 0;
+    if (generating) this.setSampler(request);
+    const laidOut = request.infill
+      ? decoder.decode(new Uint8Array(ids.flatMap((id) => this.engine.piece(id, true))))
+      : null;
+    yield { type: 'prompt', promptTokens, cachedTokens, ...(laidOut === null ? {} : { text: laidOut }) };
+    const wantTokens = request.token_info !== null;
+    const top = wantTokens ? Math.max(1, request.token_info ?? 0) : 0;
+    const spec = (generated: number): SampleSpec => ({ top, banEog: generated < request.min_tokens });
+    const end = (finishReason: 'stop' | 'length', completionTokens: number): GenerationEvent => ({
+      type: 'end',
+      finishReason,
+      promptTokens,
+      completionTokens,
+      cachedTokens,
+    });
+    let next: StepResult | null = await batch.prefill(slot, generating ? spec(0) : null, signal);
+    if (!generating) {
+      // Only the prompt (now kept by the slot): a FIM request with nothing to generate.
+      if (!signal.aborted) yield end('length', 0);
+      return;
+    }
+    const text = new Utf8Hold();
+    for (let generated = 0; ;) {
+      if (next === null || next === 'aborted' || signal.aborted) return;
+      if (next === 'no-room') {
+        if (generated === 0) throw noRoom(this.details.slots);
+        yield end('length', generated);
+        return;
+      }
+      const sampled = next;
+      generated += 1;
+      const done = this.engine.isEndOfGeneration(sampled.id);
+      const bytes = done ? [] : this.piece(sampled.id);
+      if (wantTokens) yield { type: 'text', text: '', tokens: [this.tokenInfo(sampled, bytes)], generated };
+      else {
+        const piece = text.push(bytes);
+        if (piece) yield { type: 'text', text: piece, tokens: null, generated };
+      }
+      if (done) return yield end('stop', generated);
+      if (request.max_tokens !== null && generated >= request.max_tokens) return yield end('length', generated);
+      if (promptTokens + generated >= this.contextLength) return yield end('length', generated);
+      if (signal.aborted) return;
+      if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
+      next = await batch.token(slot, sampled.id, spec(generated), signal);
+    }
+  }
+
+  /** The request's sampler on the selected slot; a grammar llama.cpp cannot read is a 400. */
+  private setSampler(request: ChoiceRequest): void {
+    try {
+      this.engine.sampler(samplerSpec(request));
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      throw new InvalidRequestError(`${error.message}.`, request.grammar?.param ?? null, 'invalid_grammar');
+    }
+  }
+
+  /**
    * One choice: the prompt, then tokens until an end-of-generation token, max_tokens, the
    * context's end (prompt + completion = the context's size) or an abort.
    */
@@ -264,12 +387,7 @@ export class LlamaCppModel implements LoadedModel {
       yield { type: 'end', finishReason: 'length', promptTokens, completionTokens: 0, cachedTokens };
       return;
     }
-    try {
-      this.engine.sampler(samplerSpec(request));
-    } catch (error) {
-      if (!(error instanceof EngineError)) throw error;
-      throw new InvalidRequestError(`${error.message}.`, request.grammar?.param ?? null, 'invalid_grammar');
-    }
+    this.setSampler(request);
     const drafts = new DraftBatch(this.engine, request.speculative);
     const end = (finishReason: 'stop' | 'length', completionTokens: number): GenerationEvent => ({
       type: 'end',
@@ -376,3 +494,10 @@ export class LlamaCppModel implements LoadedModel {
     };
   }
 }
+
+/** A prompt that found no room in the cache the slots share, while no other slot could give any back. */
+const noRoom = (slots: number) =>
+  new ServiceUnavailableError(
+    `The context's cache, shared by ${slots} slots, has no room for this prompt now: retry, or load the model with fewer slots or a longer context.`,
+    'context_full',
+  );

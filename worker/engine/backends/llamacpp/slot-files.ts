@@ -24,7 +24,8 @@ export class SlotFiles {
     private readonly guard: EngineGuard,
   ) {}
 
-  async run(request: SlotActionRequest): Promise<SlotActionResult> {
+  /** Runs `request` on slot `slot` (selected before each engine call: other slots run between awaits). */
+  async run(request: SlotActionRequest, slot: number): Promise<SlotActionResult> {
     const started = performance.now();
     const done = (tokens: number, bytes: number): SlotActionResult => ({
       tokens,
@@ -32,8 +33,8 @@ export class SlotFiles {
       ms: performance.now() - started,
     });
     if (request.action === 'erase') {
-      const tokens = this.guard.call(() => this.engine.cachedTokens().length);
-      this.guard.call(() => this.engine.reset());
+      const tokens = this.guard.call(() => this.onSlot(slot).cachedTokens().length);
+      this.guard.call(() => this.onSlot(slot).clearSlot(slot));
       return done(tokens, 0);
     }
     // Checked in the Service Worker; again here, past the message boundary (an OPFS name must not escape the folder).
@@ -45,8 +46,8 @@ export class SlotFiles {
         'no_storage',
       );
     if (request.action === 'save') {
-      const tokens = this.guard.call(() => this.engine.cachedTokens().length);
-      const bytes = this.guard.call(() => this.engine.saveState());
+      const tokens = this.guard.call(() => this.onSlot(slot).cachedTokens().length);
+      const bytes = this.guard.call(() => this.onSlot(slot).saveState());
       await this.folder.write(filename, bytes);
       return done(tokens, bytes.length);
     }
@@ -54,13 +55,18 @@ export class SlotFiles {
     if (!bytes) throw refused(`there is no slot file '${filename}'`);
     try {
       return done(
-        this.guard.call(() => this.engine.restoreState(bytes)),
+        this.guard.call(() => this.onSlot(slot).restoreState(bytes)),
         bytes.length,
       );
     } catch (error) {
       if (error instanceof EngineError) throw refused(error.message);
       throw error;
     }
+  }
+
+  private onSlot(slot: number): LlamaWasm {
+    this.engine.use(slot);
+    return this.engine;
   }
 }
 

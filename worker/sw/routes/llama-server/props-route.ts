@@ -2,7 +2,7 @@
  * `GET /props` beside the route prefix, as llama.cpp's server answers it, for the model named
  * in `?model=` or the first one ready: `default_generation_settings` (`params`: what a request
  * that sets nothing runs with here, the parameter table's defaults; `n_ctx`: the model's
- * context), `total_slots` (1: each model runs one request at a time), `model_path` and
+ * context), `total_slots` (the model's slots: how many of its requests run at once), `model_path` and
  * `model_alias` (the model's id), `modalities` (text only), `chat_template`,
  * `chat_template_caps` (what the template renders, probed in the engine: chat/template-caps.ts;
  * absent on webllm, which has no template here), `bos_token`,
@@ -43,7 +43,7 @@ export function propsRoute(clients: Clients, prefix: string): Route {
           params: defaultGenerationSettings(),
           n_ctx: card?.context_length ?? card?.capabilities?.context_length ?? 0,
         },
-        total_slots: 1,
+        total_slots: Math.max(1, card?.slots ?? 1),
         model_alias: model,
         model_path: model,
         modalities: { vision: false, video: false, audio: false },

@@ -2,7 +2,7 @@
  * `POST /slots/{id}?action=save|restore|erase` beside the route prefix, as llama-server answers
  * it with `--slot-save-path`: save writes the slot's context to `{filename}` of the origin's
  * storage, restore reads one back, erase empties the slot (no body needed). The slot ids are
- * `GET /slots`'s: one per model that an engine here has ready, in that order. A bad id, action
+ * `GET /slots`'s (ready-slots.ts). A bad id, action
  * or filename is llama-server's 400 ("Invalid slot ID", "Invalid action", "Invalid filename");
  * a file that is missing or that llama.cpp refuses is a 400 from the engine; a model whose
  * backend has no slot state (WebLLM) is a 501, llama-server's answer without a save path.
@@ -43,9 +43,9 @@ async function parse(event: RouteEvent, engines: EngineClient[]): Promise<SlotAc
     filename = name;
   }
   const id = Number(idText);
-  const card = readySlots(engines)[id];
-  if (!card) throw invalid('Invalid slot ID', 'id_slot');
-  return { id, model: card.id, action, filename };
+  const ready = readySlots(engines)[id];
+  if (!ready) throw invalid('Invalid slot ID', 'id_slot');
+  return { id, model: ready.card.id, slot: ready.slot, action, filename };
 }
 
 function answer(body: SlotActionBody, result: SlotActionResult): unknown {
@@ -76,7 +76,7 @@ export function slotActionRoute(clients: Clients, prefix: string): Route {
       const routed = await routeToEngine(clients, event, {
         dialect: LLAMA_SERVER_DIALECT,
         validate: (engines) => parse(event, engines),
-        toRequest: ({ model, action, filename }): SlotActionRequest => ({ model, action, filename }),
+        toRequest: ({ model, slot, action, filename }): SlotActionRequest => ({ model, slot, action, filename }),
         check: () => undefined,
       });
       const { channel, first } = await openJob.slot(routed, routed.generation, event.request.signal);

@@ -1,6 +1,6 @@
 /**
- * `GET /slots` beside the route prefix, in llama-server's shape for an idle slot: one slot per
- * model that an engine here has ready (each runs one request at a time, FIFO), `{id, n_ctx,
+ * `GET /slots` beside the route prefix, in llama-server's shape for an idle slot: each model that
+ * an engine here has ready has its slots (one, or as many as it was loaded with), `{id, n_ctx,
  * speculative: false, is_processing: false}` plus `model` (its id; llama-server has one model,
  * so no such field). The Service Worker does not know which request an engine is running, so
  * `is_processing` is always false and the per-task fields (`id_task`, `params`, `next_token`)
@@ -24,10 +24,10 @@ export function slotsRoute(clients: Clients, prefix: string): Route {
     async handle(event) {
       const engines = await engineClients(clients, event.clientId);
       checkApiKey(event.request, engines[0]?.apiKey ?? null, LLAMA_SERVER_DIALECT);
-      const cards = readySlots(engines);
-      if (cards.length === 0 && new URL(event.request.url).searchParams.get('fail_on_no_slot'))
+      const ready = readySlots(engines);
+      if (ready.length === 0 && new URL(event.request.url).searchParams.get('fail_on_no_slot'))
         throw new ServiceUnavailableError('no slot available', 'unavailable_error');
-      const slots = cards.map((card, id) => ({
+      const slots = ready.map(({ card }, id) => ({
         id,
         n_ctx: card.context_length ?? card.capabilities?.context_length ?? 0,
         speculative: false,

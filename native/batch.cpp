@@ -1,0 +1,66 @@
+// Slots: several sequences in the one generation context, and one decode step for all of them
+// (llama-server's continuous batching). The JavaScript scheduler (slot-steps.ts) collects each
+// generating slot's sampled token, decodes them in one batch with ip_step, then samples each
+// slot from its row of that batch's logits (ip_use, then ip_sample at the row).
+#include "engine.h"
+
+// Selects the slot that the per-slot calls act on. -1 when there is no such slot.
+IP_EXPORT int ip_use(int slot) {
+  Engine & e = engine();
+  if (slot < 0 || slot >= static_cast<int>(e.slots.size())) return fail("no slot " + std::to_string(slot));
+  e.current = slot;
+  return 0;
+}
+
+// Decodes `ids[i]` after slot `slots[i]`'s tokens, for i < n, in one batch with logits at each
+// row (row i: slot slots[i]'s next token). A slot appears at most once. 0 on success; -2: a slot's
+// tokens already fill the context; -3: the unified cache has no room for them now (nothing was
+// decoded); -1 on failure.
+IP_EXPORT int ip_step(const int32_t * slots, const llama_token * ids, int n) {
+  Engine & e = engine();
+  if (n <= 0 || n > e.n_batch) return fail("a step holds 1 to n_batch tokens");
+  const int n_ctx = static_cast<int>(llama_n_ctx(e.ctx));
+  llama_batch batch = llama_batch_init(n, 0, 1);
+  for (int i = 0; i < n; i++) {
+    const int s = slots[i];
+    if (s < 0 || s >= static_cast<int>(e.slots.size())) {
+      llama_batch_free(batch);
+      return fail("no slot " + std::to_string(s));
+    }
+    const int pos = static_cast<int>(e.slots[s].cached.size());
+    if (pos >= n_ctx) {
+      llama_batch_free(batch);
+      return -2;
+    }
+    batch.token[i] = ids[i];
+    batch.pos[i] = pos;
+    batch.n_seq_id[i] = 1;
+    batch.seq_id[i][0] = s;
+    batch.logits[i] = true;
+  }
+  batch.n_tokens = n;
+  const int status = llama_decode(e.ctx, batch);
+  llama_batch_free(batch);
+  if (status == 1) return -3;
+  if (status != 0) return fail("llama_decode failed on a step (" + std::to_string(status) + ")");
+  for (int i = 0; i < n; i++) e.slots[slots[i]].cached.push_back(ids[i]);
+  return 0;
+}
+
+// Drops the cells of slot `slot` (an idle slot's kept prompt, to make room for others).
+IP_EXPORT int ip_slot_clear(int slot) {
+  Engine & e = engine();
+  if (slot < 0 || slot >= static_cast<int>(e.slots.size())) return fail("no slot " + std::to_string(slot));
+  llama_memory_seq_rm(llama_get_memory(e.ctx), slot, -1, -1);
+  e.slots[slot].cached.clear();
+  e.slots[slot].pending = 0;
+  return 0;
+}
+
+// How many tokens each slot holds (out.i32, one per slot); returns the number of slots.
+IP_EXPORT int ip_slot_tokens() {
+  Engine & e = engine();
+  out().i32.clear();
+  for (const Slot & s : e.slots) out().i32.push_back(static_cast<int32_t>(s.cached.size()));
+  return static_cast<int>(e.slots.size());
+}

@@ -1,0 +1,230 @@
+/**
+ * Slots (issue 35: llama-server's `--parallel`, continuous batching): with `&slots=4` a model
+ * runs four requests at once, their tokens decoded in one batch over one KV cache. On a tiny
+ * random-weight llama with live attention (where a sequence that saw another's cells would
+ * change its output), each of four concurrent requests gets the tokens it gets alone, with
+ * log-probabilities within 1e-4, greedy and seeded, and their streams overlap; an aborted one
+ * leaves the others exact; a cache too small for all of them ends the fullest with 'length'
+ * (each answer a prefix of its solo output, none failing) and the next request is exact.
+ * Speculative decoding is a 400 with slots; `/slots` lists each model's slots (`/props`'s
+ * `total_slots` counts them) and a slot action acts on the one it names.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import { buildBenchModel } from '../fixtures/bench-model';
+import { usePage } from './page-fixture';
+import { postFromPage } from './page-helpers';
+import { assertSameProbabilities, type Probability } from './native-probabilities';
+
+const DIR = 'dist/test-slots';
+const LIVE_URL = '/test-slots/live-attention.gguf';
+const fixture = usePage('/?model=inpage-test&slots=4');
+let live = '';
+
+interface NativeAnswer {
+  content: string;
+  tokens: number[];
+  tokens_predicted: number;
+  stop_type: string;
+  completion_probabilities: Probability[];
+}
+
+before(async () => {
+  await mkdir(DIR, { recursive: true });
+  await writeFile(`${DIR}/live-attention.gguf`, buildBenchModel({ nEmbd: 64, nLayer: 2, nFf: 128, nHead: 2 }, 'f32'));
+});
+
+/** Loads the live-attention model once (the page opens in usePage's own hook). */
+async function loadLive(): Promise<void> {
+  if (!live) live = (await fixture.page.evaluate((url) => window.inpage.load(url), LIVE_URL)).id;
+}
+after(() => rm(DIR, { recursive: true, force: true }));
+
+const PROMPTS = [
+  'one two three four five six seven eight nine ten\n',
+  'the quick brown fox jumps over the lazy dog; ',
+  'lorem ipsum dolor sit amet, consectetur adipiscing elit ',
+  '0123456789 9876543210 0123456789 ',
+];
+
+const body = (prompt: string, extra: Record<string, unknown> = {}) => ({
+  model: live,
+  prompt,
+  n_predict: 100,
+  temperature: 0,
+  n_probs: 2,
+  return_tokens: true,
+  cache_prompt: false,
+  ...extra,
+});
+
+async function alone(request: Record<string, unknown>): Promise<NativeAnswer> {
+  const answer = await postFromPage(fixture.page, '/completion', request);
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body as NativeAnswer;
+}
+
+/**
+ * The requests at once, streamed: each one's answer (its final event's fields, the content
+ * joined), status, and when its first and last events came (ms); `abortAfter` aborts request
+ * `index` after that many events.
+ */
+function together(requests: Array<Record<string, unknown>>, abortAfter?: { index: number; events: number }) {
+  return fixture.page.evaluate(
+    async ({ requests, abortAfter }) => {
+      const started = performance.now();
+      return Promise.all(
+        requests.map(async (request, index) => {
+          const controller = new AbortController();
+          const response = await fetch('/completion', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ ...request, stream: true }),
+            signal: controller.signal,
+          });
+          const events: Array<Record<string, unknown>> = [];
+          const times: number[] = [];
+          let aborted = false;
+          const parser = window.createParser({
+            onEvent(event) {
+              events.push(JSON.parse(event.data));
+              times.push(performance.now() - started);
+            },
+          });
+          if (!response.body) throw new Error(`no body (${response.status})`);
+          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+          try {
+            for (;;) {
+              const { done, value } = await reader.read();
+              if (done) break;
+              parser.feed(value);
+              if (abortAfter?.index === index && events.length >= abortAfter.events) {
+                aborted = true;
+                controller.abort();
+                break;
+              }
+            }
+          } catch (error) {
+            if (!aborted) throw error;
+          }
+          const last = events.at(-1) ?? {};
+          const probabilities = events.flatMap((event) =>
+            Array.isArray(event.completion_probabilities) ? event.completion_probabilities : [],
+          );
+          return {
+            status: response.status,
+            aborted,
+            content: events.map((event) => (typeof event.content === 'string' ? event.content : '')).join(''),
+            tokens: events.flatMap((event) => (Array.isArray(event.tokens) ? (event.tokens as number[]) : [])),
+            stop_type: last.stop_type,
+            tokens_predicted: last.tokens_predicted,
+            completion_probabilities: probabilities,
+            first: times[0] ?? Infinity,
+            last: times.at(-1) ?? -Infinity,
+          };
+        }),
+      );
+    },
+    { requests, abortAfter },
+  );
+}
+
+test('four requests at once: each gets its solo tokens and logprobs, greedy and seeded, and they run together', async () => {
+  await loadLive();
+  for (const sampling of [{ temperature: 0 }, { temperature: 1, seed: 11, top_k: 0 }]) {
+    const requests = PROMPTS.map((prompt) => body(prompt, sampling));
+    const solo: NativeAnswer[] = [];
+    for (const request of requests) solo.push(await alone(request));
+    const batched = await together(requests);
+    batched.forEach((answer, i) => {
+      const want = solo[i];
+      assert.ok(want);
+      assert.equal(answer.status, 200);
+      assert.equal(answer.content, want.content, `${JSON.stringify(sampling)}, request ${i}`);
+      assert.deepEqual(answer.tokens, want.tokens);
+      assert.equal(answer.stop_type, want.stop_type);
+      assertSameProbabilities(answer.completion_probabilities as Probability[], want.completion_probabilities);
+    });
+    // Batched, not queued: every stream began before any ended.
+    const lastFirst = Math.max(...batched.map((answer) => answer.first));
+    const firstLast = Math.min(...batched.map((answer) => answer.last));
+    assert.ok(lastFirst < firstLast, `first events by ${lastFirst} ms, first end at ${firstLast} ms`);
+  }
+});
+
+test('a request aborted in a batch ends alone: the others and the next request are exact', async () => {
+  await loadLive();
+  const requests = PROMPTS.map((prompt) => body(prompt));
+  const solo: NativeAnswer[] = [];
+  for (const request of requests) solo.push(await alone(request));
+  const batched = await together(requests, { index: 1, events: 5 });
+  assert.ok(batched[1]?.aborted);
+  batched.forEach((answer, i) => {
+    if (i === 1) return;
+    assert.equal(answer.content, solo[i]?.content, `request ${i}`);
+    assert.deepEqual(answer.tokens, solo[i]?.tokens);
+  });
+  const next = await alone(requests[1] ?? {});
+  assert.equal(next.content, solo[1]?.content);
+  assert.deepEqual(next.tokens, solo[1]?.tokens);
+});
+
+test("a cache too small for every slot ends the fullest with 'length', never an error; the next request is exact", async () => {
+  await loadLive();
+  const small = await fixture.page.evaluate(
+    (url) =>
+      window.inpage.load({
+        id: 'live-attention-256',
+        backend: 'llamacpp',
+        source: { kind: 'url', url: new URL(url, location.href).href },
+        contextLength: 256,
+      }),
+    LIVE_URL,
+  );
+  // Each fits alone (a ~50-token prompt and 150 tokens), four together need ~800 cells of 256.
+  const requests = PROMPTS.map((prompt) => body(prompt, { model: small.id, n_predict: 150, n_probs: 0 }));
+  const solo: NativeAnswer[] = [];
+  for (const request of requests) solo.push(await alone(request));
+  for (const answer of solo) assert.equal(answer.tokens_predicted, 150);
+  const batched = await together(requests);
+  let cut = 0;
+  batched.forEach((answer, i) => {
+    assert.equal(answer.status, 200);
+    assert.equal(answer.stop_type, 'limit', `request ${i}`);
+    const want = solo[i]?.tokens ?? [];
+    assert.deepEqual(answer.tokens, want.slice(0, answer.tokens.length), `request ${i}: a prefix of its solo tokens`);
+    if (answer.tokens.length < want.length) cut += 1;
+  });
+  assert.ok(cut >= 1, 'the cache ran out for at least one');
+  assert.ok(
+    cut < 4,
+    `at least one finished: ${JSON.stringify(batched.map((answer) => [answer.tokens.length, answer.stop_type, answer.tokens_predicted]))}`,
+  );
+  const next = await alone(requests[2] ?? {});
+  assert.deepEqual(next.tokens, solo[2]?.tokens);
+});
+
+test("speculative decoding is a 400 with slots; /slots lists each model's slots; a slot action names its slot", async () => {
+  await loadLive();
+  const refused = await postFromPage(fixture.page, '/completion', {
+    model: live,
+    prompt: 'abc',
+    'speculative.type': 'ngram-simple',
+  });
+  assert.equal(refused.status, 400, JSON.stringify(refused.body));
+  assert.match(JSON.stringify(refused.body), /speculative/);
+  const slots = await fixture.page.evaluate(async () => (await fetch('/slots')).json());
+  assert.ok(Array.isArray(slots));
+  const ofLive = (slots as Array<{ id: number; model: string; n_ctx: number }>).filter((slot) => slot.model === live);
+  assert.equal(ofLive.length, 4);
+  const id = ofLive[3]?.id ?? -1;
+  const erased = await postFromPage(fixture.page, `/slots/${id}?action=erase`, {});
+  assert.equal(erased.status, 200, JSON.stringify(erased.body));
+  assert.equal((erased.body as { id_slot: number }).id_slot, id);
+  const props = await fixture.page.evaluate(async (model) => (await fetch(`/props?model=${model}`)).json(), live);
+  assert.equal((props as { total_slots: number }).total_slots, 4);
+  const total = (slots as unknown[]).length;
+  const bad = await postFromPage(fixture.page, `/slots/${total}?action=erase`, {});
+  assert.equal(bad.status, 400);
+});

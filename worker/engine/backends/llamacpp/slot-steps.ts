@@ -1,0 +1,286 @@
+/**
+ * Continuous batching over the engine's slots (llama-server's `--parallel`, docs/design/sequences.md):
+ * each running request holds a slot (one sequence of the unified KV cache), and the tokens its
+ * slots sampled are decoded together, one `ip_step` for all of them, instead of one decode per
+ * request in turn. A step's logits are sampled here, each row with its own slot's sampler, before
+ * anything else is decoded (the next decode overwrites them); so is a prompt's first token, right
+ * after its last chunk. A tick runs one step and one prompt chunk (sized by time, as the single
+ * slot's are: prefill-steps.ts), so a long prompt delays the others' tokens by one chunk at most,
+ * and the worker's events (aborts, keepalives) run between ticks.
+ *
+ * The cache is shared: when a step finds no room, the kept prompts of idle slots are dropped
+ * first; then the running slot holding the most tokens ends (its request finishes with 'length',
+ * as one that reached the context's end) and its cells are dropped, and the step is tried again.
+ */
+import { EngineError } from './engine-error';
+import type { EngineGuard } from './engine-guard';
+import type { LlamaWasm, SampledToken } from './llama-wasm';
+import { PrefillSteps } from './prefill-steps';
+import { sharedPrefix } from '../../prompt-cache/saved-prefixes';
+import { yieldToEvents } from './yield-to-events';
+
+/** How a slot's next token is sampled: `top` logprobs reported, end-of-generation banned (min_tokens). */
+export interface SampleSpec {
+  top: number;
+  banEog: boolean;
+}
+
+/** What a slot's step gave: its next token, or why there is none ('no-room': the cache is full). */
+export type StepResult = SampledToken | 'aborted' | 'no-room';
+
+interface Settle {
+  resolve(result: StepResult | null): void;
+  reject(error: unknown): void;
+}
+
+interface TokenWork extends Settle {
+  slot: number;
+  id: number;
+  sample: SampleSpec;
+  signal: AbortSignal;
+}
+
+interface PrefillWork extends Settle {
+  slot: number;
+  sample: SampleSpec | null;
+  signal: AbortSignal;
+}
+
+/** A waiter for a slot: `wanted` is a slot's index, or null for any free one. */
+interface Waiter {
+  ids: readonly number[];
+  wanted: number | null;
+  grant(slot: number | null): void;
+}
+
+/** The longest a tick runs its steps on microtasks before it lets the worker's events in, in ms. */
+const YIELD_EVERY_MS = 4;
+
+export class SlotSteps {
+  private readonly held: boolean[];
+  private readonly lastUsed: number[];
+  private clock = 0;
+  private readonly waiters: Waiter[] = [];
+  /** Slots between their prompt's first sampled token and their release. */
+  private readonly generating = new Set<number>();
+  private readonly tokens = new Map<number, TokenWork>();
+  private readonly prefills: PrefillWork[] = [];
+  private readonly steps = new PrefillSteps();
+  private scheduled = false;
+  private lastYield = performance.now();
+
+  constructor(
+    private readonly engine: LlamaWasm,
+    private readonly guard: EngineGuard,
+    readonly count: number,
+  ) {
+    this.held = new Array<boolean>(count).fill(false);
+    this.lastUsed = new Array<number>(count).fill(0);
+  }
+
+  /**
+   * A slot for a request whose prompt is `ids` (null: it aborted while waiting): the free slot
+   * whose kept tokens share the most of the prompt (its prefix is reused), else the one idle
+   * longest, as llama-server picks. `wanted`: that slot only (a slot action). FIFO among waiters.
+   */
+  acquire(ids: readonly number[], signal: AbortSignal, wanted: number | null = null): Promise<number | null> {
+    if (signal.aborted) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        ids,
+        wanted,
+        grant: (slot) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(slot);
+        },
+      };
+      const onAbort = () => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        resolve(null);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+      this.grant();
+    });
+  }
+
+  /** Gives `slot` back (its tokens stay cached for the next prompt that shares them). */
+  release(slot: number): void {
+    this.held[slot] = false;
+    this.generating.delete(slot);
+    this.tokens.delete(slot);
+    this.lastUsed[slot] = ++this.clock;
+    this.grant();
+    if (this.tokens.size > 0 || this.prefills.length > 0) this.schedule();
+  }
+
+  /** Whether `slot` runs a request now. */
+  busy(slot: number): boolean {
+    return this.held[slot] ?? false;
+  }
+
+  /**
+   * Reads the prompt `begin` left pending on `slot`, a chunk per tick; then, unless `sample` is
+   * null, samples its first token. Null when aborted (or with no sample).
+   */
+  prefill(slot: number, sample: SampleSpec | null, signal: AbortSignal): Promise<StepResult | null> {
+    return new Promise((resolve, reject) => {
+      this.prefills.push({ slot, sample, signal, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Decodes `id` (the token `slot` sampled last) in the next step and samples the slot's next one. */
+  token(slot: number, id: number, sample: SampleSpec, signal: AbortSignal): Promise<StepResult> {
+    return new Promise((resolve, reject) => {
+      this.tokens.set(slot, { slot, id, sample, signal, resolve: (result) => resolve(result ?? 'aborted'), reject });
+      this.schedule();
+    });
+  }
+
+  private grant(): void {
+    for (let i = 0; i < this.waiters.length; i++) {
+      const waiter = this.waiters[i];
+      if (!waiter) continue;
+      const slot = this.pick(waiter);
+      if (slot === null) {
+        if (waiter.wanted === null) return;
+        continue;
+      }
+      this.waiters.splice(i, 1);
+      i -= 1;
+      this.held[slot] = true;
+      waiter.grant(slot);
+    }
+  }
+
+  private pick(waiter: Waiter): number | null {
+    if (waiter.wanted !== null) return this.held[waiter.wanted] ? null : waiter.wanted;
+    let best: number | null = null;
+    let bestShared = -1;
+    for (let slot = 0; slot < this.count; slot++) {
+      if (this.held[slot]) continue;
+      const shared = waiter.ids.length === 0 ? 0 : sharedPrefix(this.kept(slot), waiter.ids);
+      const older = best !== null && shared === bestShared && (this.lastUsed[slot] ?? 0) < (this.lastUsed[best] ?? 0);
+      if (shared > bestShared || older) {
+        best = slot;
+        bestShared = shared;
+      }
+    }
+    return best;
+  }
+
+  private kept(slot: number): number[] {
+    return this.guard.call(() => {
+      this.engine.use(slot);
+      return this.engine.cachedTokens();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const allIn = this.prefills.length === 0 && this.tokens.size >= this.generating.size;
+    if (allIn && performance.now() - this.lastYield < YIELD_EVERY_MS) queueMicrotask(() => this.tick());
+    else
+      void yieldToEvents().then(() => {
+        this.lastYield = performance.now();
+        this.tick();
+      });
+  }
+
+  /** One step for the tokens submitted, then one prompt chunk. */
+  private tick(): void {
+    this.scheduled = false;
+    const work = [...this.tokens.values()].filter((item) => {
+      if (!item.signal.aborted) return true;
+      item.resolve('aborted');
+      return false;
+    });
+    this.tokens.clear();
+    if (work.length > 0) this.settle(work, () => this.step(work));
+    const chunk = this.prefills.shift();
+    if (chunk) this.settle([chunk], () => this.prefillChunk(chunk));
+    if (this.tokens.size > 0 || this.prefills.length > 0) this.schedule();
+  }
+
+  /** Runs `run`; a failure rejects each of `work` with the guard's account of it (a crash once). */
+  private settle(work: Settle[], run: () => void): void {
+    try {
+      this.guard.call(run);
+    } catch (error) {
+      for (const item of work) item.reject(error);
+    }
+  }
+
+  private step(work: TokenWork[]): void {
+    let batch = work;
+    for (;;) {
+      const status = this.engine.step(
+        batch.map((item) => item.slot),
+        batch.map((item) => item.id),
+      );
+      if (status === 'ok') break;
+      if (status === 'full') throw new EngineError('a slot reached the end of the context');
+      if (this.clearIdle()) continue;
+      // The fullest gives way, and its cells go now: it is held until its request releases it,
+      // and the retry needs the room at once (else every slot after it would end too).
+      const victim = this.fullest(batch);
+      this.engine.clearSlot(victim.slot);
+      victim.resolve('no-room');
+      batch = batch.filter((item) => item !== victim);
+      if (batch.length === 0) return;
+    }
+    batch.forEach((item, row) => item.resolve(this.sampleAt(item.slot, item.sample, row)));
+  }
+
+  private prefillChunk(chunk: PrefillWork): void {
+    if (chunk.signal.aborted) return chunk.resolve('aborted');
+    this.engine.use(chunk.slot);
+    const before = this.engine.pendingTokens();
+    const started = performance.now();
+    let pending = this.engine.prefill(this.steps.next());
+    if (pending === null && this.clearIdle()) {
+      this.engine.use(chunk.slot);
+      pending = this.engine.prefill(this.steps.next());
+    }
+    if (pending === null) {
+      // Running slots hold the cache: the prompt waits for one of them to end or give way. Other
+      // prompts alone hold it: this one is refused (the request is a 503 context_full).
+      if (this.generating.size === 0) return chunk.resolve('no-room');
+      this.prefills.push(chunk);
+      return;
+    }
+    this.steps.record(before - pending, performance.now() - started);
+    if (pending > 0) return void this.prefills.push(chunk);
+    if (!chunk.sample) return chunk.resolve(null);
+    this.generating.add(chunk.slot);
+    chunk.resolve(this.sampleAt(chunk.slot, chunk.sample, -1));
+  }
+
+  private sampleAt(slot: number, spec: SampleSpec, row: number): SampledToken {
+    this.engine.use(slot);
+    const sampled = this.engine.sample(spec.top, spec.banEog, row);
+    this.engine.accept(sampled.id);
+    return sampled;
+  }
+
+  /** Drops the kept tokens of slots no request holds; whether any were dropped. */
+  private clearIdle(): boolean {
+    const tokens = this.engine.slotTokens();
+    let cleared = false;
+    tokens.forEach((count, slot) => {
+      if (count === 0 || this.held[slot]) return;
+      this.engine.clearSlot(slot);
+      cleared = true;
+    });
+    return cleared;
+  }
+
+  /** The slot of `batch` that holds the most tokens. */
+  private fullest(batch: TokenWork[]): TokenWork {
+    const tokens = this.engine.slotTokens();
+    return batch.reduce((most, item) => ((tokens[item.slot] ?? 0) > (tokens[most.slot] ?? 0) ? item : most));
+  }
+}
