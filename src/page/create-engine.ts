@@ -12,9 +12,6 @@ export function createEngine(settings: EngineSettings = {}): { worker: Worker; e
   // before the first load asks for them.
   const assets = engineAssets();
   if (assets) void engine.useAssets(assets);
-  if (settings.threads) void engine.useThreads(settings.threads);
-  if (settings.slots) void engine.useSlots(settings.slots);
-  if (settings.downloads) void engine.useDownloads(settings.downloads);
-  if (settings.promptCache) void engine.usePromptCache(settings.promptCache);
+  void engine.useSettings(settings);
   return { worker, engine };
 }

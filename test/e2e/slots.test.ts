@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
+import type { Page } from 'playwright';
 import { buildBenchModel } from '../fixtures/bench-model';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
@@ -227,4 +228,133 @@ test("speculative decoding is a 400 with slots; /slots lists each model's slots;
   const total = (slots as unknown[]).length;
   const bad = await postFromPage(fixture.page, `/slots/${total}?action=erase`, {});
   assert.equal(bad.status, 400);
+});
+
+/**
+ * Streams `body` from the page and polls `GET /slots` meanwhile: the slots of `model` seen
+ * processing while the stream ran (at most one at a time: one stream), and those still processing
+ * 2 s after it ended (none).
+ */
+function slotsDuringStream(page: Page, model: string, body: Record<string, unknown>) {
+  return page.evaluate(
+    async ({ model, body }) => {
+      type Slot = { id: number; model: string; is_processing: boolean };
+      const busy = async () =>
+        ((await (await fetch('/slots')).json()) as Slot[])
+          .filter((slot) => slot.model === model && slot.is_processing)
+          .map((slot) => slot.id);
+      const response = await fetch('/completion', { method: 'POST', body: JSON.stringify({ ...body, stream: true }) });
+      if (!response.body) throw new Error(`no body (${response.status})`);
+      const reader = response.body.getReader();
+      let ended = false;
+      const drained = (async () => {
+        while (!(await reader.read()).done);
+        ended = true;
+      })();
+      const seen: number[][] = [];
+      while (!ended) {
+        const ids = await busy();
+        if (!ended) seen.push(ids);
+      }
+      await drained;
+      let after = await busy();
+      for (const deadline = performance.now() + 2000; after.length > 0 && performance.now() < deadline;)
+        after = await busy();
+      return { seen, after };
+    },
+    { model, body },
+  );
+}
+
+test('GET /slots says is_processing for the slot a stream runs on, then not, with four slots and with one', async () => {
+  await loadLive();
+  const request = { prompt: PROMPTS[0], n_predict: 3000, temperature: 0, ignore_eos: true };
+  const four = await slotsDuringStream(fixture.page, live, { ...request, model: live });
+  assert.ok(
+    four.seen.some((ids) => ids.length === 1),
+    `a slot seen processing: ${JSON.stringify(four.seen.slice(0, 5))}`,
+  );
+  assert.ok(
+    four.seen.every((ids) => ids.length <= 1),
+    'one stream, one slot',
+  );
+  assert.deepEqual(four.after, []);
+  const { context, page } = await fixture.harness.openPage('/?model=inpage-test');
+  try {
+    const model = (await page.evaluate((url) => window.inpage.load(url), LIVE_URL)).id;
+    const one = await slotsDuringStream(page, model, { ...request, model });
+    assert.ok(
+      one.seen.some((ids) => ids.length === 1 && ids[0] !== undefined),
+      `the one slot seen processing: ${JSON.stringify(one.seen.slice(0, 5))}`,
+    );
+    assert.deepEqual(one.after, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('n: 4 runs its choices at once on four slots, each equal to a single request with its seed', async () => {
+  await loadLive();
+  const request = {
+    model: live,
+    prompt: PROMPTS[1],
+    max_tokens: 60,
+    temperature: 1,
+    top_p: 0.9,
+    seed: 5,
+    logprobs: 2,
+  };
+  type Choice = { index: number; text: string; logprobs: { token_logprobs: number[]; tokens: string[] } };
+  const singles: Choice[] = [];
+  for (let j = 0; j < 4; j++) {
+    const answer = await postFromPage(fixture.page, '/v1/completions', { ...request, seed: 5 + j });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const [choice] = (answer.body as { choices: Choice[] }).choices;
+    assert.ok(choice);
+    singles.push(choice);
+  }
+  const together = await postFromPage(fixture.page, '/v1/completions', { ...request, n: 4 });
+  assert.equal(together.status, 200, JSON.stringify(together.body));
+  const { choices, usage } = together.body as { choices: Choice[]; usage: { prompt_tokens: number } };
+  assert.deepEqual(
+    choices.map((choice) => choice.index),
+    [0, 1, 2, 3],
+  );
+  choices.forEach((choice, j) => {
+    const single = singles[j];
+    assert.ok(single);
+    assert.equal(choice.text, single.text, `choice ${j}`);
+    assert.deepEqual(choice.logprobs.tokens, single.logprobs.tokens);
+    choice.logprobs.token_logprobs.forEach((logprob, i) =>
+      assert.ok(Math.abs(logprob - (single.logprobs.token_logprobs[i] ?? NaN)) < 1e-4, `choice ${j}, token ${i}`),
+    );
+  });
+  assert.ok(usage.prompt_tokens > 0);
+  // Streamed: the choices' chunks interleave (choice 3 speaks before choice 0 ends).
+  const order = await fixture.page.evaluate(async (body) => {
+    const response = await fetch('/v1/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...body, n: 4, stream: true, logprobs: null }),
+    });
+    const seen: Array<[number, boolean]> = [];
+    const parser = window.createParser({
+      onEvent(event) {
+        if (event.data === '[DONE]') return;
+        const chunk = JSON.parse(event.data) as { choices: Array<{ index: number; finish_reason: string | null }> };
+        for (const choice of chunk.choices) seen.push([choice.index, choice.finish_reason !== null]);
+      },
+    });
+    if (!response.body) throw new Error(`no body (${response.status})`);
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.feed(value);
+    }
+    return seen;
+  }, request);
+  const firstOfLast = order.findIndex(([index]) => index === 3);
+  const endOfFirst = order.findIndex(([index, end]) => index === 0 && end);
+  assert.ok(firstOfLast >= 0 && endOfFirst >= 0 && firstOfLast < endOfFirst, JSON.stringify(order.slice(0, 12)));
 });

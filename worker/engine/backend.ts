@@ -131,6 +131,8 @@ export interface LoadedModel {
    * milliseconds and the iterable ends (or throws); the model is then free for the next one.
    */
   generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent>;
+  /** Calls `listener` with the slots that run a request (by index) whenever that changes (llamacpp). */
+  watchSlots?(listener: (busy: number[]) => void): void;
   /**
    * Token ids of `text` (BOS/EOS as the model asks when `addSpecial`; control-token text read as
    * those tokens when `parseSpecial`), with each token's bytes; backends without it refuse

@@ -2,18 +2,12 @@ import { ServiceUnavailableError, toOpenAIError } from '#core/domain/errors';
 import type { BackendName } from '#core/domain/backend-name';
 import type { ModelCard } from '#core/domain/model-card';
 import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
-import type { DownloadSettings } from '#core/domain/downloads';
-import type { ThreadCounts } from '#core/domain/threads';
-import type { PromptCacheSettings } from '#core/domain/prompt-cache';
-import type { EngineApi, EngineAssets, RequestRecord } from '#core/protocol/engine-api';
+import type { EngineApi, EngineAssets, EngineSettings, RequestRecord } from '#core/protocol/engine-api';
 import type { InboxInfo, Job } from '#core/protocol/protocol';
 import { DISTINCT_LOAD_CODES } from '#core/domain/webllm-source';
 import type { Backend, LoadedModel } from './backend';
 import { setEngineAssets } from './engine-assets';
-import { setRequestedDownloads } from './engine-downloads';
-import { setRequestedPromptCache } from './engine-prompt-cache';
-import { setRequestedThreads } from './engine-threads';
-import { setRequestedSlots } from './engine-slots';
+import { setEngineSettings } from './engine-settings';
 import { holdForLife } from './hold-for-life';
 import { ModelQueue } from './model-queue';
 import { RequestLog } from './request-log';
@@ -51,24 +45,9 @@ export class EngineHost implements EngineApi {
     setEngineAssets(assets);
   }
 
-  /** The llama.cpp engine's threads, asked by the page (engine-threads.ts decides what runs). */
-  useThreads(threads: ThreadCounts): void {
-    setRequestedThreads(threads);
-  }
-
-  /** The llama.cpp engine's slots, asked by the page (engine-slots.ts). */
-  useSlots(slots: number): void {
-    setRequestedSlots(slots);
-  }
-
-  /** How models are downloaded, asked by the page (engine-downloads.ts). */
-  useDownloads(settings: DownloadSettings): void {
-    setRequestedDownloads(settings);
-  }
-
-  /** The prompt cache across page loads, as the page set it (engine-prompt-cache.ts). */
-  usePromptCache(settings: PromptCacheSettings): void {
-    setRequestedPromptCache(settings);
+  /** The engine-wide settings (threads, slots, downloads, prompt cache), sent once by the page (engine-settings.ts). */
+  useSettings(settings: EngineSettings): void {
+    setEngineSettings(settings);
   }
 
   /**
@@ -108,6 +87,13 @@ export class EngineHost implements EngineApi {
       card.context_length = model.capabilities.context_length;
       card.capabilities = model.capabilities;
       Object.assign(card, model.details);
+      if (model.watchSlots) {
+        card.processing = [];
+        model.watchSlots((busy) => {
+          card.processing = busy;
+          this.announce();
+        });
+      }
       this.announce();
       onProgress({ model: spec.id, phase: 'ready', fraction: 1 });
       return card;

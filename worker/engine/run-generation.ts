@@ -30,11 +30,13 @@ class Tally {
   prompt = 0;
   completion = 0;
   cached = 0;
-  /** Tokens of the choice in progress (for continuous counts). */
-  current = 0;
+  /** Tokens of each choice in progress, by index (for continuous counts). */
+  readonly current = new Map<number, number>();
 
   snapshot(): TokenCounts {
-    return { prompt: this.prompt, completion: this.completion + this.current, cached: this.cached };
+    let running = 0;
+    for (const count of this.current.values()) running += count;
+    return { prompt: this.prompt, completion: this.completion + running, cached: this.cached };
   }
 }
 
@@ -51,7 +53,14 @@ export async function runGeneration(
   signal: AbortSignal,
 ): Promise<TokenCounts> {
   const tally = new Tally();
-  const context: RunContext = { request, port, signal, tally, contextLength: model.capabilities.context_length };
+  const context: RunContext = {
+    request,
+    port,
+    signal,
+    tally,
+    contextLength: model.capabilities.context_length,
+    slots: model.details?.slots ?? 1,
+  };
   try {
     checkCapabilities(model.capabilities, request);
     for (const [p, requested] of request.prompts.entries()) {
@@ -85,6 +94,8 @@ interface RunContext {
   tally: Tally;
   /** The model's context, in tokens (posted with a prompt's counts). */
   contextLength: number;
+  /** The model's slots: how many of a prompt's choices run at once (their tokens decoded together). */
+  slots: number;
 }
 
 /**
@@ -100,69 +111,109 @@ interface PromptExtras {
 /**
  * Runs the choices of prompt `p` on `runner` (a model, or its `conversations`) and posts them:
  * `n` choices (index = p * n + choice), or `best_of` candidates of which the `n` with the highest
- * cumulative logprob are posted. Resolves false when `signal` aborted during a choice.
+ * cumulative logprob are posted. On a model with slots, up to that many choices run at once (each
+ * on a slot of its own, their tokens decoded in one batch), their pieces posted as they come;
+ * else one after another. Resolves false when `signal` aborted during a choice.
  */
 async function runPrompt<P>(
   runner: ChoiceRunner<P>,
   prompt: P,
   { echo, opensReasoning }: PromptExtras,
   p: number,
-  { request, port, signal, tally, contextLength }: RunContext,
+  { request, port, signal, tally, contextLength, slots }: RunContext,
 ): Promise<boolean> {
   const live = request.continuous_usage;
   const candidates = request.best_of > request.n ? request.best_of : request.n;
   const buffered = candidates > request.n;
-  const finished: Array<{ pieces: ChoicePiece[]; end: EndPiece }> = [];
-  for (let choice = 0; choice < candidates; choice++) {
+  const finished: Array<{ choice: number; pieces: ChoicePiece[]; end: EndPiece }> = [];
+  let announced = false;
+  /** Posts (or holds, for best_of) one piece of choice `choice`. */
+  const take = (choice: number, piece: ChoicePiece, pieces: ChoicePiece[]): void => {
     const index = p * request.n + choice;
-    const pieces: ChoicePiece[] = [];
-    for await (const piece of runChoice(runner, request, prompt, choice, echo, signal)) {
-      if (signal.aborted) return false;
-      if (piece.type === 'accepted') {
-        // A conversation's prompt says whether it opened reasoning; any prompt, its size where known.
-        if (choice === 0 && (opensReasoning !== null || piece.prompt))
-          postToSw(port, 'generation.prompt', {
-            index: p,
-            opens_reasoning: opensReasoning ?? false,
-            ...(piece.prompt
-              ? {
-                  counts: { prompt: piece.prompt.tokens, completion: 0, cached: piece.prompt.cached },
-                  context_length: contextLength,
-                  ...(piece.prompt.text === undefined ? {} : { text: piece.prompt.text }),
-                }
-              : {}),
-          });
-      } else if (piece.type === 'end') {
-        if (choice === 0) {
-          tally.prompt += piece.promptTokens;
-          tally.cached += piece.cachedTokens;
-        }
-        tally.current = 0;
-        finished.push({ pieces, end: piece });
-        if (!buffered) {
-          tally.completion += piece.completionTokens;
-          postToSw(port, 'generation.choice-end', {
-            index,
-            finish_reason: piece.finishReason,
-            matched_stop: piece.matchedStop,
-            ...(live ? { counts: tally.snapshot() } : {}),
-            ...(piece.draft ? { draft: piece.draft } : {}),
-          });
-        }
-      } else if (buffered) {
-        pieces.push(piece);
-      } else {
-        tally.current = piece.count;
-        postToSw(port, 'generation.piece', {
-          index,
-          text: piece.text,
-          tokens: piece.tokens,
-          ...(live ? { counts: tally.snapshot() } : {}),
-        });
+    if (piece.type === 'accepted') {
+      // A conversation's prompt says whether it opened reasoning; any prompt, its size where known.
+      // Posted once, for the first choice the backend took (the choices share the prompt).
+      if (announced || (opensReasoning === null && !piece.prompt)) return;
+      announced = true;
+      postToSw(port, 'generation.prompt', {
+        index: p,
+        opens_reasoning: opensReasoning ?? false,
+        ...(piece.prompt
+          ? {
+              counts: { prompt: piece.prompt.tokens, completion: 0, cached: piece.prompt.cached },
+              context_length: contextLength,
+              ...(piece.prompt.text === undefined ? {} : { text: piece.prompt.text }),
+            }
+          : {}),
+      });
+    } else if (piece.type === 'end') {
+      if (choice === 0) {
+        tally.prompt += piece.promptTokens;
+        tally.cached += piece.cachedTokens;
+      }
+      tally.current.delete(index);
+      finished.push({ choice, pieces, end: piece });
+      if (buffered) return;
+      tally.completion += piece.completionTokens;
+      postToSw(port, 'generation.choice-end', {
+        index,
+        finish_reason: piece.finishReason,
+        matched_stop: piece.matchedStop,
+        ...(live ? { counts: tally.snapshot() } : {}),
+        ...(piece.draft ? { draft: piece.draft } : {}),
+      });
+    } else if (buffered) {
+      pieces.push(piece);
+    } else {
+      tally.current.set(index, piece.count);
+      postToSw(port, 'generation.piece', {
+        index,
+        text: piece.text,
+        tokens: piece.tokens,
+        ...(live ? { counts: tally.snapshot() } : {}),
+      });
+    }
+  };
+  // Each runner takes the next choice until none is left; the first failure stops the others.
+  const inner = new AbortController();
+  const stop = () => inner.abort(signal.reason);
+  signal.addEventListener('abort', stop, { once: true });
+  let next = 0;
+  const work = async (): Promise<void> => {
+    while (next < candidates && !inner.signal.aborted) {
+      const choice = next++;
+      const pieces: ChoicePiece[] = [];
+      for await (const piece of runChoice(runner, request, prompt, choice, echo, inner.signal)) {
+        if (inner.signal.aborted) return;
+        take(choice, piece, pieces);
       }
     }
+  };
+  const failures: unknown[] = [];
+  try {
+    // All of them settled: no choice of this request is still in the engine when it ends.
+    await Promise.allSettled(
+      Array.from({ length: Math.max(1, Math.min(slots, candidates)) }, () =>
+        work().catch((error: unknown) => {
+          failures.push(error);
+          inner.abort(error);
+        }),
+      ),
+    );
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
-  if (buffered) postBest(port, finished, p * request.n, request.n, tally);
+  // The first failure, not the aborts it caused in the other choices.
+  if (failures.length > 0) throw failures[0];
+  if (signal.aborted) return false;
+  if (buffered)
+    postBest(
+      port,
+      finished.sort((a, b) => a.choice - b.choice),
+      p * request.n,
+      request.n,
+      tally,
+    );
   return true;
 }
 

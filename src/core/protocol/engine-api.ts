@@ -11,11 +11,18 @@ import type { ThreadCounts } from '../domain/threads';
 import type { PromptCacheSettings } from '../domain/prompt-cache';
 import type { InboxInfo, Job } from './protocol';
 
-/** What the page sets in a new engine worker before its first load (each absent: the worker's default). */
+/**
+ * What the page sets in a new engine worker before its first load, as one record (each absent:
+ * the worker's default; worker/engine/engine-settings.ts reads it).
+ */
 export interface EngineSettings {
+  /** The llama.cpp engine's threads (src/core/domain/threads.ts). */
   threads?: ThreadCounts;
+  /** The llama.cpp engine's slots (src/core/domain/slot-count.ts). */
   slots?: number;
+  /** How models are downloaded (src/core/domain/downloads.ts). */
   downloads?: DownloadSettings;
+  /** The prompt cache across page loads (src/core/domain/prompt-cache.ts). */
   promptCache?: PromptCacheSettings;
 }
 
@@ -44,14 +51,8 @@ export interface EngineAssets {
 export interface EngineApi {
   /** Sent first by the ES library: the prebuilt worker's wasm and WebLLM URLs (builds that bundle the worker ignore it). */
   useAssets(assets: EngineAssets): void;
-  /** Sent first too: the llama.cpp engine's threads (src/core/domain/threads.ts), for the models loaded after it. */
-  useThreads(threads: ThreadCounts): void;
-  /** Sent first too: the llama.cpp engine's slots (src/core/domain/slot-count.ts), for the models loaded after it. */
-  useSlots(slots: number): void;
-  /** Sent first too: how models are downloaded (src/core/domain/downloads.ts). */
-  useDownloads(settings: DownloadSettings): void;
-  /** Sent first too: the prompt cache across page loads (src/core/domain/prompt-cache.ts). */
-  usePromptCache(settings: PromptCacheSettings): void;
+  /** Sent first too, once: the engine-wide settings, for the models loaded after it. */
+  useSettings(settings: EngineSettings): void;
   /** Loads `spec` (once; a second call waits for the first) and resolves with its card. */
   load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<ModelCard>;
   /** The models this engine knows, with their status. */

@@ -6,7 +6,7 @@
  */
 import { ServiceUnavailableError } from '#core/domain/errors';
 import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
-import { downloadConnections } from '../../engine-downloads';
+import { downloadConnections } from '../../engine-settings';
 import { resolveHf } from '../../model-store/hf-resolve';
 import { modelParts } from '../../model-store/split-parts';
 import {

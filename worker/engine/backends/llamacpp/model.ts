@@ -52,6 +52,8 @@ export class LlamaCppModel implements LoadedModel {
   private readonly slotFiles: SlotFiles;
   /** With more than one slot: the requests' sequences, decoded together (slot-steps.ts). */
   private readonly batch: SlotSteps | null;
+  /** With one slot: told when a generation starts and ends (watchSlots). */
+  private onBusy: ((busy: number[]) => void) | null = null;
 
   constructor(
     private readonly engine: LlamaWasm,
@@ -100,8 +102,23 @@ export class LlamaCppModel implements LoadedModel {
   generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent> {
     return this.guard.stream(() => {
       const ids = this.promptIds(request.prompt, request.suffix, request);
-      return this.batch ? this.inSlot(this.batch, request, ids, signal) : this.run(request, ids, signal);
+      return this.batch ? this.inSlot(this.batch, request, ids, signal) : this.alone(request, ids, signal);
     });
+  }
+
+  watchSlots(listener: (busy: number[]) => void): void {
+    if (this.batch) this.batch.onBusy = listener;
+    else this.onBusy = listener;
+  }
+
+  /** One choice on the one slot, which is busy meanwhile. */
+  private async *alone(request: ChoiceRequest, ids: number[], signal: AbortSignal): AsyncIterable<GenerationEvent> {
+    this.onBusy?.([0]);
+    try {
+      yield* this.run(request, ids, signal);
+    } finally {
+      this.onBusy?.([]);
+    }
   }
 
   /** Token ids for a rendered conversation: only the template's markup holds control tokens. */
@@ -339,16 +356,7 @@ export class LlamaCppModel implements LoadedModel {
       }
       const sampled = next;
       generated += 1;
-      const done = this.engine.isEndOfGeneration(sampled.id);
-      const bytes = done ? [] : this.piece(sampled.id);
-      if (wantTokens) yield { type: 'text', text: '', tokens: [this.tokenInfo(sampled, bytes)], generated };
-      else {
-        const piece = text.push(bytes);
-        if (piece) yield { type: 'text', text: piece, tokens: null, generated };
-      }
-      if (done) return yield end('stop', generated);
-      if (request.max_tokens !== null && generated >= request.max_tokens) return yield end('length', generated);
-      if (promptTokens + generated >= this.contextLength) return yield end('length', generated);
+      if (yield* this.tokenEvents(sampled, generated, { request, promptTokens, text, end })) return;
       if (signal.aborted) return;
       if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
       next = await batch.token(slot, sampled.id, spec(generated), signal);
@@ -435,27 +443,7 @@ export class LlamaCppModel implements LoadedModel {
       const sampled = this.engine.sample(top, generated < request.min_tokens, drafts.position);
       this.engine.accept(sampled.id);
       generated += 1;
-      const done = this.engine.isEndOfGeneration(sampled.id);
-      const bytes = done ? [] : this.piece(sampled.id);
-      if (wantTokens) yield { type: 'text', text: '', tokens: [this.tokenInfo(sampled, bytes)], generated };
-      else {
-        const piece = text.push(bytes);
-        if (piece) yield { type: 'text', text: piece, tokens: null, generated };
-      }
-      if (done) {
-        yield end('stop', generated);
-        return;
-      }
-      if (request.max_tokens !== null && generated >= request.max_tokens) {
-        yield end('length', generated);
-        return;
-      }
-      // The context's end, as llama-server has it: prompt + completion = n_ctx at most (the
-      // last token sampled is never read back, so it needs no room in the cache).
-      if (promptTokens + generated >= this.contextLength) {
-        yield end('length', generated);
-        return;
-      }
+      if (yield* this.tokenEvents(sampled, generated, { request, promptTokens, text, end })) return;
       if (!drafts.taken(sampled.id)) {
         // A draft's tokens all get sampled after it, so each needs room for one more token.
         const left = request.max_tokens === null ? Infinity : request.max_tokens - generated;
@@ -467,6 +455,36 @@ export class LlamaCppModel implements LoadedModel {
       }
       await pacer.maybeYield();
     }
+  }
+
+  /**
+   * The events of the choice's `generated`-th token `sampled`: its text (held while it ends in
+   * part of a character) or, where the request wants tokens, its token; then the choice's end
+   * where it ends here: an end-of-generation token, max_tokens, or the context's end, as
+   * llama-server has it (prompt + completion = n_ctx at most: the last token sampled is never
+   * read back, so it needs no room in the cache). Returns whether the choice ended.
+   */
+  private *tokenEvents(
+    sampled: SampledToken,
+    generated: number,
+    { request, promptTokens, text, end }: TokenContext,
+  ): Generator<GenerationEvent, boolean> {
+    const done = this.engine.isEndOfGeneration(sampled.id);
+    const bytes = done ? [] : this.piece(sampled.id);
+    if (request.token_info !== null)
+      yield { type: 'text', text: '', tokens: [this.tokenInfo(sampled, bytes)], generated };
+    else {
+      const piece = text.push(bytes);
+      if (piece) yield { type: 'text', text: piece, tokens: null, generated };
+    }
+    const finish = done
+      ? 'stop'
+      : (request.max_tokens !== null && generated >= request.max_tokens) ||
+          promptTokens + generated >= this.contextLength
+        ? 'length'
+        : null;
+    if (finish) yield end(finish, generated);
+    return finish !== null;
   }
 
   /** A generated token's bytes (control tokens have none, as llama-server renders them). */
@@ -493,6 +511,14 @@ export class LlamaCppModel implements LoadedModel {
       top: sampled.top.map((c) => this.candidate(c)),
     };
   }
+}
+
+/** What a choice's token events need besides the token (tokenEvents). */
+interface TokenContext {
+  request: ChoiceRequest;
+  promptTokens: number;
+  text: Utf8Hold;
+  end: (finishReason: 'stop' | 'length', completionTokens: number) => GenerationEvent;
 }
 
 /** A prompt that found no room in the cache the slots share, while no other slot could give any back. */

@@ -68,6 +68,8 @@ export class SlotSteps {
   private readonly steps = new PrefillSteps();
   private scheduled = false;
   private lastYield = performance.now();
+  /** Told the held slots whenever a slot is taken or given back (`/slots`' `is_processing`). */
+  onBusy: ((busy: number[]) => void) | null = null;
 
   constructor(
     private readonly engine: LlamaWasm,
@@ -111,6 +113,7 @@ export class SlotSteps {
     this.generating.delete(slot);
     this.tokens.delete(slot);
     this.lastUsed[slot] = ++this.clock;
+    this.tellBusy();
     this.grant();
     if (this.tokens.size > 0 || this.prefills.length > 0) this.schedule();
   }
@@ -151,8 +154,13 @@ export class SlotSteps {
       this.waiters.splice(i, 1);
       i -= 1;
       this.held[slot] = true;
+      this.tellBusy();
       waiter.grant(slot);
     }
+  }
+
+  private tellBusy(): void {
+    this.onBusy?.(this.held.flatMap((held, slot) => (held ? [slot] : [])));
   }
 
   private pick(waiter: Waiter): number | null {

@@ -1,10 +1,11 @@
 /**
  * `GET /slots` beside the route prefix, in llama-server's shape for an idle slot: each model that
  * an engine here has ready has its slots (one, or as many as it was loaded with), `{id, n_ctx,
- * speculative: false, is_processing: false}` plus `model` (its id; llama-server has one model,
- * so no such field). The Service Worker does not know which request an engine is running, so
- * `is_processing` is always false and the per-task fields (`id_task`, `params`, `next_token`)
- * are not given. `?fail_on_no_slot=1` is a 503 only when no model is ready.
+ * speculative: false, is_processing}` plus `model` (its id; llama-server has one model, so no
+ * such field). `is_processing` is true while the slot runs a request, as the engine announced it
+ * (the card's `processing`; false where the backend does not say: WebLLM). The per-task fields
+ * (`id_task`, `params`, `next_token`) are not given. `?fail_on_no_slot=1` is a 503 only when no
+ * model is ready.
  */
 import { ServiceUnavailableError } from '#core/domain/errors';
 import { prefixParent } from '#core/domain/route-prefix';
@@ -27,11 +28,11 @@ export function slotsRoute(clients: Clients, prefix: string): Route {
       const ready = readySlots(engines);
       if (ready.length === 0 && new URL(event.request.url).searchParams.get('fail_on_no_slot'))
         throw new ServiceUnavailableError('no slot available', 'unavailable_error');
-      const slots = ready.map(({ card }, id) => ({
+      const slots = ready.map(({ card, slot }, id) => ({
         id,
         n_ctx: card.context_length ?? card.capabilities?.context_length ?? 0,
         speculative: false,
-        is_processing: false,
+        is_processing: card.processing?.includes(slot) ?? false,
         model: card.id,
       }));
       return new Response(JSON.stringify(slots), { headers: JSON_HEADERS });
