@@ -12,6 +12,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
+import { ASCII_ONLY } from '../../bench/prompts';
+import { buildBenchModel } from '../fixtures/bench-model';
 import { QWEN3_TOKENIZE_CORPUS } from '../differential/qwen3-corpus';
 import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
 import { usePage } from './page-fixture';
@@ -264,4 +266,42 @@ describe('llama-server endpoints against native llama-server on the same GGUF', 
       }
     });
   }
+
+  test("a GGUF without a chat template chats with llama-server's default (chatml): the same prompt, counts and text", async () => {
+    const model = 'no-template';
+    const bytes = buildBenchModel({ nEmbd: 64, nLayer: 2, nFf: 128, nHead: 2 }, 'f32');
+    placeModel(model, bytes);
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(`${DIR}/${model}.gguf`, bytes);
+    const card = await fixture.page.evaluate(
+      (url) => window.inpage.load(url),
+      `/${DIR.slice('dist/'.length)}/${model}.gguf`,
+    );
+    assert.equal(card.chat_template, 'chatml');
+    const server = await startLlamaServer({ model });
+    try {
+      await checkTemplate(server, model);
+      await checkPropsAndSlots(server, model);
+      const props = await both(server, 'GET', '/props', undefined, model);
+      assert.equal((props.own.body as Json).chat_template, (props.native.body as Json).chat_template);
+      for (const messages of [
+        [{ role: 'user', content: 'abc' }],
+        [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'abc' },
+        ],
+      ]) {
+        const body = { messages, max_tokens: 8, temperature: 0, logit_bias: ASCII_ONLY };
+        const { native, own } = await both(server, 'POST', '/v1/chat/completions', body, model);
+        assert.equal(native.status, 200, JSON.stringify(native.body));
+        assert.equal(own.status, 200, JSON.stringify(own.body));
+        type Chat = { choices: Array<{ message: { content: string } }>; usage: { prompt_tokens: number } };
+        const [ours, theirs] = [own.body as unknown as Chat, native.body as unknown as Chat];
+        assert.equal(ours.usage.prompt_tokens, theirs.usage.prompt_tokens, JSON.stringify(messages));
+        assert.equal(ours.choices[0]?.message.content, theirs.choices[0]?.message.content, JSON.stringify(messages));
+      }
+    } finally {
+      await server.stop();
+    }
+  });
 });

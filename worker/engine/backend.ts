@@ -125,7 +125,7 @@ export interface LoadedModel {
   /** Its KV cache's type, where the backend chooses it (llamacpp: native/attention.cpp). */
   readonly kvCacheType?: KvCacheType;
   /** What the model's card shows besides its status (size, cache state, chosen variant, threads). */
-  readonly details?: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant' | 'threads' | 'slots'>>;
+  readonly details?: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant' | 'threads' | 'slots' | 'chat_template'>>;
   /**
    * Generates one choice. When `signal` aborts, the generation stops within a few
    * milliseconds and the iterable ends (or throws); the model is then free for the next one.

@@ -20,7 +20,7 @@ async function posted(
 describe('runProps', () => {
   it("posts the model's template source, what it renders, BOS/EOS texts and KV cache type", async () => {
     const source = '{% for m in messages %}{{ m.content }}{% endfor %}';
-    const template = { source, bos_token: '<s>', eos_token: '</s>' };
+    const template = { source, bos_token: '<s>', eos_token: '</s>', origin: 'gguf' as const };
     const [result] = await posted(template, false, 'f32');
     expect(result).toMatchObject({
       type: 'props.result',

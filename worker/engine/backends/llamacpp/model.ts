@@ -3,7 +3,7 @@ import { unsupportedOn } from '#core/domain/parameters';
 import type { ModelCapabilities } from '#core/domain/capabilities';
 import type { CapabilityName } from '#core/domain/capability-name';
 import type { PromptInput } from '#core/domain/generation';
-import type { ChatTemplate } from '#gguf/chat-template';
+import type { ChatTemplate, ChatTemplateOrigin } from '#gguf/chat-template';
 import type { Vocabulary } from '#gguf/vocabulary';
 import type { EmbeddingResult } from '#core/domain/embedding';
 import type { ThreadCounts } from '#core/domain/threads';
@@ -44,8 +44,8 @@ const decoder = new TextDecoder();
 export class LlamaCppModel implements LoadedModel {
   readonly capabilities: ModelCapabilities;
   readonly kvCacheType: KvCacheType;
-  /** Its card shows the threads it runs on (1 and 1 where the page is not isolated) and its slots. */
-  readonly details: { threads: ThreadCounts; slots: number };
+  /** Its card shows the threads it runs on (1 and 1 where the page is not isolated), its slots and its chat template's origin. */
+  readonly details: { threads: ThreadCounts; slots: number; chat_template: ChatTemplateOrigin };
   private readonly steps = new PrefillSteps();
   private readonly pieces = new Map<number, number[]>();
   private readonly saved: SavedContext;
@@ -60,7 +60,7 @@ export class LlamaCppModel implements LoadedModel {
     private readonly guard: EngineGuard,
     private readonly vocab: Vocabulary,
     private readonly contextLength: number,
-    readonly chatTemplate: ChatTemplate | null,
+    readonly chatTemplate: ChatTemplate,
     threads: ThreadCounts,
     promptCache: PromptCache | null = null,
     slots = 1,
@@ -69,7 +69,6 @@ export class LlamaCppModel implements LoadedModel {
     // Drafts are checked on one sequence at a time (draft-batch.ts): with slots, speculative decoding is a 400.
     if (slots > 1) unsupported.push('speculative');
     if (!vocab.fim) unsupported.push('suffix');
-    if (!chatTemplate) unsupported.push('chat');
     this.capabilities = {
       unsupported,
       context_length: contextLength,
@@ -77,7 +76,7 @@ export class LlamaCppModel implements LoadedModel {
       max_token_bytes: vocab.maxTokenBytes,
     };
     this.kvCacheType = engine.info().kvCacheType;
-    this.details = { threads, slots };
+    this.details = { threads, slots, chat_template: chatTemplate.origin };
     this.saved = new SavedContext(engine, guard, slots > 1 ? null : promptCache);
     this.slotFiles = new SlotFiles(engine, guard);
     this.batch = slots > 1 ? new SlotSteps(engine, guard, slots) : null;

@@ -175,7 +175,7 @@ describe('renderChatTemplate: other templates', () => {
   });
 
   it('renderChatPrompt: the model template, else a 400; says when the prompt opens reasoning', () => {
-    const tokens = { bos_token: '', eos_token: '' };
+    const tokens = { bos_token: '', eos_token: '', origin: 'gguf' as const };
     expect(
       renderChatPrompt({ source: inpageTestSpec.chatTemplate, ...tokens }, request([{ role: 'user', content: 'abc' }])),
     ).toStrictEqual({ text: 'abc', opensReasoning: false });
