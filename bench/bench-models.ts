@@ -38,10 +38,10 @@ const SERVED = resolve('dist/bench-models');
 function parse(name: string): { shape: BenchShapeName; type: GgmlType } {
   const [shape, type] = name.split('-');
   if (
-    (shape !== 'small' && shape !== 'large') ||
+    (shape !== 'small' && shape !== 'large' && shape !== 'qwen05') ||
     (type !== 'f32' && type !== 'f16' && type !== 'q8_0' && type !== 'q4_0' && type !== 'q4_K' && type !== 'q6_K')
   ) {
-    throw new Error(`unknown bench model '${name}' (use small|large - f32|f16|q8_0|q4_0|q4_K|q6_K)`);
+    throw new Error(`unknown bench model '${name}' (use small|large|qwen05 - f32|f16|q8_0|q4_0|q4_K|q6_K)`);
   }
   return { shape, type };
 }
