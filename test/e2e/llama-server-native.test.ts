@@ -296,7 +296,27 @@ describe('/completion against native llama-server on the same GGUF', { skip: ski
         { prompt: 'abc', n_predict: 40, return_tokens: true },
         { prompt: 'abc', n_predict: 6, n_probs: 3 },
         { prompt: '<|im_start|>user\nabc<|im_end|>\n', n_predict: 3, return_tokens: true },
+        // Ending inside 𝔸 (its bytes span three tokens): llama-server's content ends with U+FFFD.
+        { prompt: 'abc', n_predict: 8 },
+        { prompt: 'abc', n_predict: 9, return_tokens: true },
+        { prompt: 'abc', n_predict: 8, n_probs: 2 },
       ]);
+      const cut = await both(
+        server,
+        '/completion',
+        { prompt: 'abc', n_predict: 8, temperature: 0 },
+        'inpage-test-qwen3',
+      );
+      assert.match(String((cut.own.body as Json).content), /\uFFFD$/u, 'the test ends inside a character');
+      // The OpenAI route keeps its documented form: the open character is dropped.
+      const openai = await both(
+        server,
+        '/v1/completions',
+        { prompt: 'abc', max_tokens: 8, temperature: 0 },
+        'inpage-test-qwen3',
+      );
+      const text = (answer: unknown) => ((answer as Json).choices as Json[])[0]?.text;
+      assert.doesNotMatch(String(text(openai.own.body)), /\uFFFD/u);
     } finally {
       await server.stop();
     }

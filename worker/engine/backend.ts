@@ -104,7 +104,15 @@ export type GenerationEvent =
       cachedTokens: number;
       /** Speculative decoding's counts, where it ran. */
       draft?: DraftCounts;
+      /**
+       * Text held back because it ended inside a character when the generation ended there (the
+       * open character as U+FFFD): llama-server's `/completion` sends it; the OpenAI routes do not.
+       */
+      tail?: string;
     };
+
+/** A generation's last event. */
+export type GenerationEnd = Extract<GenerationEvent, { type: 'end' }>;
 
 export interface LoadedModel {
   /** Its limits and what it cannot honour (on its card, so the SW refuses such requests). */
@@ -125,7 +133,9 @@ export interface LoadedModel {
   /** Its KV cache's type, where the backend chooses it (llamacpp: native/attention.cpp). */
   readonly kvCacheType?: KvCacheType;
   /** What the model's card shows besides its status (size, cache state, chosen variant, threads). */
-  readonly details?: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant' | 'threads' | 'slots' | 'chat_template'>>;
+  readonly details?: Partial<
+    Pick<ModelCard, 'size_bytes' | 'cached' | 'variant' | 'threads' | 'slots' | 'chat_template'>
+  >;
   /**
    * Generates one choice. When `signal` aborts, the generation stops within a few
    * milliseconds and the iterable ends (or throws); the model is then free for the next one.

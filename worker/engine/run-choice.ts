@@ -31,6 +31,8 @@ export type ChoicePiece =
       cachedTokens: number;
       /** Speculative decoding's counts, where it ran and the backend ended the choice (not a stop string). */
       draft?: DraftCounts;
+      /** Text of a character the generation ended inside (GenerationEnd's `tail`). */
+      tail?: string;
     };
 
 /**

@@ -161,6 +161,7 @@ async function runPrompt<P>(
         matched_stop: piece.matchedStop,
         ...(live ? { counts: tally.snapshot() } : {}),
         ...(piece.draft ? { draft: piece.draft } : {}),
+        ...(piece.tail ? { tail: piece.tail } : {}),
       });
     } else if (buffered) {
       pieces.push(piece);
@@ -254,6 +255,7 @@ function postBest(
       finish_reason: candidate.end.finishReason,
       matched_stop: candidate.end.matchedStop,
       ...(candidate.end.draft ? { draft: candidate.end.draft } : {}),
+      ...(candidate.end.tail ? { tail: candidate.end.tail } : {}),
     });
   }
 }

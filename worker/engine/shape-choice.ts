@@ -27,6 +27,8 @@ export type ChoiceOutput =
       completionTokens: number;
       /** Sum of the generated tokens' logprobs (ranks `best_of` candidates; 0 without tokens). */
       cumulativeLogprob: number;
+      /** Text of a character the generation ended inside (GenerationEnd's `tail`). */
+      tail?: string;
     };
 
 /**
@@ -118,9 +120,13 @@ export async function* shapeChoice(
   for await (const event of events) {
     if (event.type === 'prompt') continue;
     if (event.type === 'end') {
-      // A generation that ends inside a character (max_tokens) drops its open tail, as llama-server does.
+      // A generation that ends inside a character (max_tokens) keeps its open tail out of the text;
+      // it goes as `tail` (llama-server's /completion sends it, as U+FFFD; the OpenAI routes drop it).
+      // The tokens that brought it are released with no text (the OpenAI routes' logprobs list
+      // every generated token; /completion leaves them out of its probabilities, as llama-server).
+      const tail = (event.tail ?? '') + utf8.flush();
       yield* releaseTo(text.length, true);
-      yield end(event.finishReason, null, event.completionTokens);
+      yield { ...end(event.finishReason, null, event.completionTokens), ...(tail ? { tail } : {}) };
       return;
     }
     if (event.tokens === null) {

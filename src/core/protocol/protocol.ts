@@ -156,6 +156,11 @@ export interface EngineToSw {
     counts?: TokenCounts;
     /** Speculative decoding's counts, where it ran (llama-server's `timings.draft_n`, `draft_n_accepted`). */
     draft?: DraftCounts;
+    /**
+     * Text of a character the generation ended inside, the open character as U+FFFD: llama-server's
+     * `/completion` and `/infill` end their unstreamed `content` with it; the OpenAI routes drop it.
+     */
+    tail?: string;
   };
   /** Every choice ended; the request's token counts. */
   'generation.done': { counts: TokenCounts };

@@ -8,7 +8,7 @@ import type { Vocabulary } from '#gguf/vocabulary';
 import type { EmbeddingResult } from '#core/domain/embedding';
 import type { ThreadCounts } from '#core/domain/threads';
 import type { KvCacheType } from '#core/domain/tokenize';
-import type { ChoiceRequest, GenerationEvent, LoadedModel, PromptToken, TokenInfo } from '../../backend';
+import type { ChoiceRequest, GenerationEnd, GenerationEvent, LoadedModel, PromptToken, TokenInfo } from '../../backend';
 import type { PromptSegment } from '../../chat/prompt-segments';
 import { Utf8Hold } from '../../utf8-hold';
 import { EngineError } from './engine-error';
@@ -332,7 +332,7 @@ export class LlamaCppModel implements LoadedModel {
     const wantTokens = request.token_info !== null;
     const top = wantTokens ? Math.max(1, request.token_info ?? 0) : 0;
     const spec = (generated: number): SampleSpec => ({ top, banEog: generated < request.min_tokens });
-    const end = (finishReason: 'stop' | 'length', completionTokens: number): GenerationEvent => ({
+    const end = (finishReason: 'stop' | 'length', completionTokens: number): GenerationEnd => ({
       type: 'end',
       finishReason,
       promptTokens,
@@ -350,7 +350,7 @@ export class LlamaCppModel implements LoadedModel {
       if (next === null || next === 'aborted' || signal.aborted) return;
       if (next === 'no-room') {
         if (generated === 0) throw noRoom(this.details.slots);
-        yield end('length', generated);
+        yield withTail(end('length', generated), text);
         return;
       }
       const sampled = next;
@@ -396,7 +396,7 @@ export class LlamaCppModel implements LoadedModel {
     }
     this.setSampler(request);
     const drafts = new DraftBatch(this.engine, request.speculative);
-    const end = (finishReason: 'stop' | 'length', completionTokens: number): GenerationEvent => ({
+    const end = (finishReason: 'stop' | 'length', completionTokens: number): GenerationEnd => ({
       type: 'end',
       finishReason,
       promptTokens,
@@ -429,7 +429,7 @@ export class LlamaCppModel implements LoadedModel {
     request: ChoiceRequest,
     promptTokens: number,
     drafts: DraftBatch,
-    end: (finishReason: 'stop' | 'length', completionTokens: number) => GenerationEvent,
+    end: (finishReason: 'stop' | 'length', completionTokens: number) => GenerationEnd,
     signal: AbortSignal,
   ): AsyncIterable<GenerationEvent> {
     const pacer = new Pacer();
@@ -448,7 +448,7 @@ export class LlamaCppModel implements LoadedModel {
         const left = request.max_tokens === null ? Infinity : request.max_tokens - generated;
         const room = Math.min(this.contextLength - promptTokens - generated, left) - 1;
         if (!drafts.push(sampled.id, room, this.steps.next())) {
-          yield end('length', generated);
+          yield withTail(end('length', generated), text);
           return;
         }
       }
@@ -482,7 +482,7 @@ export class LlamaCppModel implements LoadedModel {
           promptTokens + generated >= this.contextLength
         ? 'length'
         : null;
-    if (finish) yield end(finish, generated);
+    if (finish) yield withTail(end(finish, generated), text);
     return finish !== null;
   }
 
@@ -517,7 +517,7 @@ interface TokenContext {
   request: ChoiceRequest;
   promptTokens: number;
   text: Utf8Hold;
-  end: (finishReason: 'stop' | 'length', completionTokens: number) => GenerationEvent;
+  end: (finishReason: 'stop' | 'length', completionTokens: number) => GenerationEnd;
 }
 
 /** A prompt that found no room in the cache the slots share, while no other slot could give any back. */
@@ -526,3 +526,9 @@ const noRoom = (slots: number) =>
     `The context's cache, shared by ${slots} slots, has no room for this prompt now: retry, or load the model with fewer slots or a longer context.`,
     'context_full',
   );
+
+/** `end` with the text `text` still holds (a character the generation ended inside, as U+FFFD). */
+function withTail(end: GenerationEnd, text: Utf8Hold): GenerationEnd {
+  const tail = text.flush();
+  return tail ? { ...end, tail } : end;
+}

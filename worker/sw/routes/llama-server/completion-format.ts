@@ -46,6 +46,8 @@ class NativeChoice {
   draft: DraftCounts | null = null;
   /** The model's context, from `generation.prompt` (for `truncated`). */
   private contextLength = Infinity;
+  /** How many probabilities the last piece brought when it had no text (0 otherwise). */
+  private textless = 0;
   private firstPiece: number | null = null;
   private ended: number | null = null;
 
@@ -69,11 +71,19 @@ class NativeChoice {
     const probabilities = tokens.map(probability);
     this.tokens.push(...ids);
     this.probabilities.push(...probabilities);
+    this.textless = event.text === '' ? probabilities.length : 0;
     return { ids, probabilities };
   }
 
   end(event: ChoiceEnd, predicted: number): void {
     this.ended = performance.now();
+    // Where generation ended inside a character, llama-server's unstreamed content ends with it (as
+    // U+FFFD); the tokens that brought it (the last piece, with no text) are in `tokens` but have no
+    // probabilities: it reports no token while a character is open.
+    if (event.tail) {
+      this.content += event.tail;
+      this.probabilities.splice(this.probabilities.length - this.textless);
+    }
     this.predicted = predicted;
     this.draft = event.draft ?? null;
     ({ stopType: this.stopType, stoppingWord: this.stoppingWord } = nativeStop(event));
@@ -163,29 +173,41 @@ export function nativeCompletionJson(body: NativeCompletionBody): JsonFormatter 
 
 export function nativeCompletionStream(body: NativeCompletionBody): StreamFormatter {
   const choices = new NativeChoices();
+  /**
+   * A frame with tokens but no text waits for the next event: where the choice then ends inside a
+   * character, those tokens brought its open bytes, and llama-server streams no frame for them.
+   */
+  let held: Uint8Array[] = [];
   return {
     frames(event) {
-      if (event.type === 'generation.prompt') {
-        choices.choice(event.index).prompt(event);
-        return [];
-      }
-      if (event.type === 'generation.choice-end') return [sseFrame(choices.end(event).final(body, true))];
-      const choice = choices.choice(event.index);
-      const { ids, probabilities } = choice.piece(event);
-      if (event.text === '' && ids.length === 0) return [];
-      return [
-        sseFrame({
-          index: event.index,
-          content: event.text,
-          tokens: ids,
-          stop: false,
-          id_slot: -1,
-          tokens_predicted: choice.tokens.length,
-          tokens_evaluated: choice.promptTokens ?? 0,
-          ...(body.n_probs > 0 ? { completion_probabilities: probabilities } : {}),
-        }),
-      ];
+      const before = event.type === 'generation.choice-end' && event.tail ? [] : held;
+      held = [];
+      return [...before, ...framesOf(event)];
     },
-    done: () => [],
+    done: () => held.splice(0),
   };
+
+  function framesOf(event: Progress): Uint8Array[] {
+    if (event.type === 'generation.prompt') {
+      choices.choice(event.index).prompt(event);
+      return [];
+    }
+    if (event.type === 'generation.choice-end') return [sseFrame(choices.end(event).final(body, true))];
+    const choice = choices.choice(event.index);
+    const { ids, probabilities } = choice.piece(event);
+    if (event.text === '' && ids.length === 0) return [];
+    const frame = sseFrame({
+      index: event.index,
+      content: event.text,
+      tokens: ids,
+      stop: false,
+      id_slot: -1,
+      tokens_predicted: choice.tokens.length,
+      tokens_evaluated: choice.promptTokens ?? 0,
+      ...(body.n_probs > 0 ? { completion_probabilities: probabilities } : {}),
+    });
+    if (event.text !== '') return [frame];
+    held = [frame];
+    return [];
+  }
 }

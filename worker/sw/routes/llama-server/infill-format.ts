@@ -51,6 +51,8 @@ class InfillState {
   }
 
   end(event: ChoiceEnd): void {
+    // Unstreamed, llama-server's content ends with the open character (as U+FFFD) where generation ended in one.
+    this.content += event.tail ?? '';
     ({ stopType: this.stopType, stoppingWord: this.stoppingWord } = nativeStop(event));
   }
 
