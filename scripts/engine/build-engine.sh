@@ -5,73 +5,165 @@
 # static libraries (build-libs.sh) and links the project's glue (native/) into
 # worker/engine/backends/llamacpp/wasm/, then writes its manifest.json (write-manifest.mjs).
 # `npm install && npm test` never run this: its outputs are committed.
+# Everything is kept in the chroot's /src between runs and redone only where its inputs changed:
+# the source tree (patched in place, an unchanged file keeps its time), each variant's libraries
+# (a folder named by the bundle, the flags and the toolchain's Debian versions; make rebuilds
+# what a changed patch touched), the glue's objects and each link. ccache (EM_COMPILER_WRAPPER)
+# keeps every compile besides.
+#   ENGINE_VARIANTS="relaxed-mt simd": builds and writes only these variants (names from
+#   engine-config.sh); the manifest test fails until all of them are built from the same inputs.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 source "$repo/scripts/engine/engine-config.sh"
 root="$(bash "$repo/scripts/engine/make-chroot.sh")"
 work="$root/src"
-mkdir -p "$work"
+dest="$repo/worker/engine/backends/llamacpp/wasm"
+mkdir -p "$work/build" "$work/out" "$dest"
+key() { sha256sum | cut -c1-16; }
+in_chroot() { chroot "$root" env EM_COMPILER_WRAPPER=ccache CCACHE_DIR=/src/ccache "$@"; }
 
-# The source: llama.cpp's bundle in node-llama-cpp's tarball, checked against the manifest's pin.
-tarball="$work/node-llama-cpp-$NODE_LLAMA_CPP_VERSION.tgz"
-[ -f "$tarball" ] || (cd "$work" && npm pack --silent "node-llama-cpp@$NODE_LLAMA_CPP_VERSION" >/dev/null)
-echo "$NODE_LLAMA_CPP_TARBALL_SHA256  $tarball" | sha256sum -c --quiet
-rm -rf "$work/package" "$work/llama.cpp"
-tar -xzf "$tarball" -C "$work" package/llama/gitRelease.bundle package/llama/llama.cpp.info.json
-echo "$LLAMA_CPP_BUNDLE_SHA256  $work/package/llama/gitRelease.bundle" | sha256sum -c --quiet
-git clone -q "$work/package/llama/gitRelease.bundle" "$work/llama.cpp" 2>/dev/null
-for patch in "$repo"/scripts/engine/patches/*.patch; do git -C "$work/llama.cpp" apply "$patch"; done
+# The toolchain: the Debian versions of emscripten and what it runs (recorded in the manifest; a
+# build with others says so first, as its bytes may differ from the committed ones).
+deps="$(chroot "$root" dpkg-query -W -f='${Depends}' emscripten | grep -o '\b\(clang\|lld\|llvm\)-[0-9]*\b' | sort -u)"
+toolchain="$(chroot "$root" dpkg-query -W -f='${Package}=${Version}\n' emscripten binaryen $deps | sort | paste -sd' ')"
+recorded="$(node -e 'try { const t = require(process.argv[1]).toolchain; console.log(Object.entries(t.debian ?? {}).map(([p, v]) => `${p}=${v}`).sort().join(" ")) } catch { console.log("") }' "$dest/manifest.json")"
+[ "$toolchain" = "$recorded" ] || echo "build-engine: this toolchain ($toolchain) is not the manifest's (${recorded:-none}): the bytes may differ from the committed ones" >&2
+echo "build-engine: $toolchain"
 
-# The libraries and the engine, one variant per entry of VARIANTS (name and extra flags). A
-# variant's mode is whether its flags hold -pthread (every object of a shared-memory wasm is built
-# with atomics) and -sMEMORY64=1 (wasm64 objects): the first variant of each mode builds every
-# library, the mode's others rebuild only ggml-cpu (the kernels) and link against its libraries.
-# Each mode has one loader.
-rm -rf "$work/glue" "$work/out" && mkdir -p "$work/out"
-cp -r "$repo/native" "$work/glue"
-cp "$repo"/scripts/engine/build-libs.sh "$repo"/scripts/engine/link-engine.sh "$repo"/scripts/engine/link-kernel-check.sh \
-  "$repo"/scripts/engine/threads-post.js "$repo"/scripts/engine/export-signatures.mjs "$work/"
+# The variants to build: all of VARIANTS, or those ENGINE_VARIANTS names.
+declare -A flags_of=() base=()
+names=()
 mode_of() {
   local mode=st
   case " $1 " in *" -sMEMORY64=1 "*) mode=m64 ;; esac
   case " $1 " in *" -pthread "*) mode="${mode/st/}-mt"; mode="${mode#-}" ;; esac
   echo "$mode"
 }
-declare -A base=()
 for variant in "${VARIANTS[@]}"; do
-  name="${variant%%:*}"; flags="${variant#*:}"; mode="$(mode_of "$flags")"
-  if [ -z "${base[$mode]:-}" ]; then
-    base[$mode]="$name"
-    chroot "$root" bash /src/build-libs.sh /src/llama.cpp "/src/build-$name" "$flags"
-  else
-    chroot "$root" bash /src/build-libs.sh /src/llama.cpp "/src/build-$name" "$flags" ggml-cpu
+  name="${variant%%:*}"; flags_of[$name]="${variant#*:}"; names+=("$name")
+  mode="$(mode_of "${flags_of[$name]}")"; [ -n "${base[$mode]:-}" ] || base[$mode]="$name"
+done
+selected=(${ENGINE_VARIANTS:-${names[*]}})
+for name in "${selected[@]}"; do
+  [ -n "${flags_of[$name]+set}" ] || { echo "build-engine: no variant $name in engine-config.sh (${names[*]})" >&2; exit 1; }
+done
+
+# The source: llama.cpp's bundle in node-llama-cpp's tarball, checked against the manifest's pin.
+tarball="$work/node-llama-cpp-$NODE_LLAMA_CPP_VERSION.tgz"
+bundle="$work/package/llama/gitRelease.bundle"
+[ -f "$tarball" ] || (cd "$work" && npm pack --silent "node-llama-cpp@$NODE_LLAMA_CPP_VERSION" >/dev/null)
+echo "$NODE_LLAMA_CPP_TARBALL_SHA256  $tarball" | sha256sum -c --quiet
+if ! echo "$LLAMA_CPP_BUNDLE_SHA256  $bundle" | sha256sum -c --quiet >/dev/null 2>&1; then
+  rm -rf "$work/package"
+  tar -xzf "$tarball" -C "$work" package/llama/gitRelease.bundle package/llama/llama.cpp.info.json
+  echo "$LLAMA_CPP_BUNDLE_SHA256  $bundle" | sha256sum -c --quiet
+fi
+# Cloned once per bundle; the patches are applied again only when one changed, and a file that
+# comes out as it was keeps its time, so make rebuilds only what the change touched.
+tree="$work/llama.cpp"
+patches_key="$(cat "$repo"/scripts/engine/patches/*.patch | key)"
+source_key="$LLAMA_CPP_BUNDLE_SHA256 $patches_key"
+if [ "$(cat "$tree.key" 2>/dev/null)" != "$source_key" ]; then
+  rm -f "$tree.key"
+  if [ "$(cat "$tree.bundle" 2>/dev/null)" != "$LLAMA_CPP_BUNDLE_SHA256" ]; then
+    rm -rf "$tree" "$tree.bundle" && git clone -q "$bundle" "$tree" 2>/dev/null
+    echo "$LLAMA_CPP_BUNDLE_SHA256" > "$tree.bundle"
   fi
-  # Linked under one name in a folder per variant: the loader names its wasm, and must not differ.
-  mkdir -p "$work/out/$name"
-  chroot "$root" bash /src/link-engine.sh /src/llama.cpp "/src/build-${base[$mode]}" "/src/build-$name" /src/glue "/src/out/$name/llama-engine" "$flags"
-  # The kernel check is a standalone wasm without shared memory: the single-threaded builds have it
-  # (the pthreads builds compile the same kernel sources, with atomics).
+  touched() { git -C "$tree" diff --name-only HEAD; git -C "$tree" ls-files --others --exclude-standard; }
+  before="$work/llama.cpp.before" && rm -rf "$before" && mkdir -p "$before"
+  touched | while read -r file; do
+    [ ! -e "$tree/$file" ] || { mkdir -p "$before/$(dirname "$file")" && cp -p "$tree/$file" "$before/$file"; }
+  done
+  git -C "$tree" checkout -q -- . && git -C "$tree" clean -fdq
+  for patch in "$repo"/scripts/engine/patches/*.patch; do git -C "$tree" apply "$patch"; done
+  (cd "$before" && find . -type f) | while read -r file; do
+    if cmp -s "$before/$file" "$tree/$file"; then touch -r "$before/$file" "$tree/$file"; fi
+  done
+  rm -rf "$before"
+  echo "$source_key" > "$tree.key"
+fi
+
+# The glue, copied where it changed (an unchanged file keeps its time: its object is kept).
+glue="$work/glue"
+mkdir -p "$glue"
+(cd "$repo/native" && find . -type f) | while read -r file; do
+  cmp -s "$repo/native/$file" "$glue/$file" || { mkdir -p "$glue/$(dirname "$file")" && cp "$repo/native/$file" "$glue/$file"; }
+done
+(cd "$glue" && find . -type f) | while read -r file; do [ -e "$repo/native/$file" ] || rm "$glue/$file"; done
+for script in build-libs.sh link-engine.sh link-kernel-check.sh threads-post.js export-signatures.mjs; do
+  cmp -s "$repo/scripts/engine/$script" "$work/$script" || cp "$repo/scripts/engine/$script" "$work/$script"
+done
+
+# The libraries, one folder per variant, named by its key (the bundle, its flags, the toolchain):
+# a variant's mode is whether its flags hold -pthread (every object of a shared-memory wasm is
+# built with atomics) and -sMEMORY64=1 (wasm64 objects): the mode's first variant builds every
+# library, the mode's others rebuild only ggml-cpu (the kernels) and link against its libraries.
+# A folder whose stamp (its key, the patches, build-libs.sh) matches is not built again.
+declare -A dir_of=() libs_key=()
+libs() {
+  local name="$1" targets="$2" flags="${flags_of[$1]}"
+  local dir="/src/build/$name-$(echo "$LLAMA_CPP_BUNDLE_SHA256 $flags $toolchain" | key)"
+  local stamp="$patches_key $(key < "$repo/scripts/engine/build-libs.sh") $targets"
+  dir_of[$name]="$dir"; libs_key[$name]="$dir $stamp"
+  [ "$(cat "$root$dir.key" 2>/dev/null)" = "$stamp" ] && return 0
+  rm -f "$root$dir.key"
+  echo "build-engine: libraries of $name ($targets)"
+  in_chroot bash /src/build-libs.sh /src/llama.cpp "$dir" "$flags" "$targets"
+  echo "$stamp" > "$root$dir.key"
+}
+for name in "${selected[@]}"; do
+  mode="$(mode_of "${flags_of[$name]}")"; first="${base[$mode]}"
+  [ -n "${dir_of[$first]:-}" ] || libs "$first" "llama llama-common"
+  [ "$name" = "$first" ] || libs "$name" ggml-cpu
+done
+
+# The links, as many at once as the machine has cores. Each variant is linked under one name in
+# its own folder (the loader names its wasm, and must not differ), its glue's objects kept there;
+# a link whose inputs (its libraries, the glue, the link scripts) are unchanged is not redone.
+# The kernel check is a standalone wasm without shared memory: the single-threaded builds have it
+# (the pthreads builds compile the same kernel sources, with atomics).
+glue_key="$(cd "$work" && find glue -type f | sort | xargs sha256sum | key)"
+scripts_key="$(cd "$work" && cat link-engine.sh link-kernel-check.sh threads-post.js export-signatures.mjs | key)"
+link() {
+  local name="$1" flags="${flags_of[$1]}" mode first out
+  mode="$(mode_of "$flags")"; first="${base[$mode]}"; out="/src/out/$name"
+  local stamp="${libs_key[$first]} ${libs_key[$name]} $glue_key $scripts_key $flags"
+  [ "$(cat "$root$out.key" 2>/dev/null)" = "$stamp" ] && return 0
+  rm -f "$root$out.key"
+  mkdir -p "$root$out"
+  in_chroot bash /src/link-engine.sh /src/llama.cpp "${dir_of[$first]}" "${dir_of[$name]}" /src/glue "$out/llama-engine" "$flags"
   if [ "$mode" = st ]; then
-    chroot "$root" bash /src/link-kernel-check.sh /src/llama.cpp "/src/build-${base[$mode]}" "/src/build-$name" \
-      /src/glue/kernel-check "/src/out/kernel-check-$name.wasm" "$flags"
+    in_chroot bash /src/link-kernel-check.sh /src/llama.cpp "${dir_of[$first]}" "${dir_of[$name]}" \
+      /src/glue/kernel-check "$out/kernel-check.wasm" "$flags"
   fi
+  echo "$stamp" > "$root$out.key"
+}
+rm -rf "$work/logs" && mkdir -p "$work/logs"
+for name in "${selected[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
+  (link "$name" > "$work/logs/$name.log" 2>&1; touch "$work/logs/$name.ok") &
+done
+wait
+for name in "${selected[@]}"; do
+  [ -e "$work/logs/$name.ok" ] || { cat "$work/logs/$name.log" >&2; echo "build-engine: the $name link failed" >&2; exit 1; }
 done
 
 # One loader serves every variant of a mode (the same glue and exports): it must come out the same
 # for each. llama-engine.mjs is the single-threaded wasm32 one, llama-engine-<mode>.mjs the others
-# (mt: pthreads; m64: memory64; m64-mt: both).
+# (mt: pthreads; m64: memory64; m64-mt: both). Only the selected variants' files are written.
 loader_of() { if [ "$1" = st ]; then echo llama-engine.mjs; else echo "llama-engine-$1.mjs"; fi; }
-dest="$repo/worker/engine/backends/llamacpp/wasm"
-mkdir -p "$dest"
-rm -f "$dest"/*.wasm "$dest"/llama-engine*.mjs
-for variant in "${VARIANTS[@]}"; do
-  name="${variant%%:*}"; mode="$(mode_of "${variant#*:}")"; first="${base[$mode]}"
-  cmp -s "$work/out/$first/llama-engine.mjs" "$work/out/$name/llama-engine.mjs" ||
-    { echo "build-engine: the $name variant's loader differs from the $first variant's" >&2; exit 1; }
-  cp "$work/out/$name/llama-engine.wasm" "$dest/llama-engine-$name.wasm"
-  if [ "$mode" = st ]; then cp "$work/out/kernel-check-$name.wasm" "$dest/"; fi
+written=()
+for name in "${selected[@]}"; do
+  mode="$(mode_of "${flags_of[$name]}")"; loader="$(loader_of "$mode")"
+  cp "$work/out/$name/llama-engine.wasm" "$dest/llama-engine-$name.wasm"; written+=("llama-engine-$name.wasm")
+  if [ "$mode" = st ]; then cp "$work/out/$name/kernel-check.wasm" "$dest/kernel-check-$name.wasm"; written+=("kernel-check-$name.wasm"); fi
+  if [[ " ${written[*]} " == *" $loader "* ]]; then
+    cmp -s "$work/out/$name/llama-engine.mjs" "$dest/$loader" ||
+      { echo "build-engine: the $name variant's loader differs from its mode's other variants'" >&2; exit 1; }
+  else
+    cp "$work/out/$name/llama-engine.mjs" "$dest/$loader"; written+=("$loader")
+  fi
 done
-for mode in "${!base[@]}"; do cp "$work/out/${base[$mode]}/llama-engine.mjs" "$dest/$(loader_of "$mode")"; done
-toolchain="$(chroot "$root" emcc --version | head -n 1)"
-node "$repo/scripts/engine/write-manifest.mjs" "$dest" "$toolchain" "$work/package/llama/llama.cpp.info.json"
-echo "built $(ls "$dest" | paste -sd' ')"
+emcc="$(chroot "$root" emcc --version | head -n 1)"
+node "$repo/scripts/engine/write-manifest.mjs" "$dest" "$emcc" "$toolchain" "$work/package/llama/llama.cpp.info.json" "${written[@]}"
+echo "built ${written[*]}"

@@ -1,6 +1,7 @@
 // The files the engine's wasm is built from in this repository (the glue and the build's own
 // scripts and patches), with their sha256: the manifest records them, and a unit test fails
-// when one changed after the manifest was written (the committed wasm is then stale).
+// when one changed after the manifest was written (the committed wasm is then stale), or when
+// its outputs were not all built from the same inputs (buildDigest).
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,4 +20,9 @@ export function engineInputs(repo) {
     }
   }
   return inputs;
+}
+
+/** The sha256 of what a build was made from: the manifest's source, toolchain, variants and inputs. */
+export function buildDigest({ llamaCpp, toolchain, variants, inputs }) {
+  return sha256(JSON.stringify({ llamaCpp, toolchain, variants, inputs }));
 }

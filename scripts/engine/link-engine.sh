@@ -30,9 +30,21 @@ esac
 loader=()
 [ "$by_url" = 1 ] && loader=(-sEXPORT_ES6=1)
 exports=$(sed -n 's/^IP_EXPORT [^(]* \**\(ip_[a-z0-9_]*\)(.*/_\1/p' "$glue"/*.cpp | sort -u | paste -sd, -)
+# The glue's objects, kept beside OUT_BASENAME (obj/): make compiles a file again only when it, or
+# a header it includes, is newer than its object, or when the compile command or toolchain changed.
+objects="$(dirname "$out")/obj"
+compile="em++ -O3 -msimd128 -fwasm-exceptions $extra -std=c++17 -I$src/include -I$src/ggml/include -I$src/common -I$src/vendor"
+stamp="$compile $(dpkg-query -W -f='${Package}=${Version} ' emscripten binaryen)"
+[ "$(cat "$objects/command" 2>/dev/null)" = "$stamp" ] || { rm -rf "$objects"; mkdir -p "$objects"; echo "$stamp" > "$objects/command"; }
+objs=()
+for source in "$glue"/*.cpp; do objs+=("$objects/$(basename "${source%.cpp}").o"); done
+make -s -j"$(nproc)" -f - "${objs[@]}" <<MAKEFILE
+$objects/%.o: $glue/%.cpp
+	$compile -MMD -MP -c \$< -o \$@
+-include $objects/*.d
+MAKEFILE
 em++ -O3 -msimd128 -fwasm-exceptions $extra -std=c++17 \
-  -I"$src/include" -I"$src/ggml/include" -I"$src/common" -I"$src/vendor" \
-  "$glue"/*.cpp \
+  "${objs[@]}" \
   "$build/src/libllama.a" "$build/common/libllama-common.a" "$build/common/libllama-common-base.a" \
   "$build/ggml/src/libggml.a" "$cpu/ggml/src/libggml-cpu.a" "$build/ggml/src/libggml-base.a" \
   -sMODULARIZE=1 -sEXPORT_NAME=createLlamaEngine -sENVIRONMENT=web,worker \

@@ -5,4 +5,4 @@
 #   usage: scripts/engine/make-chroot.sh [DIR]   (default $INPAGE_ENGINE_CHROOT or /var/cache/inpage-llm/sid)
 set -euo pipefail
 dir="${1:-${INPAGE_ENGINE_CHROOT:-/var/cache/inpage-llm/sid}}"
-exec bash "$(dirname "$0")/../chroot/make-sid-chroot.sh" "$dir" /usr/bin/emcc emscripten cmake make git ca-certificates
+exec bash "$(dirname "$0")/../chroot/make-sid-chroot.sh" "$dir" /usr/bin/ccache emscripten cmake make git ca-certificates ccache

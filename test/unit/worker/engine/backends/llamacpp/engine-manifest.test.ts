@@ -1,7 +1,9 @@
 /**
  * The committed engine (worker/engine/backends/llamacpp/wasm/) against its manifest: the glue
  * and build scripts it was built from are unchanged since (else the wasm is stale: run
- * `npm run build:engine`), each output is the file the build wrote, the wasm has ggml's
+ * `npm run build:engine`), each output is the file the build wrote, every output was built from
+ * these inputs and this toolchain (a build of some variants only, ENGINE_VARIANTS, fails here
+ * until all are built again), the toolchain is named by its Debian versions, the wasm has ggml's
  * wasm SIMD kernels (i32x4.dot_i16x8_s in the quantized dot products), which a build that
  * misdetects the architecture leaves out, only the relaxed variants (and the kernel check)
  * have the relaxed-SIMD int8 dot products, and the pthreads variants have shared memory, with a
@@ -9,14 +11,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { engineInputs, sha256 } from '../../../../../../scripts/engine/engine-inputs.mjs';
+import { buildDigest, engineInputs, sha256 } from '../../../../../../scripts/engine/engine-inputs.mjs';
 
 const DIR = 'worker/engine/backends/llamacpp/wasm';
 const manifest = JSON.parse(readFileSync(`${DIR}/manifest.json`, 'utf8')) as {
   llamaCpp: { tag: string; bundleSha256: string };
+  toolchain: { emcc: string; debian: Record<string, string> };
   variants: string[];
   inputs: Record<string, string>;
-  outputs: Record<string, { bytes: number; sha256: string }>;
+  outputs: Record<string, { bytes: number; sha256: string; builtFrom: string }>;
 };
 
 /** Unsigned LEB128 at `at` in `bytes`: [value, the offset after it]. */
@@ -82,8 +85,24 @@ describe('the committed llama.cpp engine', () => {
   it('is the output the build recorded', () => {
     for (const [name, recorded] of Object.entries(manifest.outputs)) {
       const bytes = readFileSync(`${DIR}/${name}`);
-      expect({ name, bytes: bytes.length, sha256: sha256(bytes) }).toEqual({ name, ...recorded });
+      expect({ name, bytes: bytes.length, sha256: sha256(bytes) }).toEqual({
+        name,
+        bytes: recorded.bytes,
+        sha256: recorded.sha256,
+      });
     }
+  });
+
+  it('every output was built from the same inputs, those above (not a build of some variants only)', () => {
+    const digest = buildDigest(manifest);
+    const from = Object.entries(manifest.outputs).map(([name, { builtFrom }]) => ({ name, builtFrom }));
+    expect(from).toEqual(Object.keys(manifest.outputs).map((name) => ({ name, builtFrom: digest })));
+  });
+
+  it("names the toolchain's Debian package versions: emscripten, clang, lld, binaryen", () => {
+    const packages = Object.keys(manifest.toolchain.debian).map((name) => name.replace(/-\d+$/, ''));
+    expect(packages).toEqual(expect.arrayContaining(['emscripten', 'clang', 'lld', 'binaryen']));
+    for (const version of Object.values(manifest.toolchain.debian)) expect(version).toMatch(/^\S+$/);
   });
 
   const code = (name: string) => codeSection(new Uint8Array(readFileSync(`${DIR}/${name}`)));
