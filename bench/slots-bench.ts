@@ -1,7 +1,8 @@
 /**
  * Slots (docs/slots.md): total decode tok/s of N concurrent greedy streams, through the page
- * (`&slots=N`, N streams of `/completion` at once) and through Debian's `llama-server -np N
- * --kv-unified` on the same GGUF and threads, each against its own one stream in the same run.
+ * (`&slots=N`, N streams of `/completion` at once) and through Debian's `llama-server -np N` (a KV
+ * cache stream per slot, as the page's) on the same GGUF and threads, each against its own one
+ * stream in the same run.
  * A stream is a short distinct prompt and a fixed number of tokens (`ignore_eos`, ASCII only);
  * its rate is the tokens of all streams over the wall time from the first request to the last
  * answer (the prompts are a dozen tokens: prefill is a small part of it). Rounds alternate page
@@ -133,7 +134,7 @@ export function slotsTable(rows: readonly SlotsRow[]): string {
     return `| ${row.model} | ${row.threads} | ${row.streams} | ${fmt(page, 1)} | ${fmt(pageRatio, 2)}x | ${fmt(server, 1)} | ${fmt(serverRatio, 2)}x | ${fmt(pageRatio / serverRatio, 2)} | ${row.differing === 0 ? 'yes' : `NO (${row.differing})`} |`;
   });
   return [
-    '**Slots: total decode tok/s of N concurrent streams (page `&slots=N`; llama-server `-np N --kv-unified`)**',
+    '**Slots: total decode tok/s of N concurrent streams (page `&slots=N`; llama-server `-np N`)**',
     '',
     '| model | threads | streams | page tok/s | / 1 stream | llama-server tok/s | / 1 stream | page ratio / server ratio | same tokens as alone |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -28,7 +28,7 @@ try {
       const startServer = (n: number) =>
         startLlamaServer({
           model: model.id,
-          args: ['-c', '4096', '-np', String(n), '--kv-unified', '-t', String(threads), '-tb', String(threads)],
+          args: ['-c', '4096', '-np', String(n), '-t', String(threads), '-tb', String(threads)],
         });
       rows.push(
         ...(await benchSlots(harness, model, startServer, {

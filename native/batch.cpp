@@ -14,12 +14,12 @@ IP_EXPORT int ip_use(int slot) {
 
 // Decodes `ids[i]` after slot `slots[i]`'s tokens, for i < n, in one batch with logits at each
 // row (row i: slot slots[i]'s next token). A slot appears at most once. 0 on success; -2: a slot's
-// tokens already fill the context; -3: the unified cache has no room for them now (nothing was
+// tokens already fill its cache stream; -3: llama.cpp found no room for them (nothing was
 // decoded); -1 on failure.
 IP_EXPORT int ip_step(const int32_t * slots, const llama_token * ids, int n) {
   Engine & e = engine();
   if (n <= 0 || n > e.n_batch) return fail("a step holds 1 to n_batch tokens");
-  const int n_ctx = static_cast<int>(llama_n_ctx(e.ctx));
+  const int n_ctx = static_cast<int>(llama_n_ctx_seq(e.ctx));
   llama_batch batch = llama_batch_init(n, 0, 1);
   for (int i = 0; i < n; i++) {
     const int s = slots[i];
@@ -47,7 +47,7 @@ IP_EXPORT int ip_step(const int32_t * slots, const llama_token * ids, int n) {
   return 0;
 }
 
-// Drops the cells of slot `slot` (an idle slot's kept prompt, to make room for others).
+// Drops the cells of slot `slot` (`/slots/{id}?action=erase`).
 IP_EXPORT int ip_slot_clear(int slot) {
   Engine & e = engine();
   if (slot < 0 || slot >= static_cast<int>(e.slots.size())) return fail("no slot " + std::to_string(slot));
@@ -55,12 +55,4 @@ IP_EXPORT int ip_slot_clear(int slot) {
   e.slots[slot].cached.clear();
   e.slots[slot].pending = 0;
   return 0;
-}
-
-// How many tokens each slot holds (out.i32, one per slot); returns the number of slots.
-IP_EXPORT int ip_slot_tokens() {
-  Engine & e = engine();
-  out().i32.clear();
-  for (const Slot & s : e.slots) out().i32.push_back(static_cast<int32_t>(s.cached.size()));
-  return static_cast<int>(e.slots.size());
 }

@@ -6,8 +6,9 @@
 // for longer than one batch. One model per module instance; all calls are on one thread (the
 // pthreads build's ggml pool runs inside a call and sleeps between them: threads.cpp).
 //
-// The generation context holds up to `slots` sequences (llama-server's --parallel over a unified
-// KV cache): a slot is one sequence with what is per request. ip_use selects the slot the
+// The generation context holds up to `slots` sequences (llama-server's --parallel), each with a
+// KV cache stream of its own (llama_n_ctx_seq cells): a slot is one sequence with what is per
+// request. ip_use selects the slot the
 // per-slot calls (begin, prefill, push, sampler, sample, accept, drafts, states) act on;
 // ip_step (batch.cpp) decodes one token for each of several slots in one llama_decode.
 #pragma once

@@ -8,7 +8,7 @@ IP_EXPORT int ip_begin(const llama_token * ids, int n, int reuse) {
   Engine & e = engine();
   Slot & s = e.slot();
   if (n <= 0) return fail("the prompt is empty");
-  if (n > static_cast<int>(llama_n_ctx(e.ctx))) return fail("the prompt is longer than the context");
+  if (n > static_cast<int>(llama_n_ctx_seq(e.ctx))) return fail("the prompt is longer than the context");
   size_t keep = 0;
   if (reuse) {
     while (keep < s.cached.size() && keep < static_cast<size_t>(n) && s.cached[keep] == ids[keep]) keep++;
@@ -45,7 +45,7 @@ IP_EXPORT int ip_prefill(int max) {
 IP_EXPORT int ip_push(llama_token id) {
   Engine & e = engine();
   Slot & s = e.slot();
-  if (s.cached.size() >= llama_n_ctx(e.ctx)) return -2;
+  if (s.cached.size() >= llama_n_ctx_seq(e.ctx)) return -2;
   const int status = decode(e.ctx, &id, 1, static_cast<int>(s.cached.size()), Logits::last, e.current);
   if (status == 1) return -3;
   if (status != 0) return fail("llama_decode failed (" + std::to_string(status) + ")");

@@ -31,8 +31,11 @@ IP_EXPORT uint8_t * ip_out_bytes() { return out().bytes.data(); }
 
 // Loads the GGUF at `path` (read, not mapped) with a context of `n_ctx` tokens, its KV cache in
 // F32 where that takes at most `max_f32_cache_mib` MiB (attention.cpp), decoding on `n_threads`
-// threads and reading prompts on `n_threads_batch` (threads.cpp), with `n_slots` sequences over
-// one unified KV cache of `n_ctx` cells (each slot may use all of them). 0 on success.
+// threads and reading prompts on `n_threads_batch` (threads.cpp), with `n_slots` sequences, each
+// with a KV cache stream of its own of n_ctx / n_slots cells (rounded up to 256 by llama.cpp), as
+// llama-server's --parallel N has them by default. A slot's attention then reads only its own
+// cells: batched, a sequence's results are the ones it gets alone, and a step's attention does
+// not grow with the other slots' tokens (docs/slots.md). 0 on success.
 IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads, int n_threads_batch, int max_f32_cache_mib,
                       int n_slots) {
   Engine & e = engine();
@@ -55,7 +58,10 @@ IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads, int n_threads
     cp.n_batch = e.n_batch;
     cp.n_ubatch = e.n_batch;
     cp.n_seq_max = n_slots;
-    cp.kv_unified = true;
+    // One slot keeps the one unified cache it always had: the prompt cache's saved states
+    // (state.cpp) restored into it, and not into a stream of its own (0 tokens came back; not
+    // looked into further). With one sequence the two hold the same cells.
+    cp.kv_unified = n_slots == 1;
     cp.n_threads = n_threads;
     cp.n_threads_batch = n_threads_batch;
     cp.no_perf = true;
@@ -82,6 +88,7 @@ IP_EXPORT int ip_info() {
       llama_vocab_bos(e.vocab),
       llama_vocab_eos(e.vocab),
       e.f32_cache ? 1 : 0,
+      static_cast<int32_t>(llama_n_ctx_seq(e.ctx)),
   };
   return static_cast<int>(out().i32.size());
 }

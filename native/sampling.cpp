@@ -135,7 +135,7 @@ IP_EXPORT int ip_score(const llama_token * ids, int n, int top) {
   Slot & s = e.slot();
   out().i32.clear();
   out().f32.clear();
-  if (n > static_cast<int>(llama_n_ctx(e.ctx))) return fail("the prompt is longer than the context");
+  if (n > static_cast<int>(llama_n_ctx_seq(e.ctx))) return fail("the prompt is longer than the context");
   llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, 0, -1);
   s.cached.clear();
   const int n_vocab = llama_vocab_n_tokens(e.vocab);

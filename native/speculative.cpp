@@ -42,7 +42,7 @@ IP_EXPORT int ip_push_draft(const llama_token * ids, int n) {
   Engine & e = engine();
   Slot & s = e.slot();
   if (n <= 0 || n > e.n_batch) return fail("a draft batch holds 1 to n_batch tokens");
-  if (s.cached.size() + n > llama_n_ctx(e.ctx)) return -2;
+  if (s.cached.size() + n > llama_n_ctx_seq(e.ctx)) return -2;
   const int status = decode(e.ctx, ids, n, static_cast<int>(s.cached.size()), Logits::all, e.current);
   if (status == 1) return -3;
   if (status != 0) return fail("llama_decode failed on a draft (" + std::to_string(status) + ")");

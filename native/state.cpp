@@ -75,7 +75,7 @@ IP_EXPORT int ip_state_restore(const uint8_t * data, double size) {
   if (bytes < HEADER || get_u32(data) != LLAMA_STATE_SEQ_MAGIC || get_u32(data + 4) != LLAMA_STATE_SEQ_VERSION)
     return fail("the file is not a llama.cpp sequence state of this version");
   const size_t n = get_u32(data + 8);
-  if (n > static_cast<size_t>(llama_n_ctx(e.ctx)) || HEADER + n * sizeof(llama_token) > bytes)
+  if (n > static_cast<size_t>(llama_n_ctx_seq(e.ctx)) || HEADER + n * sizeof(llama_token) > bytes)
     return fail("the state holds more tokens than the context (or the file) does");
   const size_t prefix = HEADER + n * sizeof(llama_token);
   // The tokens first: a state of another vocabulary is refused before llama.cpp reads its cells.

@@ -4,8 +4,8 @@
  * random-weight llama with live attention (where a sequence that saw another's cells would
  * change its output), each of four concurrent requests gets the tokens it gets alone, with
  * log-probabilities within 1e-4, greedy and seeded, and their streams overlap; an aborted one
- * leaves the others exact; a cache too small for all of them ends the fullest with 'length'
- * (each answer a prefix of its solo output, none failing) and the next request is exact.
+ * leaves the others exact; each slot has its share of the context (its own cache stream), where a
+ * request ends as it does alone, and a prompt longer than the share is a 400.
  * Speculative decoding is a 400 with slots; `/slots` lists each model's slots (`/props`'s
  * `total_slots` counts them) and a slot action acts on the one it names.
  */
@@ -171,39 +171,36 @@ test('a request aborted in a batch ends alone: the others and the next request a
   assert.deepEqual(next.tokens, solo[1]?.tokens);
 });
 
-test("a cache too small for every slot ends the fullest with 'length', never an error; the next request is exact", async () => {
+test("each slot has its share of the context (n_ctx / slots, llama-server's n_ctx_slot): a request ends at its slot's end as alone; a longer prompt is a 400", async () => {
   await loadLive();
-  const small = await fixture.page.evaluate(
+  const shared = await fixture.page.evaluate(
     (url) =>
       window.inpage.load({
-        id: 'live-attention-256',
+        id: 'live-attention-1024',
         backend: 'llamacpp',
         source: { kind: 'url', url: new URL(url, location.href).href },
-        contextLength: 256,
+        contextLength: 1024,
       }),
     LIVE_URL,
   );
-  // Each fits alone (a ~50-token prompt and 150 tokens), four together need ~800 cells of 256.
-  const requests = PROMPTS.map((prompt) => body(prompt, { model: small.id, n_predict: 150, n_probs: 0 }));
+  assert.equal(shared.context_length, 256);
+  const props = await fixture.page.evaluate(async (model) => (await fetch(`/props?model=${model}`)).json(), shared.id);
+  assert.equal((props as { default_generation_settings: { n_ctx: number } }).default_generation_settings.n_ctx, 256);
+  const requests = PROMPTS.map((prompt) => body(prompt, { model: shared.id, n_predict: 400, n_probs: 0 }));
   const solo: NativeAnswer[] = [];
   for (const request of requests) solo.push(await alone(request));
-  for (const answer of solo) assert.equal(answer.tokens_predicted, 150);
+  solo.forEach((answer, i) => {
+    assert.equal(answer.stop_type, 'limit');
+    assert.equal(answer.tokens_predicted, 256 - new TextEncoder().encode(PROMPTS[i]).length, `request ${i}`);
+  });
   const batched = await together(requests);
-  let cut = 0;
   batched.forEach((answer, i) => {
     assert.equal(answer.status, 200);
     assert.equal(answer.stop_type, 'limit', `request ${i}`);
-    const want = solo[i]?.tokens ?? [];
-    assert.deepEqual(answer.tokens, want.slice(0, answer.tokens.length), `request ${i}: a prefix of its solo tokens`);
-    if (answer.tokens.length < want.length) cut += 1;
+    assert.deepEqual(answer.tokens, solo[i]?.tokens, `request ${i}`);
   });
-  assert.ok(cut >= 1, 'the cache ran out for at least one');
-  assert.ok(
-    cut < 4,
-    `at least one finished: ${JSON.stringify(batched.map((answer) => [answer.tokens.length, answer.stop_type, answer.tokens_predicted]))}`,
-  );
-  const next = await alone(requests[2] ?? {});
-  assert.deepEqual(next.tokens, solo[2]?.tokens);
+  const long = await postFromPage(fixture.page, '/completion', body('x'.repeat(300), { model: shared.id }));
+  assert.equal(long.status, 400, JSON.stringify(long.body));
 });
 
 test("speculative decoding is a 400 with slots; /slots lists each model's slots; a slot action names its slot", async () => {

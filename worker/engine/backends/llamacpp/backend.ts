@@ -124,7 +124,8 @@ export class LlamaCppBackend implements Backend {
         engine,
         new EngineGuard(spec.id, engine, retireWorker),
         vocab,
-        contextLength,
+        // With slots, a request has its slot's cache stream (llama-server's n_ctx_slot).
+        slots > 1 ? engine.info().slotContext : contextLength,
         template,
         { prefill: threads.prefill, decode: threads.decode },
         promptCache,

@@ -65,6 +65,8 @@ export interface SampledToken extends RawCandidate {
 export interface ModelNumbers {
   vocabSize: number;
   contextLength: number;
+  /** The cells of each slot's KV cache stream (n_ctx / slots, rounded up to 256; n_ctx with one slot). */
+  slotContext: number;
   trainedContext: number;
   embeddingSize: number;
   addBos: boolean;
@@ -161,11 +163,29 @@ export class LlamaWasm {
 
   info(): ModelNumbers {
     const n = this.m._ip_info();
-    // [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache] (native/load.cpp)
-    const [vocabSize = 0, contextLength = 0, trainedContext = 0, embeddingSize = 0, addBos = 0, bos = -1, , f32 = 0] =
-      this.i32(n);
+    // [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache, n_ctx_seq] (native/load.cpp)
+    const [
+      vocabSize = 0,
+      contextLength = 0,
+      trainedContext = 0,
+      embeddingSize = 0,
+      addBos = 0,
+      bos = -1,
+      ,
+      f32 = 0,
+      slotContext = contextLength,
+    ] = this.i32(n);
     const kvCacheType: KvCacheType = f32 === 1 ? 'f32' : 'f16';
-    return { vocabSize, contextLength, trainedContext, embeddingSize, addBos: addBos === 1, bos, kvCacheType };
+    return {
+      vocabSize,
+      contextLength,
+      slotContext,
+      trainedContext,
+      embeddingSize,
+      addBos: addBos === 1,
+      bos,
+      kvCacheType,
+    };
   }
 
   /** Text to ids. `parseSpecial`: control-token texts become control tokens. */
@@ -257,15 +277,10 @@ export class LlamaWasm {
     return 'ok';
   }
 
-  /** Drops slot `slot`'s cells (an idle slot's kept prompt). */
+  /** Drops slot `slot`'s cells. */
   clearSlot(slot: number): void {
     this.check(this.m._ip_slot_clear(slot));
     this.pending[slot] = 0;
-  }
-
-  /** How many tokens each slot holds. */
-  slotTokens(): number[] {
-    return this.i32(this.check(this.m._ip_slot_tokens()));
   }
 
   /** Sets up the sampler (llama-server's field names; see native/sampling.cpp). */

@@ -1,4 +1,4 @@
-import { InvalidRequestError, ServiceUnavailableError } from '#core/domain/errors';
+import { InvalidRequestError } from '#core/domain/errors';
 import { unsupportedOn } from '#core/domain/parameters';
 import type { ModelCapabilities } from '#core/domain/capabilities';
 import type { CapabilityName } from '#core/domain/capability-name';
@@ -332,13 +332,7 @@ export class LlamaCppModel implements LoadedModel {
     const wantTokens = request.token_info !== null;
     const top = wantTokens ? Math.max(1, request.token_info ?? 0) : 0;
     const spec = (generated: number): SampleSpec => ({ top, banEog: generated < request.min_tokens });
-    const end = (finishReason: 'stop' | 'length', completionTokens: number): GenerationEnd => ({
-      type: 'end',
-      finishReason,
-      promptTokens,
-      completionTokens,
-      cachedTokens,
-    });
+    const end = ender(promptTokens, cachedTokens);
     let next: StepResult | null = await batch.prefill(slot, generating ? spec(0) : null, signal);
     if (!generating) {
       // Only the prompt (now kept by the slot): a FIM request with nothing to generate.
@@ -348,11 +342,6 @@ export class LlamaCppModel implements LoadedModel {
     const text = new Utf8Hold();
     for (let generated = 0; ;) {
       if (next === null || next === 'aborted' || signal.aborted) return;
-      if (next === 'no-room') {
-        if (generated === 0) throw noRoom(this.details.slots);
-        yield withTail(end('length', generated), text);
-        return;
-      }
       const sampled = next;
       generated += 1;
       if (yield* this.tokenEvents(sampled, generated, { request, promptTokens, text, end })) return;
@@ -396,14 +385,7 @@ export class LlamaCppModel implements LoadedModel {
     }
     this.setSampler(request);
     const drafts = new DraftBatch(this.engine, request.speculative);
-    const end = (finishReason: 'stop' | 'length', completionTokens: number): GenerationEnd => ({
-      type: 'end',
-      finishReason,
-      promptTokens,
-      completionTokens,
-      cachedTokens,
-      ...(request.speculative ? { draft: { ...drafts.counts } } : {}),
-    });
+    const end = ender(promptTokens, cachedTokens, () => (request.speculative ? { draft: { ...drafts.counts } } : {}));
     let failed = false;
     try {
       yield* this.tokens(request, promptTokens, drafts, end, signal);
@@ -520,12 +502,17 @@ interface TokenContext {
   end: (finishReason: 'stop' | 'length', completionTokens: number) => GenerationEnd;
 }
 
-/** A prompt that found no room in the cache the slots share, while no other slot could give any back. */
-const noRoom = (slots: number) =>
-  new ServiceUnavailableError(
-    `The context's cache, shared by ${slots} slots, has no room for this prompt now: retry, or load the model with fewer slots or a longer context.`,
-    'context_full',
-  );
+/** A choice's end events: its finish reason and count, with the prompt's counts and `extra`'s fields (read at the end). */
+const ender =
+  (promptTokens: number, cachedTokens: number, extra: () => Pick<GenerationEnd, 'draft'> = () => ({})) =>
+  (finishReason: 'stop' | 'length', completionTokens: number): GenerationEnd => ({
+    type: 'end',
+    finishReason,
+    promptTokens,
+    completionTokens,
+    cachedTokens,
+    ...extra(),
+  });
 
 /** `end` with the text `text` still holds (a character the generation ended inside, as U+FFFD). */
 function withTail(end: GenerationEnd, text: Utf8Hold): GenerationEnd {

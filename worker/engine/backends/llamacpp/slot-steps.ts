@@ -1,6 +1,6 @@
 /**
  * Continuous batching over the engine's slots (llama-server's `--parallel`, docs/design/sequences.md):
- * each running request holds a slot (one sequence of the unified KV cache), and the tokens its
+ * each running request holds a slot (one sequence, with a KV cache stream of its own), and the tokens its
  * slots sampled are decoded together, one `ip_step` for all of them, instead of one decode per
  * request in turn. A step's logits are sampled here, each row with its own slot's sampler, before
  * anything else is decoded (the next decode overwrites them); so is a prompt's first token, right
@@ -8,9 +8,9 @@
  * slot's are: prefill-steps.ts), so a long prompt delays the others' tokens by one chunk at most,
  * and the worker's events (aborts, keepalives) run between ticks.
  *
- * The cache is shared: when a step finds no room, the kept prompts of idle slots are dropped
- * first; then the running slot holding the most tokens ends (its request finishes with 'length',
- * as one that reached the context's end) and its cells are dropped, and the step is tried again.
+ * A slot's cache stream holds its share of the context (native/load.cpp), and a request ends at
+ * its slot's end (model.ts): a step or a prompt chunk always has room. Where the engine says
+ * otherwise, that is the engine's failure, not the request's.
  */
 import { EngineError } from './engine-error';
 import type { EngineGuard } from './engine-guard';
@@ -25,8 +25,8 @@ export interface SampleSpec {
   banEog: boolean;
 }
 
-/** What a slot's step gave: its next token, or why there is none ('no-room': the cache is full). */
-export type StepResult = SampledToken | 'aborted' | 'no-room';
+/** What a slot's step gave: its next token, or 'aborted'. */
+export type StepResult = SampledToken | 'aborted';
 
 interface Settle {
   resolve(result: StepResult | null): void;
@@ -223,24 +223,12 @@ export class SlotSteps {
   }
 
   private step(work: TokenWork[]): void {
-    let batch = work;
-    for (;;) {
-      const status = this.engine.step(
-        batch.map((item) => item.slot),
-        batch.map((item) => item.id),
-      );
-      if (status === 'ok') break;
-      if (status === 'full') throw new EngineError('a slot reached the end of the context');
-      if (this.clearIdle()) continue;
-      // The fullest gives way, and its cells go now: it is held until its request releases it,
-      // and the retry needs the room at once (else every slot after it would end too).
-      const victim = this.fullest(batch);
-      this.engine.clearSlot(victim.slot);
-      victim.resolve('no-room');
-      batch = batch.filter((item) => item !== victim);
-      if (batch.length === 0) return;
-    }
-    batch.forEach((item, row) => item.resolve(this.sampleAt(item.slot, item.sample, row)));
+    const status = this.engine.step(
+      work.map((item) => item.slot),
+      work.map((item) => item.id),
+    );
+    if (status !== 'ok') throw new EngineError(`a step found no room in a slot's cache (${status})`);
+    work.forEach((item, row) => item.resolve(this.sampleAt(item.slot, item.sample, row)));
   }
 
   private prefillChunk(chunk: PrefillWork): void {
@@ -248,18 +236,8 @@ export class SlotSteps {
     this.engine.use(chunk.slot);
     const before = this.engine.pendingTokens();
     const started = performance.now();
-    let pending = this.engine.prefill(this.steps.next());
-    if (pending === null && this.clearIdle()) {
-      this.engine.use(chunk.slot);
-      pending = this.engine.prefill(this.steps.next());
-    }
-    if (pending === null) {
-      // Running slots hold the cache: the prompt waits for one of them to end or give way. Other
-      // prompts alone hold it: this one is refused (the request is a 503 context_full).
-      if (this.generating.size === 0) return chunk.resolve('no-room');
-      this.prefills.push(chunk);
-      return;
-    }
+    const pending = this.engine.prefill(this.steps.next());
+    if (pending === null) throw new EngineError("a prompt found no room in its slot's cache");
     this.steps.record(before - pending, performance.now() - started);
     if (pending > 0) return void this.prefills.push(chunk);
     if (!chunk.sample) return chunk.resolve(null);
@@ -272,23 +250,5 @@ export class SlotSteps {
     const sampled = this.engine.sample(spec.top, spec.banEog, row);
     this.engine.accept(sampled.id);
     return sampled;
-  }
-
-  /** Drops the kept tokens of slots no request holds; whether any were dropped. */
-  private clearIdle(): boolean {
-    const tokens = this.engine.slotTokens();
-    let cleared = false;
-    tokens.forEach((count, slot) => {
-      if (count === 0 || this.held[slot]) return;
-      this.engine.clearSlot(slot);
-      cleared = true;
-    });
-    return cleared;
-  }
-
-  /** The slot of `batch` that holds the most tokens. */
-  private fullest(batch: TokenWork[]): TokenWork {
-    const tokens = this.engine.slotTokens();
-    return batch.reduce((most, item) => ((tokens[item.slot] ?? 0) > (tokens[most.slot] ?? 0) ? item : most));
   }
 }
