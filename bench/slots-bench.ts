@@ -101,7 +101,10 @@ export async function benchSlots(
     try {
       const bodies = Array.from({ length: n }, (_, i) => body(model.id, i, tokens));
       // Past V8's tier-up (prompts.ts), and each stream's tokens alone, to compare with the batch's.
-      await inPage(page, [{ model: model.id, prompt: benchPrompt(WARM_TOKENS), n_predict: 1, cache_prompt: false }]);
+      // The warm-up in prompts that fit a slot's share of the page's 4,096-token context.
+      const chunk = Math.min(WARM_TOKENS, Math.floor(4096 / n) - 8);
+      for (let read = 0; read < WARM_TOKENS; read += chunk)
+        await inPage(page, [{ model: model.id, prompt: benchPrompt(chunk), n_predict: 1, cache_prompt: false }]);
       const alone: Answer[] = [];
       for (const request of bodies) alone.push(...(await inPage(page, [request])).answers);
       await onServer(server, bodies);
