@@ -118,11 +118,6 @@ export class SlotSteps {
     if (this.tokens.size > 0 || this.prefills.length > 0) this.schedule();
   }
 
-  /** Whether `slot` runs a request now. */
-  busy(slot: number): boolean {
-    return this.held[slot] ?? false;
-  }
-
   /**
    * Reads the prompt `begin` left pending on `slot`, a chunk per tick; then, unless `sample` is
    * null, samples its first token. Null when aborted (or with no sample).
