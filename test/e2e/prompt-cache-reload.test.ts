@@ -72,16 +72,19 @@ async function complete(page: Page, model: string, prompt: string, extra: Record
 
 /** The prompt cache's index as the page reads it from OPFS (empty: none written). */
 function savedEntries(page: Page): Promise<SavedEntry[]> {
-  return page.evaluate(async () => {
-    const root = await navigator.storage.getDirectory();
-    try {
-      const dir = await root.getDirectoryHandle('inpage-prompt-cache');
-      const file = await (await dir.getFileHandle('index.json')).getFile();
-      return JSON.parse(await file.text()) as SavedEntry[];
-    } catch {
-      return [];
-    }
-  });
+  // Under the cache's own lock, shared: a read while the engine rewrites the index would fail.
+  return page.evaluate(() =>
+    navigator.locks.request('inpage-prompt-cache', { mode: 'shared' }, async () => {
+      const root = await navigator.storage.getDirectory();
+      try {
+        const dir = await root.getDirectoryHandle('inpage-prompt-cache');
+        const file = await (await dir.getFileHandle('index.json')).getFile();
+        return JSON.parse(await file.text()) as SavedEntry[];
+      } catch {
+        return [];
+      }
+    }),
+  );
 }
 
 /** Waits until the index lists a state that holds `prompt` (ids are bytes); saves run after the answer. */
@@ -105,6 +108,10 @@ async function reload(page: Page): Promise<string> {
 describe('the prompt cache across page loads', () => {
   test('after a reload a prompt sharing a saved prefix starts from it, with a cold prefill’s logits', async () => {
     const { page } = await harness.openPage();
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text());
+    });
     let model = await loadModel(page);
     const first = await complete(page, model, PREFIX);
     assert.equal(first.timings.cache_n, 0);
@@ -127,7 +134,7 @@ describe('the prompt cache across page loads', () => {
     const restored = await complete(page, model, PREFIX + TAIL);
     assert.ok(
       restored.timings.cache_n >= PREFIX.length,
-      `${restored.timings.cache_n} of ${restored.tokens_evaluated} tokens came from the saved state`,
+      `${restored.timings.cache_n} of ${restored.tokens_evaluated} tokens came from the saved state; the page warned: ${JSON.stringify(warnings)}`,
     );
     console.log(`# restored ${restored.timings.cache_n} of ${restored.tokens_evaluated}; moved ${moved}`);
     assert.equal(restored.content, cold.content);

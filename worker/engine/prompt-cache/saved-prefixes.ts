@@ -59,7 +59,17 @@ export class SavedPrefixes {
   ) {}
 
   /** The entries (an unreadable index is an empty one: its states are then deleted as strays). */
-  async list(): Promise<SavedPrefix[]> {
+  list(): Promise<SavedPrefix[]> {
+    return navigator.locks.request(LOCK, { mode: 'shared' }, () => this.read());
+  }
+
+  /** The bytes of `entry`'s state, or null where its file is gone. */
+  readState(entry: SavedPrefix): Promise<Uint8Array<ArrayBuffer> | null> {
+    return navigator.locks.request(LOCK, { mode: 'shared' }, () => this.folder.read(entry.file));
+  }
+
+  /** The index as the folder holds it; only under the lock. */
+  private async read(): Promise<SavedPrefix[]> {
     const bytes = await this.folder.read(INDEX_FILE);
     if (!bytes) return [];
     try {
@@ -68,11 +78,6 @@ export class SavedPrefixes {
     } catch {
       return [];
     }
-  }
-
-  /** The bytes of `entry`'s state, or null where its file is gone. */
-  readState(entry: SavedPrefix): Promise<Uint8Array<ArrayBuffer> | null> {
-    return this.folder.read(entry.file);
   }
 
   /** Writes `bytes` as a new entry, evicting what it supersedes and what no longer fits. */
@@ -105,7 +110,7 @@ export class SavedPrefixes {
   /** Rewrites the index with what `change` makes of it, deleting the state files it no longer lists. */
   private async update(change: (entries: SavedPrefix[]) => Promise<SavedPrefix[]>): Promise<void> {
     await navigator.locks.request(LOCK, async () => {
-      const next = await change(await this.list());
+      const next = await change(await this.read());
       await this.folder.write(INDEX_FILE, new TextEncoder().encode(JSON.stringify(next)));
       const listed = new Set(next.map((e) => e.file));
       for (const file of await this.folder.files())

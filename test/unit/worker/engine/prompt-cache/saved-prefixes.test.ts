@@ -2,7 +2,8 @@
  * The prompt cache's index (saved-prefixes.ts) over an in-memory folder: a state whose prompt a
  * newer one of the same key holds is superseded, states unused for maxAgeDays go, then the least
  * recently used until the rest fit maxMiB; an entry that does not fit is not written; files
- * the index does not list are deleted; an unreadable index is an empty one.
+ * the index does not list are deleted; an unreadable index is an empty one; a read waits for a
+ * rewrite in progress (OPFS has no file for a moment while `createWritable` replaces one).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -27,10 +28,24 @@ function memoryFolder(): StateFiles & { data: Map<string, Uint8Array<ArrayBuffer
 }
 
 const state = (size: number) => new Uint8Array(new ArrayBuffer(size));
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Web Locks, one holder at a time (shared requests too: enough to show who waits for whom). */
+function oneAtATime() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    request: (_name: string, ...rest: unknown[]) => {
+      const run = rest.at(-1) as () => Promise<unknown>;
+      const result = tail.then(run);
+      tail = result.catch(() => undefined);
+      return result;
+    },
+  };
+}
 
 describe('SavedPrefixes', () => {
   beforeEach(() => {
-    vi.stubGlobal('navigator', { locks: { request: (_name: string, run: () => Promise<void>) => run() } });
+    vi.stubGlobal('navigator', { locks: oneAtATime() });
   });
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -81,5 +96,22 @@ describe('SavedPrefixes', () => {
     await index.forget('small');
     expect(await index.list()).toEqual([]);
     expect([...folder.data.keys()]).toEqual([INDEX_FILE]);
+  });
+
+  it('a read while the index is rewritten waits for the new index, not the moment without one', async () => {
+    const folder = memoryFolder();
+    const index = new SavedPrefixes(folder, { enabled: true, maxMiB: 100, maxAgeDays: 7 });
+    await index.add({ file: 'a', key: 'k', tokens: [1, 2], prompt: 2, bytes: 10 }, state(10), 1);
+    // As createWritable's close: the old file goes, then the new one is there.
+    folder.write = async (file, bytes) => {
+      folder.data.delete(file);
+      await pause(20);
+      folder.data.set(file, bytes);
+    };
+    const touched = index.touch('a', 5);
+    await pause(5);
+    expect((await index.list()).map((e) => [e.file, e.usedAt])).toEqual([['a', 5]]);
+    expect(await index.readState((await index.list())[0]!)).toEqual(state(10));
+    await touched;
   });
 });
