@@ -5,7 +5,7 @@
  */
 import { ask } from '../core/protocol/ask';
 import { ServiceUnavailableError } from '../core/domain/errors';
-import { isSwToPageRoutes, message, type PageToSw, type Reply } from '../core/protocol/protocol';
+import { isSwToPageMain, message, type PageToSw, type Reply } from '../core/protocol/protocol';
 import type { RouteInfo } from '../core/route-table/route-info';
 
 export async function announceRoutes(info: RouteInfo, timeoutMs: number): Promise<void> {
@@ -25,7 +25,7 @@ export async function announceRoutes(info: RouteInfo, timeoutMs: number): Promis
 export function serveRouteQueries(get: () => RouteInfo): () => void {
   const container = navigator.serviceWorker;
   const onMessage = (event: MessageEvent<unknown>) => {
-    if (!isSwToPageRoutes(event.data) || !event.ports[0]) return;
+    if (!isSwToPageMain(event.data) || event.data.type !== 'routes.query' || !event.ports[0]) return;
     event.ports[0].postMessage(message<Reply, 'routes.set'>('routes.set', get()));
   };
   container.addEventListener('message', onMessage);

@@ -19,6 +19,7 @@ import { checkRouteTable, fetchRouteTable } from './load-route-table';
 import { hasRemoteTarget, type RouteInfo } from '../core/route-table/route-info';
 import type { RouteTable } from '../core/route-table/route-table-schema';
 import { announceRoutes, serveRouteQueries } from './announce-routes';
+import { answerSwStay } from './answer-sw-stay';
 import { ServiceUnavailableError } from '../core/domain/errors';
 import { checkSwVersion } from './check-sw-version';
 import { controlPage } from './control-page';
@@ -184,6 +185,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     this.serving = models.primary;
     this.deviceState = { model: models.primary.id, status: 'loading', error: null };
     serveRouteQueries(() => this.routeInfo());
+    answerSwStay();
     warnIfNotIsolated(models.fallback ?? models.primary, options.isolate);
     if (options.persist === true) void requestPersistence();
     this.options = options;

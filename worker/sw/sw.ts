@@ -16,6 +16,7 @@ import { crashChannelsOf, endChannelsOf } from './open-channels';
 import { markRestarting } from './handover';
 import { lazyChunkRoute } from './lazy-chunk-cache';
 import { precacheShell } from './precache-shell';
+import { KeepAwake } from './keep-awake';
 import { isolated, startsContext } from './isolate-responses';
 import { isolationOf } from '#core/domain/isolation';
 import { dispatch } from './dispatch';
@@ -72,6 +73,8 @@ const routes: Route[] = [
   lazyChunkRoute,
 ];
 
+const keepAwake = new KeepAwake(self.clients);
+
 // Pages get threads where they are isolated: by this SW, or by the server (then so is the SW).
 const precached = precacheShell(isolation !== null || self.crossOriginIsolated);
 
@@ -110,6 +113,9 @@ self.addEventListener('message', (event) => {
       if (sender) markRestarting(sender, true);
       if (sender) crashChannelsOf(sender, event.data.reason);
       break;
+    case 'client.stay':
+      // The event itself is the point: Firefox counts the SW as in use (keep-awake.ts).
+      break;
     case 'sw.version.query':
       event.ports[0]?.postMessage(message<Reply, 'sw.version'>('sw.version', BUILD_STAMP));
       break;
@@ -131,8 +137,9 @@ self.addEventListener('fetch', (event) => {
   const handle = dispatch(routes, event.request, self.location.origin, prefix);
   if (handle) {
     // No waitUntil over the generation: Chromium kills a SW whose waitUntil outlives ~5 minutes.
+    // Firefox's clock is kept from running out by the pages' messages while the body is written.
     // `handle` answers errors in its route's dialect; the catch is the last resort for a bug there.
-    event.respondWith(handle(event).catch((error: unknown) => toOpenAIError(error).toResponse()));
+    event.respondWith(keepAwake.during(handle(event).catch((error: unknown) => toOpenAIError(error).toResponse())));
     return;
   }
   const shell = precached(event);

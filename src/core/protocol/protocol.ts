@@ -93,16 +93,20 @@ export interface PageToSw {
   'client.crashed': { reason: string };
   /** Which build is this SW? Reply on the port with `sw.version` (stale-SW check). */
   'sw.version.query': Record<string, never>;
+  /** The answer to `sw.stay`: the message event itself keeps a Firefox SW alive 30 s more. */
+  'client.stay': Record<string, never>;
   /** The sending page's route table (null: device-only); reply on the port with `routes.ack`. */
   'routes.set': RouteInfo;
 }
 
 /**
- * SW -> page main thread (`client.postMessage` with a reply port), outside the engine's
- * `SwToPage`: a restarted SW asks the requesting page for its route table (reply `routes.set`).
+ * SW -> page main thread (`client.postMessage`), outside the engine's `SwToPage`.
  */
-export interface SwToPageRoutes {
+export interface SwToPageMain {
+  /** A restarted SW asks the requesting page for its route table (reply on the port: `routes.set`). */
   'routes.query': Record<string, never>;
+  /** The SW is writing a response: answer `client.stay`, an event that renews its life (keep-awake.ts). */
+  'sw.stay': Record<string, never>;
 }
 
 /**
@@ -229,13 +233,14 @@ export function typeGuard<M, K extends keyof M & string>(type: K) {
 }
 
 export const isSwToPage = messageGuard<SwToPage>(['engine.query', 'job']);
-export const isSwToPageRoutes = messageGuard<SwToPageRoutes>(['routes.query']);
+export const isSwToPageMain = messageGuard<SwToPageMain>(['routes.query', 'sw.stay']);
 export const isPageToSw = messageGuard<PageToSw>([
   'client.claim',
   'client.hello',
   'client.goodbye',
   'client.crashed',
   'sw.version.query',
+  'client.stay',
   'routes.set',
 ]);
 export const isEngineToPage = messageGuard<EngineToPage>(['engine.crashed']);

@@ -6,7 +6,7 @@
  * its own), as a request without a client does; with no table anywhere it is device-only.
  */
 import { ask } from '#core/protocol/ask';
-import type { SwToPageRoutes } from '#core/protocol/protocol';
+import type { SwToPageMain } from '#core/protocol/protocol';
 import { parseRouteTable } from '#core/route-table/parse-route-table';
 import type { RouteInfo } from '#core/route-table/route-info';
 
@@ -28,7 +28,7 @@ export async function routeInfoFor(clients: Clients, clientId: string): Promise<
   if (!tables.has(clientId)) {
     const client = await clients.get(clientId);
     const answer = client
-      ? await ask<SwToPageRoutes, 'routes.query', 'routes.set'>(
+      ? await ask<SwToPageMain, 'routes.query', 'routes.set'>(
           client,
           'routes.query',
           {},

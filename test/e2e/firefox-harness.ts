@@ -1,0 +1,58 @@
+/**
+ * The Firefox fixture: serves the built `dist/` with `vite preview`, as the Chromium harness
+ * does, and drives Debian's Firefox ESR (`scripts/ensure-firefox.sh`) over WebDriver BiDi with
+ * `puppeteer-core`, which downloads no browser. Each `openPage` is a fresh browser context
+ * (its own Service Worker registration, caches and OPFS). `prefs` sets Firefox preferences
+ * for the whole browser (the long-answer spec shortens the Service Worker's idle time).
+ */
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import { preview, type PreviewServer } from 'vite';
+
+export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+export interface FirefoxHarness {
+  origin: string;
+  browser: Browser;
+  /** A fresh context and page on `path`, with `window.inpage.ready` awaited unless `waitReady` is false. */
+  openPage(path?: string, options?: { waitReady?: boolean }): Promise<{ context: BrowserContext; page: Page }>;
+  close(): Promise<void>;
+}
+
+export async function startFirefoxHarness(prefs: Record<string, unknown> = {}): Promise<FirefoxHarness> {
+  const server: PreviewServer = await preview({
+    configFile: 'vite.config.ts',
+    logLevel: 'silent',
+    preview: { port: 0, host: '127.0.0.1', strictPort: false },
+  });
+  const address = server.httpServer.address();
+  if (address === null || typeof address === 'string') throw new Error('preview server has no port');
+  const origin = `http://127.0.0.1:${address.port}`;
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    extraPrefsFirefox: prefs,
+  });
+  const pageErrors: string[] = [];
+  return {
+    origin,
+    browser,
+    async openPage(path = '/?model=inpage-test', { waitReady = true } = {}) {
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      // tsx (esbuild keepNames) wraps functions passed to page.evaluate in __name(...).
+      await page.evaluateOnNewDocument('globalThis.__name = (fn) => fn;');
+      page.on('pageerror', (error) =>
+        pageErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error)),
+      );
+      await page.goto(origin + path);
+      if (waitReady) await page.evaluate(() => window.inpage.ready.then(() => undefined));
+      return { context, page };
+    },
+    async close() {
+      await browser.close();
+      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+      if (pageErrors.length > 0) throw new Error(`uncaught errors in the page:\n${pageErrors.join('\n')}`);
+    },
+  };
+}
