@@ -35,7 +35,7 @@ test('a leader in the back/forward cache hands the lock on; restored, it follows
   await first.evaluate(() => {
     const state = window as unknown as { restored: boolean };
     state.restored = false;
-    addEventListener('pageshow', (event) => (state.restored = event.persisted));
+    window.addEventListener('pageshow', (event) => (state.restored = event.persisted));
   });
 
   await first.goto(`${harness.origin}/test-bfcache/elsewhere.html`);
