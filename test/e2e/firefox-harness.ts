@@ -15,6 +15,11 @@ export interface FirefoxHarness {
   browser: Browser;
   /** A fresh context and page on `path`, with `window.inpage.ready` awaited unless `waitReady` is false. */
   openPage(path?: string, options?: { waitReady?: boolean }): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * Stops the server, open connections too: the network is gone for the origin. (Firefox's
+   * emulated offline mode fails the fetches a Service Worker would answer as well, so it is not used.)
+   */
+  stopServing(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +39,13 @@ export async function startFirefoxHarness(prefs: Record<string, unknown> = {}): 
     extraPrefsFirefox: prefs,
   });
   const pageErrors: string[] = [];
+  let serving = true;
+  const stopServing = async () => {
+    if (!serving) return;
+    serving = false;
+    if ('closeAllConnections' in server.httpServer) server.httpServer.closeAllConnections();
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+  };
   return {
     origin,
     browser,
@@ -49,9 +61,10 @@ export async function startFirefoxHarness(prefs: Record<string, unknown> = {}): 
       if (waitReady) await page.evaluate(() => window.inpage.ready.then(() => undefined));
       return { context, page };
     },
+    stopServing,
     async close() {
       await browser.close();
-      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+      await stopServing();
       if (pageErrors.length > 0) throw new Error(`uncaught errors in the page:\n${pageErrors.join('\n')}`);
     },
   };

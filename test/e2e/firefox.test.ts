@@ -6,6 +6,8 @@
  * an idle SW after `dom.serviceWorkers.idle_timeout` (30 s) even while it writes a response;
  * here that time is 5 s, so a generation of over 10 s shows the SW was kept alive
  * (worker/sw/keep-awake.ts). Without it the stream ended silently at the idle time.
+ * Offline (the server stopped) a reload answers, with `&threads=2` too: Firefox's SW is not
+ * cross-origin isolated itself, so it stores the pthreads build when an isolated page says so.
  */
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -14,6 +16,11 @@ import type { Page } from 'puppeteer-core';
 import { buildBenchModel } from '../fixtures/bench-model';
 import { INPAGE_TEST_QWEN3_CHAIN_TEXT } from '../fixtures/inpage-test-qwen3-spec';
 import { startFirefoxHarness, type FirefoxHarness } from './firefox-harness';
+
+interface ServedCard {
+  id: string;
+  threads?: { prefill: number; decode: number };
+}
 
 const IDLE_MS = 5_000;
 const DIR = 'dist/test-firefox';
@@ -132,5 +139,63 @@ describe('Firefox ESR', () => {
     assert.ok(json.body !== null, `an empty body after ${Math.round(json.ms)} ms`);
     assert.equal((json.body as { usage: { completion_tokens: number } }).usage.completion_tokens, request.max_tokens);
     await context.close();
+  });
+});
+
+describe('Firefox ESR offline', () => {
+  let offline: FirefoxHarness;
+  before(async () => {
+    offline = await startFirefoxHarness();
+  });
+  after(() => offline?.close());
+
+  test('after one visit, with the server gone, a reload answers, by default and with &threads=2 (the pthreads build was stored)', async () => {
+    const visits = [
+      await offline.openPage('/?model=inpage-test'),
+      await offline.openPage('/?model=inpage-test&threads=2'),
+    ];
+    // The SW stores the pthreads build in the background, once the isolated page says so.
+    await visits[1]!.page.waitForFunction(
+      async () => {
+        for (const name of await caches.keys())
+          for (const request of await (await caches.open(name)).keys())
+            if (/llama-engine-(relaxed-|simd-)?mt-/.test(request.url)) return true;
+        return false;
+      },
+      { timeout: 30_000, polling: 200 },
+    );
+    await offline.stopServing();
+    for (const [i, { page, context }] of visits.entries()) {
+      assert.equal(
+        await page.evaluate(() =>
+          fetch('/no-such.txt').then(
+            () => 'reached',
+            () => 'offline',
+          ),
+        ),
+        'offline',
+      );
+      await page.reload();
+      const ready = await page.evaluate(() =>
+        window.inpage.ready.then(
+          () => 'ready',
+          (error: unknown) => `rejected: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+      assert.equal(ready, 'ready', page.url());
+      const answer = await post(page, '/v1/completions', {
+        model: 'inpage-test',
+        prompt: 'abc',
+        max_tokens: 5,
+        temperature: 0,
+      });
+      assert.equal((answer.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
+      const models = await page.evaluate(() =>
+        fetch('/v1/models').then((r) => r.json() as Promise<{ data: ServedCard[] }>),
+      );
+      const card = models.data.find((m) => m.id === 'inpage-test');
+      assert.equal(card?.threads?.prefill, i === 0 ? 1 : 2, JSON.stringify(card));
+      await context.close();
+    }
   });
 });

@@ -16,16 +16,24 @@ declare const self: ServiceWorkerGlobalScope;
  * quota full) does not fail the install: the SW starts anyway, with a console warning, and the
  * files it could not keep come from the network (the precache route falls back to it). Of the
  * engine's wasm builds, only those this browser runs are stored (engine-variant-filter.ts):
- * the pthreads ones where `threads` (the origin's pages are isolated).
+ * the pthreads ones where `threads` (the SW isolates the origin's pages, or is isolated itself), or
+ * once a page says it is isolated (`storeThreads`: in Firefox a SW served with COOP/COEP is still
+ * not `crossOriginIsolated`, and its pages are).
  *
- * Returns the precache's answer for a fetch (undefined where it has none), for the SW's one fetch
- * listener to serve, rather than a listener of Workbox's own: the SW sets isolation headers on
- * documents whichever way they come (isolate-responses.ts).
+ * `answer` is the precache's answer for a fetch (undefined where it has none), for the SW's one
+ * fetch listener to serve, rather than a listener of Workbox's own: the SW sets isolation headers
+ * on documents whichever way they come (isolate-responses.ts).
  */
-export function precacheShell(threads: boolean): (event: FetchEvent) => Promise<Response> | undefined {
+export interface PrecachedShell {
+  answer(event: FetchEvent): Promise<Response> | undefined;
+  /** Stores the pthreads builds too, once (what is stored already is not fetched again). */
+  storeThreads(): Promise<void>;
+}
+
+export function precacheShell(threads: boolean): PrecachedShell {
   // Spelled exactly `self.__WB_MANIFEST`: that is the string injectManifest replaces.
   const manifest = self.__WB_MANIFEST ?? [];
-  if (manifest.length === 0) return () => undefined;
+  if (manifest.length === 0) return { answer: () => undefined, storeThreads: () => Promise.resolve() };
   cleanupOutdatedCaches();
   const controller = new PrecacheController();
   controller.addToCacheList(manifest);
@@ -33,7 +41,11 @@ export function precacheShell(threads: boolean): (event: FetchEvent) => Promise<
   self.addEventListener('activate', (event) => void controller.activate(event));
   const router = new Router();
   router.registerRoute(new PrecacheRoute(controller, { ignoreURLParametersMatching: [/.*/] }));
-  return (event) => router.handleRequest({ request: event.request, event });
+  let threadsStored: Promise<void> | null = threads ? Promise.resolve() : null;
+  return {
+    answer: (event) => router.handleRequest({ request: event.request, event }),
+    storeThreads: () => (threadsStored ??= storeAll(controller, true)),
+  };
 }
 
 /** Stores each listed file under its precache key; what fails is warned about, not thrown. */

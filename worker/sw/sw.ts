@@ -99,6 +99,10 @@ self.addEventListener('message', (event) => {
       // Its engine worker's job inbox: queries and jobs for this page go there, past its main thread.
       if (source && event.ports[0]) takeInbox(source, event.ports[0]);
       break;
+    case 'client.isolated':
+      // Its engine may load the pthreads build: store it for offline use (precache-shell.ts).
+      event.waitUntil(precached.storeThreads());
+      break;
     case 'client.goodbye':
       // The page's engine stopped (its tab is going): its requests end now, not after the keepalive's silence.
       if (sender) engineHints.delete(sender);
@@ -142,7 +146,7 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(keepAwake.during(handle(event).catch((error: unknown) => toOpenAIError(error).toResponse())));
     return;
   }
-  const shell = precached(event);
+  const shell = precached.answer(event);
   const isolate = isolation !== null && startsContext(event.request, self.location.origin) ? isolation : null;
   if (!shell && isolate === null) return;
   const answer = shell ?? fetch(event.request);

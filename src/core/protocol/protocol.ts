@@ -86,6 +86,11 @@ export interface PageToSw {
   /** The sending page's engine stopped. */
   'client.goodbye': Record<string, never>;
   /**
+   * The sending page is cross-origin isolated, so its engine may load the pthreads build: the SW
+   * stores that build for offline use, if it has not. (Firefox's SW is never isolated itself.)
+   */
+  'client.isolated': Record<string, never>;
+  /**
    * The sending page's engine worker died (a trap, out of memory, closed or killed): the jobs
    * it held end now with a 503 `engine_crashed` saying `reason`; the page starts a new engine
    * (its `client.hello` follows) or gives the model up to another tab.
@@ -238,6 +243,7 @@ export const isPageToSw = messageGuard<PageToSw>([
   'client.claim',
   'client.hello',
   'client.goodbye',
+  'client.isolated',
   'client.crashed',
   'sw.version.query',
   'client.stay',
