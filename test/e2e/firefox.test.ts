@@ -25,6 +25,9 @@ interface ServedCard {
 const IDLE_MS = 5_000;
 const DIR = 'dist/test-firefox';
 const LONG_MODEL_URL = '/test-firefox/long.gguf';
+const CACHE_MODEL_URL = '/test-firefox/live-attention.gguf';
+/** 540 bytes: 540 prompt tokens on the byte vocabulary (as prompt-cache-reload.test.ts). */
+const PREFIX = Array.from({ length: 60 }, (_, i) => `line ${String(i).padStart(3, '0')}\n`).join('');
 
 interface Answer {
   status: number;
@@ -40,6 +43,7 @@ let harness: FirefoxHarness;
 before(async () => {
   await mkdir(DIR, { recursive: true });
   await writeFile(`${DIR}/long.gguf`, buildBenchModel({ nEmbd: 512, nLayer: 6, nFf: 1024, nHead: 8 }, 'f32'));
+  await writeFile(`${DIR}/live-attention.gguf`, buildBenchModel({ nEmbd: 64, nLayer: 2, nFf: 128, nHead: 2 }, 'f32'));
   harness = await startFirefoxHarness({
     'dom.serviceWorkers.idle_timeout': IDLE_MS,
     'dom.serviceWorkers.idle_extended_timeout': IDLE_MS,
@@ -120,6 +124,94 @@ describe('Firefox ESR', () => {
       .join('');
     assert.equal(text, INPAGE_TEST_QWEN3_CHAIN_TEXT);
     assert.ok(sse.done);
+    await context.close();
+  });
+
+  test('an aborted stream frees the engine (the engine records a client abort); after a reload the page answers again', async () => {
+    const { page, context } = await harness.openPage();
+    const result = await page.evaluate(async () => {
+      const controller = new AbortController();
+      const response = await fetch('/v1/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'inpage-test', prompt: 'hi ', max_tokens: 3000, temperature: 0, stream: true }),
+        signal: controller.signal,
+      });
+      const reader = response.body!.getReader();
+      await reader.read();
+      controller.abort();
+      await reader.read().catch(() => undefined);
+      const start = performance.now();
+      const next = await fetch('/v1/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'inpage-test', prompt: 'abc', max_tokens: 5, temperature: 0 }),
+      }).then((r) => r.json() as Promise<{ choices: Array<{ text: string }> }>);
+      const nextMs = performance.now() - start;
+      const aborted = (await window.inpage.recentRequests()).at(-2);
+      return { next: next.choices[0]?.text, nextMs, aborted };
+    });
+    assert.equal(result.next, 'defgh');
+    // Firefox reports any client abort of a response a SW streams as a page error, a minimal SW's too.
+    for (const error of harness.takePageErrors())
+      assert.match(error, /A ServiceWorker intercepted the request and encountered an unexpected error/);
+    assert.equal(result.aborted?.outcome, 'aborted');
+    assert.equal(result.aborted?.reason, 'client aborted');
+    assert.ok(
+      (result.aborted?.completionTokens ?? Infinity) < 1500,
+      `stopped after ${result.aborted?.completionTokens} tokens`,
+    );
+    await page.reload();
+    await page.evaluate(() => window.inpage.ready.then(() => undefined));
+    const again = await post(page, '/v1/completions', {
+      model: 'inpage-test',
+      prompt: 'abc',
+      max_tokens: 5,
+      temperature: 0,
+    });
+    assert.equal((again.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
+    await context.close();
+  });
+
+  test('the prompt cache across a reload: a prompt sharing the saved prefix starts from it (OPFS)', async () => {
+    const { page, context } = await harness.openPage();
+    const load = () =>
+      page.evaluate(
+        (url) => window.inpage.ready.then(() => window.inpage.load(url)).then((card) => card.id),
+        CACHE_MODEL_URL,
+      );
+    const complete = async (model: string, prompt: string) => {
+      const answer = await post(page, '/completion', { model, prompt, n_predict: 4, temperature: 0 });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      return answer.body as { content: string; timings: { cache_n: number } };
+    };
+    let model = await load();
+    const cold = await complete(model, PREFIX + 'tail');
+    assert.equal(cold.timings.cache_n, 0);
+    // The save runs after the answer: wait until the index lists it (read under the cache's lock).
+    await page.waitForFunction(
+      () =>
+        navigator.locks.request('inpage-prompt-cache', { mode: 'shared' }, async () => {
+          try {
+            const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('inpage-prompt-cache');
+            const index = JSON.parse(
+              await (await (await dir.getFileHandle('index.json')).getFile()).text(),
+            ) as unknown[];
+            return index.length > 0;
+          } catch {
+            return false;
+          }
+        }),
+      { timeout: 15_000, polling: 100 },
+    );
+    await page.reload();
+    model = await load();
+    const restored = await complete(model, PREFIX + 'tail');
+    assert.ok(
+      restored.timings.cache_n >= PREFIX.length,
+      `${restored.timings.cache_n} tokens came from the saved state`,
+    );
+    assert.equal(restored.content, cold.content);
     await context.close();
   });
 
