@@ -56,3 +56,19 @@ IP_EXPORT int ip_slot_clear(int slot) {
   e.slots[slot].pending = 0;
   return 0;
 }
+
+// Copies slot `src`'s cells into slot `dst`, which then holds src's tokens: a prompt that another
+// slot has just read is not read again (llama-server's copy_state_to, for `n` > 1). Each slot has
+// its own cache stream, and llama.cpp copies a whole stream, at the start of the next decode.
+IP_EXPORT int ip_slot_copy(int src, int dst) {
+  Engine & e = engine();
+  const int n = static_cast<int>(e.slots.size());
+  if (src < 0 || src >= n || dst < 0 || dst >= n) return fail("no slot " + std::to_string(src < 0 || src >= n ? src : dst));
+  if (src == dst) return 0;
+  llama_memory_t mem = llama_get_memory(e.ctx);
+  llama_memory_seq_rm(mem, dst, -1, -1);
+  llama_memory_seq_cp(mem, src, dst, -1, -1);
+  e.slots[dst].cached = e.slots[src].cached;
+  e.slots[dst].pending = 0;
+  return 0;
+}

@@ -20,6 +20,8 @@ import { assertSameProbabilities, type Probability } from './native-probabilitie
 
 const DIR = 'dist/test-slots';
 const LIVE_URL = '/test-slots/live-attention.gguf';
+/** Wider, so that reading a prompt takes long enough to time (share-prompt spec). */
+const WIDE_URL = '/test-slots/wide.gguf';
 const fixture = usePage('/?model=inpage-test&slots=4');
 let live = '';
 
@@ -34,6 +36,7 @@ interface NativeAnswer {
 before(async () => {
   await mkdir(DIR, { recursive: true });
   await writeFile(`${DIR}/live-attention.gguf`, buildBenchModel({ nEmbd: 64, nLayer: 2, nFf: 128, nHead: 2 }, 'f32'));
+  await writeFile(`${DIR}/wide.gguf`, buildBenchModel({ nEmbd: 256, nLayer: 4, nFf: 768, nHead: 4 }, 'f32'));
 });
 
 /** Loads the live-attention model once (the page opens in usePage's own hook). */
@@ -354,4 +357,39 @@ test('n: 4 runs its choices at once on four slots, each equal to a single reques
   const firstOfLast = order.findIndex(([index]) => index === 3);
   const endOfFirst = order.findIndex(([index, end]) => index === 0 && end);
   assert.ok(firstOfLast >= 0 && endOfFirst >= 0 && firstOfLast < endOfFirst, JSON.stringify(order.slice(0, 12)));
+});
+
+test("n: 4 reads its prompt once: the other choices copy the first one's cells (llama-server's n_cmpl children)", async () => {
+  const wide = (await fixture.page.evaluate((url) => window.inpage.load(url), WIDE_URL)).id;
+  // 800 prompt tokens (of a slot's 1,024) and one generated: the time is the prompts' reading.
+  const prompt = (tag: string) => `${tag} ${'abcdefgh '.repeat(88)}`.slice(0, 800);
+  const timed = (request: Record<string, unknown>) =>
+    fixture.page.evaluate(async (request) => {
+      const started = performance.now();
+      const response = await fetch('/v1/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+      });
+      const body = (await response.json()) as { choices?: Array<{ text: string }> };
+      return { ms: performance.now() - started, texts: body.choices?.map((c) => c.text) ?? [JSON.stringify(body)] };
+    }, request);
+  const request = { model: wide, max_tokens: 1, temperature: 0, n: 4 };
+  const shared: number[] = [];
+  const apart: number[] = [];
+  for (const round of ['a', 'b']) {
+    // A prompt no slot holds yet, each time: the first choice reads it, the others copy it.
+    const once = await timed({ ...request, prompt: prompt(`${round}1`) });
+    // The same without the cache: each choice reads the prompt itself.
+    const each = await timed({ ...request, prompt: prompt(`${round}2`), cache_prompt: false });
+    assert.equal(new Set(once.texts).size, 1, JSON.stringify(once.texts));
+    assert.equal(new Set(each.texts).size, 1, JSON.stringify(each.texts));
+    shared.push(once.ms);
+    apart.push(each.ms);
+  }
+  const ratio = Math.min(...shared) / Math.min(...apart);
+  console.log(
+    `# n: 4, 800-token prompt: read once ${Math.min(...shared).toFixed(0)} ms, four times ${Math.min(...apart).toFixed(0)} ms (${ratio.toFixed(2)})`,
+  );
+  assert.ok(ratio < 0.6, `reading the prompt once took ${ratio.toFixed(2)} of reading it four times`);
 });

@@ -78,6 +78,7 @@ export interface LlamaEngineModule {
   _ip_use(slot: number): number;
   _ip_step(slots: Ptr, ids: Ptr, n: number): number;
   _ip_slot_clear(slot: number): number;
+  _ip_slot_copy(src: number, dst: number): number;
   _ip_cached(): number;
   _ip_state_save(): number;
   _ip_state_release(): void;

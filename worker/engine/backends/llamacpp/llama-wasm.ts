@@ -283,6 +283,12 @@ export class LlamaWasm {
     this.pending[slot] = 0;
   }
 
+  /** Copies slot `src`'s cells and tokens into slot `dst` (the copy is made at the next decode). */
+  copySlot(src: number, dst: number): void {
+    this.check(this.m._ip_slot_copy(src, dst));
+    this.pending[dst] = 0;
+  }
+
   /** Sets up the sampler (llama-server's field names; see native/sampling.cpp). */
   sampler(spec: object): void {
     this.check(this.withString(JSON.stringify(spec), (ptr) => this.m._ip_sampler(ptr)));

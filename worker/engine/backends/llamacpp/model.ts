@@ -320,6 +320,9 @@ export class LlamaCppModel implements LoadedModel {
     ids: number[],
     signal: AbortSignal,
   ): AsyncIterable<GenerationEvent> {
+    // A prompt another slot is reading now is copied from it, not read again (slot-steps.ts).
+    if (request.cache_prompt) await batch.share(slot, ids, signal);
+    if (signal.aborted) return;
     this.engine.use(slot);
     const cachedTokens = this.engine.begin(ids, request.cache_prompt);
     const promptTokens = ids.length;

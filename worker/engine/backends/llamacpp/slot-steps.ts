@@ -8,6 +8,10 @@
  * slot's are: prefill-steps.ts), so a long prompt delays the others' tokens by one chunk at most,
  * and the worker's events (aborts, keepalives) run between ticks.
  *
+ * A prompt is read once where several requests start with it at once (`n` > 1, or the same
+ * prompt sent twice): the first slot reads it, and the others wait and copy its cells (`share`),
+ * as llama-server's `n_cmpl` children copy their parent's.
+ *
  * A slot's cache stream holds its share of the context (native/load.cpp), and a request ends at
  * its slot's end (model.ts): a step or a prompt chunk always has room. Where the engine says
  * otherwise, that is the engine's failure, not the request's.
@@ -53,6 +57,13 @@ interface Waiter {
   grant(slot: number | null): void;
 }
 
+/** A slot reading a prompt: its ids, and `read`, settled once the prompt is read (or abandoned). */
+interface Reading {
+  ids: readonly number[];
+  read: Promise<void>;
+  finish(): void;
+}
+
 /** The longest a tick runs its steps on microtasks before it lets the worker's events in, in ms. */
 const YIELD_EVERY_MS = 4;
 
@@ -65,6 +76,7 @@ export class SlotSteps {
   private readonly generating = new Set<number>();
   private readonly tokens = new Map<number, TokenWork>();
   private readonly prefills: PrefillWork[] = [];
+  private readonly reading = new Map<number, Reading>();
   private readonly steps = new PrefillSteps();
   private scheduled = false;
   private lastYield = performance.now();
@@ -107,8 +119,48 @@ export class SlotSteps {
     });
   }
 
+  /**
+   * Before `slot` begins the prompt `ids`: where another slot is reading a prompt that holds more
+   * of `ids` than `slot` keeps, waits until it is read and copies that slot's cells into `slot`
+   * (`begin` then reuses them as its own); else `slot` is the one reading `ids`, until its prompt
+   * is read (`prefill`) or it is released. Synchronous up to its first wait, so that of several
+   * choices started together the first reads and the rest wait.
+   */
+  async share(slot: number, ids: readonly number[], signal: AbortSignal): Promise<void> {
+    const own = sharedPrefix(this.kept(slot), ids);
+    let source: { slot: number; shared: number; read: Promise<void> } | null = null;
+    for (const [other, reading] of this.reading) {
+      const shared = sharedPrefix(reading.ids, ids);
+      // The last prompt token is read again for its logits: sharing fewer than two more is no gain.
+      if (other !== slot && shared > Math.max(own + 1, source?.shared ?? 0))
+        source = { slot: other, shared, read: reading.read };
+    }
+    if (!source) {
+      let finish = () => {};
+      const read = new Promise<void>((resolve) => (finish = resolve));
+      this.reading.set(slot, { ids, read, finish });
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      signal.addEventListener('abort', () => resolve(), { once: true });
+      void source.read.then(resolve);
+    });
+    if (signal.aborted) return;
+    const from = source.slot;
+    if (sharedPrefix(this.kept(from), ids) > own + 1) this.guard.call(() => this.engine.copySlot(from, slot));
+  }
+
+  /** `slot`'s prompt is read, or abandoned: the slots waiting for it go on. */
+  private doneReading(slot: number): void {
+    const reading = this.reading.get(slot);
+    if (!reading) return;
+    this.reading.delete(slot);
+    reading.finish();
+  }
+
   /** Gives `slot` back (its tokens stay cached for the next prompt that shares them). */
   release(slot: number): void {
+    this.doneReading(slot);
     this.held[slot] = false;
     this.generating.delete(slot);
     this.tokens.delete(slot);
@@ -124,7 +176,19 @@ export class SlotSteps {
    */
   prefill(slot: number, sample: SampleSpec | null, signal: AbortSignal): Promise<StepResult | null> {
     return new Promise((resolve, reject) => {
-      this.prefills.push({ slot, sample, signal, resolve, reject });
+      this.prefills.push({
+        slot,
+        sample,
+        signal,
+        resolve: (result) => {
+          this.doneReading(slot);
+          resolve(result);
+        },
+        reject: (error) => {
+          this.doneReading(slot);
+          reject(error);
+        },
+      });
       this.schedule();
     });
   }
