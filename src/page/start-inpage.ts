@@ -20,6 +20,7 @@ import { hasRemoteTarget, type RouteInfo } from '../core/route-table/route-info'
 import type { RouteTable } from '../core/route-table/route-table-schema';
 import { announceRoutes, serveRouteQueries } from './announce-routes';
 import { answerSwStay } from './answer-sw-stay';
+import { STARTING_HANG } from './watch-engine';
 import { ServiceUnavailableError } from '../core/domain/errors';
 import { checkSwVersion } from './check-sw-version';
 import { controlPage } from './control-page';
@@ -125,6 +126,11 @@ class InpageRuntime extends EventTarget implements Inpage {
   }
   /** The models this tab's engine loaded (reloaded after a crash), by id. */
   private readonly loaded = new Map<string, ModelSpec>();
+  /** Hangs of the engine worker while it started the engine, before `ready` (firstLoad replaces the first). */
+  private startHangs = 0;
+  private startRetried = false;
+  /** After such a hang this page's engines run on one thread (no pthread workers to create). */
+  private oneThread = false;
   /** Whether this tab's `ready` resolved (a crash before that fails `ready` instead of restarting). */
   private started = false;
   private readonly restarts = new RestartBudget();
@@ -247,7 +253,10 @@ class InpageRuntime extends EventTarget implements Inpage {
   /** Starts this tab's engine worker, offering the catalogues of the chosen backends. */
   private run(): Remote<EngineApi> {
     const catalogues = backendsOf(this.choice).filter((backend) => backend.offersCatalogue);
-    return this.tab.lead(catalogues.map((backend) => backend.name));
+    return this.tab.lead(
+      catalogues.map((backend) => backend.name),
+      this.oneThread ? { threads: { prefill: 1, decode: 1 } } : {},
+    );
   }
 
   /**
@@ -280,7 +289,12 @@ class InpageRuntime extends EventTarget implements Inpage {
     // Whatever bring-up was under way, its worker is the one that died: this crash supersedes it.
     this.attempt += 1;
     this.dispatchEvent(new CustomEvent('crash', { detail: reason }));
-    if (!this.started) return this.tab.abdicate();
+    if (!this.started) {
+      // A worker that hung while it started its engine (Firefox: worker/engine/announce-start.ts)
+      // is replaced once by the start itself (firstLoad), which keeps the lock for it.
+      if (reason === STARTING_HANG && this.startHangs++ === 0) return;
+      return this.tab.abdicate();
+    }
     if (!this.restarts.take()) {
       const error = new ServiceUnavailableError(
         `The engine crashed again (${reason}) before a restart could load '${this.model}'; this tab gave it up to another tab, and stands by for it again in ${this.backoffMs() / 1000} s.`,
@@ -356,7 +370,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     // A failed load settles `ready` only once the SW controls the page, so /v1 then answers
     // with the OpenAI error (503 model_load_failed) instead of reaching the network.
     const loaded = after
-      .then(() => this.tab.guarded(loadWithFallback(engine, models, report)))
+      .then(() => this.firstLoad(engine, models, report))
       .then(
         (spec) => {
           this.serving = spec;
@@ -379,6 +393,33 @@ class InpageRuntime extends EventTarget implements Inpage {
     if (deviceReady) {
       await probeEndpoint(prefix, this.serving.id, this.apiKey, timeoutMs);
       this.started = true;
+    }
+  }
+
+  /**
+   * The first load. Where its worker hung while it started the engine (recover kept the lock),
+   * a new worker loads the models on one thread, for the rest of this page's life: in Firefox
+   * 153 the hang is in creating the pthread workers (4 starts in 91 after another page in the
+   * tab), and a second worker of the same page with threads hung there again. A hang there too
+   * fails the start with its reason.
+   */
+  private async firstLoad(
+    engine: Remote<EngineApi>,
+    models: ResolvedModels,
+    report: (progress: LoadProgress) => void,
+  ): Promise<ModelSpec> {
+    try {
+      return await this.tab.guarded(loadWithFallback(engine, models, report));
+    } catch (error) {
+      if (this.startHangs !== 1 || this.startRetried) throw error;
+      this.startRetried = true;
+      this.oneThread = true;
+      console.warn(
+        '[inpage-llm] the engine worker hung while it started its threads; a new worker loads the model on one thread.',
+      );
+      const spec = await this.tab.guarded(loadWithFallback(this.run(), models, report));
+      this.tab.sayHello();
+      return spec;
     }
   }
 

@@ -87,10 +87,13 @@ export class TabEngine {
     this.detach = bridgeServiceWorker(null, this.apiKey, standby ? [this.modelId] : []);
   }
 
-  /** Leads: starts the engine worker (offering `catalogues`), watches it and bridges the SW to it. */
-  lead(catalogues: BackendName[]): Remote<EngineApi> {
+  /**
+   * Leads: starts the engine worker (offering `catalogues`, with the page's settings as
+   * `overrides` change them), watches it and bridges the SW to it.
+   */
+  lead(catalogues: BackendName[], overrides: EngineSettings = {}): Remote<EngineApi> {
     this.detach();
-    const { worker, engine } = createEngine(this.settings);
+    const { worker, engine } = createEngine({ ...this.settings, ...overrides });
     const watch = watchEngine(worker, engine, (reason) => this.crashed(reason));
     this.running = { worker, engine, watch };
     this.detach = bridgeServiceWorker(engine, this.apiKey, [this.modelId]);

@@ -8,7 +8,10 @@
  *   however it ends (closed, terminated, killed under memory pressure);
  * - an `error` event: an uncaught error in its script, or the script failed to load;
  * - no answer to the keepalive ping for `hangMs` while no load runs (a loop that never yields).
- *   A load blocks the worker in one long call, so loads run with the check off (`during`);
+ *   A load blocks the worker in one long call, so loads run with the check off (`during`),
+ *   except while the worker starts an engine build (`engine.starting` to `engine.started`):
+ *   nothing there blocks it for long, and Firefox can block it for good (worker/engine/
+ *   announce-start.ts), so there no answer for STARTING_HANG_MS is a hang;
  * - it has not started within `START_MS` (it never took its life lock): its script's fetches
  *   hang when the Service Worker is stopped while they are in flight (DevTools'
  *   `stopAllWorkers`, measured), and such a worker never runs a line, so it never answers the
@@ -22,6 +25,10 @@ export const PING_EVERY_MS = 1000;
 export const HANG_MS = 30_000;
 /** How long a new worker may take to start (measured 1-4 s on the 2-core machine at load 20). */
 export const START_MS = 20_000;
+/** How long a worker starting an engine build may leave a ping unanswered (answered in ms when not hung). */
+export const STARTING_HANG_MS = 10_000;
+/** The reason a worker that hung while it started an engine build is dead. */
+export const STARTING_HANG = `the engine worker stopped answering while it started the engine (${STARTING_HANG_MS / 1000} s)`;
 
 /** What the watch needs of the worker and its engine. */
 export type WatchedWorker = Pick<Worker, 'addEventListener' | 'removeEventListener'>;
@@ -71,8 +78,14 @@ export function watchEngine(
     for (const mourn of mourners) mourn(reason);
     onDead(reason);
   };
+  let engineStarting = false;
   const onMessage = (event: MessageEvent<unknown>) => {
-    if (isEngineToPage(event.data)) die(event.data.reason);
+    if (!isEngineToPage(event.data)) return;
+    if (event.data.type === 'engine.crashed') die(event.data.reason);
+    else {
+      engineStarting = event.data.type === 'engine.starting';
+      lastAnswer = Date.now();
+    }
   };
   const onError = (event: ErrorEvent) => {
     // Handled here: the page is not told of an uncaught error, it sees the engine restart.
@@ -95,8 +108,10 @@ export function watchEngine(
     );
   }
   const tick = setInterval(() => {
-    if (loads > 0) lastAnswer = Date.now();
-    else if (Date.now() - lastAnswer > hangMs) die(`the engine worker did not answer for ${hangMs / 1000} s`);
+    const silent = Date.now() - lastAnswer;
+    if (engineStarting && silent > STARTING_HANG_MS) die(STARTING_HANG);
+    else if (loads > 0 && !engineStarting) lastAnswer = Date.now();
+    else if (!engineStarting && silent > hangMs) die(`the engine worker did not answer for ${hangMs / 1000} s`);
     if (pinging) return;
     pinging = true;
     void engine.ping().then(

@@ -120,6 +120,13 @@ export interface SwToPageMain {
  */
 export interface EngineToPage {
   'engine.crashed': { reason: string };
+  /**
+   * The worker starts an engine build (its wasm, and with pthreads its thread workers) and then
+   * says `engine.started`: meanwhile the page expects its pings answered even though a load runs,
+   * since nothing in a start blocks the worker for long (watch-engine.ts).
+   */
+  'engine.starting': Record<string, never>;
+  'engine.started': Record<string, never>;
 }
 
 /** Replies on the port of a page <-> SW question. */
@@ -249,7 +256,7 @@ export const isPageToSw = messageGuard<PageToSw>([
   'client.stay',
   'routes.set',
 ]);
-export const isEngineToPage = messageGuard<EngineToPage>(['engine.crashed']);
+export const isEngineToPage = messageGuard<EngineToPage>(['engine.crashed', 'engine.starting', 'engine.started']);
 export const isEngineToSw = messageGuard<EngineToSw>([
   'generation.prompt',
   'generation.piece',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RestartBudget } from '../../../../src/page/restart-budget';
-import { PING_EVERY_MS, watchEngine } from '../../../../src/page/watch-engine';
+import { PING_EVERY_MS, STARTING_HANG_MS, watchEngine } from '../../../../src/page/watch-engine';
 
 /** A worker stand-in (an EventTarget) and an engine whose ping answers when `answering`. */
 function fakes(answering: () => boolean) {
@@ -34,6 +34,34 @@ describe('watchEngine', () => {
     expect(dead).toEqual(['the engine worker did not answer for 5 s']);
     await vi.advanceTimersByTimeAsync(7000);
     expect(dead).toHaveLength(1);
+  });
+
+  it('within a load, a worker silent while it starts an engine build is hung after STARTING_HANG_MS; once started, not', async () => {
+    let answering = true;
+    const { worker, engine } = fakes(() => answering);
+    const dead: string[] = [];
+    const watch = watchEngine(worker, engine, (reason) => dead.push(reason));
+    const say = (type: string) => worker.dispatchEvent(new MessageEvent('message', { data: { type } }));
+    // A start that answers its pings, then a long load call that does not: alive.
+    void watch.during(new Promise<void>(() => undefined));
+    say('engine.starting');
+    await vi.advanceTimersByTimeAsync(3 * STARTING_HANG_MS);
+    say('engine.started');
+    answering = false;
+    await vi.advanceTimersByTimeAsync(3 * STARTING_HANG_MS);
+    expect(dead).toEqual([]);
+    // A start that stops answering (Firefox's nested `new Worker` that never returns): hung.
+    const other = fakes(() => false);
+    const hung: string[] = [];
+    const watched = watchEngine(other.worker, other.engine, (reason) => hung.push(reason));
+    const load = watched.during(new Promise<void>(() => undefined));
+    const failed = expect(load).rejects.toMatchObject({ code: 'engine_crashed' });
+    other.worker.dispatchEvent(new MessageEvent('message', { data: { type: 'engine.starting' } }));
+    await vi.advanceTimersByTimeAsync(STARTING_HANG_MS - PING_EVERY_MS);
+    expect(hung).toEqual([]);
+    await vi.advanceTimersByTimeAsync(3 * PING_EVERY_MS);
+    expect(hung).toEqual(['the engine worker stopped answering while it started the engine (10 s)']);
+    await failed;
   });
 
   it("hears the worker's crash message and its error event; a call in flight then fails with engine_crashed", async () => {

@@ -21,6 +21,7 @@ import { forgetModelFiles, isStoredSource, modelFiles, modelFilesStored } from '
 import { LlamaCppModel } from './model';
 import { testF32CacheMib, testMemory64 } from './test-memory';
 import { PromptCache, readLatestState } from '../../prompt-cache/prompt-cache';
+import { announceStart } from '../../announce-start';
 import type { KvCacheType } from '#core/domain/tokenize';
 import { modelFingerprints, stateKey } from '../../prompt-cache/state-key';
 
@@ -110,7 +111,8 @@ export class LlamaCppBackend implements Backend {
       const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib);
       const memory64 = hasMemory64() && (needsMemory64(size, cacheBytes) || (__INPAGE_TEST_HOOKS__ && testMemory64()));
       const build = { relaxed: hasRelaxedSimd(), pthreads: threads.pthreads, memory64 };
-      const engine = await LlamaWasm.start(llamaEngineFiles(build), pool);
+      // Watched by the page while it starts: Firefox can block the worker for good there (announce-start.ts).
+      const engine = await announceStart(() => LlamaWasm.start(llamaEngineFiles(build), pool));
       try {
         await loadWithin(spec.id, engine, () => engine.load(files, contextLength, threads, f32CacheMib, slots));
       } catch (error) {
