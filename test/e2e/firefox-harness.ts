@@ -3,10 +3,12 @@
  * does, and drives Debian's Firefox ESR (`scripts/ensure-firefox.sh`) over WebDriver BiDi with
  * `puppeteer-core`, which downloads no browser. Each `openPage` is a fresh browser context
  * (its own Service Worker registration, caches and OPFS). `prefs` sets Firefox preferences
- * for the whole browser (the long-answer spec shortens the Service Worker's idle time).
+ * for the whole browser (the long-answer spec shortens the Service Worker's idle time);
+ * `folder` serves that folder as a plain static host instead (static-server.ts).
  */
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { preview, type PreviewServer } from 'vite';
+import { preview } from 'vite';
+import { serveFolder } from './static-server';
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
@@ -25,15 +27,11 @@ export interface FirefoxHarness {
   close(): Promise<void>;
 }
 
-export async function startFirefoxHarness(prefs: Record<string, unknown> = {}): Promise<FirefoxHarness> {
-  const server: PreviewServer = await preview({
-    configFile: 'vite.config.ts',
-    logLevel: 'silent',
-    preview: { port: 0, host: '127.0.0.1', strictPort: false },
-  });
-  const address = server.httpServer.address();
-  if (address === null || typeof address === 'string') throw new Error('preview server has no port');
-  const origin = `http://127.0.0.1:${address.port}`;
+export async function startFirefoxHarness(
+  prefs: Record<string, unknown> = {},
+  folder?: { root: string; isolationHeaders: boolean },
+): Promise<FirefoxHarness> {
+  const { origin, closeServer } = folder ? await plainHost(folder) : await vitePreview();
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX_PATH,
@@ -45,8 +43,7 @@ export async function startFirefoxHarness(prefs: Record<string, unknown> = {}): 
   const stopServing = async () => {
     if (!serving) return;
     serving = false;
-    if ('closeAllConnections' in server.httpServer) server.httpServer.closeAllConnections();
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    await closeServer();
   };
   return {
     origin,
@@ -71,4 +68,24 @@ export async function startFirefoxHarness(prefs: Record<string, unknown> = {}): 
       if (pageErrors.length > 0) throw new Error(`uncaught errors in the page:\n${pageErrors.join('\n')}`);
     },
   };
+}
+
+async function plainHost(folder: { root: string; isolationHeaders: boolean }) {
+  const { origin, close } = await serveFolder(folder.root, { isolationHeaders: folder.isolationHeaders });
+  return { origin, closeServer: close };
+}
+
+async function vitePreview() {
+  const server = await preview({
+    configFile: 'vite.config.ts',
+    logLevel: 'silent',
+    preview: { port: 0, host: '127.0.0.1', strictPort: false },
+  });
+  const address = server.httpServer.address();
+  if (address === null || typeof address === 'string') throw new Error('preview server has no port');
+  const closeServer = async () => {
+    if ('closeAllConnections' in server.httpServer) server.httpServer.closeAllConnections();
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+  };
+  return { origin: `http://127.0.0.1:${address.port}`, closeServer };
 }

@@ -8,6 +8,8 @@
  * (worker/sw/keep-awake.ts). Without it the stream ended silently at the idle time.
  * Offline (the server stopped) a reload answers, with `&threads=2` too: Firefox's SW is not
  * cross-origin isolated itself, so it stores the pthreads build when an isolated page says so.
+ * On a plain static host (no COOP/COEP), `&isolate=credentialless&threads=2` runs one thread on
+ * the first load and two from the second, isolated by the SW, with the same output.
  */
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -289,5 +291,42 @@ describe('Firefox ESR offline', () => {
       assert.equal(card?.threads?.prefill, i === 0 ? 1 : 2, JSON.stringify(card));
       await context.close();
     }
+  });
+});
+
+describe('Firefox ESR on a plain static host', () => {
+  let plain: FirefoxHarness;
+  before(async () => {
+    plain = await startFirefoxHarness({}, { root: 'dist', isolationHeaders: false });
+  });
+  after(() => plain?.close());
+
+  test('&isolate=credentialless&threads=2: one thread on the first load, two from the SW-isolated second, the same text', async () => {
+    const { page, context } = await plain.openPage('/?model=inpage-test&isolate=credentialless&threads=2');
+    const threads = async () => {
+      const models = await page.evaluate(() =>
+        fetch('/v1/models').then((r) => r.json() as Promise<{ data: ServedCard[] }>),
+      );
+      return models.data.find((m) => m.id === 'inpage-test')?.threads;
+    };
+    const greedy = async () => {
+      const answer = await post(page, '/v1/completions', {
+        model: 'inpage-test',
+        prompt: 'a b c d e f g h i j k l m n o p q r s t u v w x y z '.repeat(12),
+        max_tokens: 24,
+        temperature: 0,
+      });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      return (answer.body as { choices: Array<{ text: string }> }).choices[0]?.text;
+    };
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+    assert.deepEqual(await threads(), { prefill: 1, decode: 1 });
+    const single = await greedy();
+    await page.reload();
+    await page.evaluate(() => window.inpage.ready.then(() => undefined));
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the SW isolates the second load');
+    assert.deepEqual(await threads(), { prefill: 2, decode: 1 });
+    assert.equal(await greedy(), single);
+    await context.close();
   });
 });

@@ -3,23 +3,9 @@
  * (without them when `isolationHeaders` is false, as GitHub Pages serves; no bundler, no vite),
  * and Debian's Chromium. Records console messages and page errors.
  */
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { extname, join, normalize } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright';
 import { CHROMIUM_ARGS, openaiScript } from './harness';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-  '.css': 'text/css',
-};
+import { serveFolder } from './static-server';
 
 export interface StaticSite {
   origin: string;
@@ -40,28 +26,7 @@ export async function startStaticSite(
   root: string,
   { args = [], isolationHeaders = true }: { args?: string[]; isolationHeaders?: boolean } = {},
 ): Promise<StaticSite> {
-  const isolation = {
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cross-Origin-Embedder-Policy': 'require-corp',
-  };
-  const server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
-    const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
-    const headers = { ...(isolationHeaders ? isolation : {}), 'Cache-Control': 'no-cache' };
-    if (!file.startsWith(normalize(root))) {
-      response.writeHead(403, headers).end();
-      return;
-    }
-    readFile(file).then(
-      (body) =>
-        response
-          .writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' })
-          .end(body),
-      () => response.writeHead(404, { ...headers, 'Content-Type': 'text/plain' }).end('not found'),
-    );
-  });
-  const port = await listen(server);
-  const origin = `http://127.0.0.1:${port}`;
+  const { origin, close } = await serveFolder(root, { isolationHeaders });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [...CHROMIUM_ARGS, ...args],
@@ -92,19 +57,8 @@ export async function startStaticSite(
     },
     async close() {
       await browser.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
       if (pageErrors.length > 0) throw new Error(`uncaught errors in the page:\n${pageErrors.join('\n')}`);
     },
   };
-}
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') reject(new Error('no port'));
-      else resolve(address.port);
-    });
-  });
 }
