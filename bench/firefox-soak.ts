@@ -15,7 +15,8 @@ const LOADS = Number(process.env.LOADS ?? 50);
 const which = process.env.FIREFOX_SOAK ?? 'long loads';
 const TOKENS_PER_PROMPT = 3000;
 
-const harness = await startFirefoxHarness();
+// A generation of SOAK_SECONDS runs in one evaluate: past puppeteer's 180 s.
+const harness = await startFirefoxHarness({}, undefined, (3 * SECONDS + 120) * 1000);
 try {
   if (which.includes('long')) {
     for (const stream of [true, false]) {

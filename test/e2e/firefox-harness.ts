@@ -30,6 +30,8 @@ export interface FirefoxHarness {
 export async function startFirefoxHarness(
   prefs: Record<string, unknown> = {},
   folder?: { root: string; isolationHeaders: boolean },
+  /** How long one call into the browser (an `evaluate`) may take: puppeteer's 180 s unless given. */
+  protocolTimeout?: number,
 ): Promise<FirefoxHarness> {
   const { origin, closeServer } = folder ? await plainHost(folder) : await vitePreview();
   const browser = await puppeteer.launch({
@@ -37,6 +39,7 @@ export async function startFirefoxHarness(
     executablePath: FIREFOX_PATH,
     headless: true,
     extraPrefsFirefox: prefs,
+    ...(protocolTimeout === undefined ? {} : { protocolTimeout }),
   });
   const pageErrors: string[] = [];
   let serving = true;

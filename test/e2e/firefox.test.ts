@@ -17,7 +17,10 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'puppeteer-core';
 import { buildBenchModel } from '../fixtures/bench-model';
 import { INPAGE_TEST_QWEN3_CHAIN_TEXT } from '../fixtures/inpage-test-qwen3-spec';
+import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
+import { startFakeHf, type FakeHf } from './fake-hf-server';
 import { startFirefoxHarness, type FirefoxHarness } from './firefox-harness';
+import { startRangeServer, type RangeServer } from './range-server';
 
 interface ServedCard {
   id: string;
@@ -328,5 +331,46 @@ describe('Firefox ESR on a plain static host', () => {
     assert.deepEqual(await threads(), { prefill: 2, decode: 1 });
     assert.equal(await greedy(), single);
     await context.close();
+  });
+});
+
+describe('Firefox ESR model store', () => {
+  const model = buildInpageTestModel();
+  let store: FirefoxHarness;
+  let files: RangeServer;
+  let hub: FakeHf;
+  before(async () => {
+    store = await startFirefoxHarness();
+    files = await startRangeServer({ files: { '/cut.gguf': model } });
+    hub = await startFakeHf({ repos: { 'acme/tiny': { 'tiny-Q8_0.gguf': model } } });
+  });
+  after(async () => {
+    await files?.close();
+    await hub?.close();
+    await store?.close();
+  });
+
+  const answersExactly = async (page: Page, id: string) => {
+    const answer = await post(page, '/v1/completions', { model: id, prompt: 'abc', max_tokens: 5, temperature: 0 });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal((answer.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
+  };
+
+  test('a download reset at 40% resumes from the bytes stored; an hf: id loads through the hub and its CDN', async () => {
+    const cut = Math.floor(model.length * 0.4);
+    files.cutAfter('/cut.gguf', cut, 1);
+    const url = `${files.url}/cut.gguf`;
+    const { page, context } = await store.openPage(`/?model=${encodeURIComponent(url)}&connections=1`);
+    await answersExactly(page, 'cut');
+    const starts = files.requests
+      .filter((request) => request.path === '/cut.gguf' && request.method === 'GET')
+      .map((request) => Number(/^bytes=(\d+)-/.exec(request.range ?? '')?.[1] ?? 0));
+    assert.equal(starts.length, 2, JSON.stringify(files.requests));
+    assert.ok((starts[1] ?? 0) > 0 && (starts[1] ?? 0) <= cut, `resumed at ${starts[1]} (cut at ${cut})`);
+    await context.close();
+    const hf = await store.openPage(`/?model=hf:acme/tiny&hf_endpoint=${encodeURIComponent(hub.endpoint)}`);
+    await answersExactly(hf.page, 'acme/tiny');
+    assert.ok(hub.cdn.bytesSent(hub.cdnPath('acme/tiny', 'tiny-Q8_0.gguf')) >= model.length);
+    await hf.context.close();
   });
 });
