@@ -90,11 +90,17 @@ function post(page: Page, path: string, body: Record<string, unknown>): Promise<
   );
 }
 
+const chatText = (answer: Answer) =>
+  answer.frames
+    .map((frame) =>
+      (frame.choices as Array<{ delta: { content?: string } }>).map((c) => c.delta.content ?? '').join(''),
+    )
+    .join('');
 const completionText = (answer: Answer) =>
   answer.frames.map((frame) => (frame.choices as Array<{ text: string }>).map((c) => c.text).join('')).join('');
 
 describe('Firefox ESR', () => {
-  test('ready under the Service Worker, isolated; completions answer "defgh", JSON and SSE', async () => {
+  test('ready under the Service Worker, isolated; inpage-test answers "defgh" to completions and chat, JSON and SSE', async () => {
     const { page, context } = await harness.openPage();
     const state = await page.evaluate(() => ({
       isolated: crossOriginIsolated,
@@ -111,10 +117,20 @@ describe('Firefox ESR', () => {
     assert.equal(sse.status, 200);
     assert.equal(completionText(sse), 'defgh');
     assert.ok(sse.done, 'the stream ends with [DONE]');
+    // Chat: inpage-test's template concatenates the contents.
+    const chat = { model: 'inpage-test', messages: [{ role: 'user', content: 'abc' }], max_tokens: 5, temperature: 0 };
+    const chatJson = await post(page, '/v1/chat/completions', chat);
+    assert.equal(
+      (chatJson.body as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content,
+      'defgh',
+    );
+    const chatSse = await post(page, '/v1/chat/completions', { ...chat, stream: true });
+    assert.equal(chatText(chatSse), 'defgh');
+    assert.ok(chatSse.done);
     await context.close();
   });
 
-  test('chat on inpage-test-qwen3 (its own template and vocabulary), JSON and SSE', async () => {
+  test('inpage-test-qwen3 (its own template and vocabulary): chat and completions, JSON and SSE', async () => {
     const { page, context } = await harness.openPage('/?model=/models/inpage-test-qwen3.gguf');
     const request = { model: 'inpage-test-qwen3', messages: [{ role: 'user', content: 'abc' }], temperature: 0 };
     const json = await post(page, '/v1/chat/completions', request);
@@ -122,12 +138,14 @@ describe('Firefox ESR', () => {
     const message = (json.body as { choices: Array<{ message: { content: string } }> }).choices[0]?.message;
     assert.equal(message?.content, INPAGE_TEST_QWEN3_CHAIN_TEXT);
     const sse = await post(page, '/v1/chat/completions', { ...request, stream: true });
-    const text = sse.frames
-      .map((frame) =>
-        (frame.choices as Array<{ delta: { content?: string } }>).map((c) => c.delta.content ?? '').join(''),
-      )
-      .join('');
-    assert.equal(text, INPAGE_TEST_QWEN3_CHAIN_TEXT);
+    assert.equal(chatText(sse), INPAGE_TEST_QWEN3_CHAIN_TEXT);
+    assert.ok(sse.done);
+    // Completions: a prompt that does not end in a chain token writes the chain, then <|im_end|>.
+    const completion = { model: 'inpage-test-qwen3', prompt: 'x', max_tokens: 40, temperature: 0 };
+    const whole = await post(page, '/v1/completions', completion);
+    assert.equal((whole.body as { choices: Array<{ text: string }> }).choices[0]?.text, INPAGE_TEST_QWEN3_CHAIN_TEXT);
+    const streamed = await post(page, '/v1/completions', { ...completion, stream: true });
+    assert.equal(completionText(streamed), INPAGE_TEST_QWEN3_CHAIN_TEXT);
     assert.ok(sse.done);
     await context.close();
   });
