@@ -146,7 +146,7 @@ describe('Firefox ESR', () => {
     assert.equal((whole.body as { choices: Array<{ text: string }> }).choices[0]?.text, INPAGE_TEST_QWEN3_CHAIN_TEXT);
     const streamed = await post(page, '/v1/completions', { ...completion, stream: true });
     assert.equal(completionText(streamed), INPAGE_TEST_QWEN3_CHAIN_TEXT);
-    assert.ok(sse.done);
+    assert.ok(streamed.done);
     await context.close();
   });
 
