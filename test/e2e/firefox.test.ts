@@ -13,6 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'puppeteer-core';
 import { buildBenchModel } from '../fixtures/bench-model';
@@ -21,6 +22,8 @@ import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model'
 import { startFakeHf, type FakeHf } from './fake-hf-server';
 import { startFirefoxHarness, type FirefoxHarness } from './firefox-harness';
 import { startRangeServer, type RangeServer } from './range-server';
+import { readmeSnippet } from './readme-snippet';
+import { makeTempApp, type TempApp } from './temp-app';
 
 interface ServedCard {
   id: string;
@@ -390,5 +393,26 @@ describe('Firefox ESR model store', () => {
     await answersExactly(hf.page, 'acme/tiny');
     assert.ok(hub.cdn.bytesSent(hub.cdnPath('acme/tiny', 'tiny-Q8_0.gguf')) >= model.length);
     await hf.context.close();
+  });
+});
+
+describe('Firefox ESR, the README’s script tag', () => {
+  let app: TempApp;
+  let site: FirefoxHarness;
+  before(async () => {
+    app = await makeTempApp();
+    await app.sh(readmeSnippet('init-dropin'));
+    await writeFile(join(app.dir, 'public', 'index.html'), readmeSnippet('script-tag'));
+    site = await startFirefoxHarness({}, { root: join(app.dir, 'public'), isolationHeaders: true });
+  });
+  after(async () => {
+    await site?.close();
+    await app?.remove();
+  });
+
+  test('init --dropin and the README’s HTML on a static host: the page’s own fetch writes defgh', async () => {
+    const { page, context } = await site.openPage('/', { waitReady: false });
+    await page.waitForFunction(() => document.body?.textContent?.includes('defgh'), { timeout: 60_000 });
+    await context.close();
   });
 });
