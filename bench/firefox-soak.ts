@@ -9,6 +9,7 @@
  * `FIREFOX_SOAK=long|loads` runs one of them; both by default.
  */
 import { startFirefoxHarness } from '../test/e2e/firefox-harness';
+import { longGeneration } from './long-generation';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const LOADS = Number(process.env.LOADS ?? 50);
@@ -21,51 +22,7 @@ try {
   if (which.includes('long')) {
     for (const stream of [true, false]) {
       const { page, context } = await harness.openPage();
-      const result = await page.evaluate(
-        async (seconds: number, perPrompt: number, stream: boolean) => {
-          const post = (body: object) =>
-            fetch('/v1/completions', {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ model: 'inpage-test', temperature: 0, ...body }),
-            });
-          const warmStart = performance.now();
-          await (await post({ prompt: 'hi ', max_tokens: 500, ignore_eos: true })).json();
-          const tokensPerSecond = 500 / ((performance.now() - warmStart) / 1000);
-          const prompts = Math.max(1, Math.ceil((tokensPerSecond * seconds * 1.1) / perPrompt));
-          const start = performance.now();
-          let outcome: string;
-          try {
-            const response = await post({
-              prompt: Array.from({ length: prompts }, () => 'hi '),
-              max_tokens: perPrompt,
-              ignore_eos: true,
-              stream,
-            });
-            const text = await response.text();
-            if (stream)
-              outcome = text.includes('data: [DONE]')
-                ? 'completed with [DONE]'
-                : text.includes('data: {"error"')
-                  ? `error frame: ${text.slice(text.lastIndexOf('data: {"error"'), text.lastIndexOf('data: {"error"') + 300)}`
-                  : `cut: ${text.length} bytes, no [DONE]`;
-            else {
-              const body = text ? (JSON.parse(text) as { choices?: unknown[]; error?: unknown }) : null;
-              outcome = !body
-                ? `cut: status ${response.status}, empty body`
-                : body.choices
-                  ? `completed: ${body.choices.length} choices`
-                  : `error: ${JSON.stringify(body.error)}`;
-            }
-          } catch (error) {
-            outcome = `broke: ${String(error)}`;
-          }
-          return { tokensPerSecond, prompts, seconds: (performance.now() - start) / 1000, outcome };
-        },
-        SECONDS,
-        TOKENS_PER_PROMPT,
-        stream,
-      );
+      const result = await page.evaluate(longGeneration, { seconds: SECONDS, perPrompt: TOKENS_PER_PROMPT, stream });
       console.log(
         `long ${stream ? 'stream' : 'JSON'}: ${result.outcome} after ${result.seconds.toFixed(0)} s (${result.prompts} prompts x ${TOKENS_PER_PROMPT} tokens at ~${result.tokensPerSecond.toFixed(0)} tok/s)`,
       );

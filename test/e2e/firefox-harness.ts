@@ -1,6 +1,6 @@
 /**
  * The Firefox fixture: serves the built `dist/` with `vite preview`, as the Chromium harness
- * does, and drives Debian's Firefox ESR (`scripts/ensure-firefox.sh`) over WebDriver BiDi with
+ * does, and drives Debian's Firefox ESR (`scripts/ensure-browsers.sh`) over WebDriver BiDi with
  * `puppeteer-core`, which downloads no browser. Each `openPage` is a fresh browser context
  * (its own Service Worker registration, caches and OPFS). `prefs` sets Firefox preferences
  * for the whole browser (the long-answer spec shortens the Service Worker's idle time);
