@@ -7,7 +7,8 @@
  * leaves the others exact; each slot has its share of the context (its own cache stream), where a
  * request ends as it does alone, and a prompt longer than the share is a 400.
  * Speculative decoding is a 400 with slots; `/slots` lists each model's slots (`/props`'s
- * `total_slots` counts them) and a slot action acts on the one it names.
+ * `total_slots` counts them) and a slot action acts on the one it names. `n: 4` reads its prompt
+ * once; on the pthreads build a request joining a running batch and the one it joins are exact.
  */
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -392,4 +393,64 @@ test("n: 4 reads its prompt once: the other choices copy the first one's cells (
     `# n: 4, 800-token prompt: read once ${Math.min(...shared).toFixed(0)} ms, four times ${Math.min(...apart).toFixed(0)} ms (${ratio.toFixed(2)})`,
   );
   assert.ok(ratio < 0.6, `reading the prompt once took ${ratio.toFixed(2)} of reading it four times`);
+});
+
+test('on the pthreads build (&threads=2&slots=4), a request that joins a running batch and the one it joins each get their solo tokens', async () => {
+  const { page, context } = await fixture.harness.openPage('/?model=inpage-test&slots=4&threads=2');
+  try {
+    const model = (await page.evaluate((url) => window.inpage.load(url), LIVE_URL)).id;
+    const card = await page.evaluate(async (id) => {
+      const models = (await (await fetch('/v1/models')).json()) as { data: Array<{ id: string; threads?: unknown }> };
+      return models.data.find((entry) => entry.id === id);
+    }, model);
+    assert.deepEqual(card?.threads, { prefill: 2, decode: 1 }, 'the pthreads build');
+    const requests = [PROMPTS[0], PROMPTS[2]].map((prompt) => ({ ...body(prompt ?? ''), model }));
+    const solo: NativeAnswer[] = [];
+    for (const request of requests) {
+      const answer = await postFromPage(page, '/completion', request);
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      solo.push(answer.body as NativeAnswer);
+    }
+    // The second starts once the first has streamed 20 tokens: it joins a batch already running.
+    const joined = await page.evaluate(async (requests) => {
+      const stream = async (request: Record<string, unknown>, onEvent: (count: number) => void) => {
+        const response = await fetch('/completion', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ...request, stream: true }),
+        });
+        const tokens: number[] = [];
+        let count = 0;
+        const parser = window.createParser({
+          onEvent(event) {
+            const data = JSON.parse(event.data) as { tokens?: number[] };
+            tokens.push(...(data.tokens ?? []));
+            onEvent(++count);
+          },
+        });
+        const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          parser.feed(value);
+        }
+        return { tokens, count };
+      };
+      let second: Promise<{ tokens: number[]; count: number }> | null = null;
+      let joinedAt = 0;
+      const first = await stream(requests[0]!, (count) => {
+        if (count === 20 && !second) {
+          joinedAt = count;
+          second = stream(requests[1]!, () => undefined);
+        }
+      });
+      return { first, second: await second!, joinedAt };
+    }, requests);
+    assert.equal(joined.joinedAt, 20);
+    assert.ok(joined.first.count > 40, `the first streamed ${joined.first.count} events`);
+    assert.deepEqual(joined.first.tokens, solo[0]?.tokens);
+    assert.deepEqual(joined.second.tokens, solo[1]?.tokens);
+  } finally {
+    await context.close();
+  }
 });
