@@ -18,8 +18,8 @@ import { toOpenAIError } from '../core/domain/errors';
 import { checkRouteTable, fetchRouteTable } from './load-route-table';
 import { hasRemoteTarget, type RouteInfo } from '../core/route-table/route-info';
 import type { RouteTable } from '../core/route-table/route-table-schema';
-import { announceRoutes, serveRouteQueries } from './announce-routes';
-import { answerSwStay } from './answer-sw-stay';
+import { announceRoutes } from './announce-routes';
+import { answerServiceWorker } from './answer-service-worker';
 import { STARTING_HANG } from './watch-engine';
 import { ServiceUnavailableError } from '../core/domain/errors';
 import { checkSwVersion } from './check-sw-version';
@@ -128,7 +128,6 @@ class InpageRuntime extends EventTarget implements Inpage {
   private readonly loaded = new Map<string, ModelSpec>();
   /** Hangs of the engine worker while it started the engine, before `ready` (firstLoad replaces the first). */
   private startHangs = 0;
-  private startRetried = false;
   /** After such a hang this page's engines run on one thread (no pthread workers to create). */
   private oneThread = false;
   /** Whether this tab's `ready` resolved (a crash before that fails `ready` instead of restarting). */
@@ -190,8 +189,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     super();
     this.serving = models.primary;
     this.deviceState = { model: models.primary.id, status: 'loading', error: null };
-    serveRouteQueries(() => this.routeInfo());
-    answerSwStay();
+    answerServiceWorker(() => this.routeInfo());
     warnIfNotIsolated(models.fallback ?? models.primary, options.isolate);
     if (options.persist === true) void requestPersistence();
     this.options = options;
@@ -411,8 +409,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     try {
       return await this.tab.guarded(loadWithFallback(engine, models, report));
     } catch (error) {
-      if (this.startHangs !== 1 || this.startRetried) throw error;
-      this.startRetried = true;
+      if (this.startHangs !== 1 || this.oneThread) throw error;
       this.oneThread = true;
       console.warn(
         '[inpage-llm] the engine worker hung while it started its threads; a new worker loads the model on one thread.',

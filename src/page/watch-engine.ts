@@ -108,10 +108,9 @@ export function watchEngine(
     );
   }
   const tick = setInterval(() => {
-    const silent = Date.now() - lastAnswer;
-    if (engineStarting && silent > STARTING_HANG_MS) die(STARTING_HANG);
-    else if (loads > 0 && !engineStarting) lastAnswer = Date.now();
-    else if (!engineStarting && silent > hangMs) die(`the engine worker did not answer for ${hangMs / 1000} s`);
+    if (loads > 0 && !engineStarting) lastAnswer = Date.now();
+    else if (Date.now() - lastAnswer > (engineStarting ? STARTING_HANG_MS : hangMs))
+      die(engineStarting ? STARTING_HANG : `the engine worker did not answer for ${hangMs / 1000} s`);
     if (pinging) return;
     pinging = true;
     void engine.ping().then(

@@ -6,7 +6,7 @@
  * answer comes back empty with status 200. Messages on a job's port are not events and do not
  * count; a message from a window client does. So while any response is open the SW asks the
  * pages it controls, every STAY_INTERVAL_MS, to answer `sw.stay` with `client.stay`
- * (src/page/answer-sw-stay.ts). Measured in Firefox 153 with a 3 s idle time: a 15 s stream was
+ * (src/page/answer-service-worker.ts). Measured in Firefox 153 with a 3 s idle time: a 15 s stream was
  * cut at 3.3 s without the messages and completed with them. Chromium keeps a SW alive while
  * it writes a response; there the messages cost a few bytes every few seconds.
  */
