@@ -102,6 +102,21 @@ const chatText = (answer: Answer) =>
 const completionText = (answer: Answer) =>
   answer.frames.map((frame) => (frame.choices as Array<{ text: string }>).map((c) => c.text).join('')).join('');
 
+/** `model` answers greedy `abc` with `defgh`, as `inpage-test` does (and a copy of it, downloaded). */
+async function answersExactly(page: Page, model: string): Promise<void> {
+  const answer = await post(page, '/v1/completions', { model, prompt: 'abc', max_tokens: 5, temperature: 0 });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  assert.equal((answer.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
+}
+
+/** The threads `inpage-test` runs on, as its card in `GET /v1/models` says. */
+async function servedThreads(page: Page): Promise<ServedCard['threads']> {
+  const models = await page.evaluate(() =>
+    fetch('/v1/models').then((r) => r.json() as Promise<{ data: ServedCard[] }>),
+  );
+  return models.data.find((m) => m.id === 'inpage-test')?.threads;
+}
+
 describe('Firefox ESR', () => {
   test('ready under the Service Worker, isolated; inpage-test answers "defgh" to completions and chat, JSON and SSE', async () => {
     const { page, context } = await harness.openPage();
@@ -189,13 +204,7 @@ describe('Firefox ESR', () => {
     );
     await page.reload();
     await page.evaluate(() => window.inpage.ready.then(() => undefined));
-    const again = await post(page, '/v1/completions', {
-      model: 'inpage-test',
-      prompt: 'abc',
-      max_tokens: 5,
-      temperature: 0,
-    });
-    assert.equal((again.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
+    await answersExactly(page, 'inpage-test');
     await context.close();
   });
 
@@ -301,18 +310,9 @@ describe('Firefox ESR offline', () => {
         ),
       );
       assert.equal(ready, 'ready', page.url());
-      const answer = await post(page, '/v1/completions', {
-        model: 'inpage-test',
-        prompt: 'abc',
-        max_tokens: 5,
-        temperature: 0,
-      });
-      assert.equal((answer.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
-      const models = await page.evaluate(() =>
-        fetch('/v1/models').then((r) => r.json() as Promise<{ data: ServedCard[] }>),
-      );
-      const card = models.data.find((m) => m.id === 'inpage-test');
-      assert.equal(card?.threads?.prefill, i === 0 ? 1 : 2, JSON.stringify(card));
+      await answersExactly(page, 'inpage-test');
+      const threads = await servedThreads(page);
+      assert.equal(threads?.prefill, i === 0 ? 1 : 2, JSON.stringify(threads));
       await context.close();
     }
   });
@@ -327,12 +327,6 @@ describe('Firefox ESR on a plain static host', () => {
 
   test('&isolate=credentialless&threads=2: one thread on the first load, two from the SW-isolated second, the same text', async () => {
     const { page, context } = await plain.openPage('/?model=inpage-test&isolate=credentialless&threads=2');
-    const threads = async () => {
-      const models = await page.evaluate(() =>
-        fetch('/v1/models').then((r) => r.json() as Promise<{ data: ServedCard[] }>),
-      );
-      return models.data.find((m) => m.id === 'inpage-test')?.threads;
-    };
     const greedy = async () => {
       const answer = await post(page, '/v1/completions', {
         model: 'inpage-test',
@@ -344,12 +338,12 @@ describe('Firefox ESR on a plain static host', () => {
       return (answer.body as { choices: Array<{ text: string }> }).choices[0]?.text;
     };
     assert.equal(await page.evaluate(() => crossOriginIsolated), false);
-    assert.deepEqual(await threads(), { prefill: 1, decode: 1 });
+    assert.deepEqual(await servedThreads(page), { prefill: 1, decode: 1 });
     const single = await greedy();
     await page.reload();
     await page.evaluate(() => window.inpage.ready.then(() => undefined));
     assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the SW isolates the second load');
-    assert.deepEqual(await threads(), { prefill: 2, decode: 1 });
+    assert.deepEqual(await servedThreads(page), { prefill: 2, decode: 1 });
     assert.equal(await greedy(), single);
     await context.close();
   });
@@ -370,12 +364,6 @@ describe('Firefox ESR model store', () => {
     await hub?.close();
     await store?.close();
   });
-
-  const answersExactly = async (page: Page, id: string) => {
-    const answer = await post(page, '/v1/completions', { model: id, prompt: 'abc', max_tokens: 5, temperature: 0 });
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    assert.equal((answer.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
-  };
 
   test('a download reset at 40% resumes from the bytes stored; an hf: id loads through the hub and its CDN', async () => {
     const cut = Math.floor(model.length * 0.4);
