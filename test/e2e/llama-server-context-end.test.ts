@@ -9,7 +9,7 @@
  * what is missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
 import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
@@ -262,6 +262,63 @@ describe("the context's end against native llama-server at the same n_ctx", { sk
         const own = summary(answer.own.body, answer.ownText);
         assert.deepEqual(own, summary(answer.native.body, answer.nativeText), JSON.stringify(request));
         assert.equal(own.tokens_predicted, n_predict === CTX - 4 ? CTX - 4 : CTX - 3);
+      }
+  });
+});
+
+describe("the context's end inside a character, on inpage-test-qwen3 at n_ctx 256", { skip: skip ?? false }, () => {
+  const QWEN3 = 'inpage-test-qwen3-256';
+  let qwen3: LlamaServer | undefined;
+  before(async () => {
+    placeModel('inpage-test-qwen3', new Uint8Array(await readFile('dist/models/inpage-test-qwen3.gguf')));
+    qwen3 = await startLlamaServer({ model: 'inpage-test-qwen3', args: ['-c', String(2 * CTX)] });
+    await fixture.page.evaluate(
+      ({ ctx, id }) =>
+        window.inpage.load({
+          id,
+          backend: 'llamacpp',
+          source: { kind: 'url', url: new URL('/models/inpage-test-qwen3.gguf', location.href).href },
+          contextLength: ctx,
+        }),
+      { ctx: CTX, id: QWEN3 },
+    );
+  });
+  after(() => qwen3?.stop());
+
+  test('/completion: the content ends with the open character (U+FFFD), its tokens unreported, as llama-server', async () => {
+    const server = qwen3;
+    if (!server) throw new Error('llama-server starts in before()');
+    // Token 64 is `a` (not a chain token): greedy writes the chain, whose 8th and 9th tokens end
+    // inside 𝔸; a prompt of CTX - 8 or CTX - 9 tokens ends the generation there.
+    const fields = ['content', 'tokens', 'tokens_predicted', 'tokens_evaluated', 'stop_type', 'truncated'];
+    for (const room of [8, 9])
+      for (const stream of [false, true]) {
+        const request = {
+          prompt: new Array<number>(CTX - room).fill(64),
+          temperature: 0,
+          cache_prompt: false,
+          return_tokens: true,
+          n_probs: 1,
+          stream,
+        };
+        const answer = await askBoth(fixture.page, server, 'POST', '/completion', request, QWEN3);
+        assert.equal(answer.own.status, 200, answer.ownText.slice(0, 300));
+        const summary = (body: unknown, text: string): Json => {
+          if (!stream) {
+            const entries = (body as Json).completion_probabilities as Json[];
+            return { ...pick(body, fields), entries: entries.map((entry) => [entry.id, entry.token]) };
+          }
+          const frames = dataFrames(text);
+          return {
+            ...pick(frames.at(-1) ?? {}, fields.slice(2)),
+            content: frames.map((frame) => frame.content).join(''),
+            tokens: frames.flatMap((frame) => frame.tokens as number[]),
+          };
+        };
+        const own = summary(answer.own.body, answer.ownText);
+        assert.deepEqual(own, summary(answer.native.body, answer.nativeText), `${room}, stream: ${stream}`);
+        assert.deepEqual([own.stop_type, own.truncated, own.tokens_predicted], ['limit', true, room]);
+        if (!stream) assert.match(String(own.content), /😀 \uFFFD$/u);
       }
   });
 });

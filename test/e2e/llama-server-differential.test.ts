@@ -135,6 +135,8 @@ async function checkInfill(server: LlamaServer, model: string, fim: boolean) {
   const bodies: Json[] = [
     { input_prefix: 'ab', input_suffix: 'yz', n_predict: 3 },
     { input_prefix: 'ab', input_suffix: 'yz', n_predict: 40, return_tokens: true },
+    // On inpage-test-qwen3, 8 tokens end inside 𝔸 (its bytes span three tokens).
+    { input_prefix: 'ab', input_suffix: 'yz', n_predict: 8, return_tokens: true },
     { input_prefix: 'ab', input_suffix: '', prompt: 'cd', n_predict: 5, return_tokens: true, stop: ['o'] },
     {
       input_prefix: 'x',
@@ -180,12 +182,14 @@ async function checkInfill(server: LlamaServer, model: string, fim: boolean) {
       `/infill streamed ${JSON.stringify(body)}`,
     );
     assert.deepEqual(pick(ownFrames.at(-1), INFILL_FIELDS), pick(nativeFrames.at(-1), INFILL_FIELDS));
-    // Every generated id streamed, in order (with a stop string, those of the text kept).
+    // Every generated id streamed, in order (with a stop string, those of the text kept; where
+    // the generation ended inside a character, none of its tokens: llama-server streams none).
+    const streamedIds = ownFrames.flatMap((frame) => frame.tokens as number[]);
+    const open = String(nativeAnswer.content).endsWith('\uFFFD');
+    if (model === 'inpage-test-qwen3' && request.n_predict === 8) assert.ok(open, 'the test ends inside a character');
+    if (open) assert.ok(streamedIds.length < nativeAnswer.tokens.length, 'the open character has no frame');
     if (!word && nativeAnswer.tokens.length > 0)
-      assert.deepEqual(
-        ownFrames.flatMap((frame) => frame.tokens as number[]),
-        nativeAnswer.tokens,
-      );
+      assert.deepEqual(streamedIds, open ? nativeAnswer.tokens.slice(0, streamedIds.length) : nativeAnswer.tokens);
   }
 }
 

@@ -5,18 +5,9 @@
  * what waits is dropped. Bytes that can never form a character (a stray continuation byte)
  * are not held: they decode to U+FFFD.
  */
-const decoder = new TextDecoder();
+import { incompleteTail } from '#core/util/utf8-tail';
 
-/** How many bytes at the end of `bytes` are an unfinished UTF-8 character (0 when none). */
-export function incompleteTail(bytes: readonly number[]): number {
-  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-    const byte = bytes[bytes.length - back] ?? 0;
-    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
-    const need = byte >= 0xf0 && byte < 0xf8 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return need > back ? back : 0;
-  }
-  return 0;
-}
+const decoder = new TextDecoder();
 
 export class Utf8Hold {
   private held: number[] = [];

@@ -1,21 +1,8 @@
 /** Generated text released as llama-server releases it: an open character waits, whole tokens with it. */
 import { describe, expect, it } from 'vitest';
-import { incompleteTail, Utf8Hold } from '../../../../worker/engine/utf8-hold';
+import { Utf8Hold } from '../../../../worker/engine/utf8-hold';
 
 const bytes = (text: string) => Array.from(new TextEncoder().encode(text));
-
-describe('incompleteTail', () => {
-  it('finds the open start of a character at the end, and nothing else', () => {
-    const a = bytes('𝔸'); // F0 9D 94 B8
-    expect(incompleteTail(a.slice(0, 1))).toBe(1);
-    expect(incompleteTail(a.slice(0, 3))).toBe(3);
-    expect(incompleteTail(a)).toBe(0);
-    expect(incompleteTail([0x20, ...a.slice(0, 2)])).toBe(2);
-    expect(incompleteTail([0x9d])).toBe(0); // a stray continuation byte: never a character
-    expect(incompleteTail(bytes('é').slice(0, 1))).toBe(1);
-    expect(incompleteTail([])).toBe(0);
-  });
-});
 
 describe('Utf8Hold', () => {
   it('holds a token that opens a character, with its complete text, until the character is whole', () => {

@@ -15,6 +15,7 @@ import type { EngineOutput, JsonFormatter, StreamFormatter } from '../../engine-
 import { sseFrame } from '../../sse';
 import { generationSettings } from './generation-settings';
 import { nativeStop, nativeTimings, truncatedAt } from './native-timings';
+import { ReportedTokens, spelled } from './reported-tokens';
 import type { NativeCompletionBody } from './validate-native-completion';
 
 type Progress = Exclude<EngineOutput, { type: 'generation.done' }>;
@@ -28,7 +29,12 @@ function probability(token: TokenLogprob) {
     token: token.text,
     bytes: token.bytes,
     logprob: token.logprob ?? 0,
-    top_logprobs: (token.top ?? []).map((c) => ({ id: c.id, token: c.text, bytes: c.bytes, logprob: c.logprob })),
+    top_logprobs: (token.top ?? []).map((c) => ({
+      id: c.id,
+      token: spelled(c.bytes),
+      bytes: c.bytes,
+      logprob: c.logprob,
+    })),
   };
 }
 
@@ -46,8 +52,7 @@ class NativeChoice {
   draft: DraftCounts | null = null;
   /** The model's context, from `generation.prompt` (for `truncated`). */
   private contextLength = Infinity;
-  /** How many probabilities the last piece brought when it had no text (0 otherwise). */
-  private textless = 0;
+  private readonly reported = new ReportedTokens();
   private firstPiece: number | null = null;
   private ended: number | null = null;
 
@@ -63,27 +68,24 @@ class NativeChoice {
     this.contextLength = event.context_length ?? Infinity;
   }
 
-  piece(event: Piece): { ids: number[]; probabilities: Array<ReturnType<typeof probability>> } {
+  /** Takes a piece; `whole`: the text does not end inside a character after it (llama-server streams a frame then). */
+  piece(event: Piece): { ids: number[]; probabilities: Array<ReturnType<typeof probability>>; whole: boolean } {
     this.firstPiece ??= performance.now();
     this.content += event.text;
     const tokens = event.tokens ?? [];
     const ids = tokens.map((token) => token.id);
-    const probabilities = tokens.map(probability);
+    const { reported, whole } = this.reported.take(tokens);
+    const probabilities = reported.map(probability);
     this.tokens.push(...ids);
     this.probabilities.push(...probabilities);
-    this.textless = event.text === '' ? probabilities.length : 0;
-    return { ids, probabilities };
+    return { ids, probabilities, whole };
   }
 
   end(event: ChoiceEnd, predicted: number): void {
     this.ended = performance.now();
     // Where generation ended inside a character, llama-server's unstreamed content ends with it (as
-    // U+FFFD); the tokens that brought it (the last piece, with no text) are in `tokens` but have no
-    // probabilities: it reports no token while a character is open.
-    if (event.tail) {
-      this.content += event.tail;
-      this.probabilities.splice(this.probabilities.length - this.textless);
-    }
+    // U+FFFD); the tokens that brought it are in `tokens` but were never reported (no probabilities).
+    this.content += event.tail ?? '';
     this.predicted = predicted;
     this.draft = event.draft ?? null;
     ({ stopType: this.stopType, stoppingWord: this.stoppingWord } = nativeStop(event));
@@ -173,41 +175,29 @@ export function nativeCompletionJson(body: NativeCompletionBody): JsonFormatter 
 
 export function nativeCompletionStream(body: NativeCompletionBody): StreamFormatter {
   const choices = new NativeChoices();
-  /**
-   * A frame with tokens but no text waits for the next event: where the choice then ends inside a
-   * character, those tokens brought its open bytes, and llama-server streams no frame for them.
-   */
-  let held: Uint8Array[] = [];
-  return {
-    frames(event) {
-      const before = event.type === 'generation.choice-end' && event.tail ? [] : held;
-      held = [];
-      return [...before, ...framesOf(event)];
-    },
-    done: () => held.splice(0),
-  };
+  return { frames, done: () => [] };
 
-  function framesOf(event: Progress): Uint8Array[] {
+  function frames(event: Progress): Uint8Array[] {
     if (event.type === 'generation.prompt') {
       choices.choice(event.index).prompt(event);
       return [];
     }
     if (event.type === 'generation.choice-end') return [sseFrame(choices.end(event).final(body, true))];
     const choice = choices.choice(event.index);
-    const { ids, probabilities } = choice.piece(event);
-    if (event.text === '' && ids.length === 0) return [];
-    const frame = sseFrame({
-      index: event.index,
-      content: event.text,
-      tokens: ids,
-      stop: false,
-      id_slot: -1,
-      tokens_predicted: choice.tokens.length,
-      tokens_evaluated: choice.promptTokens ?? 0,
-      ...(body.n_probs > 0 ? { completion_probabilities: probabilities } : {}),
-    });
-    if (event.text !== '') return [frame];
-    held = [frame];
-    return [];
+    const { ids, probabilities, whole } = choice.piece(event);
+    // No frame for tokens that leave a character open (llama-server streams none for them).
+    if (event.text === '' && (ids.length === 0 || !whole)) return [];
+    return [
+      sseFrame({
+        index: event.index,
+        content: event.text,
+        tokens: ids,
+        stop: false,
+        id_slot: -1,
+        tokens_predicted: choice.tokens.length,
+        tokens_evaluated: choice.promptTokens ?? 0,
+        ...(body.n_probs > 0 ? { completion_probabilities: probabilities } : {}),
+      }),
+    ];
   }
 }

@@ -15,6 +15,7 @@ import type { EngineOutput, JsonFormatter, StreamFormatter } from '../../engine-
 import { sseFrame } from '../../sse';
 import { generationSettings } from './generation-settings';
 import { nativeStop, nativeTimings, truncatedAt } from './native-timings';
+import { ReportedTokens } from './reported-tokens';
 import type { InfillBody } from './validate-infill';
 
 type Progress = Exclude<EngineOutput, { type: 'generation.done' }>;
@@ -33,6 +34,7 @@ class InfillState {
   contextLength = Infinity;
   private readonly started = performance.now();
   private firstPiece: number | null = null;
+  private readonly reported = new ReportedTokens();
 
   constructor(private readonly body: InfillBody) {}
 
@@ -42,12 +44,14 @@ class InfillState {
     this.contextLength = event.context_length ?? Infinity;
   }
 
-  piece(event: Extract<Progress, { type: 'generation.piece' }>): number[] {
+  /** Takes a piece: its ids, and whether the text is whole after it (llama-server streams a frame then). */
+  piece(event: Extract<Progress, { type: 'generation.piece' }>): { ids: number[]; whole: boolean } {
     this.firstPiece ??= performance.now();
     this.content += event.text;
-    const ids = (event.tokens ?? []).map((token) => token.id);
+    const tokens = event.tokens ?? [];
+    const ids = tokens.map((token) => token.id);
     this.tokens.push(...ids);
-    return ids;
+    return { ids, whole: this.reported.take(tokens).whole };
   }
 
   end(event: ChoiceEnd): void {
@@ -107,8 +111,9 @@ export function infillStream(body: InfillBody): StreamFormatter {
       if (event.type === 'generation.prompt') state.took(event);
       if (event.type === 'generation.choice-end') state.end(event);
       if (event.type !== 'generation.piece') return [];
-      const tokens = state.piece(event);
-      if (event.text === '' && tokens.length === 0) return [];
+      const { ids: tokens, whole } = state.piece(event);
+      // No frame for tokens that leave a character open (llama-server streams none for them).
+      if (event.text === '' && (tokens.length === 0 || !whole)) return [];
       return [
         sseFrame({
           index: 0,
