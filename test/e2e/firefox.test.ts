@@ -9,7 +9,8 @@
  * Offline (the server stopped) a reload answers, with `&threads=2` too: Firefox's SW is not
  * cross-origin isolated itself, so it stores the pthreads build when an isolated page says so.
  * On a plain static host (no COOP/COEP), `&isolate=credentialless&threads=2` runs one thread on
- * the first load and two from the second, isolated by the SW, with the same output.
+ * the first load and two from the second, isolated by the SW, with the same output. The README's
+ * three ways in run here too: the script tag, the library in a Vite build, and its offline PWA.
  */
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -401,6 +402,57 @@ describe('Firefox ESR, the README’s script tag', () => {
   test('init --dropin and the README’s HTML on a static host: the page’s own fetch writes defgh', async () => {
     const { page, context } = await site.openPage('/', { waitReady: false });
     await page.waitForFunction(() => document.body?.textContent?.includes('defgh'), { timeout: 60_000 });
+    await context.close();
+  });
+});
+
+describe('Firefox ESR, the README’s library way in (Vite) and its offline PWA', () => {
+  let app: TempApp;
+  let site: FirefoxHarness;
+  before(async () => {
+    // As vite-app.test.ts builds it for Chromium: the packed tarball, `init`, the README's
+    // snippet as main.ts, `vite build`, then the README's `precache` on the output.
+    app = await makeTempApp(['openai', 'vite'], { tarball: true });
+    await app.sh(readmeSnippet('init'));
+    await writeFile(
+      join(app.dir, 'index.html'),
+      '<!doctype html><title>app</title><script type="module" src="/main.ts"></script>\n',
+    );
+    await writeFile(join(app.dir, 'main.ts'), readmeSnippet('library'));
+    await writeFile(join(app.dir, 'vite.config.ts'), readmeSnippet('vite-isolation'));
+    await app.sh('node node_modules/vite/bin/vite.js build 2>&1');
+    await app.sh(readmeSnippet('pwa-precache'));
+    site = await startFirefoxHarness({}, { root: join(app.dir, 'dist'), isolationHeaders: true });
+  });
+  after(async () => {
+    await site?.close();
+    await app?.remove();
+  });
+
+  test('the snippet streams d e f g h through the openai SDK; with the server gone, a reload does again', async () => {
+    const { page, context } = await site.openPage('/', { waitReady: false });
+    const logged: string[] = [];
+    page.on('console', (message) => logged.push(message.text()));
+    /** Waits until the page has logged the streamed letters `times` times in all. */
+    const streamed = async (times: number) => {
+      const deadline = Date.now() + 60_000;
+      while (logged.filter((text) => text === 'h').length < times) {
+        assert.ok(Date.now() < deadline, `no streamed completion; console:\n${logged.join('\n')}`);
+        await new Promise((done) => setTimeout(done, 100));
+      }
+    };
+    // The first load may have logged before the listener: reload once the SW controls the page.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, { timeout: 30_000 });
+    await page.reload();
+    await streamed(1);
+    assert.deepEqual(
+      logged.filter((text) => /^[a-z]$/.test(text)),
+      ['d', 'e', 'f', 'g', 'h'],
+    );
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+    await site.stopServing();
+    await page.reload();
+    await streamed(2);
     await context.close();
   });
 });
