@@ -7,7 +7,13 @@ import { test } from 'node:test';
 // and test-memory.ts, out of memory) are compiled into the playground build the e2e tests run,
 // and into nothing the package ships: every JavaScript file under the package's `files` is
 // searched for each trigger's name.
-const TRIGGERS = ['__inpageTestTrap', '__inpageTestHeapCeiling', '__inpageTestExhaustHeap', '__inpageTestF32CacheMib'];
+const TRIGGERS = [
+  '__inpageTestTrap',
+  '__inpageTestHeapCeiling',
+  '__inpageTestExhaustHeap',
+  '__inpageTestF32CacheMib',
+  '__inpageTestSlowStepMs',
+];
 
 async function jsFiles(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => null);

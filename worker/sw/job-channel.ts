@@ -8,7 +8,7 @@
  * `engine_gone` (`openJob` sends an unacknowledged job again); the page saying its engine worker died ends it with a 503 `engine_crashed`.
  */
 import { AsyncQueue } from '#core/util/async-queue';
-import { KEEPALIVE_INTERVAL_MS, KeepaliveWatch } from '#core/protocol/keepalive';
+import { KEEPALIVE_INTERVAL_MS, KEEPALIVE_TIMEOUT_MS, KeepaliveWatch, MAX_BUSY_MS } from '#core/protocol/keepalive';
 import { OpenAIError, ServiceUnavailableError } from '#core/domain/errors';
 import {
   isJobEvent,
@@ -155,7 +155,9 @@ export class JobChannel<E extends { type: string }> {
       if (!kind.isEvent(data)) return;
       if (isAlive(data)) {
         this.acknowledged = true;
-        this.watch.beat(this.patience ?? undefined);
+        // Before a long call the engine says how long it cannot answer (`busy_ms`): allow that too.
+        const busy = Math.min(data.busy_ms ?? 0, MAX_BUSY_MS) + KEEPALIVE_TIMEOUT_MS;
+        this.watch.beat(Math.max(this.patience ?? KEEPALIVE_TIMEOUT_MS, busy));
       } else {
         this.patience = null;
         this.push(data);

@@ -181,8 +181,12 @@ export interface EngineToSw {
   /** Every choice ended; the request's token counts. */
   'generation.done': { counts: TokenCounts };
   'generation.error': { error: WireError };
-  /** The engine still holds this request (queued or running): its answer to each `generation.keepalive`. */
-  'generation.alive': Record<string, never>;
+  /**
+   * The engine still holds this request (queued or running): its answer to each
+   * `generation.keepalive`. With `busy_ms`, sent before a call that blocks the engine's thread
+   * (a prompt step, a decode step on a large model): no answer can come for up to that long.
+   */
+  'generation.alive': { busy_ms?: number };
 }
 
 /** Engine worker -> SW on an embedding job's port: one result or one error, and `generation.alive` answers. */

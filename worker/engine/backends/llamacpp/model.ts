@@ -16,8 +16,9 @@ import type { LlamaWasm, RawCandidate, SampledToken } from './llama-wasm';
 import { samplerSpec } from './sampler-spec';
 import { tokenSpelling } from './token-spelling';
 import { Pacer } from './yield-to-events';
-import { PrefillSteps } from './prefill-steps';
+import { DECODE_COST_IN_PROMPT_TOKENS, PrefillSteps } from './prefill-steps';
 import type { EngineGuard } from './engine-guard';
+import { testSlowStep } from './test-slow-step';
 import { testTrapPoint } from './test-trap';
 import { infillFim, plainFim, type FimModel } from './fim-prompt';
 import type { SlotActionRequest, SlotActionResult } from '#core/domain/slots';
@@ -25,6 +26,7 @@ import type { FoundPrefix, PromptCache } from '../../prompt-cache/prompt-cache';
 import { SavedContext } from './saved-context';
 import { SlotFiles } from './slot-files';
 import { DraftBatch } from './draft-batch';
+import { announceBusy } from '../../request-control';
 import { SlotSteps, type SampleSpec, type StepResult } from './slot-steps';
 
 /** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
@@ -183,6 +185,7 @@ export class LlamaCppModel implements LoadedModel {
           'input',
           'context_length_exceeded',
         );
+      announceBusy(this.steps.expectedMs(ids.length));
       vectors.push(this.guard.call(() => this.engine.embed(ids, most)));
       promptTokens += ids.length;
       await pacer.maybeYield();
@@ -220,8 +223,11 @@ export class LlamaCppModel implements LoadedModel {
   /** Reads one prompt step, sized by time (prefill-steps.ts); returns the tokens still pending. */
   private prefillStep(): number {
     const before = this.engine.pendingTokens();
+    const tokens = this.steps.next();
+    announceBusy(this.steps.expectedMs(tokens));
     const started = performance.now();
-    const pending = this.engine.prefill(this.steps.next());
+    if (__INPAGE_TEST_HOOKS__) testSlowStep();
+    const pending = this.engine.prefill(tokens);
     // One slot: a prompt shorter than the context always has room.
     if (pending === null) throw new EngineError('the context has no room for the prompt');
     this.steps.record(before - pending, performance.now() - started);
@@ -421,9 +427,13 @@ export class LlamaCppModel implements LoadedModel {
     const wantTokens = request.token_info !== null;
     const top = wantTokens ? Math.max(1, request.token_info ?? 0) : 0;
     const text = new Utf8Hold();
+    // A token's decode costs about what a few prompt tokens do, until one is measured.
+    let tokenMs = this.steps.expectedMs(DECODE_COST_IN_PROMPT_TOKENS);
     for (let generated = 0; ;) {
       if (signal.aborted) return;
       if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
+      announceBusy(tokenMs);
+      const started = performance.now();
       const sampled = this.engine.sample(top, generated < request.min_tokens, drafts.position);
       this.engine.accept(sampled.id);
       generated += 1;
@@ -437,6 +447,7 @@ export class LlamaCppModel implements LoadedModel {
           return;
         }
       }
+      tokenMs = performance.now() - started;
       await pacer.maybeYield();
     }
   }

@@ -24,6 +24,13 @@ const MICRO_BATCH = 64;
 const GRAIN = 16;
 /** How much a step's measured speed moves the estimate (the rest is the earlier steps'). */
 const WEIGHT = 0.5;
+/**
+ * What a step is said to take before any was measured (`announceBusy`): 64 tokens of a 1.5B model
+ * on one wasm thread take ~4 s here; a slow phone and a larger model, several times that.
+ */
+const UNMEASURED_STEP_MS = 20_000;
+/** What one decoded token costs before it is measured, in prompt tokens (`announceBusy`): prompts are read in batches. */
+export const DECODE_COST_IN_PROMPT_TOKENS = 4;
 
 export class PrefillSteps {
   /** Measured ms per prompt token on this model, or null before its first step. */
@@ -35,6 +42,11 @@ export class PrefillSteps {
     const fit = STEP_BUDGET_MS / Math.max(this.msPerToken, 1e-3);
     const grain = fit >= MICRO_BATCH ? MICRO_BATCH : GRAIN;
     return Math.min(MAX_STEP, Math.max(GRAIN, Math.floor(fit / grain) * grain));
+  }
+
+  /** How long reading `tokens` prompt tokens should take, at the speed measured so far. */
+  expectedMs(tokens: number): number {
+    return this.msPerToken === null ? UNMEASURED_STEP_MS : tokens * this.msPerToken;
   }
 
   /** A step read `tokens` tokens in `ms`. */

@@ -22,6 +22,8 @@ import type { LlamaWasm, SampledToken } from './llama-wasm';
 import { PrefillSteps } from './prefill-steps';
 import { sharedPrefix } from '../../prompt-cache/saved-prefixes';
 import { yieldToEvents } from './yield-to-events';
+import { announceBusy } from '../../request-control';
+import { DECODE_COST_IN_PROMPT_TOKENS } from './prefill-steps';
 
 /** How a slot's next token is sampled: `top` logprobs reported, end-of-generation banned (min_tokens). */
 export interface SampleSpec {
@@ -78,6 +80,8 @@ export class SlotSteps {
   private readonly prefills: PrefillWork[] = [];
   private readonly reading = new Map<number, Reading>();
   private readonly steps = new PrefillSteps();
+  /** How long the last decode step took (all its slots), for `announceBusy`; null before one. */
+  private stepMs: number | null = null;
   private scheduled = false;
   private lastYield = performance.now();
   /** Told the held slots whenever a slot is taken or given back (`/slots`' `is_processing`). */
@@ -282,20 +286,25 @@ export class SlotSteps {
   }
 
   private step(work: TokenWork[]): void {
+    announceBusy(this.stepMs ?? this.steps.expectedMs(DECODE_COST_IN_PROMPT_TOKENS * work.length));
+    const started = performance.now();
     const status = this.engine.step(
       work.map((item) => item.slot),
       work.map((item) => item.id),
     );
     if (status !== 'ok') throw new EngineError(`a step found no room in a slot's cache (${status})`);
     work.forEach((item, row) => item.resolve(this.sampleAt(item.slot, item.sample, row)));
+    this.stepMs = performance.now() - started;
   }
 
   private prefillChunk(chunk: PrefillWork): void {
     if (chunk.signal.aborted) return chunk.resolve('aborted');
     this.engine.use(chunk.slot);
     const before = this.engine.pendingTokens();
+    const tokens = this.steps.next();
+    announceBusy(this.steps.expectedMs(tokens));
     const started = performance.now();
-    const pending = this.engine.prefill(this.steps.next());
+    const pending = this.engine.prefill(tokens);
     if (pending === null) throw new EngineError("a prompt found no room in its slot's cache");
     this.steps.record(before - pending, performance.now() - started);
     if (pending > 0) return void this.prefills.push(chunk);
