@@ -6,10 +6,11 @@
  * baseline, runs their quantized matmuls with scalar kernels, and each would take about 10
  * minutes of a 15-minute run on 2 cores.
  */
-import { existsSync } from 'node:fs';
-import { link, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createWriteStream, existsSync } from 'node:fs';
+import { link, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { buildBenchModel, type BenchShapeName } from '../test/fixtures/bench-model';
+import { ggufParts } from '../src/builtin-model/gguf-writer';
+import { benchModelSpec, type BenchShapeName } from '../test/fixtures/bench-model';
 import type { GgmlType } from '../src/builtin-model/quantize';
 
 /** One generated model: its id in the page (the file name) and where it lives. */
@@ -38,12 +39,24 @@ const SERVED = resolve('dist/bench-models');
 function parse(name: string): { shape: BenchShapeName; type: GgmlType } {
   const [shape, type] = name.split('-');
   if (
-    (shape !== 'small' && shape !== 'large' && shape !== 'qwen05') ||
+    (shape !== 'small' && shape !== 'large' && shape !== 'qwen05' && shape !== 'qwen15') ||
     (type !== 'f32' && type !== 'f16' && type !== 'q8_0' && type !== 'q4_0' && type !== 'q4_K' && type !== 'q6_K')
   ) {
-    throw new Error(`unknown bench model '${name}' (use small|large|qwen05 - f32|f16|q8_0|q4_0|q4_K|q6_K)`);
+    throw new Error(`unknown bench model '${name}' (use small|large|qwen05|qwen15 - f32|f16|q8_0|q4_0|q4_K|q6_K)`);
   }
   return { shape, type };
+}
+
+/**
+ * Writes a model as it is made. The 1.5B shape repeats its first layer's weights in every layer
+ * (the same work per token, one layer's memory and time to make: 5.7 GB of F32 otherwise).
+ */
+async function writeModel(file: string, shape: BenchShapeName, type: GgmlType): Promise<void> {
+  const out = createWriteStream(`${file}.part`);
+  for (const part of ggufParts(benchModelSpec(shape, type, undefined, shape === 'qwen15')))
+    if (!out.write(part)) await new Promise<void>((done) => out.once('drain', () => done()));
+  await new Promise<void>((done, fail) => out.end((error?: Error | null) => (error ? fail(error) : done())));
+  await rename(`${file}.part`, file);
 }
 
 /** Writes the chosen models when missing and serves them; returns them in order. */
@@ -58,7 +71,7 @@ export async function ensureBenchModels(chosen = process.env.BENCH_MODELS): Prom
     const file = resolve('.bench', `${id}.gguf`);
     if (!existsSync(file)) {
       console.log(`writing ${file} ...`);
-      await writeFile(file, buildBenchModel(shape, type));
+      await writeModel(file, shape, type);
     }
     const served = resolve(SERVED, `${id}.gguf`);
     await rm(served, { force: true });

@@ -72,10 +72,10 @@ export interface InpageOptions {
   isolate?: IsolationMode;
   /**
    * The llama.cpp engine's threads: `{ prefill, decode }` (llama.cpp's `-tb` and `-t`), each
-   * 1-16, or a number N: N for prompts and half as many (at least 1) for decoding. More than one runs the
+   * 1-16, or a number N: N for prompts and for decoding. More than one runs the
    * pthreads build, which needs a `crossOriginIsolated` page (`isolate`, or COOP/COEP headers);
-   * elsewhere the engine runs one thread. Default: half the logical cores, at most 8, for prompts
-   * and half that for decoding (docs/threads.md). A bad value makes `ready` reject with a 400.
+   * elsewhere the engine runs one thread. Default: half the logical cores, at most 8, for both
+   * (docs/threads.md). A bad value makes `ready` reject with a 400.
    */
   threads?: ThreadsOption;
   /**

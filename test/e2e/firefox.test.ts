@@ -344,7 +344,7 @@ describe('Firefox ESR on a plain static host', () => {
     await page.reload();
     await page.evaluate(() => window.inpage.ready.then(() => undefined));
     assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the SW isolates the second load');
-    assert.deepEqual(await servedThreads(page), { prefill: 2, decode: 1 });
+    assert.deepEqual(await servedThreads(page), { prefill: 2, decode: 2 });
     assert.equal(await greedy(), single);
     await context.close();
   });

@@ -156,7 +156,7 @@ test('&threads=2 on a plain static server: one thread on the first load, two fro
     await page.reload();
     const second = await isolation(page);
     assert.equal(second.page, true);
-    assert.deepEqual(await engineThreads(page), { prefill: 2, decode: 1 });
+    assert.deepEqual(await engineThreads(page), { prefill: 2, decode: 2 });
     // ggml's pool: one pthread Worker beside the engine worker's own thread.
     assert.equal(second.pthreads, 1);
     assert.ok(second.workers.length >= 1 && second.workers.every((isolated) => isolated));

@@ -403,7 +403,7 @@ test('on the pthreads build (&threads=2&slots=4), a request that joins a running
       const models = (await (await fetch('/v1/models')).json()) as { data: Array<{ id: string; threads?: unknown }> };
       return models.data.find((entry) => entry.id === id);
     }, model);
-    assert.deepEqual(card?.threads, { prefill: 2, decode: 1 }, 'the pthreads build');
+    assert.deepEqual(card?.threads, { prefill: 2, decode: 2 }, 'the pthreads build');
     const requests = [PROMPTS[0], PROMPTS[2]].map((prompt) => ({ ...body(prompt ?? ''), model }));
     const solo: NativeAnswer[] = [];
     for (const request of requests) {

@@ -3,8 +3,9 @@
  * many decode (`decode`, its `-t`). More than one needs the pthreads build, which runs only where
  * the page is `crossOriginIsolated` (shared memory); elsewhere the engine runs one thread.
  * A page asks with `startInpage({ threads })`, the drop-in's `data-threads`, the playground's
- * `&threads=`: `{ prefill, decode }` sets each; a number N is N for prompts and half as many
- * (at least 1) for decoding, which `npm run bench` found no slower (docs/threads.md).
+ * `&threads=`: `{ prefill, decode }` sets each; a number N is N for both, as llama.cpp's `-t N`
+ * is: `npm run bench:threads` found decoding on every thread faster than on one, from a 16 MB to
+ * an 800 MB model, and decoding on one thread of the pthreads build slower (docs/threads.md).
  */
 import { InvalidRequestError } from './errors';
 
@@ -13,7 +14,7 @@ export interface ThreadCounts {
   decode: number;
 }
 
-/** What a page may pass: a count (prompts; decoding on half), or each. */
+/** What a page may pass: a count (prompts and decoding), or each. */
 export type ThreadsOption = number | ThreadCounts;
 
 /** ggml's pool is sized by the page's request; past this many threads prefill stops scaling on any laptop. */
@@ -21,15 +22,16 @@ export const MAX_THREADS = 16;
 
 /**
  * The default where the page sets none: half the logical cores (one per physical core, as
- * llama.cpp's default), at most 8, for prompts; decode on half as many (decode is bound by memory
- * bandwidth, and on busy cores ggml's threads spin at every barrier: docs/threads.md).
+ * llama.cpp's default), at most 8, for prompts and decoding. Half, not all: the other half is
+ * left to the page, the browser and the rest of the machine, since ggml's threads spin at every
+ * barrier and lose far more than one thread's share when a core is taken (docs/threads.md).
  */
 export function defaultThreads(hardwareConcurrency: number): ThreadCounts {
-  return forPrefill(Math.max(1, Math.min(8, Math.floor(hardwareConcurrency / 2))));
+  return both(Math.max(1, Math.min(8, Math.floor(hardwareConcurrency / 2))));
 }
 
-/** `prefill` threads for prompts, and half as many (at least 1) for decoding. */
-const forPrefill = (prefill: number): ThreadCounts => ({ prefill, decode: Math.max(1, Math.floor(prefill / 2)) });
+/** `threads` threads for prompts and for decoding. */
+const both = (threads: number): ThreadCounts => ({ prefill: threads, decode: threads });
 
 function count(value: unknown, field: string): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_THREADS) return value;
@@ -41,7 +43,7 @@ function count(value: unknown, field: string): number {
 
 /** `value` as thread counts; throws a 400 naming `field` for anything else. */
 export function readThreads(value: unknown, field: string): ThreadCounts {
-  if (typeof value === 'number') return forPrefill(count(value, field));
+  if (typeof value === 'number') return both(count(value, field));
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const fields = new Map<string, unknown>(Object.entries(value));
     const extra = [...fields.keys()].find((key) => key !== 'prefill' && key !== 'decode');

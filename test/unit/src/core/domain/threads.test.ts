@@ -3,24 +3,24 @@ import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 import { defaultThreads, parseThreads, readThreads } from '../../../../../src/core/domain/threads';
 
 describe('threads', () => {
-  it('defaults to half the logical cores (at most 8) for prompts, and half that for decoding', () => {
+  it('defaults to half the logical cores (at most 8), for prompts and decoding', () => {
     expect([1, 2, 4, 8, 16, 32].map((cores) => defaultThreads(cores))).toEqual([
       { prefill: 1, decode: 1 },
       { prefill: 1, decode: 1 },
-      { prefill: 2, decode: 1 },
-      { prefill: 4, decode: 2 },
-      { prefill: 8, decode: 4 },
-      { prefill: 8, decode: 4 },
+      { prefill: 2, decode: 2 },
+      { prefill: 4, decode: 4 },
+      { prefill: 8, decode: 8 },
+      { prefill: 8, decode: 8 },
     ]);
   });
 
-  it('reads a count (prompts, and decoding on half) or each', () => {
-    expect(readThreads(2, 'threads')).toEqual({ prefill: 2, decode: 1 });
+  it('reads a count (prompts and decoding) or each', () => {
+    expect(readThreads(2, 'threads')).toEqual({ prefill: 2, decode: 2 });
     expect(readThreads(1, 'threads')).toEqual({ prefill: 1, decode: 1 });
-    expect(readThreads(8, 'threads')).toEqual({ prefill: 8, decode: 4 });
+    expect(readThreads(8, 'threads')).toEqual({ prefill: 8, decode: 8 });
     expect(readThreads({ prefill: 4, decode: 1 }, 'threads')).toEqual({ prefill: 4, decode: 1 });
     expect(readThreads({ prefill: 2, decode: 2 }, 'threads')).toEqual({ prefill: 2, decode: 2 });
-    expect(parseThreads('3', 'data-threads')).toEqual({ prefill: 3, decode: 1 });
+    expect(parseThreads('3', 'data-threads')).toEqual({ prefill: 3, decode: 3 });
     expect(parseThreads(' 2/1 ', '&threads')).toEqual({ prefill: 2, decode: 1 });
   });
 

@@ -81,7 +81,7 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
   });
 
   it('data-threads takes N or P/D; anything else is reported and the default kept', () => {
-    expect(readScriptOptions({ threads: '2' }, SCRIPT).options.threads).toEqual({ prefill: 2, decode: 1 });
+    expect(readScriptOptions({ threads: '2' }, SCRIPT).options.threads).toEqual({ prefill: 2, decode: 2 });
     expect(readScriptOptions({ threads: '4/1' }, SCRIPT).options.threads).toEqual({ prefill: 4, decode: 1 });
     expect(readScriptOptions({}, SCRIPT).options.threads).toBeUndefined();
     const bad = readScriptOptions({ threads: 'many' }, SCRIPT);
