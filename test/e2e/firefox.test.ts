@@ -24,6 +24,7 @@ import { startFakeHf, type FakeHf } from './fake-hf-server';
 import { startFirefoxHarness, type FirefoxHarness } from './firefox-harness';
 import { startRangeServer, type RangeServer } from './range-server';
 import { readmeSnippet } from './readme-snippet';
+import { makeReadmeViteApp } from './readme-vite-app';
 import { makeTempApp, type TempApp } from './temp-app';
 
 interface ServedCard {
@@ -410,16 +411,8 @@ describe('Firefox ESR, the README’s library way in (Vite) and its offline PWA'
   let app: TempApp;
   let site: FirefoxHarness;
   before(async () => {
-    // As vite-app.test.ts builds it for Chromium: the packed tarball, `init`, the README's
-    // snippet as main.ts, `vite build`, then the README's `precache` on the output.
-    app = await makeTempApp(['openai', 'vite'], { tarball: true });
-    await app.sh(readmeSnippet('init'));
-    await writeFile(
-      join(app.dir, 'index.html'),
-      '<!doctype html><title>app</title><script type="module" src="/main.ts"></script>\n',
-    );
-    await writeFile(join(app.dir, 'main.ts'), readmeSnippet('library'));
-    await writeFile(join(app.dir, 'vite.config.ts'), readmeSnippet('vite-isolation'));
+    // As vite-app.test.ts builds it for Chromium: `vite build`, then the README's `precache`.
+    app = await makeReadmeViteApp();
     await app.sh('node node_modules/vite/bin/vite.js build 2>&1');
     await app.sh(readmeSnippet('pwa-precache'));
     site = await startFirefoxHarness({}, { root: join(app.dir, 'dist'), isolationHeaders: true });

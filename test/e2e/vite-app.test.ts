@@ -7,7 +7,8 @@ import { promisify } from 'node:util';
 import { createServer, preview } from 'vite';
 import { readmeSnippet } from './readme-snippet';
 import { startStaticSite, type StaticSite } from './static-site';
-import { makeTempApp, type TempApp } from './temp-app';
+import { makeReadmeViteApp } from './readme-vite-app';
+import type { TempApp } from './temp-app';
 
 // The README's library way in, in a Vite app outside this repo that installed the packed
 // tarball (npm pack, as published): its main.ts is the README snippet, typed against the
@@ -42,16 +43,9 @@ const TSCONFIG = {
 };
 
 before(async () => {
-  app = await makeTempApp(['openai', 'vite'], { tarball: true });
-  await app.sh(readmeSnippet('init'));
-  await writeFile(
-    join(app.dir, 'index.html'),
-    '<!doctype html><title>app</title><script type="module" src="/main.ts"></script>\n',
-  );
-  await writeFile(join(app.dir, 'main.ts'), readmeSnippet('library'));
+  app = await makeReadmeViteApp();
   await writeFile(join(app.dir, 'type-checks.ts'), TYPE_CHECKS);
   await writeFile(join(app.dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-  await writeFile(join(app.dir, 'vite.config.ts'), readmeSnippet('vite-isolation'));
 });
 
 after(async () => {
