@@ -146,8 +146,12 @@ export class SlotSteps {
       return;
     }
     await new Promise<void>((resolve) => {
-      signal.addEventListener('abort', () => resolve(), { once: true });
-      void source.read.then(resolve);
+      const aborted = () => resolve();
+      signal.addEventListener('abort', aborted, { once: true });
+      void source.read.then(() => {
+        signal.removeEventListener('abort', aborted);
+        resolve();
+      });
     });
     if (signal.aborted) return;
     const from = source.slot;
