@@ -6,7 +6,9 @@
  * - `loads`: LOADS (default 50) times, a page loads `inpage-test-qwen3` and then goes to
  *   `&threads=2` (the order of issue 51's rare hang); reports how many became ready, failed
  *   (with what), or hung past 60 s.
- * `FIREFOX_SOAK=long|loads` runs one of them; both by default.
+ * `FIREFOX_SOAK=long|loads` runs one of them; both by default. `SOAK_STREAM=true|false`: only the
+ * streamed or the JSON long generation. A long generation that ends in an error prints the
+ * engine's record of its requests (which side gave up, and why).
  */
 import { startFirefoxHarness } from '../test/e2e/firefox-harness';
 import { longGeneration } from './long-generation';
@@ -20,12 +22,15 @@ const TOKENS_PER_PROMPT = 3000;
 const harness = await startFirefoxHarness({}, undefined, (3 * SECONDS + 120) * 1000);
 try {
   if (which.includes('long')) {
-    for (const stream of [true, false]) {
+    for (const stream of [true, false].filter((s) => (process.env.SOAK_STREAM ?? 'both') !== String(!s))) {
       const { page, context } = await harness.openPage();
       const result = await page.evaluate(longGeneration, { seconds: SECONDS, perPrompt: TOKENS_PER_PROMPT, stream });
       console.log(
         `long ${stream ? 'stream' : 'JSON'}: ${result.outcome} after ${result.seconds.toFixed(0)} s (${result.prompts} prompts x ${TOKENS_PER_PROMPT} tokens at ~${result.tokensPerSecond.toFixed(0)} tok/s)`,
       );
+      // Where it ended with an error, the engine's own record of the request says which side gave up.
+      if (!result.outcome.startsWith('completed'))
+        console.log(`  engine's record: ${JSON.stringify(await page.evaluate(() => window.inpage.recentRequests()))}`);
       await context.close();
     }
   }

@@ -95,6 +95,15 @@ const gone = (): JobError => ({
   ).toWire(),
 });
 
+/** A job whose engine stopped answering keepalives (beyond any `busy_ms` it announced). */
+const silent = (): JobError => ({
+  type: 'generation.error',
+  error: new ServiceUnavailableError(
+    `The engine stopped answering during the request (${KEEPALIVE_TIMEOUT_MS / 1000} s of silence beyond what it announced): its page went away or its thread is stuck.`,
+    'engine_gone',
+  ).toWire(),
+});
+
 /** The error of a job whose engine worker died under it (never retried: it may be what killed it). */
 const crashed = (reason: string): JobError => ({
   type: 'generation.error',
@@ -132,7 +141,7 @@ export class JobChannel<E extends { type: string }> {
   /** Whether the engine acknowledged the job (its first `generation.alive`). */
   private acknowledged = false;
   /** Silence from the engine (no acknowledgement, or its page closed: its worker died) ends the job with `engine_gone`. */
-  private readonly watch = new KeepaliveWatch(() => this.push(this.acknowledged ? gone() : unacknowledged()));
+  private readonly watch = new KeepaliveWatch(() => this.push(this.acknowledged ? silent() : unacknowledged()));
   /** Counts the job for `/metrics` (generation and embedding jobs). */
   private readonly meter: JobMeter | null;
 
