@@ -18,7 +18,6 @@ import { tokenSpelling } from './token-spelling';
 import { Pacer } from './yield-to-events';
 import { DECODE_COST_IN_PROMPT_TOKENS, PrefillSteps } from './prefill-steps';
 import type { EngineGuard } from './engine-guard';
-import { testSlowStep } from './test-slow-step';
 import { testTrapPoint } from './test-trap';
 import { infillFim, plainFim, type FimModel } from './fim-prompt';
 import type { SlotActionRequest, SlotActionResult } from '#core/domain/slots';
@@ -222,15 +221,9 @@ export class LlamaCppModel implements LoadedModel {
 
   /** Reads one prompt step, sized by time (prefill-steps.ts); returns the tokens still pending. */
   private prefillStep(): number {
-    const before = this.engine.pendingTokens();
-    const tokens = this.steps.next();
-    announceBusy(this.steps.expectedMs(tokens));
-    const started = performance.now();
-    if (__INPAGE_TEST_HOOKS__) testSlowStep();
-    const pending = this.engine.prefill(tokens);
+    const pending = this.steps.read(this.engine);
     // One slot: a prompt shorter than the context always has room.
     if (pending === null) throw new EngineError('the context has no room for the prompt');
-    this.steps.record(before - pending, performance.now() - started);
     return pending;
   }
 

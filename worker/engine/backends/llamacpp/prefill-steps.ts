@@ -2,11 +2,18 @@
  * How many prompt tokens the next step reads: as many as fit in `STEP_BUDGET_MS`, at the speed
  * measured on this model's own previous steps (its size, its thread count, the machine's load
  * and the context's depth all show in it). An abort lands between two steps, and the worker
- * answers the Service Worker's keepalives only between steps: a step past KEEPALIVE_TIMEOUT_MS
- * (1.5 s) would end the request with 503 `engine_gone`. Sized in tokens, one step was wrong at
- * both ends: 64 tokens took ~0.5 s on the bench's Q8_0 at load 12 on 2 cores (~45 tok/s), while
- * small models ran 3-5% faster with 256-token steps than with 64.
+ * answers the Service Worker's keepalives only between steps, so `read` announces each step's
+ * expected time first (`announceBusy`); unannounced, a step past KEEPALIVE_TIMEOUT_MS (1.5 s)
+ * would end the request with 503 `engine_gone`. Sized in tokens, one step was wrong at both ends:
+ * 64 tokens took ~0.5 s on the bench's Q8_0 at load 12 on 2 cores (~45 tok/s), while small
+ * models ran 3-5% faster with 256-token steps than with 64.
  */
+import { announceBusy } from '../../request-control';
+import type { LlamaWasm } from './llama-wasm';
+import { testSlowStep } from './test-slow-step';
+
+/** True only in test builds (vite.config.ts): see test-slow-step.ts. */
+declare const __INPAGE_TEST_HOOKS__: boolean;
 
 /** The time one prompt step is sized to take, in ms: well under the 1.5 s keepalive, long enough that a step's fixed cost is small. */
 export const STEP_BUDGET_MS = 200;
@@ -47,6 +54,22 @@ export class PrefillSteps {
   /** How long reading `tokens` prompt tokens should take, at the speed measured so far. */
   expectedMs(tokens: number): number {
     return this.msPerToken === null ? UNMEASURED_STEP_MS : tokens * this.msPerToken;
+  }
+
+  /**
+   * Reads one step of the selected slot's prompt on `engine`: its size from `next`, announced to
+   * the Service Worker (`announceBusy`: no keepalive is answered meanwhile) and timed for
+   * `record`. Returns the tokens still pending, or null where the slot's cache had no room.
+   */
+  read(engine: LlamaWasm): number | null {
+    const before = engine.pendingTokens();
+    const tokens = this.next();
+    announceBusy(this.expectedMs(tokens));
+    const started = performance.now();
+    if (__INPAGE_TEST_HOOKS__) testSlowStep();
+    const pending = engine.prefill(tokens);
+    if (pending !== null) this.record(before - pending, performance.now() - started);
+    return pending;
   }
 
   /** A step read `tokens` tokens in `ms`. */

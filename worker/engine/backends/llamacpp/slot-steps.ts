@@ -19,11 +19,10 @@
 import { EngineError } from './engine-error';
 import type { EngineGuard } from './engine-guard';
 import type { LlamaWasm, SampledToken } from './llama-wasm';
-import { PrefillSteps } from './prefill-steps';
+import { DECODE_COST_IN_PROMPT_TOKENS, PrefillSteps } from './prefill-steps';
 import { sharedPrefix } from '../../prompt-cache/saved-prefixes';
 import { yieldToEvents } from './yield-to-events';
 import { announceBusy } from '../../request-control';
-import { DECODE_COST_IN_PROMPT_TOKENS } from './prefill-steps';
 
 /** How a slot's next token is sampled: `top` logprobs reported, end-of-generation banned (min_tokens). */
 export interface SampleSpec {
@@ -304,13 +303,8 @@ export class SlotSteps {
   private prefillChunk(chunk: PrefillWork): void {
     if (chunk.signal.aborted) return chunk.resolve('aborted');
     this.engine.use(chunk.slot);
-    const before = this.engine.pendingTokens();
-    const tokens = this.steps.next();
-    announceBusy(this.steps.expectedMs(tokens));
-    const started = performance.now();
-    const pending = this.engine.prefill(tokens);
+    const pending = this.steps.read(this.engine);
     if (pending === null) throw new EngineError("a prompt found no room in its slot's cache");
-    this.steps.record(before - pending, performance.now() - started);
     if (pending > 0) return void this.prefills.push(chunk);
     if (!chunk.sample) return chunk.resolve(null);
     this.generating.add(chunk.slot);
