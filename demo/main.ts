@@ -35,6 +35,8 @@ if (params.has('isolate') && !isolate)
 const threads = readThreadsParam(params.get('threads'));
 /** `&slots=N`: the llama.cpp engine's slots, requests decoded together (as `startInpage({ slots })`). */
 const slots = readSlotsParam(params.get('slots'));
+/** `&draft_model=<model>`: a draft model for speculative decoding, named as `?model=` is (as `startInpage({ draftModel })`). */
+const draftModel = params.get('draft_model') || undefined;
 
 /** `&hf_endpoint=<URL>`: where `?model=hf:owner/repo[:QUANT]` is resolved (a Hugging Face mirror). */
 const hfEndpoint = params.get('hf_endpoint');
@@ -80,6 +82,7 @@ function start(model: string, notice: Notice | undefined, backend?: BackendChoic
     ...(isolate ? { isolate } : {}),
     ...(threads ? { threads } : {}),
     ...(slots ? { slots } : {}),
+    ...(draftModel ? { draftModel } : {}),
     ...(hfEndpoint ? { hfEndpoint } : {}),
     ...(connections === undefined ? {} : { downloads: { connections } }),
     ...(persist ? { persist } : {}),

@@ -87,6 +87,14 @@ export interface InpageOptions {
    */
   slots?: number;
   /**
+   * A draft model for speculative decoding (llama-server's `--model-draft`): a smaller GGUF of
+   * the model's vocabulary, named as `model` is, loaded beside it (llama.cpp, one slot). The
+   * model's requests draft with it unless they send `speculative.type` (`none` turns it off);
+   * the output is the model's own, token for token (docs/speculative.md). A vocabulary that is
+   * not the model's fails the load (503 `model_load_failed`).
+   */
+  draftModel?: string | ModelSpec;
+  /**
    * How GGUF models are downloaded into the model store (docs/models.md): `connections`, 1-16
    * (default 4), is how many ranges of a file, or parts of a split model, are fetched at once
    * where the server takes ranges. A bad value makes `ready` reject with a 400.

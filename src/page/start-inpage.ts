@@ -12,6 +12,7 @@ import { readThreads } from '../core/domain/threads';
 import { readSlots } from '../core/domain/slot-count';
 import { readDownloads } from '../core/domain/downloads';
 import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
+import { withDraftModel } from './draft-model-option';
 import type { EngineApi, EngineSettings, RequestRecord } from '../core/protocol/engine-api';
 import type { DeviceState, Inpage, InpageOptions, ModelManager } from './inpage-options';
 import { toOpenAIError } from '../core/domain/errors';
@@ -91,6 +92,17 @@ export function startInpage(options: InpageOptions = {}): Inpage {
       ...(options.webllmCache ? { cache: options.webllmCache } : {}),
       ...(options.hfEndpoint ? { hfEndpoint: options.hfEndpoint } : {}),
     });
+    if (options.draftModel !== undefined)
+      models = {
+        ...models,
+        primary: withDraftModel(
+          models.primary,
+          options.draftModel,
+          settings.slots ?? 1,
+          document.baseURI,
+          options.hfEndpoint,
+        ),
+      };
   } catch (error) {
     const name = typeof model === 'string' ? model : model.id;
     return new FailedInpage(name, backend === 'auto' ? 'webllm' : backend, options.apiKey ?? null, error);

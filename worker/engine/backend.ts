@@ -5,7 +5,7 @@
  * (`run-generation.ts`), identical for every backend. Both the llama.cpp-wasm and the
  * WebLLM backends implement exactly this.
  */
-import type { DraftCounts, SpeculativeParams } from '#core/domain/speculative';
+import type { DraftCounts, SpeculativeRequest } from '#core/domain/speculative';
 import type { BackendName } from '#core/domain/backend-name';
 import type { ModelCard } from '#core/domain/model-card';
 import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
@@ -58,7 +58,7 @@ export interface ChoiceRequest<P = PromptInput> extends SamplingParams {
   token_info: number | null;
   cache_prompt: boolean;
   /** Speculative decoding, or null: off (only backends that have it get a request with it). */
-  speculative: SpeculativeParams | null;
+  speculative: SpeculativeRequest | null;
   /** The constraint the whole output must match (GBNF, and the JSON schema of JSON constraints), or null. */
   grammar: OutputGrammar | null;
 }
@@ -134,7 +134,7 @@ export interface LoadedModel {
   readonly kvCacheType?: KvCacheType;
   /** What the model's card shows besides its status (size, cache state, chosen variant, threads). */
   readonly details?: Partial<
-    Pick<ModelCard, 'size_bytes' | 'cached' | 'variant' | 'threads' | 'slots' | 'chat_template'>
+    Pick<ModelCard, 'size_bytes' | 'cached' | 'variant' | 'threads' | 'slots' | 'chat_template' | 'draft_model'>
   >;
   /**
    * Generates one choice. When `signal` aborts, the generation stops within a few

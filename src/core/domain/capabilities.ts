@@ -34,6 +34,10 @@ const FEATURE_MESSAGES: Partial<Record<CapabilityName, [string, string]>> = {
     'speculative.type',
     "Speculative decoding ('speculative.type') is not supported by this model's backend.",
   ],
+  draft_model: [
+    'speculative.type',
+    "'speculative.type' 'draft-simple' needs a draft model, and this model has none (startInpage's `draftModel`).",
+  ],
 };
 
 /** Why a backend may refuse a constraint feature, for the 400's message. */
@@ -54,7 +58,10 @@ function used(request: GenerationRequest): CapabilityName[] {
   if (chats.some((chat) => Object.keys(chat.chat_template_kwargs).length > 0)) params.push('chat_template_kwargs');
   if (chats.some((chat) => chat.reasoning_effort !== null)) params.push('reasoning_effort');
   if (request.echo && request.logprobs !== null) params.push('prompt_logprobs');
-  if (request.speculative !== null) params.push('speculative');
+  const speculative = request.speculative;
+  if (speculative?.type === 'ngram-simple' || speculative?.type === 'draft-simple') params.push('speculative');
+  if (speculative?.type === 'draft-simple' || (speculative?.type == null && (speculative?.p_min ?? 0) !== 0))
+    params.push('draft_model');
   if (request.suffix !== null) params.push('suffix');
   if (request.grammar !== null) {
     params.push('grammar');
@@ -96,6 +103,12 @@ export function checkCapabilities(capabilities: ModelCapabilities, request: Gene
         'unsupported_parameter',
       );
     }
+    if (name === 'draft_model' && request.speculative?.type !== 'draft-simple')
+      throw new InvalidRequestError(
+        "'speculative.p_min' applies to a draft model's tokens, and this model has none.",
+        'speculative.p_min',
+        'unsupported_parameter',
+      );
     const [param, message] = FEATURE_MESSAGES[name] ?? [name, `'${name}' is not supported by this model's backend.`];
     throw new InvalidRequestError(message, param, 'unsupported_parameter');
   }

@@ -32,6 +32,8 @@ export const FEATURES = [
   'reasoning_effort',
   /** Speculative decoding (`speculative.*`). */
   'speculative',
+  /** A draft model's speculative decoding (`speculative.type: draft-simple`, `speculative.p_min`): the model has one. */
+  'draft_model',
 ] as const;
 
 /** One of the features above. */

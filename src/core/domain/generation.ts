@@ -5,7 +5,7 @@
  */
 import type { ChatPrompt } from './chat-prompt';
 import type { ParameterValues } from './parameters';
-import type { SpeculativeParams } from './speculative';
+import type { SpeculativeRequest } from './speculative';
 
 export type { SamplingParams } from './parameters';
 
@@ -67,7 +67,7 @@ export interface GenerationRequest extends ParameterValues {
   grammar: OutputGrammar | null;
   cache_prompt: boolean;
   /** Speculative decoding (llama-server's `speculative.*` fields), or null: off. */
-  speculative: SpeculativeParams | null;
+  speculative: SpeculativeRequest | null;
   /** Running token counts with every piece (vLLM's continuous usage stats). */
   continuous_usage: boolean;
 }

@@ -30,6 +30,8 @@ export interface ModelCard {
   threads?: ThreadCounts;
   /** The llama.cpp engine's slots: how many requests it decodes together (one KV cache shared). */
   slots?: number;
+  /** Its draft model's id (speculative decoding with `draft-simple`), where it has one. */
+  draft_model?: string;
   /** Where its chat template comes from (llamacpp): the GGUF's own, or llama.cpp's default, chatml, for a GGUF without one. */
   chat_template?: 'gguf' | 'chatml';
   /** Its slots that run a request now, by index (llama-server's `/slots` `is_processing`); absent where the backend does not say. */

@@ -19,6 +19,18 @@ export interface ModelSpec {
   source: ModelSource;
   /** Context size to allocate (tokens); the backend picks a default when absent. */
   contextLength?: number;
+  /**
+   * A draft model for speculative decoding (llama-server's `--model-draft`; llamacpp, one slot):
+   * a smaller GGUF of the same vocabulary, loaded with the model. Its requests then draft with it
+   * unless they ask otherwise (`speculative.type`).
+   */
+  draft?: DraftModelSpec;
+}
+
+/** A model's draft model: its id (for progress and errors) and where its GGUF comes from. */
+export interface DraftModelSpec {
+  id: string;
+  source: ModelSource;
 }
 
 /** Load progress, reported as phase + fraction (+ bytes where known). */

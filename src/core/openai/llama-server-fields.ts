@@ -17,7 +17,7 @@
  */
 import * as v from 'valibot';
 import { InvalidRequestError } from '../domain/errors';
-import type { SpeculativeParams } from '../domain/speculative';
+import type { SpeculativeRequest } from '../domain/speculative';
 import { booleanField, integerField } from './fields';
 import { readSpeculative, speculativeFields } from './speculative-fields';
 
@@ -69,7 +69,7 @@ export interface LlamaServerOptions {
   /** `n_cmpl`, when given. */
   n: number | undefined;
   /** The `speculative.*` fields (speculative-fields.ts). */
-  speculative: SpeculativeParams | null;
+  speculative: SpeculativeRequest | null;
 }
 
 export function readLlamaServerFields(input: LlamaServerInput): LlamaServerOptions {

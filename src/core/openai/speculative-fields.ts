@@ -1,20 +1,19 @@
 /**
  * llama-server's per-request speculative fields, dotted names as it reads them:
- * `speculative.type` (`none`, the default, or `ngram-simple`), `speculative.ngram_size_n`,
- * `speculative.ngram_size_m`, `speculative.n_max`, `speculative.n_min`, and `speculative.p_min`,
- * which only a draft model reads (none is loaded here: a value other than 0 is a 400). A type
- * llama.cpp has that is not built here (a draft model, the n-gram maps) is a 400 naming the field.
+ * `speculative.type` (`none`, `ngram-simple` or `draft-simple`; absent: the model's default),
+ * `speculative.ngram_size_n`, `speculative.ngram_size_m`, `speculative.n_max`,
+ * `speculative.n_min`, and `speculative.p_min`, which only a draft model reads. A type llama.cpp
+ * has that is not built here (EAGLE3, MTP, the n-gram maps) is a 400 naming the field.
  */
 import * as v from 'valibot';
 import { InvalidRequestError } from '../domain/errors';
-import { SPECULATIVE_DEFAULTS, type SpeculativeParams } from '../domain/speculative';
+import { resolveSpeculative, type SpeculativeRequest } from '../domain/speculative';
 import { integerField, numberField, stringField } from './fields';
 
 const optional = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);
 
 /** llama.cpp's speculative types (common_speculative_type names) that are not built here. */
 const OTHER_TYPES = [
-  'draft-simple',
   'draft-eagle3',
   'draft-mtp',
   'draft-dflash',
@@ -38,38 +37,37 @@ export type SpeculativeInput = {
   [K in keyof typeof speculativeFields]?: v.InferOutput<(typeof speculativeFields)[K]>;
 };
 
-/** The request's speculative decoding, or null (`none`, or no type given). */
-export function readSpeculative(input: SpeculativeInput): SpeculativeParams | null {
-  const type = input['speculative.type'] ?? 'none';
-  if ((input['speculative.p_min'] ?? 0) !== 0)
-    throw new InvalidRequestError(
-      "'speculative.p_min' applies to a draft model's tokens, and no draft model is loaded here.",
-      'speculative.p_min',
-      'unsupported_parameter',
-    );
-  if (type === 'none') return null;
-  if (type !== 'ngram-simple') {
+/**
+ * What the request asked for, or null where it gave no `speculative.*` field (the model's
+ * default then: its draft model, where it has one). An explicit type is checked here with its
+ * defaults (`resolveSpeculative`); a draft model's type or `p_min` on a model without one is
+ * refused by the capability check (`draft_model`).
+ */
+export function readSpeculative(input: SpeculativeInput): SpeculativeRequest | null {
+  const given = (Object.keys(speculativeFields) as Array<keyof SpeculativeInput>).some(
+    (key) => input[key] !== undefined && input[key] !== null,
+  );
+  if (!given) return null;
+  const type = input['speculative.type'] ?? null;
+  if (type !== null && type !== 'none' && type !== 'ngram-simple' && type !== 'draft-simple') {
     const known = OTHER_TYPES.includes(type);
     throw new InvalidRequestError(
       known
-        ? `'speculative.type' '${type}' is not supported here: only 'ngram-simple' (or 'none') is.`
-        : `Invalid value for 'speculative.type': expected 'none' or 'ngram-simple', but got '${type}' instead.`,
+        ? `'speculative.type' '${type}' is not supported here: only 'ngram-simple' and 'draft-simple' (or 'none') are.`
+        : `Invalid value for 'speculative.type': expected 'none', 'ngram-simple' or 'draft-simple', but got '${type}' instead.`,
       'speculative.type',
       known ? 'unsupported_parameter' : 'invalid_value',
     );
   }
-  const params: SpeculativeParams = {
+  const request: SpeculativeRequest = {
     type,
-    ngram_size_n: input['speculative.ngram_size_n'] ?? SPECULATIVE_DEFAULTS.ngram_size_n,
-    ngram_size_m: input['speculative.ngram_size_m'] ?? SPECULATIVE_DEFAULTS.ngram_size_m,
-    n_max: input['speculative.n_max'] ?? SPECULATIVE_DEFAULTS.n_max,
-    n_min: input['speculative.n_min'] ?? SPECULATIVE_DEFAULTS.n_min,
+    ngram_size_n: input['speculative.ngram_size_n'] ?? null,
+    ngram_size_m: input['speculative.ngram_size_m'] ?? null,
+    n_max: input['speculative.n_max'] ?? null,
+    n_min: input['speculative.n_min'] ?? null,
+    p_min: input['speculative.p_min'] ?? null,
   };
-  if (params.n_min > params.n_max)
-    throw new InvalidRequestError(
-      "'speculative.n_min' must not exceed 'speculative.n_max'.",
-      'speculative.n_min',
-      'invalid_value',
-    );
-  return params;
+  // With its type known, what the engine would refuse is refused here (a draft model is assumed: see above).
+  if (type !== null) resolveSpeculative(request, true);
+  return request;
 }

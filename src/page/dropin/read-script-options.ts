@@ -18,6 +18,7 @@ export interface ScriptAttributes {
   isolate?: string | undefined;
   threads?: string | undefined;
   slots?: string | undefined;
+  draftModel?: string | undefined;
   persist?: string | undefined;
   promptCache?: string | undefined;
   hfEndpoint?: string | undefined;
@@ -39,9 +40,10 @@ const fromScript = (model: string, scriptUrl: string) =>
 /**
  * Turns `<script src=".../inpage-llm.js" data-model=... data-backend=... data-fallback=...
  * data-api-key=... data-route-prefix=... data-sw=... data-scope=... data-routes=... data-isolate=...
- * data-threads=... data-persist>` into runtime options (`data-routes`: the URL of a route table's
+ * data-threads=... data-slots=... data-draft-model=... data-persist>` into runtime options (`data-routes`: the URL of a route table's
  * JSON, relative to the page; `data-isolate`: `credentialless` or `require-corp`; `data-threads`:
- * `N`, or `P/D` for prompts and decoding; `data-persist`: present, `true` or `1` asks for
+ * `N`, or `P/D` for prompts and decoding; `data-draft-model`: a draft model for speculative
+ * decoding, named as `data-model` is; `data-persist`: present, `true` or `1` asks for
  * persistent storage, `false` or `0` does not; `data-hf-endpoint`: where `hf:` ids are resolved;
  * `data-prompt-cache`: `false` or `0` turns the prompt cache across page loads off, a number
  * of MiB bounds it).
@@ -101,6 +103,8 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
       errors.push(`${error instanceof Error ? error.message : String(error)} Using one slot.`);
     }
   }
+  const draftModel = attributes.draftModel?.trim();
+  if (draftModel) options.draftModel = fromScript(draftModel, scriptUrl);
   const persist = attributes.persist?.trim().toLowerCase();
   if (persist !== undefined) {
     if (persist === '' || persist === 'true' || persist === '1') options.persist = true;

@@ -2,7 +2,7 @@
  * The validated shape of a `/v1/chat/completions` request: messages with their content already
  * flattened to text, function tools, and every sampler resolved to a value.
  */
-import type { SpeculativeParams } from '#core/domain/speculative';
+import type { SpeculativeRequest } from '#core/domain/speculative';
 import type { ChatMessage, FunctionTool, ReasoningEffort } from '#core/domain/chat-prompt';
 import type { OutputGrammar } from '#core/domain/generation';
 import type { ParameterValues } from '#core/domain/parameters';
@@ -45,6 +45,6 @@ export interface ChatRequest extends ParameterValues {
   top_logprobs: number;
   cache_prompt: boolean;
   /** llama-server's `speculative.*` fields (null: off). */
-  speculative: SpeculativeParams | null;
+  speculative: SpeculativeRequest | null;
   user: string | null;
 }

@@ -1,5 +1,8 @@
 import { ServiceUnavailableError } from '#core/domain/errors';
-import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
+import type { DraftModelSpec, LoadProgress, ModelSpec } from '#core/domain/model-spec';
+import type { GgufValue } from '#gguf/read-gguf-metadata';
+import { draftVocabularyMismatch } from '#gguf/draft-vocabulary';
+import { DraftModel } from './draft-model';
 import { GgufError } from '#gguf/gguf-error';
 import { validateGgufParts } from '#gguf/validate-gguf';
 import { chatTemplateFromMetadata } from '#gguf/chat-template';
@@ -7,7 +10,8 @@ import { vocabularyFromMetadata } from '#gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test-model';
 import type { Backend, LoadedModel } from '../../backend';
 import { llamaEngineFiles } from '../../engine-assets';
-import { engineSlots, engineThreads, promptCacheSettings } from '../../engine-settings';
+import { engineSlots, engineThreads, promptCacheSettings, type EngineThreads } from '../../engine-settings';
+import type { EngineBuild } from '#core/domain/engine-build';
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
 import { memoryLimit, tooLarge } from './memory-limit';
@@ -82,6 +86,16 @@ async function loadWithin(id: string, engine: LlamaWasm, load: () => Promise<voi
   }
 }
 
+/** What a draft model is loaded with: the model's engine build, threads and context. */
+interface DraftSetup {
+  build: EngineBuild;
+  pool: number;
+  contextLength: number;
+  threads: EngineThreads;
+  f32CacheMib: number;
+  slots: number;
+}
+
 /** The `llamacpp` backend: llama.cpp built from source for wasm by this project (native/), CPU only. */
 export class LlamaCppBackend implements Backend {
   readonly name = 'llamacpp' as const;
@@ -119,6 +133,20 @@ export class LlamaCppBackend implements Backend {
         engine.dispose();
         throw error;
       }
+      let draft: DraftModel | null = null;
+      try {
+        if (spec.draft)
+          draft = await this.loadDraft(
+            spec,
+            spec.draft,
+            metadata,
+            { build, pool, contextLength, threads, f32CacheMib, slots },
+            onProgress,
+          );
+      } catch (error) {
+        engine.dispose();
+        throw error;
+      }
       const template = chatTemplateFromMetadata(metadata, vocab);
       const key = keys ? (await keys)[KV_CACHE_TYPES.indexOf(engine.info().kvCacheType)] : undefined;
       const promptCache = key ? PromptCache.open(key, cache) : null;
@@ -132,6 +160,7 @@ export class LlamaCppBackend implements Backend {
         { prefill: threads.prefill, decode: threads.decode },
         promptCache,
         slots,
+        draft,
       );
       firstEvaluation(spec.id, model);
       await model.warmStart(await latest);
@@ -145,6 +174,42 @@ export class LlamaCppBackend implements Backend {
         { cause: error },
       );
     }
+  }
+
+  /**
+   * Loads `spec`'s draft model (speculative decoding with `draft-simple`) in an engine instance
+   * of its own, with the model's context and threads: downloaded, stored and checked as a model
+   * is, and refused (503 `model_load_failed`, naming both) where its vocabulary is not the model's
+   * (draft-vocabulary.ts) or the model has more than one slot.
+   */
+  private async loadDraft(
+    spec: ModelSpec,
+    draftSpec: DraftModelSpec,
+    metadata: Map<string, GgufValue>,
+    setup: DraftSetup,
+    onProgress: (progress: LoadProgress) => void,
+  ): Promise<DraftModel> {
+    const refuse = (why: string) =>
+      new ServiceUnavailableError(
+        `The draft model '${draftSpec.id}' cannot draft for '${spec.id}': ${why}.`,
+        'model_load_failed',
+      );
+    if (setup.slots > 1) throw refuse(`a draft model needs one slot, and '${spec.id}' has ${setup.slots}`);
+    const draftModelSpec: ModelSpec = { id: draftSpec.id, backend: 'llamacpp', source: draftSpec.source };
+    const files = await this.fetchModel(draftModelSpec, (progress) => onProgress({ ...progress, model: spec.id }));
+    const { metadata: draftMetadata } = await this.validate(draftModelSpec, files);
+    const mismatch = draftVocabularyMismatch(metadata, draftMetadata);
+    if (mismatch) throw refuse(`its vocabulary is not the model's (${mismatch})`);
+    const engine = await announceStart(() => LlamaWasm.start(llamaEngineFiles(setup.build), setup.pool));
+    try {
+      await loadWithin(draftSpec.id, engine, () =>
+        engine.load(files, setup.contextLength, setup.threads, setup.f32CacheMib, 1),
+      );
+    } catch (error) {
+      engine.dispose();
+      throw error;
+    }
+    return new DraftModel(draftSpec.id, engine);
   }
 
   /**

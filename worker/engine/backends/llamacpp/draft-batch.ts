@@ -1,7 +1,8 @@
 /**
  * Speculative decoding in the generation loop (native/speculative.cpp): instead of decoding the
  * sampled token alone, `push` decodes it with a draft (ngram-simple, native/speculative.cpp: what
- * followed the last occurrence of the context's final n-gram) in one batch, with logits at every
+ * followed the last occurrence of the context's final n-gram; draft-simple: a draft model's
+ * greedy tokens, draft-model.ts) in one batch, with logits at every
  * position. The loop then samples each position in turn (`position`); while a sampled token is
  * the draft's there (`taken`), its cell is already in the context and nothing is decoded. The
  * first one that differs (or the token after a draft taken whole) ends the draft: the cells of
@@ -39,6 +40,11 @@ export interface DraftEngine {
   cachedTokens(): number[];
 }
 
+/** What the loop uses of a draft model (draft-model.ts). */
+export interface Drafter {
+  draft(context: readonly number[], most: number, pMin: number): number[];
+}
+
 export class DraftBatch {
   /** The draft being checked (empty: none), and the context's tokens before its batch. */
   private draft: number[] = [];
@@ -52,6 +58,7 @@ export class DraftBatch {
   constructor(
     private readonly engine: DraftEngine,
     private readonly params: SpeculativeParams | null,
+    private readonly drafter: Drafter | null = null,
   ) {}
 
   /** The logits the next sample reads: a position of the draft's batch, or -1. */
@@ -83,9 +90,13 @@ export class DraftBatch {
       ? Math.min(this.params.n_max, room, Math.min(batch, MAX_DRAFT_BATCH) - 1, Math.max(this.limit, this.params.n_min))
       : 0;
     if (!this.params || most < Math.max(1, this.params.n_min)) return this.engine.push(id);
-    const found = this.engine.draftNgram(id, this.params.ngram_size_n, this.params.ngram_size_m).slice(0, most);
+    const cached = this.engine.cachedTokens();
+    const found =
+      this.params.type === 'draft-simple' && this.drafter
+        ? this.drafter.draft([...cached, id], most, this.params.p_min)
+        : this.engine.draftNgram(id, this.params.ngram_size_n, this.params.ngram_size_m).slice(0, most);
     if (found.length < Math.max(1, this.params.n_min)) return this.engine.push(id);
-    this.base = this.engine.cachedTokens().length;
+    this.base = cached.length;
     if (!this.engine.pushDraft([id, ...found])) return false;
     this.draft = found;
     this.at = 0;

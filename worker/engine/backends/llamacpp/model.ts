@@ -25,6 +25,8 @@ import type { FoundPrefix, PromptCache } from '../../prompt-cache/prompt-cache';
 import { SavedContext } from './saved-context';
 import { SlotFiles } from './slot-files';
 import { DraftBatch } from './draft-batch';
+import type { DraftModel } from './draft-model';
+import { resolveSpeculative } from '#core/domain/speculative';
 import { announceBusy } from '../../request-control';
 import { SlotSteps, type SampleSpec, type StepResult } from './slot-steps';
 
@@ -46,7 +48,7 @@ export class LlamaCppModel implements LoadedModel {
   readonly capabilities: ModelCapabilities;
   readonly kvCacheType: KvCacheType;
   /** Its card shows the threads it runs on (1 and 1 where the page is not isolated), its slots and its chat template's origin. */
-  readonly details: { threads: ThreadCounts; slots: number; chat_template: ChatTemplateOrigin };
+  readonly details: { threads: ThreadCounts; slots: number; chat_template: ChatTemplateOrigin; draft_model?: string };
   private readonly steps = new PrefillSteps();
   private readonly pieces = new Map<number, number[]>();
   private readonly saved: SavedContext;
@@ -65,10 +67,12 @@ export class LlamaCppModel implements LoadedModel {
     threads: ThreadCounts,
     promptCache: PromptCache | null = null,
     slots = 1,
+    private readonly draft: DraftModel | null = null,
   ) {
     const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
     // Drafts are checked on one sequence at a time (draft-batch.ts): with slots, speculative decoding is a 400.
     if (slots > 1) unsupported.push('speculative');
+    if (!draft) unsupported.push('draft_model');
     if (!vocab.fim) unsupported.push('suffix');
     this.capabilities = {
       unsupported,
@@ -77,7 +81,7 @@ export class LlamaCppModel implements LoadedModel {
       max_token_bytes: vocab.maxTokenBytes,
     };
     this.kvCacheType = engine.info().kvCacheType;
-    this.details = { threads, slots, chat_template: chatTemplate.origin };
+    this.details = { threads, slots, chat_template: chatTemplate.origin, ...(draft ? { draft_model: draft.id } : {}) };
     this.saved = new SavedContext(engine, guard, slots > 1 ? null : promptCache);
     this.slotFiles = new SlotFiles(engine, guard);
     this.batch = slots > 1 ? new SlotSteps(engine, guard, slots) : null;
@@ -217,6 +221,7 @@ export class LlamaCppModel implements LoadedModel {
     this.saved.drop();
     this.guard.retire();
     this.engine.dispose();
+    this.draft?.dispose();
   }
 
   /** Reads one prompt step, sized by time (prefill-steps.ts); returns the tokens still pending. */
@@ -385,9 +390,18 @@ export class LlamaCppModel implements LoadedModel {
       yield { type: 'end', finishReason: 'length', promptTokens, completionTokens: 0, cachedTokens };
       return;
     }
+    const speculative = resolveSpeculative(request.speculative, this.draft !== null);
+    if (speculative?.type === 'draft-simple' && this.draft) {
+      // The draft model reads the prompt too, in steps, before the first token is drafted.
+      this.draft.beginPrompt(ids);
+      while (this.draft.readStep() > 0) {
+        await pacer.maybeYield();
+        if (signal.aborted) return;
+      }
+    }
     this.setSampler(request);
-    const drafts = new DraftBatch(this.engine, request.speculative);
-    const end = ender(promptTokens, cachedTokens, () => (request.speculative ? { draft: { ...drafts.counts } } : {}));
+    const drafts = new DraftBatch(this.engine, speculative, this.draft);
+    const end = ender(promptTokens, cachedTokens, () => (speculative ? { draft: { ...drafts.counts } } : {}));
     let failed = false;
     try {
       yield* this.tokens(request, promptTokens, drafts, end, signal);

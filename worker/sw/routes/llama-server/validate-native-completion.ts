@@ -16,7 +16,7 @@ import { readParameters } from '#core/openai/read-parameters';
 import { CONSTRAINT_KEYS, readGrammar } from '#core/openai/read-grammar';
 import { PARAMETER_ALIASES } from '#core/openai/resolve-aliases';
 import { isRecord } from '#core/util/is-record';
-import type { SpeculativeParams } from '#core/domain/speculative';
+import type { SpeculativeRequest } from '#core/domain/speculative';
 import { readSpeculative, speculativeFields } from '#core/openai/speculative-fields';
 import { readNativePrompts, type NativePrompt } from './native-prompt';
 
@@ -57,7 +57,7 @@ export interface NativeCompletionBody extends ParameterValues {
   n_probs: number;
   return_tokens: boolean;
   cache_prompt: boolean;
-  speculative: SpeculativeParams | null;
+  speculative: SpeculativeRequest | null;
   grammar: OutputGrammar | null;
 }
 

@@ -68,12 +68,26 @@ describe('checkCapabilities', () => {
     ).not.toThrow();
   });
 
+  it("a draft model's type or p_min -> 400 naming the field where the model has no draft model", () => {
+    const m = model(['draft_model']);
+    expect(rejection(m, request({ 'speculative.type': 'draft-simple' })).param).toBe('speculative.type');
+    expect(rejection(m, request({ 'speculative.p_min': 0.5 })).param).toBe('speculative.p_min');
+    expect(rejection(m, request({ 'speculative.type': 'draft-simple' })).code).toBe('unsupported_parameter');
+    expect(() => checkCapabilities(m, request({ 'speculative.type': 'ngram-simple' }))).not.toThrow();
+    expect(() => checkCapabilities(m, request({ 'speculative.p_min': 0 }))).not.toThrow();
+    const drafted = model([]);
+    expect(() => checkCapabilities(drafted, request({ 'speculative.type': 'draft-simple' }))).not.toThrow();
+    expect(() => checkCapabilities(drafted, request({ 'speculative.p_min': 0.5 }))).not.toThrow();
+  });
+
   it("speculative decoding -> 400 naming 'speculative.type' where the backend has none (WebLLM)", () => {
     const m = model(['speculative']);
     const error = rejection(m, request({ 'speculative.type': 'ngram-simple' }));
     expect(error.param).toBe('speculative.type');
     expect(error.code).toBe('unsupported_parameter');
     expect(() => checkCapabilities(m, request({ 'speculative.type': 'none' }))).not.toThrow();
+    // Fields without a type ask for the model's default, which is none without a draft model.
+    expect(() => checkCapabilities(m, request({ 'speculative.n_max': 4 }))).not.toThrow();
   });
 
   it('token-id prompts -> 400 param prompt where token ids are unsupported', () => {

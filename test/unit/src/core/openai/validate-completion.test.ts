@@ -393,12 +393,12 @@ describe('validateCompletion: invalid fields', () => {
     ['n_indent', 2],
     ['t_max_predict_ms', 5],
     ['lora', [{ id: 0, scale: 1 }]],
-    ['speculative.type', 'draft-simple'],
+    ['speculative.type', 'medusa'],
     ['speculative.ngram_size_n', 0],
     ['speculative.ngram_size_m', 2000],
     ['speculative.n_max', -1],
     ['speculative.n_min', 1.5],
-    ['speculative.p_min', 0.5],
+    ['speculative.p_min', 1.5],
   ];
 
   it('covers every field of the schema', () => {

@@ -91,6 +91,14 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
     expect(bad.options.threads).toBeUndefined();
   });
 
+  it('data-draft-model is named as data-model is: a GGUF URL relative to the script, an id as it is', () => {
+    expect(readScriptOptions({ draftModel: 'small.gguf' }, SCRIPT).options.draftModel).toBe(
+      new URL('small.gguf', SCRIPT).href,
+    );
+    expect(readScriptOptions({ draftModel: 'inpage-test' }, SCRIPT).options.draftModel).toBe('inpage-test');
+    expect(readScriptOptions({}, SCRIPT).options.draftModel).toBeUndefined();
+  });
+
   it('data-hf-endpoint is a mirror for hf: ids, relative to the script; a bad one is reported', () => {
     expect(readScriptOptions({ model: 'hf:a/b:Q4_K_M', hfEndpoint: '/hf/' }, SCRIPT).options).toMatchObject({
       model: 'hf:a/b:Q4_K_M',

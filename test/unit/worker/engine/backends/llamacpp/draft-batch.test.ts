@@ -129,3 +129,27 @@ describe('DraftBatch', () => {
     expect(new DraftBatch(engine, null).push(4, 10, 64)).toBe(false);
   });
 });
+
+describe('DraftBatch with a draft model', () => {
+  it("asks the draft model after the context and the sampled token, within the draft's bounds", () => {
+    const engine = new FakeEngine();
+    const asked: Array<[number[], number, number]> = [];
+    const drafter = {
+      draft(context: readonly number[], most: number, pMin: number): number[] {
+        asked.push([[...context], most, pMin]);
+        return [5, 6, 7, 8].slice(0, most);
+      },
+    };
+    const params: SpeculativeParams = { type: 'draft-simple', ...SPECULATIVE_DEFAULTS, n_max: 3, p_min: 0.5 };
+    const drafts = new DraftBatch(engine, params, drafter);
+    expect(drafts.push(4, 10, 64)).toBe(true);
+    expect(asked).toEqual([[[1, 2, 3, 4], 3, 0.5]]);
+    expect(engine.calls).toEqual(['pushDraft 4,5,6,7']);
+    expect(drafts.taken(5)).toBe(true);
+    expect(drafts.taken(9)).toBe(false);
+    expect(engine.context).toEqual([1, 2, 3, 4, 5]);
+    // Room for one draft token only: the draft model is asked for one.
+    expect(drafts.push(9, 1, 64)).toBe(true);
+    expect(asked[1]?.[1]).toBe(1);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidRequestError } from '../../../../src/core/domain/errors';
+import type { ModelSpec } from '../../../../src/core/domain/model-spec';
+import { withDraftModel } from '../../../../src/page/draft-model-option';
+
+const BASE = 'https://example.test/app/';
+const GGUF: ModelSpec = { id: 'big', backend: 'llamacpp', source: { kind: 'url', url: `${BASE}big.gguf` } };
+
+const paramOf = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof InvalidRequestError) return error.param;
+    throw error;
+  }
+  return null;
+};
+
+describe('withDraftModel', () => {
+  it("puts the draft model, named as a model is, on the model's spec", () => {
+    expect(withDraftModel(GGUF, 'small.gguf', 1, BASE).draft).toEqual({
+      id: 'small',
+      source: { kind: 'url', url: `${BASE}small.gguf` },
+    });
+    expect(withDraftModel(GGUF, 'inpage-test', 1, BASE).draft).toEqual({
+      id: 'inpage-test',
+      source: { kind: 'builtin' },
+    });
+  });
+
+  it('is a 400 naming draftModel for a WebLLM model, several slots or a draft that is not a GGUF', () => {
+    const webllm: ModelSpec = { id: 'w', backend: 'webllm', source: { kind: 'webllm', variants: [] } };
+    expect(paramOf(() => withDraftModel(webllm, 'small.gguf', 1, BASE))).toBe('draftModel');
+    expect(paramOf(() => withDraftModel(GGUF, 'small.gguf', 4, BASE))).toBe('draftModel');
+    expect(paramOf(() => withDraftModel(GGUF, 'not-a-model', 1, BASE))).toBe('model');
+  });
+});

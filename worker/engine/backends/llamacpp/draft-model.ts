@@ -1,0 +1,68 @@
+/**
+ * A draft model (llama-server's `--model-draft`, speculative type `draft-simple`): a smaller GGUF
+ * of the model's vocabulary, loaded in an engine instance of its own beside the model's. It
+ * drafts as llama.cpp's draft-simple does (common/speculative.cpp): greedily, its top token at
+ * each step, while that token's probability among its top 10 (llama.cpp's draft sampler is
+ * top-k 10) is at least `p_min`, up to the draft's length. The model then checks the draft in one
+ * batch (draft-batch.ts), so the output is the model's own, token for token.
+ *
+ * Its context follows the model's: each draft starts by reading the model's context into it,
+ * keeping the prefix it already holds (llama.cpp's prompt reuse), so after the prompt (read in
+ * steps before the first token: `readPrompt`) a draft reads only the tokens taken since the last.
+ */
+import type { LlamaWasm, SampledToken } from './llama-wasm';
+import { PrefillSteps } from './prefill-steps';
+
+/** llama.cpp's draft sampler keeps the top 10 candidates; `p_min` is read among them. */
+const DRAFT_TOP_K = 10;
+
+export class DraftModel {
+  private readonly steps = new PrefillSteps();
+
+  constructor(
+    readonly id: string,
+    private readonly engine: LlamaWasm,
+  ) {
+    engine.sampler({ temperature: 0 });
+  }
+
+  /** Starts reading `ids` (the model's prompt) into the draft's context; `readStep` reads it. */
+  beginPrompt(ids: readonly number[]): void {
+    this.engine.begin(ids, true);
+  }
+
+  /** Reads one step of the prompt `beginPrompt` started; returns the tokens still to read. */
+  readStep(): number {
+    return this.steps.read(this.engine) ?? 0;
+  }
+
+  /**
+   * Up to `most` draft tokens after `context` (the model's tokens and the token it just sampled),
+   * each with at least `pMin` of the probability among the draft's top 10.
+   */
+  draft(context: readonly number[], most: number, pMin: number): number[] {
+    const draft: number[] = [];
+    if (most <= 0) return draft;
+    this.engine.begin(context, true);
+    while (this.readStep() > 0);
+    for (;;) {
+      const sampled = this.engine.sample(DRAFT_TOP_K, false);
+      if (topProbability(sampled) < pMin) break;
+      draft.push(sampled.id);
+      if (draft.length >= most || !this.engine.push(sampled.id)) break;
+    }
+    return draft;
+  }
+
+  dispose(): void {
+    this.engine.dispose();
+  }
+}
+
+/** The sampled (greedy: top) token's probability among the top candidates, as llama.cpp's top-k then softmax gives it. */
+function topProbability(sampled: SampledToken): number {
+  const top = sampled.top.length > 0 ? sampled.top : [sampled];
+  const best = Math.max(...top.map((c) => c.logprob));
+  const sum = top.reduce((total, c) => total + Math.exp(c.logprob - best), 0);
+  return Math.exp(sampled.logprob - best) / sum;
+}
