@@ -9,7 +9,7 @@
 import { createWriteStream, existsSync } from 'node:fs';
 import { link, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ggufParts } from '../src/builtin-model/gguf-writer';
+import { ggufParts, type GgufFileSpec } from '../src/builtin-model/gguf-writer';
 import { benchModelSpec, type BenchShapeName } from '../test/fixtures/bench-model';
 import type { GgmlType } from '../src/builtin-model/quantize';
 
@@ -36,7 +36,7 @@ const ALL = [
 const DEFAULT = ALL.slice(0, 6);
 const SERVED = resolve('dist/bench-models');
 
-function parse(name: string): { shape: BenchShapeName; type: GgmlType } {
+export function parseBenchModelName(name: string): { shape: BenchShapeName; type: GgmlType } {
   const [shape, type] = name.split('-');
   if (
     (shape !== 'small' && shape !== 'large' && shape !== 'qwen05' && shape !== 'qwen15') ||
@@ -52,8 +52,13 @@ function parse(name: string): { shape: BenchShapeName; type: GgmlType } {
  * (the same work per token, one layer's memory and time to make: 5.7 GB of F32 otherwise).
  */
 async function writeModel(file: string, shape: BenchShapeName, type: GgmlType): Promise<void> {
+  await writeSpec(file, benchModelSpec(shape, type, undefined, shape === 'qwen15'));
+}
+
+/** Writes a GGUF as it is made, then renames it into place. */
+async function writeSpec(file: string, spec: GgufFileSpec): Promise<void> {
   const out = createWriteStream(`${file}.part`);
-  for (const part of ggufParts(benchModelSpec(shape, type, undefined, shape === 'qwen15')))
+  for (const part of ggufParts(spec))
     if (!out.write(part)) await new Promise<void>((done) => out.once('drain', () => done()));
   await new Promise<void>((done, fail) => out.end((error?: Error | null) => (error ? fail(error) : done())));
   await rename(`${file}.part`, file);
@@ -66,7 +71,7 @@ export async function ensureBenchModels(chosen = process.env.BENCH_MODELS): Prom
   await mkdir(SERVED, { recursive: true });
   const models: BenchModel[] = [];
   for (const name of names.map((n) => n.trim()).filter(Boolean)) {
-    const { shape, type } = parse(name);
+    const { shape, type } = parseBenchModelName(name);
     const id = `bench-${shape}-${type}`;
     const file = resolve('.bench', `${id}.gguf`);
     if (!existsSync(file)) {
@@ -79,4 +84,22 @@ export async function ensureBenchModels(chosen = process.env.BENCH_MODELS): Prom
     models.push({ id, shape, type, file, url: `/bench-models/${id}.gguf`, bytes: (await stat(file)).size });
   }
   return models;
+}
+
+/** A generated GGUF under `id` (written into .bench/ when missing, from `make`), served as the bench models are. */
+export async function ensureGeneratedModel(
+  id: string,
+  make: () => GgufFileSpec,
+): Promise<{ id: string; file: string; url: string; bytes: number }> {
+  await mkdir('.bench', { recursive: true });
+  await mkdir(SERVED, { recursive: true });
+  const file = resolve('.bench', `${id}.gguf`);
+  if (!existsSync(file)) {
+    console.log(`writing ${file} ...`);
+    await writeSpec(file, make());
+  }
+  const served = resolve(SERVED, `${id}.gguf`);
+  await rm(served, { force: true });
+  await link(file, served);
+  return { id, file, url: `/bench-models/${id}.gguf`, bytes: (await stat(file)).size };
 }

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { buildBenchModel } from '../fixtures/bench-model';
+import { modelInChroot, placeModel, serverSkip, startLlamaServer } from './llama-server';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
 import { assertSameProbabilities, type Probability } from './native-probabilities';
@@ -19,9 +20,13 @@ const DIR = 'dist/test-draft';
 const LIVE_URL = '/test-draft/live.gguf';
 const OFF = { 'speculative.type': 'none' };
 
+const LIVE = buildBenchModel({ nEmbd: 64, nLayer: 2, nFf: 128, nHead: 2 }, 'f32');
+const skip = serverSkip();
+if (skip) console.log(`# skipped: ${skip}`);
+
 before(async () => {
   await mkdir(DIR, { recursive: true });
-  await writeFile(`${DIR}/live.gguf`, buildBenchModel({ nEmbd: 64, nLayer: 2, nFf: 128, nHead: 2 }, 'f32'));
+  await writeFile(`${DIR}/live.gguf`, LIVE);
 });
 after(() => rm(DIR, { recursive: true, force: true }));
 
@@ -71,6 +76,52 @@ describe('a draft model', () => {
       assert.ok(accepted < n, `${JSON.stringify(sampling)}: inpage-test's drafts mostly miss (${accepted} of ${n})`);
     }
   });
+
+  test(
+    'llama-server --model-draft on the same files gives the same tokens and logprobs',
+    { skip: skip ?? false },
+    async () => {
+      placeModel('draft-live', LIVE);
+      const server = await startLlamaServer({
+        model: 'draft-live',
+        args: ['-np', '1', '-c', '4096', '--spec-type', 'draft-simple', '-md', modelInChroot('inpage-test')],
+      });
+      try {
+        const body = {
+          prompt: PROMPT,
+          n_predict: 100,
+          temperature: 0,
+          n_probs: 2,
+          return_tokens: true,
+          cache_prompt: false,
+        };
+        const response = await fetch(`http://127.0.0.1:${server.port}/completion`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        const native = (await response.json()) as NativeAnswer;
+        const ours = await complete(body);
+        assert.equal(ours.content, native.content);
+        assert.deepEqual(ours.tokens, native.tokens);
+        assert.equal(ours.stop_type, native.stop_type);
+        // llama-server 0.7.0 gives a token sampled in a draft's check no probabilities (logprob 0,
+        // no candidates); where it gives them, they are ours. Ours are always the ones without
+        // drafts (the first test).
+        const given = (answer: NativeAnswer) =>
+          answer.completion_probabilities.filter(
+            (_, i) => (native.completion_probabilities[i]?.top_logprobs.length ?? 0) > 0,
+          );
+        const counted = given(native).length;
+        assert.ok(counted > 0 && counted < native.completion_probabilities.length, `${counted} with probabilities`);
+        assertSameProbabilities(given(ours), given(native));
+        assert.ok((native.timings.draft_n ?? 0) > 0, 'llama-server drafted');
+        assert.ok((ours.timings.draft_n ?? 0) > 0, 'the page drafted');
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 
   test('the model as its own draft: every draft is taken, n_max and p_min apply', async () => {
     const card = await fixture.page.evaluate((url) => {

@@ -47,6 +47,9 @@ export function placeModel(name: string, bytes: Uint8Array): void {
   writeFileSync(path, bytes);
 }
 
+/** Where `placeModel(name, ...)` put a model, as llama-server in the chroot sees it (for `-md`). */
+export const modelInChroot = (name: string): string => `${MODELS_IN_CHROOT}/${name}.gguf`;
+
 export interface LlamaServer {
   readonly port: number;
   /** `http://127.0.0.1:<port>/v1` */

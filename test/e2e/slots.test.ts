@@ -8,7 +8,8 @@
  * request ends as it does alone, and a prompt longer than the share is a 400.
  * Speculative decoding is a 400 with slots; `/slots` lists each model's slots (`/props`'s
  * `total_slots` counts them) and a slot action acts on the one it names. `n: 4` reads its prompt
- * once; on the pthreads build a request joining a running batch and the one it joins are exact.
+ * once; on the pthreads build a request joining a running batch and the one it joins are exact,
+ * and on the memory64 build four requests at once are exact.
  */
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import type { Page } from 'playwright';
 import { buildBenchModel } from '../fixtures/bench-model';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
+import { engineWorker } from './engine-worker-helpers';
 import { assertSameProbabilities, type Probability } from './native-probabilities';
 
 const DIR = 'dist/test-slots';
@@ -156,6 +158,46 @@ test('four requests at once: each gets its solo tokens and logprobs, greedy and 
     const firstLast = Math.min(...batched.map((answer) => answer.last));
     assert.ok(lastFirst < firstLast, `first events by ${lastFirst} ms, first end at ${firstLast} ms`);
   }
+});
+
+test('on the memory64 build, four requests at once each get their solo tokens and logprobs', async () => {
+  const worker = await engineWorker(fixture.page);
+  await worker.evaluate(() => Reflect.set(globalThis, '__inpageTestMemory64', true));
+  let id = '';
+  try {
+    id = (
+      await fixture.page.evaluate(
+        (url) =>
+          window.inpage.load({
+            id: 'live-m64',
+            backend: 'llamacpp',
+            source: { kind: 'url', url: new URL(url, location.href).href },
+          }),
+        LIVE_URL,
+      )
+    ).id;
+  } finally {
+    await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestMemory64'));
+  }
+  const wasms = await worker.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .filter((url) => /llama-engine[^/]*-m64[^/]*\.wasm/.test(url)),
+  );
+  assert.ok(wasms.length > 0, 'the memory64 build was fetched');
+  const requests = PROMPTS.map((prompt) => ({ ...body(prompt), model: id }));
+  const solo: NativeAnswer[] = [];
+  for (const request of requests) solo.push(await alone(request));
+  const batched = await together(requests);
+  batched.forEach((answer, i) => {
+    const want = solo[i];
+    assert.ok(want);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.content, want.content, `request ${i}`);
+    assert.deepEqual(answer.tokens, want.tokens);
+    assertSameProbabilities(answer.completion_probabilities as Probability[], want.completion_probabilities);
+  });
 });
 
 test('a request aborted in a batch ends alone: the others and the next request are exact', async () => {

@@ -153,3 +153,36 @@ describe('DraftBatch with a draft model', () => {
     expect(asked[1]?.[1]).toBe(1);
   });
 });
+
+describe('DraftBatch after drafts that miss at once', () => {
+  it('decodes 1, 2, 4 ... (at most 16) tokens alone after each draft missed at its first token, until one is taken', () => {
+    const engine = new FakeEngine();
+    engine.found = [5, 6];
+    const drafts = new DraftBatch(engine, NGRAM);
+    /** Pushes tokens until a draft is checked; returns how many went alone before it. */
+    const untilDraft = () => {
+      let alone = 0;
+      for (;;) {
+        drafts.push(4, 10, 64);
+        if (drafts.position === 0) return alone;
+        alone += 1;
+      }
+    };
+    const gaps: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      gaps.push(untilDraft());
+      drafts.taken(9); // missed at its first token
+    }
+    expect(gaps).toEqual([0, 1, 2, 4, 8, 16, 16]);
+    gaps.length = 0;
+    untilDraft();
+    drafts.taken(5); // one taken: drafting every token again
+    drafts.taken(9);
+    for (let i = 0; i < 2; i++) {
+      gaps.push(untilDraft());
+      drafts.taken(5);
+      drafts.taken(9);
+    }
+    expect(gaps).toEqual([0, 0]);
+  });
+});
