@@ -20,6 +20,7 @@ import type { GgmlType } from '../src/builtin-model/quantize';
 import { ensureGeneratedModel } from './bench-models';
 import { ASCII_ONLY } from './prompts';
 import { fmt, median } from './stats';
+import { complete, offAndOn } from './speculative-bench';
 import { readFile } from 'node:fs/promises';
 
 const PROMPT = 'The quick brown fox';
@@ -56,17 +57,7 @@ async function post(base: string, body: Record<string, unknown>): Promise<Timed>
   return (await response.json()) as Timed;
 }
 
-function inPage(page: Page, body: Record<string, unknown>): Promise<Timed> {
-  return page.evaluate(async (body) => {
-    const response = await fetch('/completion', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`/completion answered ${response.status}: ${await response.text()}`);
-    return (await response.json()) as Timed;
-  }, body);
-}
+const inPage = (page: Page, body: Record<string, unknown>) => complete<Timed>(page, body);
 
 /** The inert model of `shape` and its two drafts, written and served (and placed for llama-server). */
 async function models(shape: BenchShapeName, type: GgmlType) {
@@ -142,15 +133,7 @@ export async function benchDraftModel(
     const { context, page } = await harness.openPage(`/?model=${target.url}&draft_model=${draft.url}`);
     try {
       await inPage(page, { ...body, n_predict: 8 });
-      for (let round = 0; round < rounds; round++) {
-        const off = await inPage(page, { ...body, 'speculative.type': 'none', return_tokens: true });
-        const on = await inPage(page, { ...body, return_tokens: true });
-        row.offPerSecond.push(off.timings.predicted_per_second);
-        row.onPerSecond.push(on.timings.predicted_per_second);
-        row.drafted += on.timings.draft_n ?? 0;
-        row.accepted += on.timings.draft_n_accepted ?? 0;
-        if (JSON.stringify(on.tokens) !== JSON.stringify(off.tokens)) row.differing += 1;
-      }
+      await offAndOn(page, rounds, { ...body, 'speculative.type': 'none' }, body, row);
     } finally {
       await context.close();
     }

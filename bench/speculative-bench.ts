@@ -34,7 +34,8 @@ interface Timed {
   timings: { predicted_per_second: number; draft_n?: number; draft_n_accepted?: number };
 }
 
-function complete(page: Page, body: Record<string, unknown>): Promise<Timed> {
+/** One `/completion` from inside the page (its JSON; an error unless it is a 200). */
+export function complete<T = Timed>(page: Page, body: Record<string, unknown>): Promise<T> {
   return page.evaluate(async (body) => {
     const response = await fetch('/completion', {
       method: 'POST',
@@ -42,8 +43,37 @@ function complete(page: Page, body: Record<string, unknown>): Promise<Timed> {
       body: JSON.stringify(body),
     });
     if (!response.ok) throw new Error(`/completion answered ${response.status}: ${await response.text()}`);
-    return (await response.json()) as Timed;
+    return (await response.json()) as T;
   }, body);
+}
+
+/** What rounds of a generation with drafts off and on add up to (both must give the same tokens). */
+export interface OffAndOn {
+  offPerSecond: number[];
+  onPerSecond: number[];
+  drafted: number;
+  accepted: number;
+  /** Rounds whose tokens differed between the two (must be 0). */
+  differing: number;
+}
+
+/** `rounds` rounds of `off` then `on` (each with `return_tokens`), added to `into`. */
+export async function offAndOn(
+  page: Page,
+  rounds: number,
+  off: Record<string, unknown>,
+  on: Record<string, unknown>,
+  into: OffAndOn,
+): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    const plain = await complete(page, { ...off, return_tokens: true });
+    const drafted = await complete(page, { ...on, return_tokens: true });
+    into.offPerSecond.push(plain.timings.predicted_per_second);
+    into.onPerSecond.push(drafted.timings.predicted_per_second);
+    into.drafted += drafted.timings.draft_n ?? 0;
+    into.accepted += drafted.timings.draft_n_accepted ?? 0;
+    if (JSON.stringify(drafted.tokens) !== JSON.stringify(plain.tokens)) into.differing += 1;
+  }
 }
 
 export async function benchSpeculative(
@@ -84,15 +114,7 @@ export async function benchSpeculative(
       return_tokens: true,
       cache_prompt: false,
     };
-    for (let round = 0; round < rounds; round++) {
-      const off = await complete(page, body);
-      const on = await complete(page, { ...body, 'speculative.type': 'ngram-simple' });
-      result.offPerSecond.push(off.timings.predicted_per_second);
-      result.onPerSecond.push(on.timings.predicted_per_second);
-      result.drafted += on.timings.draft_n ?? 0;
-      result.accepted += on.timings.draft_n_accepted ?? 0;
-      if (JSON.stringify(on.tokens) !== JSON.stringify(off.tokens)) result.differing += 1;
-    }
+    await offAndOn(page, rounds, body, { ...body, 'speculative.type': 'ngram-simple' }, result);
   } finally {
     await context.close();
   }

@@ -81,9 +81,9 @@ export interface InpageOptions {
   /**
    * The llama.cpp engine's slots (llama-server's `--parallel`, 1 to 16; default 1): how many
    * requests to a model run at once, their tokens decoded together in one batch over one KV cache
-   * of the model's context, which they share. With more than one, the prompt cache across page
-   * loads is off and speculative decoding is refused (docs/slots.md). A bad value makes `ready`
-   * reject with a 400.
+   * of the model's context, which they share. With more than one, speculative decoding is refused
+   * and a draft model cannot be loaded (docs/slots.md); the prompt cache across page loads works
+   * per slot. A bad value makes `ready` reject with a 400.
    */
   slots?: number;
   /**

@@ -13,8 +13,8 @@ import { after, before, describe, test } from 'node:test';
 import { buildBenchModel } from '../fixtures/bench-model';
 import { modelInChroot, placeModel, serverSkip, startLlamaServer } from './llama-server';
 import { usePage } from './page-fixture';
-import { postFromPage } from './page-helpers';
-import { assertSameProbabilities, type Probability } from './native-probabilities';
+import { completeFromPage, postFromPage } from './page-helpers';
+import { assertSameOutput, assertSameProbabilities, type Probability } from './native-probabilities';
 
 const DIR = 'dist/test-draft';
 const LIVE_URL = '/test-draft/live.gguf';
@@ -41,25 +41,9 @@ interface NativeAnswer {
   completion_probabilities: Probability[];
 }
 
-async function complete(body: Record<string, unknown>): Promise<NativeAnswer> {
-  const answer = await postFromPage(fixture.page, '/completion', {
-    model: 'live',
-    temperature: 0,
-    n_probs: 2,
-    return_tokens: true,
-    cache_prompt: false,
-    ...body,
-  });
-  assert.equal(answer.status, 200, JSON.stringify(answer.body));
-  return answer.body as NativeAnswer;
-}
-
-function assertSameOutput(drafted: NativeAnswer, plain: NativeAnswer): void {
-  assert.equal(drafted.content, plain.content);
-  assert.deepEqual(drafted.tokens, plain.tokens);
-  assert.equal(drafted.stop_type, plain.stop_type);
-  assertSameProbabilities(drafted.completion_probabilities, plain.completion_probabilities);
-}
+const DEFAULTS = { model: 'live', temperature: 0, n_probs: 2, return_tokens: true, cache_prompt: false };
+const complete = (body: Record<string, unknown>) =>
+  completeFromPage<NativeAnswer>(fixture.page, { ...DEFAULTS, ...body });
 
 const PROMPT = 'one two three four five six seven eight nine ten\n'.repeat(3);
 

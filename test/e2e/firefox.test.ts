@@ -11,6 +11,7 @@
  * On a plain static host (no COOP/COEP), `&isolate=credentialless&threads=2` runs one thread on
  * the first load and two from the second, isolated by the SW, with the same output. The README's
  * three ways in run here too: the script tag, the library in a Vite build, and its offline PWA.
+ * A draft model (a second engine instance in the worker) gives the output without drafts.
  */
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -249,6 +250,27 @@ describe('Firefox ESR', () => {
       `${restored.timings.cache_n} tokens came from the saved state`,
     );
     assert.equal(restored.content, cold.content);
+    await context.close();
+  });
+
+  test('a draft model (&draft_model=inpage-test): the output without drafts, with drafts checked', async () => {
+    const { page, context } = await harness.openPage(`/?model=${CACHE_MODEL_URL}&draft_model=inpage-test`);
+    const body = {
+      model: 'live-attention',
+      prompt: 'one two three four five six seven eight nine ten\n'.repeat(3),
+      n_predict: 60,
+      temperature: 0,
+      return_tokens: true,
+    };
+    type Drafted = { content: string; tokens: number[]; timings: { draft_n?: number } };
+    const plain = await post(page, '/completion', { ...body, 'speculative.type': 'none' });
+    const drafted = await post(page, '/completion', body);
+    assert.equal(drafted.status, 200, JSON.stringify(drafted.body));
+    const [off, on] = [plain.body as Drafted, drafted.body as Drafted];
+    assert.equal(on.content, off.content);
+    assert.deepEqual(on.tokens, off.tokens);
+    assert.ok((on.timings.draft_n ?? 0) > 0, `drafted ${on.timings.draft_n}`);
+    assert.equal(off.timings.draft_n, undefined);
     await context.close();
   });
 

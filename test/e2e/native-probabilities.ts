@@ -26,3 +26,19 @@ export function assertSameProbabilities(actual: Probability[], expected: Probabi
     });
   });
 }
+
+/** What the specs compare of two `/completion` answers. */
+export interface NativeOutput {
+  content: string;
+  tokens: number[];
+  stop_type: string;
+  completion_probabilities: Probability[];
+}
+
+/** The same text, tokens and stop, and each position's logprobs within 1e-4. */
+export function assertSameOutput(actual: NativeOutput, expected: NativeOutput, label = ''): void {
+  assert.equal(actual.content, expected.content, label);
+  assert.deepEqual(actual.tokens, expected.tokens, label);
+  assert.equal(actual.stop_type, expected.stop_type, label);
+  assertSameProbabilities(actual.completion_probabilities, expected.completion_probabilities);
+}

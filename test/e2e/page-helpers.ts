@@ -29,6 +29,13 @@ export function postFromPage(page: Page, path: string, body: unknown): Promise<R
   );
 }
 
+/** POSTs `body` to llama-server's `/completion` from inside the page; fails unless it is a 200, and returns its JSON. */
+export async function completeFromPage<T>(page: Page, body: Record<string, unknown>): Promise<T> {
+  const answer = await postFromPage(page, '/completion', body);
+  if (answer.status !== 200) throw new Error(`/completion answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body as T;
+}
+
 /** What a raw SSE stream carried: every parsed `data:` JSON, and whether `[DONE]` ended it. */
 export interface SseResult {
   status: number;

@@ -6,7 +6,7 @@
  * random-weight llama whose attention is live (the built-in test models' attention output is
  * zero, so a wrong cache would not show there). A reload's load restores the state used last; a
  * prompt that another saved state holds more of restores that one. `cache_prompt: false` neither
- * writes nor reads it.
+ * writes nor reads it. With slots, each slot's sequence is saved and restored on its own.
  * Each test opens its own browser context: its own, empty OPFS.
  */
 import assert from 'node:assert/strict';
@@ -147,6 +147,26 @@ describe('the prompt cache across page loads', () => {
     const again = await complete(page, model, PREFIX + TAIL);
     assert.ok(again.timings.cache_n >= PREFIX.length + TAIL.length - 1, String(again.timings.cache_n));
     assertSameProbabilities(again.completion_probabilities, cold.completion_probabilities);
+    await page.context().close();
+  });
+
+  test("with four slots each slot's context is saved, and after a reload each prompt starts from its own", async () => {
+    const { page } = await harness.openPage('/?model=inpage-test&slots=4');
+    let model = await loadModel(page);
+    const colds = [];
+    for (const prefix of [PREFIX, UNRELATED])
+      colds.push(await complete(page, model, prefix + TAIL, { cache_prompt: false }));
+    // Both at once, on two slots; each slot's state is saved after its request.
+    await Promise.all([complete(page, model, PREFIX), complete(page, model, UNRELATED)]);
+    await savedWith(page, PREFIX);
+    await savedWith(page, UNRELATED);
+    model = await reload(page);
+    for (const [i, prefix] of [PREFIX, UNRELATED].entries()) {
+      const restored = await complete(page, model, prefix + TAIL);
+      assert.ok(restored.timings.cache_n >= prefix.length - 1, `prompt ${i}: ${restored.timings.cache_n} restored`);
+      assert.equal(restored.content, colds[i]?.content);
+      assertSameProbabilities(restored.completion_probabilities, colds[i]?.completion_probabilities ?? []);
+    }
     await page.context().close();
   });
 

@@ -19,7 +19,7 @@ import { buildBenchModel } from '../fixtures/bench-model';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
 import { engineWorker } from './engine-worker-helpers';
-import { assertSameProbabilities, type Probability } from './native-probabilities';
+import { assertSameOutput, type Probability } from './native-probabilities';
 
 const DIR = 'dist/test-slots';
 const LIVE_URL = '/test-slots/live-attention.gguf';
@@ -137,6 +137,16 @@ function together(requests: Array<Record<string, unknown>>, abortAfter?: { index
   );
 }
 
+/** Each batched answer is its request's answer alone: text, tokens, stop, logprobs within 1e-4. */
+function assertAsAlone(batched: Awaited<ReturnType<typeof together>>, solo: NativeAnswer[], label: string): void {
+  batched.forEach((answer, i) => {
+    const want = solo[i];
+    assert.ok(want);
+    assert.equal(answer.status, 200);
+    assertSameOutput({ ...answer, stop_type: String(answer.stop_type) }, want, `${label}, request ${i}`);
+  });
+}
+
 test('four requests at once: each gets its solo tokens and logprobs, greedy and seeded, and they run together', async () => {
   await loadLive();
   for (const sampling of [{ temperature: 0 }, { temperature: 1, seed: 11, top_k: 0 }]) {
@@ -144,15 +154,7 @@ test('four requests at once: each gets its solo tokens and logprobs, greedy and 
     const solo: NativeAnswer[] = [];
     for (const request of requests) solo.push(await alone(request));
     const batched = await together(requests);
-    batched.forEach((answer, i) => {
-      const want = solo[i];
-      assert.ok(want);
-      assert.equal(answer.status, 200);
-      assert.equal(answer.content, want.content, `${JSON.stringify(sampling)}, request ${i}`);
-      assert.deepEqual(answer.tokens, want.tokens);
-      assert.equal(answer.stop_type, want.stop_type);
-      assertSameProbabilities(answer.completion_probabilities as Probability[], want.completion_probabilities);
-    });
+    assertAsAlone(batched, solo, JSON.stringify(sampling));
     // Batched, not queued: every stream began before any ended.
     const lastFirst = Math.max(...batched.map((answer) => answer.first));
     const firstLast = Math.min(...batched.map((answer) => answer.last));
@@ -190,14 +192,7 @@ test('on the memory64 build, four requests at once each get their solo tokens an
   const solo: NativeAnswer[] = [];
   for (const request of requests) solo.push(await alone(request));
   const batched = await together(requests);
-  batched.forEach((answer, i) => {
-    const want = solo[i];
-    assert.ok(want);
-    assert.equal(answer.status, 200);
-    assert.equal(answer.content, want.content, `request ${i}`);
-    assert.deepEqual(answer.tokens, want.tokens);
-    assertSameProbabilities(answer.completion_probabilities as Probability[], want.completion_probabilities);
-  });
+  assertAsAlone(batched, solo, 'memory64');
 });
 
 test('a request aborted in a batch ends alone: the others and the next request are exact', async () => {

@@ -16,8 +16,8 @@ import { after, before, test } from 'node:test';
 import { buildBenchModel } from '../fixtures/bench-model';
 import { engineWorker } from './engine-worker-helpers';
 import { usePage } from './page-fixture';
-import { postFromPage } from './page-helpers';
-import { assertSameProbabilities, type Probability } from './native-probabilities';
+import { completeFromPage, postFromPage } from './page-helpers';
+import { assertSameOutput, type Probability } from './native-probabilities';
 
 const DIR = 'dist/test-speculative';
 const LIVE_URL = '/test-speculative/live-attention.gguf';
@@ -39,26 +39,9 @@ before(async () => {
 });
 after(() => rm(DIR, { recursive: true, force: true }));
 
-async function complete(body: Record<string, unknown>): Promise<NativeAnswer> {
-  const answer = await postFromPage(fixture.page, '/completion', {
-    model: 'inpage-test',
-    temperature: 0,
-    n_probs: 2,
-    return_tokens: true,
-    cache_prompt: false,
-    ...body,
-  });
-  assert.equal(answer.status, 200, JSON.stringify(answer.body));
-  return answer.body as NativeAnswer;
-}
-
-/** The same tokens and text, and each position's logprobs within 1e-4. */
-function assertSameOutput(drafted: NativeAnswer, plain: NativeAnswer): void {
-  assert.equal(drafted.content, plain.content);
-  assert.deepEqual(drafted.tokens, plain.tokens);
-  assert.equal(drafted.stop_type, plain.stop_type);
-  assertSameProbabilities(drafted.completion_probabilities, plain.completion_probabilities);
-}
+const DEFAULTS = { model: 'inpage-test', temperature: 0, n_probs: 2, return_tokens: true, cache_prompt: false };
+const complete = (body: Record<string, unknown>) =>
+  completeFromPage<NativeAnswer>(fixture.page, { ...DEFAULTS, ...body });
 
 test('a repeating greedy generation takes whole drafts and is the output without them', async () => {
   const plain = await complete({ prompt: 'abc', n_predict: 200 });

@@ -2,7 +2,7 @@
  * The llama.cpp engine's slots (llama-server's `--parallel`): how many requests to a model it
  * runs at once, their tokens decoded together in one batch over one KV cache of the model's
  * context, which they share (docs/slots.md). One by default: requests then wait their turn, and
- * the prompt cache across page loads and speculative decoding are available. A page asks with
+ * speculative decoding (n-grams, a draft model) is available. A page asks with
  * `startInpage({ slots })`, the drop-in's `data-slots`, the playground's `&slots=`.
  */
 import { InvalidRequestError } from './errors';

@@ -82,7 +82,7 @@ export class LlamaCppModel implements LoadedModel {
     };
     this.kvCacheType = engine.info().kvCacheType;
     this.details = { threads, slots, chat_template: chatTemplate.origin, ...(draft ? { draft_model: draft.id } : {}) };
-    this.saved = new SavedContext(engine, guard, slots > 1 ? null : promptCache);
+    this.saved = new SavedContext(engine, guard, promptCache, contextLength);
     this.slotFiles = new SlotFiles(engine, guard);
     this.batch = slots > 1 ? new SlotSteps(engine, guard, slots) : null;
   }
@@ -310,10 +310,13 @@ export class LlamaCppModel implements LoadedModel {
     this.checkLength(ids.length, 'prompt');
     const slot = await batch.acquire(ids, signal);
     if (slot === null) return;
+    // The slot's context changes now: a save of its last request not made yet is not made.
+    this.saved.drop(slot);
     try {
       yield* this.slotChoice(batch, slot, request, ids, signal);
     } finally {
       batch.release(slot);
+      if (request.cache_prompt) this.saved.saveAfter(ids.length, slot);
     }
   }
 
@@ -324,8 +327,12 @@ export class LlamaCppModel implements LoadedModel {
     ids: number[],
     signal: AbortSignal,
   ): AsyncIterable<GenerationEvent> {
-    // A prompt another slot is reading now is copied from it, not read again (slot-steps.ts).
-    if (request.cache_prompt) await batch.share(slot, ids, signal);
+    // A prompt another slot is reading now is copied from it, not read again (slot-steps.ts);
+    // else a saved state that holds more of it than the slot does is restored (saved-context.ts).
+    if (request.cache_prompt) {
+      await batch.share(slot, ids, signal);
+      if (!signal.aborted) await this.saved.restoreFor(ids, slot);
+    }
     if (signal.aborted) return;
     this.engine.use(slot);
     const cachedTokens = this.engine.begin(ids, request.cache_prompt);

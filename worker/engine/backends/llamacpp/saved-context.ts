@@ -2,7 +2,10 @@
  * The llama.cpp model's side of the prompt cache across page loads (worker/engine/prompt-cache/):
  * before a prompt is read, the saved state that holds more of it than the context does is
  * restored; after a request, the context's state is handed to the cache to save. Storage that
- * fails never fails a request: the prompt is then read as if nothing were saved.
+ * fails never fails a request: the prompt is then read as if nothing were saved. With slots, each
+ * slot's sequence is saved and restored on its own (the calls select the slot first, in the same
+ * synchronous call: other slots' steps run between awaits), and a state longer than a slot's
+ * context is left for a page whose slots hold it.
  */
 import { MIN_SAVED_TOKENS, type FoundPrefix, type PromptCache } from '../../prompt-cache/prompt-cache';
 import { sharedPrefix } from '../../prompt-cache/saved-prefixes';
@@ -11,25 +14,29 @@ import type { EngineGuard } from './engine-guard';
 
 /** What it needs of the engine (LlamaWasm's methods). */
 export interface StateEngine {
+  use(slot: number): void;
   cachedTokens(): number[];
   saveState(): Uint8Array<ArrayBuffer>;
   restoreState(bytes: Uint8Array): number;
 }
 
 export class SavedContext {
-  private pending: { prompt: number } | null = null;
+  /** Per slot: the save waiting for its task (saveAfter). */
+  private readonly pending = new Map<number, { prompt: number }>();
 
+  /** `slotContext`: the tokens one slot holds (a longer state is not restored into it). */
   constructor(
     private readonly engine: StateEngine,
     private readonly guard: EngineGuard,
     private readonly cache: PromptCache | null,
+    private readonly slotContext = Infinity,
   ) {}
 
-  /** Restores the saved state sharing the most of `ids`, where it holds more of them than the context. */
-  async restoreFor(ids: readonly number[]): Promise<void> {
+  /** Restores into `slot` the saved state sharing the most of `ids`, where it holds more of them than the slot. */
+  async restoreFor(ids: readonly number[], slot = 0): Promise<void> {
     if (!this.cache || ids.length < MIN_SAVED_TOKENS) return;
     const have = sharedPrefix(
-      this.guard.call(() => this.engine.cachedTokens()),
+      this.guard.call(() => this.slotCall(slot, () => this.engine.cachedTokens())),
       ids,
     );
     if (have >= ids.length - 1) return;
@@ -37,7 +44,13 @@ export class SavedContext {
       console.warn('[inpage-llm] the prompt cache could not be read:', error);
       return null;
     });
-    if (found) await this.restore(this.cache, found);
+    if (found) await this.restore(this.cache, found, slot);
+  }
+
+  /** `call` on `slot` (selected first: the per-slot calls act on the selected one). */
+  private slotCall<T>(slot: number, call: () => T): T {
+    this.engine.use(slot);
+    return call();
   }
 
   /**
@@ -48,9 +61,10 @@ export class SavedContext {
     if (this.cache && found && found.entry.key === this.cache.key) await this.restore(this.cache, found);
   }
 
-  private async restore(cache: PromptCache, found: FoundPrefix): Promise<void> {
+  private async restore(cache: PromptCache, found: FoundPrefix, slot = 0): Promise<void> {
+    if (found.entry.tokens.length > this.slotContext) return;
     try {
-      this.guard.call(() => this.engine.restoreState(found.bytes));
+      this.guard.call(() => this.slotCall(slot, () => this.engine.restoreState(found.bytes)));
       cache.restored(found.entry);
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
@@ -65,28 +79,29 @@ export class SavedContext {
    * the answer's last frames), but in a task of its own once the request's answer is posted. A
    * job that uses the context before then (`drop`) cancels it: that job saves its own state.
    */
-  saveAfter(prompt: number): void {
+  saveAfter(prompt: number, slot = 0): void {
     if (!this.cache) return;
     const pending = { prompt };
-    this.pending = pending;
+    this.pending.set(slot, pending);
     setTimeout(() => {
-      if (this.pending !== pending) return;
-      this.pending = null;
-      this.save(pending.prompt);
+      if (this.pending.get(slot) !== pending) return;
+      this.pending.delete(slot);
+      this.save(pending.prompt, slot);
     }, 0);
   }
 
-  /** Cancels a save not made yet: the context is about to change (another job), or go. */
-  drop(): void {
-    this.pending = null;
+  /** Cancels a save not made yet: the slot's context is about to change (another job), or go (no slot: all). */
+  drop(slot?: number): void {
+    if (slot === undefined) this.pending.clear();
+    else this.pending.delete(slot);
   }
 
-  private save(prompt: number): void {
+  private save(prompt: number, slot: number): void {
     if (!this.cache) return;
     try {
-      const tokens = this.guard.call(() => this.engine.cachedTokens());
+      const tokens = this.guard.call(() => this.slotCall(slot, () => this.engine.cachedTokens()));
       if (!this.cache.wants(tokens)) return;
-      const bytes = this.guard.call(() => this.engine.saveState());
+      const bytes = this.guard.call(() => this.slotCall(slot, () => this.engine.saveState()));
       this.cache.save(tokens, Math.min(prompt, tokens.length), bytes);
     } catch (error) {
       // A state that cannot be saved costs the next load its prompt's prefill, nothing else.

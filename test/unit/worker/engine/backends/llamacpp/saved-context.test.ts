@@ -1,7 +1,8 @@
 /**
  * SavedContext's save after a request (saved-context.ts): the state is copied out of the engine
  * in a task of its own, after the request's answer, not in it; a job that uses the context
- * first (`drop`) cancels it. The engine, guard and cache are stand-ins with only what it calls.
+ * first (`drop`) cancels it; with slots, each slot's own. The engine, guard and cache are
+ * stand-ins with only what it calls.
  */
 import { describe, expect, it } from 'vitest';
 import { SavedContext, type StateEngine } from '../../../../../../worker/engine/backends/llamacpp/saved-context';
@@ -11,9 +12,14 @@ import type { PromptCache } from '../../../../../../worker/engine/prompt-cache/p
 function setUp() {
   const saves: Array<{ tokens: number; prompt: number }> = [];
   let copies = 0;
-  const tokens = Array.from({ length: 40 }, (_, i) => i);
+  let current = 0;
+  /** Slot s holds 40 + s tokens. */
+  const tokens = (slot: number) => Array.from({ length: 40 + slot }, (_, i) => i);
   const engine: StateEngine = {
-    cachedTokens: () => tokens,
+    use: (slot) => {
+      current = slot;
+    },
+    cachedTokens: () => tokens(current),
     saveState: () => {
       copies++;
       return new Uint8Array(8);
@@ -50,5 +56,16 @@ describe('SavedContext.saveAfter', () => {
     saved.saveAfter(35);
     await nextTask();
     expect(saves).toEqual([{ tokens: 40, prompt: 35 }]);
+  });
+});
+
+describe('SavedContext with slots', () => {
+  it("saves each slot's own tokens, and a slot's new job cancels only that slot's save", async () => {
+    const { saved, saves } = setUp();
+    saved.saveAfter(30, 1);
+    saved.saveAfter(31, 2);
+    saved.drop(1);
+    await nextTask();
+    expect(saves).toEqual([{ tokens: 42, prompt: 31 }]);
   });
 });
