@@ -153,8 +153,23 @@ test('four requests at once: each gets its solo tokens and logprobs, greedy and 
     const requests = PROMPTS.map((prompt) => body(prompt, sampling));
     const solo: NativeAnswer[] = [];
     for (const request of requests) solo.push(await alone(request));
-    const batched = await together(requests);
+    const worker = await engineWorker(fixture.page);
+    // Each prompt step held 200 ms (test-slow-step.ts): all four requests are in before the first
+    // prompt is read, on a loaded machine too, so the steps after the prompts hold all four.
+    await worker.evaluate(() => {
+      Reflect.set(globalThis, '__inpageTestStepSizes', []);
+      Reflect.set(globalThis, '__inpageTestSlowStepMs', 200);
+    });
+    const batched = await together(requests).finally(() =>
+      worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestSlowStepMs')),
+    );
+    const sizes = (await worker.evaluate(() => Reflect.get(globalThis, '__inpageTestStepSizes'))) as number[];
+    await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestStepSizes'));
     assertAsAlone(batched, solo, JSON.stringify(sampling));
+    // One decode step for the four: most steps hold a token of each (test-step-sizes.ts). Greedy
+    // runs all 100 tokens (the model never writes EOS greedily: bench-model.ts).
+    const full = sizes.filter((size) => size === 4).length;
+    if (sampling.temperature === 0) assert.ok(full >= 90, `${full} of ${sizes.length} steps held all four tokens`);
     // Batched, not queued: every stream began before any ended.
     const lastFirst = Math.max(...batched.map((answer) => answer.first));
     const firstLast = Math.min(...batched.map((answer) => answer.last));

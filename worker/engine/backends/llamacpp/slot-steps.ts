@@ -23,6 +23,10 @@ import { DECODE_COST_IN_PROMPT_TOKENS, PrefillSteps } from './prefill-steps';
 import { sharedPrefix } from '../../prompt-cache/saved-prefixes';
 import { yieldToEvents } from './yield-to-events';
 import { announceBusy } from '../../request-control';
+import { recordStepSize } from './test-step-sizes';
+
+/** True only in test builds (vite.config.ts): see test-step-sizes.ts. */
+declare const __INPAGE_TEST_HOOKS__: boolean;
 
 /** How a slot's next token is sampled: `top` logprobs reported, end-of-generation banned (min_tokens). */
 export interface SampleSpec {
@@ -267,11 +271,16 @@ export class SlotSteps {
   /** One step for the tokens submitted, then one prompt chunk. */
   private tick(): void {
     this.scheduled = false;
-    const work = [...this.tokens.values()].filter((item) => {
-      if (!item.signal.aborted) return true;
-      item.resolve('aborted');
-      return false;
-    });
+    // In slot order: llama.cpp puts a step's sequences in one micro-batch only while their ids
+    // rise one by one in the batch (llama_batch_allocr::split_equal, sequential with a cache
+    // stream per sequence); in any other order each sequence is a micro-batch, a decode, of its own.
+    const work = [...this.tokens.values()]
+      .filter((item) => {
+        if (!item.signal.aborted) return true;
+        item.resolve('aborted');
+        return false;
+      })
+      .sort((a, b) => a.slot - b.slot);
     this.tokens.clear();
     if (work.length > 0) this.settle(work, () => this.step(work));
     const chunk = this.prefills.shift();
@@ -296,6 +305,7 @@ export class SlotSteps {
       work.map((item) => item.id),
     );
     if (status !== 'ok') throw new EngineError(`a step found no room in a slot's cache (${status})`);
+    if (__INPAGE_TEST_HOOKS__) recordStepSize(work.length);
     work.forEach((item, row) => item.resolve(this.sampleAt(item.slot, item.sample, row)));
     this.stepMs = performance.now() - started;
   }
