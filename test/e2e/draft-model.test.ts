@@ -62,7 +62,7 @@ describe('a draft model', () => {
   });
 
   test(
-    'llama-server --model-draft on the same files gives the same tokens and logprobs',
+    'llama-server --model-draft on the same files gives the same tokens (and logprobs where it reports them)',
     { skip: skip ?? false },
     async () => {
       placeModel('draft-live', LIVE);
@@ -134,6 +134,28 @@ describe('a draft model', () => {
     // n-gram drafts on a model with a draft model, when asked.
     const ngram = await complete({ ...body, 'speculative.type': 'ngram-simple', 'speculative.ngram_size_n': 1 });
     assertSameOutput(ngram, plain);
+  });
+
+  test("/metrics counts the drafts as llama-server's spec_decode counters", async () => {
+    const scrape = async () => {
+      const text = await fixture.page.evaluate(() => fetch('/metrics').then((r) => r.text()));
+      const value = (name: string) =>
+        Number(new RegExp(`^llamacpp:${name}\\{model="live"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+      return {
+        drafted: value('spec_decode_num_draft_tokens_total'),
+        accepted: value('spec_decode_num_accepted_tokens_total'),
+        checks: value('spec_decode_num_drafts_total'),
+      };
+    };
+    const before = await scrape();
+    const answer = await complete({ prompt: PROMPT, n_predict: 60 });
+    const after = await scrape();
+    const { draft_n: n = 0, draft_n_accepted: accepted = 0 } = answer.timings;
+    assert.ok(n > 0);
+    assert.equal(after.drafted - before.drafted, n);
+    assert.equal(after.accepted - before.accepted, accepted);
+    const checks = after.checks - before.checks;
+    assert.ok(checks > 0 && checks <= n, `${checks} checks of ${n} draft tokens`);
   });
 
   test('streamed chat with a draft model is the chat without it', async () => {

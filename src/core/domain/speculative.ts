@@ -101,4 +101,6 @@ export interface DraftCounts {
   drafted: number;
   /** Of them, those the model kept (`draft_n_accepted`). */
   accepted: number;
+  /** Drafts checked, each in one batch (llama-server's `/metrics` `spec_decode_num_drafts_total`). */
+  checks: number;
 }

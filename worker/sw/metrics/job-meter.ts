@@ -47,6 +47,11 @@ export class JobMeter {
       return;
     }
     this.start();
+    if (event.type === 'generation.choice-end' && event.draft) {
+      this.counters.draftTokens += event.draft.drafted;
+      this.counters.draftAccepted += event.draft.accepted;
+      this.counters.drafts += event.draft.checks;
+    }
     if (event.type === 'generation.done') this.record(event.counts);
     else if (event.type === 'generation.piece') {
       if (this.phase === 'prompt') this.turn(now, 'decode');

@@ -17,6 +17,10 @@ export interface ModelCounters {
   predictedTokens: number;
   predictedSeconds: number;
   maxTokens: number;
+  /** Speculative decoding: draft tokens checked, those taken, and the checks (drafts). */
+  draftTokens: number;
+  draftAccepted: number;
+  drafts: number;
   processing: number;
   deferred: number;
   bucket: { promptTokens: number; promptSeconds: number; predictedTokens: number; predictedSeconds: number };
@@ -38,6 +42,9 @@ export function countersOf(model: string): ModelCounters {
       predictedTokens: 0,
       predictedSeconds: 0,
       maxTokens: 0,
+      draftTokens: 0,
+      draftAccepted: 0,
+      drafts: 0,
       processing: 0,
       deferred: 0,
       bucket: emptyBucket(),

@@ -54,6 +54,24 @@ const METRICS: Metric[] = [
     value: (c) => c.maxTokens,
   },
   {
+    name: 'spec_decode_num_draft_tokens_total',
+    type: 'counter',
+    help: 'Speculative: Total draft tokens generated',
+    value: (c) => c.draftTokens,
+  },
+  {
+    name: 'spec_decode_num_accepted_tokens_total',
+    type: 'counter',
+    help: 'Speculative: Total draft tokens accepted by the target model',
+    value: (c) => c.draftAccepted,
+  },
+  {
+    name: 'spec_decode_num_drafts_total',
+    type: 'counter',
+    help: 'Speculative: Total speculative decoding verification steps',
+    value: (c) => c.drafts,
+  },
+  {
     name: 'prompt_tokens_seconds',
     type: 'gauge',
     help: 'Average prompt throughput in tokens/s (requests finished since the last scrape)',

@@ -62,7 +62,7 @@ export class DraftBatch {
   /** Tokens decoded alone after the last draft missed at its first token, and how many are left (MAX_IDLE). */
   private idle = 0;
   private wait = 0;
-  readonly counts: DraftCounts = { drafted: 0, accepted: 0 };
+  readonly counts: DraftCounts = { drafted: 0, accepted: 0, checks: 0 };
 
   constructor(
     private readonly engine: DraftEngine,
@@ -116,6 +116,7 @@ export class DraftBatch {
     this.draft = found;
     this.at = 0;
     this.counts.drafted += found.length;
+    this.counts.checks += 1;
     return true;
   }
 

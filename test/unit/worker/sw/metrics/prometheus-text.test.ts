@@ -13,7 +13,9 @@ describe('prometheusText', () => {
     c.bucket.predictedTokens = 10;
     c.bucket.predictedSeconds = 0.5;
     c.requests.completed = 2;
+    c.draftTokens = 12;
     const text = prometheusText(scrapeCounters());
+    expect(text).toContain('llamacpp:spec_decode_num_draft_tokens_total{model="a\\"b"} 12\n');
     expect(text).toContain(
       '# TYPE llamacpp:tokens_predicted_total counter\nllamacpp:tokens_predicted_total{model="a\\"b"} 10\n',
     );

@@ -62,7 +62,7 @@ describe('DraftBatch', () => {
     // 4 and 5 stay; 6 and 7 were drafted after a token that was not sampled.
     expect(engine.context).toEqual([1, 2, 3, 4, 5]);
     expect(drafts.position).toBe(-1);
-    expect(drafts.counts).toEqual({ drafted: 3, accepted: 1 });
+    expect(drafts.counts).toEqual({ drafted: 3, accepted: 1, checks: 1 });
   });
 
   it('samples the token after a draft taken whole at its last position, and keeps everything', () => {
@@ -75,7 +75,7 @@ describe('DraftBatch', () => {
     expect(drafts.position).toBe(2);
     expect(drafts.taken(7)).toBe(false);
     expect(engine.context).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(drafts.counts).toEqual({ drafted: 2, accepted: 2 });
+    expect(drafts.counts).toEqual({ drafted: 2, accepted: 2, checks: 1 });
   });
 
   it('bounds a draft by n_max, the room left and the step, and skips one shorter than n_min', () => {
