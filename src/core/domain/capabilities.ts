@@ -7,6 +7,7 @@ import type { CapabilityName } from './capability-name';
 import { InvalidRequestError } from './errors';
 import { isChatPrompt, type GenerationRequest, type RequestPrompt } from './generation';
 import { isActive, PARAMETERS, type ParameterName } from './parameters';
+import { resolveSpeculative } from './speculative';
 
 /** A model's limits and the parameters and features it cannot honour. */
 export interface ModelCapabilities {
@@ -33,10 +34,6 @@ const FEATURE_MESSAGES: Partial<Record<CapabilityName, [string, string]>> = {
   speculative: [
     'speculative.type',
     "Speculative decoding ('speculative.type') is not supported by this model's backend.",
-  ],
-  draft_model: [
-    'speculative.type',
-    "'speculative.type' 'draft-simple' needs a draft model, and this model has none (startInpage's `draftModel`).",
   ],
 };
 
@@ -103,12 +100,8 @@ export function checkCapabilities(capabilities: ModelCapabilities, request: Gene
         'unsupported_parameter',
       );
     }
-    if (name === 'draft_model' && request.speculative?.type !== 'draft-simple')
-      throw new InvalidRequestError(
-        "'speculative.p_min' applies to a draft model's tokens, and this model has none.",
-        'speculative.p_min',
-        'unsupported_parameter',
-      );
+    // Its 400 names the field that asked for a draft model (`type`, or `p_min`): speculative.ts says which.
+    if (name === 'draft_model') resolveSpeculative(request.speculative, false);
     const [param, message] = FEATURE_MESSAGES[name] ?? [name, `'${name}' is not supported by this model's backend.`];
     throw new InvalidRequestError(message, param, 'unsupported_parameter');
   }

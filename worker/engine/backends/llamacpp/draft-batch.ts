@@ -105,13 +105,15 @@ export class DraftBatch {
       this.wait -= 1;
       return this.engine.push(id);
     }
-    const cached = this.engine.cachedTokens();
+    // A draft model reads the context's tokens (copied out once); an n-gram draft is found in the glue.
+    const drafter = this.params.type === 'draft-simple' ? this.drafter : null;
+    const cached = drafter ? this.engine.cachedTokens() : null;
     const found =
-      this.params.type === 'draft-simple' && this.drafter
-        ? this.drafter.draft([...cached, id], most, this.params.p_min)
+      drafter && cached
+        ? drafter.draft([...cached, id], most, this.params.p_min)
         : this.engine.draftNgram(id, this.params.ngram_size_n, this.params.ngram_size_m).slice(0, most);
     if (found.length < Math.max(1, this.params.n_min)) return this.engine.push(id);
-    this.base = cached.length;
+    this.base = (cached ?? this.engine.cachedTokens()).length;
     if (!this.engine.pushDraft([id, ...found])) return false;
     this.draft = found;
     this.at = 0;

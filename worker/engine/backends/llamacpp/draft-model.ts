@@ -8,7 +8,8 @@
  *
  * Its context follows the model's: each draft starts by reading the model's context into it,
  * keeping the prefix it already holds (llama.cpp's prompt reuse), so after the prompt (read in
- * steps before the first token: `readPrompt`) a draft reads only the tokens taken since the last.
+ * steps before the first token: `beginPrompt`, `readStep`) a draft reads only the tokens taken
+ * since the last.
  */
 import type { LlamaWasm, SampledToken } from './llama-wasm';
 import { PrefillSteps } from './prefill-steps';
