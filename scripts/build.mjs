@@ -7,6 +7,8 @@
 // 6. dist/sw.js, dist/init/sw-dropin.js   the template with Workbox precache lists injected
 // 7. dist/models/inpage-test-qwen3.gguf   the Qwen3-tokenizer test model (not precached; the
 //    playground and the tests load it by URL from the page's own origin)
+// 8. dist/models/inpage-test-{vision,audio}.gguf and .mmproj.gguf   the multimodal test pairs
+//    (a text model and its projector; not precached either)
 import { execFileSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { build } from 'vite';
@@ -30,6 +32,7 @@ const precached = await precacheShells();
 execFileSync('npx', ['tsx', 'scripts/write-test-qwen3-model.ts', 'dist/models/inpage-test-qwen3.gguf'], {
   stdio: 'ignore',
 });
+execFileSync('npx', ['tsx', 'scripts/write-test-mmproj-models.ts', 'dist/models'], { stdio: 'ignore' });
 const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;
 console.log(
   `built dist/ (sw ${stamp.version} ${stamp.checksum}; playground precache ${precached.playground.count} files, ` +
