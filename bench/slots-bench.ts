@@ -2,7 +2,8 @@
  * Slots (docs/slots.md): total decode tok/s of N concurrent greedy streams, through the page
  * (`&slots=N`, N streams of `/completion` at once) and through Debian's `llama-server -np N` (a KV
  * cache stream per slot, as the page's) on the same GGUF and threads, each against its own one
- * stream in the same run.
+ * stream in the same run; and native llama.cpp's `llama-batched-bench` on the same (bench/batched-bench.ts:
+ * the kernels alone, no server or sampling around them).
  * A stream is a short distinct prompt and a fixed number of tokens (`ignore_eos`, ASCII only);
  * its rate is the tokens of all streams over the wall time from the first request to the last
  * answer (the prompts are a dozen tokens: prefill is a small part of it). Rounds alternate page
@@ -12,6 +13,7 @@ import type { Page } from 'playwright';
 import type { Harness } from '../test/e2e/harness';
 import type { LlamaServer } from '../test/e2e/llama-server';
 import type { BenchModel } from './bench-models';
+import { nativeBatched } from './batched-bench';
 import { ASCII_ONLY, benchPrompt, WARM_TOKENS } from './prompts';
 import { fmt, median } from './stats';
 
@@ -32,6 +34,8 @@ export interface SlotsRow {
   streams: number;
   page: number[];
   server: number[];
+  /** llama-batched-bench's total decode tok/s of as many sequences (bench/batched-bench.ts). */
+  batched: number;
   /** Streams whose batched tokens differed from the same request alone (must be 0). */
   differing: number;
 }
@@ -93,8 +97,17 @@ export async function benchSlots(
   { streams, rounds, tokens, threads }: { streams: number[]; rounds: number; tokens: number; threads: number },
 ): Promise<SlotsRow[]> {
   const rows: SlotsRow[] = [];
+  const batched = await nativeBatched(model.id, threads, streams, tokens);
   for (const n of streams) {
-    const row: SlotsRow = { model: model.id, threads, streams: n, page: [], server: [], differing: 0 };
+    const row: SlotsRow = {
+      model: model.id,
+      threads,
+      streams: n,
+      page: [],
+      server: [],
+      batched: batched.get(n) ?? NaN,
+      differing: 0,
+    };
     const query = `&slots=${n}${threads > 1 ? `&threads=${threads}/${threads}` : ''}`;
     const { context, page } = await harness.openPage(`/?model=${model.url}${query}`);
     const server = await startServer(n);
@@ -134,13 +147,14 @@ export function slotsTable(rows: readonly SlotsRow[]): string {
     const server = median(row.server);
     const pageRatio = base ? page / median(base.page) : NaN;
     const serverRatio = base ? server / median(base.server) : NaN;
-    return `| ${row.model} | ${row.threads} | ${row.streams} | ${fmt(page, 1)} | ${fmt(pageRatio, 2)}x | ${fmt(server, 1)} | ${fmt(serverRatio, 2)}x | ${fmt(pageRatio / serverRatio, 2)} | ${row.differing === 0 ? 'yes' : `NO (${row.differing})`} |`;
+    const batchedRatio = base ? row.batched / base.batched : NaN;
+    return `| ${row.model} | ${row.threads} | ${row.streams} | ${fmt(page, 1)} | ${fmt(pageRatio, 2)}x | ${fmt(server, 1)} | ${fmt(serverRatio, 2)}x | ${fmt(pageRatio / serverRatio, 2)} | ${fmt(row.batched, 1)} | ${fmt(batchedRatio, 2)}x | ${row.differing === 0 ? 'yes' : `NO (${row.differing})`} |`;
   });
   return [
-    '**Slots: total decode tok/s of N concurrent streams (page `&slots=N`; llama-server `-np N`)**',
+    '**Slots: total decode tok/s of N concurrent streams (page `&slots=N`; llama-server `-np N`; llama-batched-bench `-npl N`)**',
     '',
-    '| model | threads | streams | page tok/s | / 1 stream | llama-server tok/s | / 1 stream | page ratio / server ratio | same tokens as alone |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| model | threads | streams | page tok/s | / 1 stream | llama-server tok/s | / 1 stream | page ratio / server ratio | llama-batched-bench tok/s | / 1 sequence | same tokens as alone |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...lines,
   ].join('\n');
 }

@@ -47,6 +47,30 @@ export function placeModel(name: string, bytes: Uint8Array): void {
   writeFileSync(path, bytes);
 }
 
+/**
+ * Runs a program of the chroot's llama.cpp packages with `args`; its stdout and stderr together.
+ * `pkg`: the Debian package that has it, installed first where the chroot lacks it (the chroot is
+ * made with llama.cpp-tools only: llama.cpp-tools-extra's `llama-batched-bench` is for benches).
+ */
+export function runInServerChroot(program: string, args: readonly string[], pkg?: string): Promise<string> {
+  if (pkg && !existsSync(`${CHROOT}/usr/bin/${program}`)) {
+    execFileSync('chroot', [CHROOT, 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', pkg], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn('chroot', [CHROOT, program, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${program} exited (${code}):\n${out.slice(-2000)}`)),
+    );
+  });
+}
+
 /** Where `placeModel(name, ...)` put a model, as llama-server in the chroot sees it (for `-md`). */
 export const modelInChroot = (name: string): string => `${MODELS_IN_CHROOT}/${name}.gguf`;
 
