@@ -7,6 +7,8 @@ export interface CatalogueEntry {
   id: string;
   /** What `startInpage({ model })` gets: `'inpage-test'` or a GGUF URL. */
   source: string;
+  /** What `startInpage({ mmproj })` gets: its multimodal projector's GGUF URL, beside the model's. */
+  mmproj?: string;
   label: string;
   backend: BackendName;
   /** Bytes to download before it runs (approximate for catalogue models); 0 when built in. */
@@ -59,6 +61,32 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     isCached: () => Promise.resolve(false),
     promptNote:
       'inpage-test-qwen3 has Qwen3\'s real 151,936-token vocabulary and chat template, but is not a language model: after any prompt it writes "Hello, world! 你好 😀 𝔸 café." and stops, so every output can be checked.',
+  },
+  {
+    id: 'inpage-test-vision',
+    source: '/models/inpage-test-vision.gguf',
+    mmproj: '/models/inpage-test-vision.mmproj.gguf',
+    label: 'inpage-test-vision: test model with an image projector',
+    backend: 'llamacpp',
+    downloadBytes: 1_982_560,
+    requires: 'cpu',
+    test: true,
+    isCached: () => Promise.resolve(false),
+    promptNote:
+      'inpage-test-vision has random weights and an mlp image projector (16 tokens per image): it is not a language model, and its output is checked against llama-server (docs/multimodal.md).',
+  },
+  {
+    id: 'inpage-test-audio',
+    source: '/models/inpage-test-audio.gguf',
+    mmproj: '/models/inpage-test-audio.mmproj.gguf',
+    label: 'inpage-test-audio: test model with an audio projector',
+    backend: 'llamacpp',
+    downloadBytes: 1_492_288,
+    requires: 'cpu',
+    test: true,
+    isCached: () => Promise.resolve(false),
+    promptNote:
+      'inpage-test-audio has random weights and an ultravox audio projector (375 tokens per 30 s): it is not a language model, and its output is checked against llama-server (docs/multimodal.md).',
   },
 ];
 

@@ -37,6 +37,8 @@ const threads = readThreadsParam(params.get('threads'));
 const slots = readSlotsParam(params.get('slots'));
 /** `&draft_model=<model>`: a draft model for speculative decoding, named as `?model=` is (as `startInpage({ draftModel })`). */
 const draftModel = params.get('draft_model') || undefined;
+/** `&mmproj=<URL>`: a multimodal projector for the model (as `startInpage({ mmproj })`); a catalogue model's own otherwise. */
+const mmprojParam = params.get('mmproj') || undefined;
 
 /** `&hf_endpoint=<URL>`: where `?model=hf:owner/repo[:QUANT]` is resolved (a Hugging Face mirror). */
 const hfEndpoint = params.get('hf_endpoint');
@@ -67,7 +69,7 @@ function readSlotsParam(value: string | null): number | undefined {
   }
 }
 
-function start(model: string, notice: Notice | undefined, backend?: BackendChoice): void {
+function start(model: string, notice: Notice | undefined, backend?: BackendChoice, mmproj = mmprojParam): void {
   if (!playground) return;
   playground.startNotice = notice;
   // `?model=<folder>&model_lib=<wasm>` is a self-hosted WebLLM model; `?backend=`, `?fallback=`, `?cache=` as in webllm-params.
@@ -83,6 +85,7 @@ function start(model: string, notice: Notice | undefined, backend?: BackendChoic
     ...(threads ? { threads } : {}),
     ...(slots ? { slots } : {}),
     ...(draftModel ? { draftModel } : {}),
+    ...(mmproj ? { mmproj } : {}),
     ...(hfEndpoint ? { hfEndpoint } : {}),
     ...(connections === undefined ? {} : { downloads: { connections } }),
     ...(persist ? { persist } : {}),
@@ -140,6 +143,8 @@ playground?.addEventListener('focusin', (event) => {
 });
 
 const requested = params.get('model');
-// A playground catalogue id (`inpage-test-qwen3`) stands for its source (the served GGUF).
-if (requested) start(CATALOGUE.find((entry) => entry.id === requested)?.source ?? requested, undefined);
+// A playground catalogue id (`inpage-test-qwen3`) stands for its source (the served GGUF), with
+// its projector beside it where it has one (`inpage-test-vision`).
+const entry = CATALOGUE.find((candidate) => candidate.id === requested);
+if (requested) start(entry?.source ?? requested, undefined, undefined, mmprojParam ?? entry?.mmproj);
 else void startDefault();

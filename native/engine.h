@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@
 #include <algorithm>
 
 struct common_sampler;
+struct mtmd_context;
+struct MediaPrompt;  // media.cpp
 
 // One sequence of the generation context (seq_id = its index in Engine::slots).
 struct Slot {
@@ -29,6 +32,9 @@ struct Slot {
   std::vector<llama_token> prompt;      // the prompt of its current generation
   size_t pending = 0;                   // prompt tokens (from the end) not decoded yet
   common_sampler * sampler = nullptr;   // its request's sampler
+  // The current prompt's media chunks (media.cpp), else null. In `prompt` and `cached` a media
+  // chunk's positions hold LLAMA_TOKEN_NULL, which never matches a prefix (see ip_media_begin).
+  std::shared_ptr<MediaPrompt> media;
 };
 
 struct Engine {
@@ -37,6 +43,7 @@ struct Engine {
   llama_context * ctx = nullptr;        // generation and scoring
   llama_context * embed_ctx = nullptr;  // embeddings (made on first use)
   ggml_threadpool * threads = nullptr;  // the pthreads build's pool (threads.cpp), else null
+  mtmd_context * mtmd = nullptr;        // the projector (media.cpp), else null
   std::vector<Slot> slots = std::vector<Slot>(1);
   int current = 0;                      // the slot the per-slot calls act on (ip_use)
   std::vector<llama_token> eog;         // the vocabulary's end-of-generation tokens
@@ -71,6 +78,11 @@ Out & out();
 
 // Records `message` as the last error (ip_error) and returns -1.
 int fail(const std::string & message);
+
+// Where slot `s`'s prompt has a media chunk starting at position `from` (a LLAMA_TOKEN_NULL
+// there), encodes it with the projector and decodes its embeddings at `from` (media.cpp).
+// Returns the chunk's token count, or -1 (ip_error says why).
+int decode_media(Slot & s, size_t from);
 
 // Which positions of a batch get logits.
 enum class Logits { none, last, all };

@@ -17,6 +17,7 @@ IP_EXPORT int ip_begin(const llama_token * ids, int n, int reuse) {
   llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, keep, -1);
   s.cached.resize(keep);
   s.prompt.assign(ids, ids + n);
+  s.media.reset();
   s.pending = n - keep;
   return static_cast<int>(keep);
 }
@@ -26,8 +27,18 @@ IP_EXPORT int ip_begin(const llama_token * ids, int n, int reuse) {
 IP_EXPORT int ip_prefill(int max) {
   Engine & e = engine();
   Slot & s = e.slot();
-  const int n = static_cast<int>(std::min<size_t>({s.pending, static_cast<size_t>(max), static_cast<size_t>(e.n_batch)}));
   const size_t from = s.prompt.size() - s.pending;
+  if (s.pending > 0 && s.prompt[from] == LLAMA_TOKEN_NULL) {
+    // A media chunk (media.cpp), decoded whole; a prompt never ends with one (ip_media_begin).
+    const int n = decode_media(s, from);
+    if (n < 0) return -1;
+    s.cached.insert(s.cached.end(), n, LLAMA_TOKEN_NULL);
+    s.pending -= n;
+    return static_cast<int>(s.pending);
+  }
+  // Text up to the next media chunk, if any.
+  const size_t text = std::find(s.prompt.begin() + from, s.prompt.end(), LLAMA_TOKEN_NULL) - (s.prompt.begin() + from);
+  const int n = static_cast<int>(std::min<size_t>({s.pending, text, static_cast<size_t>(max), static_cast<size_t>(e.n_batch)}));
   if (n > 0) {
     // Logits only for the prompt's last token, when this batch holds it.
     const Logits logits = static_cast<size_t>(n) == s.pending ? Logits::last : Logits::none;

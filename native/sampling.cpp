@@ -73,7 +73,9 @@ IP_EXPORT int ip_sampler(const char * spec) {
     return fail(std::string("the sampler could not be set up: ") + error.what());
   }
   if (!slot.sampler) return fail("the grammar could not be parsed");
-  for (llama_token id : slot.prompt) common_sampler_accept(slot.sampler, id, false);
+  // A media chunk's positions (LLAMA_TOKEN_NULL) are skipped, as llama-server skips them.
+  for (llama_token id : slot.prompt)
+    if (id != LLAMA_TOKEN_NULL) common_sampler_accept(slot.sampler, id, false);
   return 0;
 }
 

@@ -113,7 +113,7 @@ libs() {
 }
 for name in "${selected[@]}"; do
   mode="$(mode_of "${flags_of[$name]}")"; first="${base[$mode]}"
-  [ -n "${dir_of[$first]:-}" ] || libs "$first" "llama llama-common"
+  [ -n "${dir_of[$first]:-}" ] || libs "$first" "llama llama-common mtmd"
   [ "$name" = "$first" ] || libs "$name" ggml-cpu
 done
 

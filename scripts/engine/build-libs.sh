@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Inside the chroot: llama.cpp's static libraries for wasm (llama, ggml, ggml-cpu, common).
+# Inside the chroot: llama.cpp's static libraries for wasm (llama, ggml, ggml-cpu, common, mtmd).
 #   usage (in the chroot): build-libs.sh SRC BUILD_DIR "EXTRA_CFLAGS" [TARGETS]
-#   TARGETS: the CMake targets to build (default: llama llama-common, which pull in ggml).
+#   TARGETS: the CMake targets to build (default: llama llama-common mtmd, which pull in ggml).
+# mtmd (tools/mtmd: images and audio through a projector) is llama.cpp's standalone library build
+# (LLAMA_BUILD_MTMD, without its command-line tools); its video path needs a subprocess and is off.
 # With -sMEMORY64=1 in EXTRA_CFLAGS the objects are wasm64 (llama.cpp's LLAMA_WASM_MEM64, its
 # own default); without it, wasm32.
 set -euo pipefail
-src="$1"; build="$2"; extra="$3"; targets="${4:-llama llama-common}"
+src="$1"; build="$2"; extra="$3"; targets="${4:-llama llama-common mtmd}"
 mem64=OFF
 case " $extra " in *" -sMEMORY64=1 "*) mem64=ON ;; esac
 flags="-O3 -msimd128 -fwasm-exceptions $extra"
@@ -14,6 +16,7 @@ emcmake cmake -S "$src" -B "$build" -G "Unix Makefiles" \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
   -DLLAMA_WASM_MEM64=$mem64 -DLLAMA_BUILD_HTML=OFF -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF \
   -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF \
+  -DLLAMA_BUILD_MTMD=ON -DMTMD_VIDEO=OFF \
   -DGGML_WEBGPU=OFF -DGGML_OPENMP=OFF -DGGML_NATIVE=OFF -DGGML_LLAMAFILE=ON \
   -DGGML_BACKEND_DL=OFF -DGGML_CPU_ALL_VARIANTS=OFF > "$build.configure.log"
 cmake --build "$build" -j"$(nproc)" --target $targets > "$build.build.log"

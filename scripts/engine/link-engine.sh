@@ -33,7 +33,7 @@ exports=$(sed -n 's/^IP_EXPORT [^(]* \**\(ip_[a-z0-9_]*\)(.*/_\1/p' "$glue"/*.cp
 # The glue's objects, kept beside OUT_BASENAME (obj/): make compiles a file again only when it, or
 # a header it includes, is newer than its object, or when the compile command or toolchain changed.
 objects="$(dirname "$out")/obj"
-compile="em++ -O3 -msimd128 -fwasm-exceptions $extra -std=c++17 -I$src/include -I$src/ggml/include -I$src/common -I$src/vendor"
+compile="em++ -O3 -msimd128 -fwasm-exceptions $extra -std=c++17 -I$src/include -I$src/ggml/include -I$src/common -I$src/vendor -I$src/tools/mtmd"
 stamp="$compile $(dpkg-query -W -f='${Package}=${Version} ' emscripten binaryen)"
 [ "$(cat "$objects/command" 2>/dev/null)" = "$stamp" ] || { rm -rf "$objects"; mkdir -p "$objects"; echo "$stamp" > "$objects/command"; }
 objs=()
@@ -45,7 +45,7 @@ $objects/%.o: $glue/%.cpp
 MAKEFILE
 em++ -O3 -msimd128 -fwasm-exceptions $extra -std=c++17 \
   "${objs[@]}" \
-  "$build/src/libllama.a" "$build/common/libllama-common.a" "$build/common/libllama-common-base.a" \
+  "$build/tools/mtmd/libmtmd.a" "$build/vendor/hash/libvendor-hash.a" "$build/src/libllama.a" "$build/common/libllama-common.a" "$build/common/libllama-common-base.a" \
   "$build/ggml/src/libggml.a" "$cpu/ggml/src/libggml-cpu.a" "$build/ggml/src/libggml-base.a" \
   -sMODULARIZE=1 -sEXPORT_NAME=createLlamaEngine -sENVIRONMENT=web,worker \
   -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB "${memory[@]}" -sSTACK_SIZE=4MB \

@@ -95,6 +95,13 @@ export interface InpageOptions {
    */
   draftModel?: string | ModelSpec;
   /**
+   * A multimodal projector (llama-server's `--mmproj`): the GGUF, named as `model` is, that
+   * lets a llama.cpp model read images or audio (docs/multimodal.md). Loaded with the model; a
+   * projector made for another model fails the load (503 `model_load_failed`, naming both).
+   * `/props` and the model's card say which modalities it takes.
+   */
+  mmproj?: string | ModelSpec;
+  /**
    * How GGUF models are downloaded into the model store (docs/models.md): `connections`, 1-16
    * (default 4), is how many ranges of a file, or parts of a split model, are fetched at once
    * where the server takes ranges. A bad value makes `ready` reject with a 400.

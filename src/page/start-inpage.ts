@@ -13,6 +13,7 @@ import { readSlots } from '../core/domain/slot-count';
 import { readDownloads } from '../core/domain/downloads';
 import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
 import { withDraftModel } from './draft-model-option';
+import { withProjector } from './mmproj-option';
 import type { EngineApi, EngineSettings, RequestRecord } from '../core/protocol/engine-api';
 import type { DeviceState, Inpage, InpageOptions, ModelManager } from './inpage-options';
 import { toOpenAIError } from '../core/domain/errors';
@@ -102,6 +103,11 @@ export function startInpage(options: InpageOptions = {}): Inpage {
           document.baseURI,
           options.hfEndpoint,
         ),
+      };
+    if (options.mmproj !== undefined)
+      models = {
+        ...models,
+        primary: withProjector(models.primary, options.mmproj, document.baseURI, options.hfEndpoint),
       };
   } catch (error) {
     const name = typeof model === 'string' ? model : model.id;

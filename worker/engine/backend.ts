@@ -134,8 +134,21 @@ export interface LoadedModel {
   readonly kvCacheType?: KvCacheType;
   /** What the model's card shows besides its status (size, cache state, chosen variant, threads). */
   readonly details?: Partial<
-    Pick<ModelCard, 'size_bytes' | 'cached' | 'variant' | 'threads' | 'slots' | 'chat_template' | 'draft_model'>
+    Pick<
+      ModelCard,
+      | 'size_bytes'
+      | 'cached'
+      | 'variant'
+      | 'threads'
+      | 'slots'
+      | 'chat_template'
+      | 'draft_model'
+      | 'mmproj'
+      | 'modalities'
+    >
   >;
+  /** The text that stands for one media item in a prompt (llama-server's `media_marker`), where a projector is loaded. */
+  readonly mediaMarker?: string;
   /**
    * Generates one choice. When `signal` aborts, the generation stops within a few
    * milliseconds and the iterable ends (or throws); the model is then free for the next one.

@@ -22,6 +22,7 @@ export function runProps(
     bos_token: template?.bos_token ?? '',
     eos_token: template?.eos_token ?? '',
     kv_cache_type: model.kvCacheType ?? null,
+    media_marker: model.mediaMarker ?? null,
   };
   if (!signal.aborted) port.postMessage(message<EngineToSwTokens, 'props.result'>('props.result', result));
   return Promise.resolve({ prompt: 0, completion: 0 });

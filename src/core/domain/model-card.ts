@@ -32,6 +32,10 @@ export interface ModelCard {
   slots?: number;
   /** Its draft model's id (speculative decoding with `draft-simple`), where it has one. */
   draft_model?: string;
+  /** Its multimodal projector's id (llama.cpp's mtmd, `startInpage({ mmproj })`), where it has one. */
+  mmproj?: string;
+  /** What it reads besides text (llama-server's `/props` `modalities`): with a projector, images or audio. */
+  modalities?: { vision: boolean; audio: boolean };
   /** Where its chat template comes from (llamacpp): the GGUF's own, or llama.cpp's default, chatml, for a GGUF without one. */
   chat_template?: 'gguf' | 'chatml';
   /** Its slots that run a request now, by index (llama-server's `/slots` `is_processing`); absent where the backend does not say. */

@@ -25,10 +25,21 @@ export interface ModelSpec {
    * unless they ask otherwise (`speculative.type`).
    */
   draft?: DraftModelSpec;
+  /**
+   * A multimodal projector (llama.cpp's mtmd, llama-server's `--mmproj`; llamacpp): the GGUF that
+   * turns images or audio into the model's embeddings, loaded with the model.
+   */
+  mmproj?: ProjectorSpec;
 }
 
 /** A model's draft model: its id (for progress and errors) and where its GGUF comes from. */
 export interface DraftModelSpec {
+  id: string;
+  source: ModelSource;
+}
+
+/** A model's projector: its id (for progress and errors) and where its GGUF comes from. */
+export interface ProjectorSpec {
   id: string;
   source: ModelSource;
 }

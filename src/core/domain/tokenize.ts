@@ -57,6 +57,8 @@ export interface PropsResult {
   eos_token: string;
   /** The model's KV cache type (null where the backend does not say: webllm). */
   kv_cache_type: KvCacheType | null;
+  /** The text that stands for one media item in a prompt, where the model has a projector (llama-server's `media_marker`). */
+  media_marker: string | null;
 }
 
 /** A conversation to render with the model's chat template (nothing is generated). */

@@ -19,6 +19,7 @@ export interface ScriptAttributes {
   threads?: string | undefined;
   slots?: string | undefined;
   draftModel?: string | undefined;
+  mmproj?: string | undefined;
   persist?: string | undefined;
   promptCache?: string | undefined;
   hfEndpoint?: string | undefined;
@@ -105,6 +106,8 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
   }
   const draftModel = attributes.draftModel?.trim();
   if (draftModel) options.draftModel = fromScript(draftModel, scriptUrl);
+  const mmproj = attributes.mmproj?.trim();
+  if (mmproj) options.mmproj = fromScript(mmproj, scriptUrl);
   const persist = attributes.persist?.trim().toLowerCase();
   if (persist !== undefined) {
     if (persist === '' || persist === 'true' || persist === '1') options.persist = true;

@@ -33,7 +33,7 @@ describe('runProps', () => {
     expect(result).toHaveProperty('chat_template_caps.supports_tools', false);
   });
 
-  it('a model without a template (WebLLM renders conversations itself): empty strings, no caps, no cache type; nothing once aborted', async () => {
+  it('a model without a template (WebLLM renders conversations itself): empty strings, no caps, no cache type, no media marker; nothing once aborted', async () => {
     expect(await posted(null)).toEqual([
       {
         type: 'props.result',
@@ -42,6 +42,7 @@ describe('runProps', () => {
         bos_token: '',
         eos_token: '',
         kv_cache_type: null,
+        media_marker: null,
       },
     ]);
     expect(await posted(null, true)).toEqual([]);

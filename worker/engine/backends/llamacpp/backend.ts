@@ -1,10 +1,12 @@
 import { ServiceUnavailableError } from '#core/domain/errors';
-import type { DraftModelSpec, LoadProgress, ModelSpec } from '#core/domain/model-spec';
+import type { DraftModelSpec, LoadProgress, ModelSpec, ProjectorSpec } from '#core/domain/model-spec';
 import type { GgufValue } from '#gguf/read-gguf-metadata';
 import { draftVocabularyMismatch } from '#gguf/draft-vocabulary';
 import { DraftModel } from './draft-model';
 import { GgufError } from '#gguf/gguf-error';
 import { validateGgufParts } from '#gguf/validate-gguf';
+import { validateProjector } from '#gguf/validate-projector';
+import { randomMediaMarker, type Projector } from './projector';
 import { chatTemplateFromMetadata } from '#gguf/chat-template';
 import { vocabularyFromMetadata } from '#gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test-model';
@@ -147,6 +149,13 @@ export class LlamaCppBackend implements Backend {
         engine.dispose();
         throw error;
       }
+      let projector: Projector | null = null;
+      try {
+        if (spec.mmproj) projector = await this.loadProjector(spec, spec.mmproj, engine, onProgress);
+      } catch (error) {
+        engine.dispose();
+        throw error;
+      }
       const template = chatTemplateFromMetadata(metadata, vocab);
       const key = keys ? (await keys)[KV_CACHE_TYPES.indexOf(engine.info().kvCacheType)] : undefined;
       const promptCache = key ? PromptCache.open(key, cache) : null;
@@ -161,6 +170,7 @@ export class LlamaCppBackend implements Backend {
         promptCache,
         slots,
         draft,
+        projector,
       );
       firstEvaluation(spec.id, model);
       await model.warmStart(await latest);
@@ -210,6 +220,43 @@ export class LlamaCppBackend implements Backend {
       throw error;
     }
     return new DraftModel(draftSpec.id, engine);
+  }
+
+  /**
+   * Loads `spec`'s projector into its engine: downloaded, stored and checked as a model is
+   * (validate-projector.ts), then llama.cpp's mtmd checks it against the model. A projector that
+   * does not fit is a 503 `model_load_failed` naming both, with llama.cpp's reason.
+   */
+  private async loadProjector(
+    spec: ModelSpec,
+    projectorSpec: ProjectorSpec,
+    engine: LlamaWasm,
+    onProgress: (progress: LoadProgress) => void,
+  ): Promise<Projector> {
+    const refuse = (why: string, cause?: unknown) =>
+      new ServiceUnavailableError(
+        `The projector '${projectorSpec.id}' cannot be loaded for '${spec.id}': ${why}.`,
+        'model_load_failed',
+        cause === undefined ? undefined : { cause },
+      );
+    const asModel: ModelSpec = { id: projectorSpec.id, backend: 'llamacpp', source: projectorSpec.source };
+    const [file] = await this.fetchModel(asModel, (progress) => onProgress({ ...progress, model: spec.id }));
+    if (!file) throw refuse('it has no file');
+    try {
+      await validateProjector(file.blob);
+    } catch (error) {
+      if (!(error instanceof GgufError)) throw error;
+      if (isStoredSource(projectorSpec.source)) await forgetModelFiles(projectorSpec.source);
+      throw refuse(error.message, error);
+    }
+    const marker = randomMediaMarker();
+    try {
+      const modalities = await engine.loadProjector({ name: file.name, blob: file.blob }, marker);
+      return { id: projectorSpec.id, modalities, marker };
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      throw refuse(error.message, error);
+    }
   }
 
   /**

@@ -2,3 +2,8 @@
 export class EngineError extends Error {
   override readonly name = 'EngineError';
 }
+
+/** A request the glue refused for its input (a media item it cannot read, say): the engine is sound, the request at fault. */
+export class EngineInputError extends EngineError {
+  readonly input = true;
+}

@@ -85,4 +85,16 @@ export interface LlamaEngineModule {
   _ip_state_restore(data: Ptr, size: number): number;
   _ip_score(ids: Ptr, n: number, top: number): number;
   _ip_embed(ids: Ptr, n: number, nCtx: number): number;
+  _ip_mmproj_load(path: Ptr, mediaMarker: Ptr): number;
+  _ip_media_marker(): Ptr;
+  _ip_media_begin(
+    text: Ptr,
+    length: number,
+    data: Ptr,
+    sizes: Ptr,
+    nMedia: number,
+    reuse: number,
+    addSpecial: number,
+    parseSpecial: number,
+  ): number;
 }

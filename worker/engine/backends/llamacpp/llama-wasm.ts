@@ -7,7 +7,7 @@ import createLlamaEngine from './wasm/llama-engine.mjs';
 import type { KvCacheType } from '#core/domain/tokenize';
 import type { ThreadCounts } from '#core/domain/threads';
 import { bufferBlobReads } from './blob-reads';
-import { EngineError } from './engine-error';
+import { EngineError, EngineInputError } from './engine-error';
 import type { LlamaEngineFiles } from './engine-files';
 import type { LlamaEngineModule, LlamaEngineOptions } from './engine-module';
 import { refusedGrowths, watchHeapGrowth } from './heap-growth';
@@ -47,9 +47,20 @@ export const address = (pointer: number): number => (pointer < 0 ? pointer + 2 *
 /** Where the model's file is mounted in the module's file system. */
 const MODEL_DIR = '/models';
 
+/** Where a projector's file is mounted (apart from the model's: one WORKERFS mount per folder). */
+const PROJECTOR_DIR = '/mmproj';
+
 /** The glue's statuses (native/generate.cpp, batch.cpp): a slot's tokens fill the context; the unified cache has no room now. */
 const FULL = -2;
 const NO_ROOM = -3;
+/** native/media.cpp: the request's input is at fault (a media item it cannot read, say). */
+const REFUSED = -4;
+
+/** What a projector reads (native/media.cpp's ip_mmproj_load: a bit each). */
+export interface Modalities {
+  vision: boolean;
+  audio: boolean;
+}
 
 /** One candidate of the raw distribution: token id and logprob. */
 export interface RawCandidate {
@@ -141,6 +152,85 @@ export class LlamaWasm {
       ),
     );
     this.pending = new Array<number>(slots).fill(0);
+  }
+
+  /**
+   * Loads a projector (llama.cpp's mtmd, an `--mmproj` GGUF) for the loaded model, mounted as
+   * the model's file is; returns what it reads. `mediaMarker` stands for one media item in a
+   * prompt (empty: mtmd's `<__media__>`). A projector made for another model throws (llama.cpp's
+   * message says why: the widths differ, say).
+   */
+  async loadProjector(file: { name: string; blob: Blob }, mediaMarker = ''): Promise<Modalities> {
+    const { FS, WORKERFS } = this.m;
+    FS.mkdir(PROJECTOR_DIR);
+    const path = `${PROJECTOR_DIR}/${file.name}`;
+    if (typeof FileReaderSync === 'undefined') FS.writeFile(path, new Uint8Array(await file.blob.arrayBuffer()));
+    else FS.mount(WORKERFS, { blobs: [{ name: file.name, data: file.blob }] }, PROJECTOR_DIR);
+    const bits = this.check(
+      this.withString(path, (pathPtr) =>
+        this.withString(mediaMarker, (markerPtr) => this.m._ip_mmproj_load(pathPtr, markerPtr)),
+      ),
+    );
+    return { vision: (bits & 1) !== 0, audio: (bits & 2) !== 0 };
+  }
+
+  /** The text that stands for one media item in `beginWithMedia`'s prompt (`loadProjector`'s `mediaMarker`). */
+  mediaMarker(): string {
+    return this.m.UTF8ToString(address(this.m._ip_media_marker()));
+  }
+
+  /**
+   * Starts a generation on `text`, whose media markers stand for `media` in order (image or
+   * audio files' bytes), through the projector; returns the prompt's ids (-1 for each media
+   * position) and how many came from the context's cached prefix (never past the first media
+   * item). A request at fault (an item that is no image or audio, a modality the projector
+   * lacks, markers and items not as many, a prompt ending with media) throws EngineInputError.
+   */
+  beginWithMedia(
+    text: string,
+    media: readonly Uint8Array[],
+    reuse: boolean,
+    addSpecial: boolean,
+    parseSpecial: boolean,
+  ): { ids: number[]; cached: number } {
+    // mtmd counts them too, but says only that they differ (as a preprocessing failure, status 2).
+    const marker = this.mediaMarker();
+    const markers = text.split(marker).length - 1;
+    if (markers !== media.length)
+      throw new EngineInputError(
+        `the prompt has ${markers} media markers (${marker}) and ${media.length} media items: each item needs one marker`,
+      );
+    const total = media.reduce((sum, item) => sum + item.length, 0);
+    const data = this.malloc(Math.max(1, total));
+    try {
+      let at = data;
+      for (const item of media) {
+        this.m.HEAPU8.set(item, at);
+        at += item.length;
+      }
+      const sizes = media.map((item) => item.length);
+      const status = this.withString(text, (ptr, length) =>
+        this.withIds(sizes, (sizesPtr) =>
+          this.m._ip_media_begin(
+            ptr,
+            length,
+            data,
+            sizesPtr,
+            media.length,
+            reuse ? 1 : 0,
+            addSpecial ? 1 : 0,
+            parseSpecial ? 1 : 0,
+          ),
+        ),
+      );
+      if (status === REFUSED) throw new EngineInputError(this.m.UTF8ToString(address(this.m._ip_error())));
+      const ids = this.i32(this.check(status));
+      const cached = this.m._ip_cached();
+      this.pending[this.current] = ids.length - cached;
+      return { ids, cached };
+    } finally {
+      this.m._free(data);
+    }
   }
 
   /**

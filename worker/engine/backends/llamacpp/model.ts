@@ -11,6 +11,7 @@ import type { KvCacheType } from '#core/domain/tokenize';
 import type { ChoiceRequest, GenerationEnd, GenerationEvent, LoadedModel, PromptToken, TokenInfo } from '../../backend';
 import type { PromptSegment } from '../../chat/prompt-segments';
 import { Utf8Hold } from '../../utf8-hold';
+import type { Projector } from './projector';
 import { EngineError } from './engine-error';
 import type { LlamaWasm, RawCandidate, SampledToken } from './llama-wasm';
 import { samplerSpec } from './sampler-spec';
@@ -48,7 +49,15 @@ export class LlamaCppModel implements LoadedModel {
   readonly capabilities: ModelCapabilities;
   readonly kvCacheType: KvCacheType;
   /** Its card shows the threads it runs on (1 and 1 where the page is not isolated), its slots and its chat template's origin. */
-  readonly details: { threads: ThreadCounts; slots: number; chat_template: ChatTemplateOrigin; draft_model?: string };
+  readonly details: {
+    threads: ThreadCounts;
+    slots: number;
+    chat_template: ChatTemplateOrigin;
+    draft_model?: string;
+    mmproj?: string;
+    modalities?: { vision: boolean; audio: boolean };
+  };
+  readonly mediaMarker?: string;
   private readonly steps = new PrefillSteps();
   private readonly pieces = new Map<number, number[]>();
   private readonly saved: SavedContext;
@@ -68,6 +77,7 @@ export class LlamaCppModel implements LoadedModel {
     promptCache: PromptCache | null = null,
     slots = 1,
     private readonly draft: DraftModel | null = null,
+    projector: Projector | null = null,
   ) {
     const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
     // Drafts are checked on one sequence at a time (draft-batch.ts): with slots, speculative decoding is a 400.
@@ -81,7 +91,14 @@ export class LlamaCppModel implements LoadedModel {
       max_token_bytes: vocab.maxTokenBytes,
     };
     this.kvCacheType = engine.info().kvCacheType;
-    this.details = { threads, slots, chat_template: chatTemplate.origin, ...(draft ? { draft_model: draft.id } : {}) };
+    this.details = {
+      threads,
+      slots,
+      chat_template: chatTemplate.origin,
+      ...(draft ? { draft_model: draft.id } : {}),
+      ...(projector ? { mmproj: projector.id, modalities: projector.modalities } : {}),
+    };
+    if (projector) this.mediaMarker = projector.marker;
     this.saved = new SavedContext(engine, guard, promptCache, contextLength);
     this.slotFiles = new SlotFiles(engine, guard);
     this.batch = slots > 1 ? new SlotSteps(engine, guard, slots) : null;

@@ -46,7 +46,12 @@ export function propsRoute(clients: Clients, prefix: string): Route {
         total_slots: Math.max(1, card?.slots ?? 1),
         model_alias: model,
         model_path: model,
-        modalities: { vision: false, video: false, audio: false },
+        modalities: {
+          vision: card?.modalities?.vision ?? false,
+          video: false,
+          audio: card?.modalities?.audio ?? false,
+        },
+        ...(first.media_marker === null ? {} : { media_marker: first.media_marker }),
         endpoint_slots: true,
         endpoint_props: false,
         endpoint_metrics: true,

@@ -99,6 +99,13 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
     expect(readScriptOptions({}, SCRIPT).options.draftModel).toBeUndefined();
   });
 
+  it('data-mmproj is named as data-model is: a GGUF URL relative to the script', () => {
+    expect(readScriptOptions({ mmproj: 'vision.mmproj.gguf' }, SCRIPT).options.mmproj).toBe(
+      new URL('vision.mmproj.gguf', SCRIPT).href,
+    );
+    expect(readScriptOptions({}, SCRIPT).options.mmproj).toBeUndefined();
+  });
+
   it('data-hf-endpoint is a mirror for hf: ids, relative to the script; a bad one is reported', () => {
     expect(readScriptOptions({ model: 'hf:a/b:Q4_K_M', hfEndpoint: '/hf/' }, SCRIPT).options).toMatchObject({
       model: 'hf:a/b:Q4_K_M',

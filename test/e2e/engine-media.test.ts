@@ -1,0 +1,200 @@
+/**
+ * The engine's images and audio (native/media.cpp, through `LlamaWasm`), in Node on the committed
+ * single-threaded SIMD128 build, against Debian's native llama-server 0.7.0 `--mmproj` on the
+ * same files (its `/completion` with `multimodal_data`): the multimodal test pairs, two
+ * generated images and a generated WAV, greedy, 8 tokens. The same prompt tokens (16 per image,
+ * 375 per sound) and generated tokens, and logprobs within 1e-3: llama-server's defaults (an F16
+ * KV cache with flash attention) against the engine's F32 cache without it differ by up to 6e-4
+ * on these pairs (queries and keys scaled by 4; docs/multimodal.md). The request's faults
+ * (an undecodable item, a modality the projector lacks, markers and items not as many, media
+ * last) throw EngineInputError and leave the engine exact; a projector of another width fails to
+ * load with llama.cpp's reason.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import {
+  buildInpageTestAudioModel,
+  buildInpageTestAudioProjector,
+  inpageTestAudioChunkTokens,
+} from '../fixtures/inpage-test-audio';
+import {
+  buildInpageTestVisionModel,
+  buildInpageTestVisionProjector,
+  inpageTestVisionImageTokens,
+} from '../fixtures/inpage-test-vision';
+import { pngBytes, wavBytes } from '../fixtures/test-media';
+import { modelInChroot, placeModel, serverSkip, startLlamaServer } from './llama-server';
+
+const skip = serverSkip();
+if (skip) console.log(`# skipped: ${skip}`);
+
+Object.assign(globalThis, { __INPAGE_TEST_HOOKS__: false });
+const { LlamaWasm } = await import('../../worker/engine/backends/llamacpp/llama-wasm');
+const { EngineInputError } = await import('../../worker/engine/backends/llamacpp/engine-error');
+type Engine = Awaited<ReturnType<typeof LlamaWasm.start>>;
+
+const WASM = readFileSync('worker/engine/backends/llamacpp/wasm/llama-engine-simd.wasm');
+let server: Server;
+let wasmUrl = '';
+before(async () => {
+  // The loader fetches its wasm (Node's fetch takes no file: URLs).
+  server = createServer((_, response) => response.writeHead(200, { 'content-type': 'application/wasm' }).end(WASM));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  wasmUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/llama-engine-simd.wasm`;
+});
+after(() => server.close());
+
+interface Answer {
+  tokens: number[];
+  logprobs: number[];
+  promptTokens: number;
+}
+
+const MARKER = '<__media__>';
+const TEXT = 'describe';
+
+async function engineWith(model: Uint8Array<ArrayBuffer>, projector: Uint8Array<ArrayBuffer>): Promise<Engine> {
+  const engine = await LlamaWasm.start({ wasm: wasmUrl, loader: null, pthreads: false });
+  await engine.load([{ name: 'model.gguf', blob: new Blob([model]) }], 4096, { prefill: 1, decode: 1 }, 512);
+  await engine.loadProjector({ name: 'mmproj.gguf', blob: new Blob([projector]) });
+  return engine;
+}
+
+/** A greedy answer of 8 tokens to `MARKER + TEXT` with `media`. */
+function answer(engine: Engine, media: Uint8Array[], text = TEXT): Answer {
+  const { ids } = engine.beginWithMedia(`${MARKER.repeat(media.length)}${text}`, media, true, true, true);
+  while ((engine.prefill(512) ?? 1) > 0);
+  engine.sampler({ temperature: 0 });
+  const tokens: number[] = [];
+  const logprobs: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    const token = engine.sample(1, false);
+    tokens.push(token.id);
+    logprobs.push(token.logprob);
+    engine.accept(token.id);
+    if (engine.isEndOfGeneration(token.id) || !engine.push(token.id)) break;
+  }
+  return { tokens, logprobs, promptTokens: ids.length };
+}
+
+async function native(name: string, model: Uint8Array, projector: Uint8Array, media: Uint8Array[]) {
+  placeModel(name, model);
+  placeModel(`${name}.mmproj`, projector);
+  const llama = await startLlamaServer({ model: name, args: ['--mmproj', modelInChroot(`${name}.mmproj`)] });
+  try {
+    const root = llama.baseURL.replace(/\/v1$/, '');
+    const props = (await (await fetch(`${root}/props`)).json()) as { media_marker: string };
+    const answers: Answer[] = [];
+    for (const item of media) {
+      const response = await fetch(`${root}/completion`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          prompt: {
+            prompt_string: `${props.media_marker}${TEXT}`,
+            multimodal_data: [Buffer.from(item).toString('base64')],
+          },
+          temperature: 0,
+          n_predict: 8,
+          n_probs: 1,
+          return_tokens: true,
+          cache_prompt: false,
+        }),
+      });
+      const body = (await response.json()) as {
+        tokens: number[];
+        completion_probabilities: Array<{ logprob: number }>;
+        tokens_evaluated: number;
+      };
+      assert.equal(response.status, 200, JSON.stringify(body));
+      answers.push({
+        tokens: body.tokens,
+        logprobs: body.completion_probabilities.map((p) => p.logprob),
+        promptTokens: body.tokens_evaluated,
+      });
+    }
+    return answers;
+  } finally {
+    await llama.stop();
+  }
+}
+
+function assertSame(actual: Answer, expected: Answer, label: string): void {
+  assert.deepEqual(actual.tokens, expected.tokens, label);
+  assert.equal(actual.promptTokens, expected.promptTokens, label);
+  actual.logprobs.forEach((logprob, i) => {
+    const want = expected.logprobs[i] ?? NaN;
+    assert.ok(Math.abs(logprob - want) < 1e-3, `${label}, token ${i}: ${logprob} vs ${want}`);
+  });
+}
+
+const IMAGES = [
+  pngBytes(48, 48, (x, y) => [x * 5, y * 5, 128]),
+  pngBytes(48, 48, (x, y) => (((x >> 3) + (y >> 3)) % 2 ? [255, 255, 255] : [0, 0, 0])),
+];
+const SOUND = wavBytes(2, (t) => 0.5 * Math.sin(2 * Math.PI * 440 * t));
+
+describe('images and audio in the engine', () => {
+  test(
+    'inpage-test-vision: two images, the same tokens as llama-server --mmproj',
+    { skip: skip ?? false },
+    async () => {
+      const [model, projector] = [buildInpageTestVisionModel(), buildInpageTestVisionProjector()];
+      const engine = await engineWith(model, projector);
+      const ours = IMAGES.map((image) => answer(engine, [image]));
+      assert.equal(ours[0]?.promptTokens, inpageTestVisionImageTokens + TEXT.length);
+      assert.notDeepEqual(ours[0]?.tokens, ours[1]?.tokens, 'two images, two answers');
+      const theirs = await native('engine-media-vision', model, projector, IMAGES);
+      ours.forEach((mine, i) => assertSame(mine, theirs[i] as Answer, `image ${i}`));
+    },
+  );
+
+  test('inpage-test-audio: a WAV, the same tokens as llama-server --mmproj', { skip: skip ?? false }, async () => {
+    const [model, projector] = [buildInpageTestAudioModel(), buildInpageTestAudioProjector()];
+    const engine = await engineWith(model, projector);
+    const mine = answer(engine, [SOUND]);
+    assert.equal(mine.promptTokens, inpageTestAudioChunkTokens + TEXT.length);
+    const [theirs] = await native('engine-media-audio', model, projector, [SOUND]);
+    assertSame(mine, theirs as Answer, 'sound');
+  });
+
+  test("the request's faults are refused by name, and the next answer is exact", async () => {
+    const engine = await engineWith(buildInpageTestVisionModel(), buildInpageTestVisionProjector());
+    const before = answer(engine, [IMAGES[0] as Uint8Array]);
+    const refused = (media: Uint8Array[], text: string, message: RegExp) =>
+      assert.throws(
+        () => engine.beginWithMedia(text, media, true, true, true),
+        (error) => error instanceof EngineInputError && message.test(error.message),
+      );
+    refused(
+      [new TextEncoder().encode('not an image at all')],
+      `${MARKER}${TEXT}`,
+      /media item 0 could not be decoded as an image/,
+    );
+    refused(
+      [IMAGES[0] as Uint8Array, SOUND],
+      `${MARKER}${MARKER}${TEXT}`,
+      /media item 1 is audio, and this model takes no audio/,
+    );
+    refused(
+      [IMAGES[0] as Uint8Array],
+      `${MARKER}${MARKER}${TEXT}`,
+      /the prompt has 2 media markers \(<__media__>\) and 1 media items/,
+    );
+    refused([IMAGES[0] as Uint8Array], `${TEXT}${MARKER}`, /ends with media/);
+    assert.deepEqual(answer(engine, [IMAGES[0] as Uint8Array]), before);
+  });
+
+  test("a projector of another model's width fails to load, with llama.cpp's reason", async () => {
+    const engine = await LlamaWasm.start({ wasm: wasmUrl, loader: null, pthreads: false });
+    const model = buildInpageTestVisionModel();
+    await engine.load([{ name: 'model.gguf', blob: new Blob([model]) }], 4096, { prefill: 1, decode: 1 }, 512);
+    await assert.rejects(
+      engine.loadProjector({ name: 'mmproj.gguf', blob: new Blob([buildInpageTestAudioProjector()]) }),
+      /mismatch between text model \(n_embd = 128\) and mmproj \(n_embd = 64\)/,
+    );
+  });
+});
