@@ -136,16 +136,9 @@ export class LlamaWasm {
     maxF32CacheMib: number,
     slots = 1,
   ): Promise<void> {
-    const { FS, WORKERFS } = this.m;
-    FS.mkdir(MODEL_DIR);
     const path = `${MODEL_DIR}/${files[0]?.name ?? 'model.gguf'}`;
-    if (typeof FileReaderSync === 'undefined')
-      for (const file of files)
-        FS.writeFile(`${MODEL_DIR}/${file.name}`, new Uint8Array(await file.blob.arrayBuffer()));
-    else {
-      bufferBlobReads(WORKERFS);
-      FS.mount(WORKERFS, { blobs: files.map((file) => ({ name: file.name, data: file.blob })) }, MODEL_DIR);
-    }
+    if (typeof FileReaderSync !== 'undefined') bufferBlobReads(this.m.WORKERFS);
+    await this.mount(MODEL_DIR, files);
     this.check(
       this.withString(path, (ptr) =>
         this.m._ip_load(ptr, contextLength, threads.decode, threads.prefill, maxF32CacheMib, slots),
@@ -155,17 +148,26 @@ export class LlamaWasm {
   }
 
   /**
+   * Puts `files` in the folder `dir` of the module's file system: in a worker mounted (WORKERFS,
+   * read in place as llama.cpp asks for their parts), elsewhere copied in.
+   */
+  private async mount(dir: string, files: ReadonlyArray<{ name: string; blob: Blob }>): Promise<void> {
+    const { FS, WORKERFS } = this.m;
+    FS.mkdir(dir);
+    if (typeof FileReaderSync === 'undefined')
+      for (const file of files) FS.writeFile(`${dir}/${file.name}`, new Uint8Array(await file.blob.arrayBuffer()));
+    else FS.mount(WORKERFS, { blobs: files.map((file) => ({ name: file.name, data: file.blob })) }, dir);
+  }
+
+  /**
    * Loads a projector (llama.cpp's mtmd, an `--mmproj` GGUF) for the loaded model, mounted as
    * the model's file is; returns what it reads. `mediaMarker` stands for one media item in a
    * prompt (empty: mtmd's `<__media__>`). A projector made for another model throws (llama.cpp's
    * message says why: the widths differ, say).
    */
   async loadProjector(file: { name: string; blob: Blob }, mediaMarker = ''): Promise<Modalities> {
-    const { FS, WORKERFS } = this.m;
-    FS.mkdir(PROJECTOR_DIR);
     const path = `${PROJECTOR_DIR}/${file.name}`;
-    if (typeof FileReaderSync === 'undefined') FS.writeFile(path, new Uint8Array(await file.blob.arrayBuffer()));
-    else FS.mount(WORKERFS, { blobs: [{ name: file.name, data: file.blob }] }, PROJECTOR_DIR);
+    await this.mount(PROJECTOR_DIR, [file]);
     const bits = this.check(
       this.withString(path, (pathPtr) =>
         this.withString(mediaMarker, (markerPtr) => this.m._ip_mmproj_load(pathPtr, markerPtr)),
