@@ -21,9 +21,7 @@ export function mediaSource(value: string, param: string): MediaSource {
   }
   if (value.startsWith('file://')) throw new InvalidRequestError(`file:// URLs are not allowed ('${param}').`, param);
   if (value.startsWith('data:')) return { kind: 'bytes', bytes: dataUrlBytes(value, param) };
-  const bytes = decodeBase64(value);
-  if (!bytes || bytes.length === 0) throw new InvalidRequestError(`Invalid base64 value in '${param}'.`, param);
-  return { kind: 'bytes', bytes };
+  return { kind: 'bytes', bytes: base64Bytes(value, param) };
 }
 
 function dataUrlBytes(url: string, param: string): Uint8Array {
@@ -33,7 +31,12 @@ function dataUrlBytes(url: string, param: string): Uint8Array {
     throw new InvalidRequestError(`Invalid uri-encoded base64 value in '${param}'.`, param);
   if (!/^data:(image|video|audio)\//.test(head)) throw new InvalidRequestError(`Invalid uri format: ${head}`, param);
   if (!head.endsWith('base64')) throw new InvalidRequestError(`uri must be base64 encoded ('${param}').`, param);
-  const bytes = decodeBase64(data);
+  return base64Bytes(data, param);
+}
+
+/** Base64 that holds at least one byte; anything else is llama-server's "Invalid base64 value". */
+function base64Bytes(text: string, param: string): Uint8Array {
+  const bytes = decodeBase64(text);
   if (!bytes || bytes.length === 0) throw new InvalidRequestError(`Invalid base64 value in '${param}'.`, param);
   return bytes;
 }
