@@ -17,6 +17,7 @@ import type {
   Candidate,
   FinishReason,
   InfillLayout,
+  MediaInput,
   OutputGrammar,
   PromptInput,
   SamplingParams,
@@ -68,6 +69,12 @@ export interface ChoiceRunner<P> {
   generate(request: ChoiceRequest<P>, signal: AbortSignal): AsyncIterable<GenerationEvent>;
   /** How many tokens the prompt is (for usage when nothing is generated). */
   countPromptTokens(prompt: P, signal: AbortSignal): Promise<number>;
+}
+
+/** A prompt with media for a model's `media` runner: text whose model markers (`mediaMarker`) stand for `items` in order. */
+export interface MediaPrompt {
+  text: string;
+  items: MediaInput[];
 }
 
 /**
@@ -149,6 +156,8 @@ export interface LoadedModel {
   >;
   /** The text that stands for one media item in a prompt (llama-server's `media_marker`), where a projector is loaded. */
   readonly mediaMarker?: string;
+  /** Prompts with images or audio, read through its projector (issue 32): where one is loaded. */
+  readonly media?: ChoiceRunner<MediaPrompt>;
   /**
    * Generates one choice. When `signal` aborts, the generation stops within a few
    * milliseconds and the iterable ends (or throws); the model is then free for the next one.

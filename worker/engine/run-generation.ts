@@ -6,14 +6,16 @@
 import { checkCapabilities } from '#core/domain/capabilities';
 import { InvalidRequestError, toOpenAIError } from '#core/domain/errors';
 import {
+  hasMedia,
   isChatPrompt,
   type GenerationRequest,
   type PromptInput,
+  type PromptWithMedia,
   type RequestPrompt,
   type TokenCounts,
 } from '#core/domain/generation';
 import { message, type EngineToSw } from '#core/protocol/protocol';
-import type { ChoiceRunner, LoadedModel } from './backend';
+import type { ChoiceRunner, LoadedModel, MediaPrompt } from './backend';
 import { renderChatSegments } from './chat/render-prompt';
 import { promptText } from './chat/prompt-segments';
 import { echoPrompt, type EchoPiece } from './echo-prompt';
@@ -64,6 +66,13 @@ export async function runGeneration(
   try {
     checkCapabilities(model.capabilities, request);
     for (const [p, requested] of request.prompts.entries()) {
+      if (hasMedia(requested)) {
+        // Read through the model's projector (issue 32): no echo, as llama-server has none for them.
+        if (request.echo) throw new InvalidRequestError(ECHO_MEDIA, 'echo', 'unsupported_parameter');
+        const { runner, prompt, opensReasoning } = renderWithMedia(model, requested);
+        if (!(await runPrompt(runner, prompt, { echo: null, opensReasoning }, p, context))) return tally.snapshot();
+        continue;
+      }
       if (isChatPrompt(requested) && model.conversations) {
         // The backend renders the conversation with its own template.
         if (request.echo) throw new InvalidRequestError(ECHO_CHAT, 'echo', 'unsupported_parameter');
@@ -84,6 +93,7 @@ export async function runGeneration(
   return tally.snapshot();
 }
 
+const ECHO_MEDIA = "'echo' is not supported for prompts with images or audio.";
 const ECHO_CHAT = "'echo' is not supported for conversations on this model's backend (it renders them itself).";
 
 /** What every prompt of one request shares. */
@@ -227,12 +237,37 @@ async function renderFor(
   model: LoadedModel,
   requested: RequestPrompt,
 ): Promise<{ prompt: PromptInput; opensReasoning: boolean | null }> {
-  if (!isChatPrompt(requested)) return { prompt: requested, opensReasoning: null };
+  if (typeof requested === 'string' || Array.isArray(requested)) return { prompt: requested, opensReasoning: null };
+  if (!isChatPrompt(requested)) throw new Error('A prompt with media is rendered by renderWithMedia.');
   const rendered = renderChatSegments(model.chatTemplate, requested.chat);
   const prompt = model.tokenizeSegments
     ? await model.tokenizeSegments(rendered.segments)
     : promptText(rendered.segments);
   return { prompt, opensReasoning: rendered.opensReasoning };
+}
+
+/**
+ * A prompt with media as the model's projector takes it: a conversation rendered to text (which
+ * mtmd tokenizes whole, control-token text included, as llama-server does), its request's
+ * marker replaced by the model's. A model without a projector refuses it, as llama-server does.
+ */
+function renderWithMedia(
+  model: LoadedModel,
+  requested: PromptWithMedia,
+): { runner: ChoiceRunner<MediaPrompt>; prompt: MediaPrompt; opensReasoning: boolean | null } {
+  const { media: runner, mediaMarker } = model;
+  const { marker, items } = requested.media;
+  if (!runner || mediaMarker === undefined)
+    throw new InvalidRequestError(
+      'Multimodal data provided, but model does not support multimodal requests.',
+      items[0]?.param ?? 'prompt',
+    );
+  const withMarker = (text: string) => (marker === null ? text : text.split(marker).join(mediaMarker));
+  if (!('chat' in requested))
+    return { runner, prompt: { text: withMarker(requested.text), items }, opensReasoning: null };
+  const rendered = renderChatSegments(model.chatTemplate, requested.chat);
+  const text = withMarker(promptText(rendered.segments));
+  return { runner, prompt: { text, items }, opensReasoning: rendered.opensReasoning };
 }
 
 /** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */

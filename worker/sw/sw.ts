@@ -40,6 +40,7 @@ import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
 import { readyRoute } from './routes/ready/route';
 import { responsesRoute } from './routes/responses/route';
+import { transcriptionsRoute } from './routes/transcriptions/route';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -51,6 +52,7 @@ const routes: Route[] = [
   completionsRoute(self.clients, prefix),
   chatRoute(self.clients, prefix),
   responsesRoute(self.clients, prefix),
+  transcriptionsRoute(self.clients, prefix),
   embeddingsRoute(self.clients, prefix),
   messagesRoute(self.clients, prefix),
   countTokensRoute(self.clients, prefix),

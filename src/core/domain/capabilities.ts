@@ -5,7 +5,7 @@
  */
 import type { CapabilityName } from './capability-name';
 import { InvalidRequestError } from './errors';
-import { isChatPrompt, type GenerationRequest, type RequestPrompt } from './generation';
+import { hasMedia, isChatPrompt, type GenerationRequest, type RequestPrompt } from './generation';
 import { isActive, PARAMETERS, type ParameterName } from './parameters';
 import { resolveSpeculative } from './speculative';
 
@@ -17,6 +17,8 @@ export interface ModelCapabilities {
   vocab_size: number;
   /** The longest token in UTF-8 bytes: a text prompt has at least bytes / this many tokens. */
   max_token_bytes: number;
+  /** What it reads besides text, through its projector (issue 32); absent: text only. */
+  modalities?: { vision: boolean; audio: boolean };
 }
 
 const FEATURE_MESSAGES: Partial<Record<CapabilityName, [string, string]>> = {
@@ -120,6 +122,7 @@ export function checkCapabilities(capabilities: ModelCapabilities, request: Gene
       );
     }
   }
+  checkMedia(capabilities, request);
   for (const prompt of request.prompts) {
     const least = minPromptTokens(prompt, capabilities);
     if (least >= capabilities.context_length) {
@@ -127,6 +130,30 @@ export function checkCapabilities(capabilities: ModelCapabilities, request: Gene
         `The prompt is longer than the model's context: at least ${least} tokens, and the context holds ${capabilities.context_length}.`,
         'prompt',
         'context_length_exceeded',
+      );
+    }
+  }
+}
+
+/**
+ * Media the model cannot read, refused as llama-server refuses them: by the part's type on the
+ * chat routes ("image input is not supported", naming the part), and `/completion`'s
+ * `multimodal_data` on a model without a projector. Bytes that turn out to be the other kind
+ * are refused by the engine, naming the part too.
+ */
+function checkMedia(capabilities: ModelCapabilities, request: GenerationRequest): void {
+  for (const { media } of request.prompts.filter(hasMedia)) {
+    const { modalities } = capabilities;
+    if (!modalities && media.marker === null)
+      throw new InvalidRequestError(
+        'Multimodal data provided, but model does not support multimodal requests.',
+        media.items[0]?.param ?? 'prompt',
+      );
+    for (const item of media.items) {
+      if (item.kind === 'image' ? modalities?.vision : modalities?.audio) continue;
+      throw new InvalidRequestError(
+        `${item.kind} input is not supported - hint: if this is unexpected, you may need to load the model with its mmproj ('${item.param}').`,
+        item.param,
       );
     }
   }

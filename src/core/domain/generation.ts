@@ -4,6 +4,7 @@
  * the `GenerationEvent`s (one formatter per endpoint).
  */
 import type { ChatPrompt } from './chat-prompt';
+import type { MediaKind } from '#core/media/media-kind';
 import type { ParameterValues } from './parameters';
 import type { SpeculativeRequest } from './speculative';
 
@@ -12,17 +13,52 @@ export type { SamplingParams } from './parameters';
 /** One prompt as a backend takes it: text, or token ids. */
 export type PromptInput = string | number[];
 
-/** A conversation, rendered by the engine with the model's chat template. */
+/**
+ * One media item of a prompt (issue 32): an image's or a sound's file bytes, what the request
+ * says it is (the part's type; `/completion`'s `multimodal_data`: its bytes), and the request
+ * field it came from, which a 400 about it names.
+ */
+export interface MediaInput {
+  bytes: Uint8Array;
+  kind: MediaKind;
+  param: string;
+}
+
+/**
+ * A prompt's media, in order, each standing at one `marker` in the prompt's text. The chat
+ * routes use a marker of their own for each request (the engine puts its model's in its place);
+ * null: the model's own (llama-server's `/props` `media_marker`, which `/completion`'s prompts use).
+ */
+export interface PromptMedia {
+  marker: string | null;
+  items: MediaInput[];
+}
+
+/** A conversation, rendered by the engine with the model's chat template; with media, its text holds their markers. */
 export interface ChatPromptInput {
   chat: ChatPrompt;
+  media?: PromptMedia;
+}
+
+/** A text prompt with media (llama-server's `{ prompt_string, multimodal_data }`). */
+export interface MediaTextInput {
+  text: string;
+  media: PromptMedia;
 }
 
 /** One prompt of a request. */
-export type RequestPrompt = PromptInput | ChatPromptInput;
+export type RequestPrompt = PromptInput | ChatPromptInput | MediaTextInput;
 
 /** Whether a prompt is a conversation to render. */
 export const isChatPrompt = (prompt: RequestPrompt): prompt is ChatPromptInput =>
-  typeof prompt === 'object' && !Array.isArray(prompt);
+  typeof prompt === 'object' && 'chat' in prompt;
+
+/** A prompt with images or audio. */
+export type PromptWithMedia = (ChatPromptInput | MediaTextInput) & { media: PromptMedia };
+
+/** Whether a prompt has media (the others are text, ids or a conversation of text). */
+export const hasMedia = (prompt: RequestPrompt): prompt is PromptWithMedia =>
+  typeof prompt === 'object' && !Array.isArray(prompt) && prompt.media !== undefined;
 
 /** One file of llama-server's `/infill` `input_extra`: context laid out before the prefix. */
 export interface InfillFile {

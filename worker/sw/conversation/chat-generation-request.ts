@@ -1,17 +1,23 @@
 /**
  * Maps a validated `ChatRequest` to the neutral `GenerationRequest` the engine runs: its prompt
  * is the conversation, which the engine renders with the model's chat template (chat never
- * echoes, has no suffix, and best_of = n).
+ * echoes, has no suffix, and best_of = n), with its images and audio where it has some.
  */
 import { pickParameters } from '#core/domain/parameters';
 import type { ChatRequest } from './chat-types';
+import { promptMedia } from './chat-media';
 import type { GenerationRequest } from './neutral-types';
 
 export function chatGenerationRequest(chat: ChatRequest): GenerationRequest {
   const { messages, tools, chat_template_kwargs, reasoning_effort } = chat;
   return {
     model: chat.model,
-    prompts: [{ chat: { messages, tools, chat_template_kwargs, reasoning_effort } }],
+    prompts: [
+      {
+        chat: { messages, tools, chat_template_kwargs, reasoning_effort },
+        ...(chat.media ? { media: promptMedia(chat.media) } : {}),
+      },
+    ],
     max_tokens: chat.max_tokens,
     stop: chat.stop,
     n: chat.n,

@@ -6,6 +6,7 @@ import type { SpeculativeRequest } from '#core/domain/speculative';
 import type { ChatMessage, FunctionTool, ReasoningEffort } from '#core/domain/chat-prompt';
 import type { OutputGrammar } from '#core/domain/generation';
 import type { ParameterValues } from '#core/domain/parameters';
+import type { ChatMedia } from './chat-media';
 
 export type { ChatMessage, FunctionTool, ReasoningEffort, ToolCall } from '#core/domain/chat-prompt';
 
@@ -26,6 +27,8 @@ export type ResponseFormat =
 export interface ChatRequest extends ParameterValues {
   model: string;
   messages: ChatMessage[];
+  /** The user messages' images and audio (issue 32), whose marker their text holds; null: none. */
+  media: ChatMedia | null;
   tools: FunctionTool[];
   tool_choice: ToolChoice;
   parallel_tool_calls: boolean;

@@ -9,11 +9,16 @@
 import { InvalidRequestError } from '#core/domain/errors';
 import { describeValue } from '#core/openai/describe-value';
 import { mediaSource, type MediaSource } from '#core/media/media-source';
+import type { MediaKind } from '#core/media/media-kind';
 import { isRecord } from '#core/util/is-record';
 
-/** One media part: its bytes or URL, and its place in the request (`messages[i].content[j]`). */
+/**
+ * One media part: its bytes or URL, what its type says it is (the model must read that
+ * modality, as llama-server checks it), and its place in the request (`messages[i].content[j]`).
+ */
 export interface MediaPart {
   readonly source: MediaSource;
+  readonly kind: MediaKind;
   readonly param: string;
 }
 
@@ -32,8 +37,7 @@ export function flattenMediaContent(
       param,
     );
   }
-  let text = '';
-  let afterMarker = false;
+  const pieces: Array<string | null> = [];
   const media: MediaPart[] = [];
   content.forEach((part, i) => {
     const at = `${param}[${i}]`;
@@ -46,8 +50,7 @@ export function flattenMediaContent(
     if (part.type === 'text') {
       if (typeof part.text !== 'string')
         throw new InvalidRequestError(`Invalid type for '${at}.text': expected a string.`, at);
-      text += (afterMarker || text === '' ? '' : '\n') + part.text;
-      afterMarker = false;
+      pieces.push(part.text);
       return;
     }
     if (part.type !== 'image_url' && part.type !== 'input_audio') {
@@ -56,11 +59,27 @@ export function flattenMediaContent(
         at,
       );
     }
-    media.push({ source: mediaSource(mediaField(part, part.type, at), at), param: at });
-    text += marker;
-    afterMarker = true;
+    const kind = part.type === 'image_url' ? 'image' : 'audio';
+    media.push({ source: mediaSource(mediaField(part, part.type, at), at), kind, param: at });
+    pieces.push(null);
   });
-  return { text, media };
+  return { text: joinMediaPieces(pieces, marker), media };
+}
+
+/** Texts and media items (null) as one text: `marker` for each item, '\n' between texts but not next to a marker. */
+export function joinMediaPieces(pieces: ReadonlyArray<string | null>, marker: string): string {
+  let text = '';
+  let afterMarker = false;
+  for (const piece of pieces) {
+    if (piece === null) {
+      text += marker;
+      afterMarker = true;
+      continue;
+    }
+    text += (afterMarker || text === '' ? '' : '\n') + piece;
+    afterMarker = false;
+  }
+  return text;
 }
 
 /** `image_url.url` or `input_audio.data` (llama-server also reads `input_audio.url`). */

@@ -1,12 +1,16 @@
 /**
  * Validates `messages` of a chat request, one role at a time, naming the offending field as
- * `messages[i].field`. Content parts are flattened to text (see `flattenContent`).
+ * `messages[i].field`. Content parts are flattened to text (see `flattenContent`); a user
+ * message's image and audio parts become the request's media marker in its text, collected in
+ * `media` (see `flattenMediaContent`).
  */
 import { InvalidRequestError } from '#core/domain/errors';
 import { describeValue } from '#core/openai/describe-value';
 import { isRecord } from '#core/util/is-record';
 import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import { flattenContent } from './chat-content';
+import type { ChatMedia } from './chat-media';
+import { flattenMediaContent } from './media-content';
 import type { ChatMessage, ToolCall } from './chat-types';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
@@ -20,7 +24,7 @@ const KEYS: Record<(typeof ROLES)[number], ReadonlySet<string>> = {
 };
 
 /** Validates the `messages` array; throws `InvalidRequestError` (400). */
-export function validateChatMessages(messages: unknown): ChatMessage[] {
+export function validateChatMessages(messages: unknown, media: ChatMedia): ChatMessage[] {
   if (!Array.isArray(messages)) {
     throw new InvalidRequestError(
       `Invalid type for 'messages': expected an array, but got ${describeValue(messages)} instead.`,
@@ -34,10 +38,10 @@ export function validateChatMessages(messages: unknown): ChatMessage[] {
       'empty_array',
     );
   }
-  return messages.map((message, i) => validateMessage(message, `messages[${i}]`));
+  return messages.map((message, i) => validateMessage(message, `messages[${i}]`, media));
 }
 
-function validateMessage(message: unknown, at: string): ChatMessage {
+function validateMessage(message: unknown, at: string, media: ChatMedia): ChatMessage {
   if (!isRecord(message)) {
     throw new InvalidRequestError(
       `Invalid type for '${at}': expected an object, but got ${describeValue(message)} instead.`,
@@ -67,15 +71,31 @@ function validateMessage(message: unknown, at: string): ChatMessage {
     }
     case 'assistant':
       return assistantMessage(message, at, named);
+    case 'user':
+      return {
+        role: known,
+        content: userContent(requireKey(message, 'content', `${at}.`), `${at}.content`, media),
+        ...named,
+      };
     case 'system':
     case 'developer':
-    case 'user':
       return {
         role: known,
         content: flattenContent(requireKey(message, 'content', `${at}.`), `${at}.content`),
         ...named,
       };
   }
+}
+
+const MEDIA_PARTS: ReadonlySet<unknown> = new Set(['image_url', 'input_audio']);
+
+/** A user message's content as text: its media parts (images, audio) as `media`'s marker, collected there. */
+function userContent(content: unknown, param: string, media: ChatMedia): string {
+  if (!Array.isArray(content) || !content.some((part) => isRecord(part) && MEDIA_PARTS.has(part.type)))
+    return flattenContent(content, param);
+  const flat = flattenMediaContent(content, param, media.marker);
+  media.parts.push(...flat.media);
+  return flat.text;
 }
 
 function assistantMessage(message: Record<string, unknown>, at: string, named: { name?: string }): ChatMessage {

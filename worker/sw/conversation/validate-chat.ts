@@ -10,6 +10,7 @@ import { readLlamaServerFields } from '#core/openai/llama-server-fields';
 import { PARAMETER_ALIASES } from '#core/openai/resolve-aliases';
 import { MAX_TOP_LOGPROBS, chatSchema, type ChatBody } from './chat-schema';
 import { validateChatMessages } from './validate-chat-messages';
+import { newChatMedia } from './chat-media';
 import { validateChatTools, validateToolChoice } from './validate-chat-tools';
 import { validateResponseFormat } from './validate-response-format';
 import { withStrictTools } from './strict-tools';
@@ -28,7 +29,8 @@ export function validateChat(raw: unknown): ChatRequest {
     required: ['model', 'messages'],
     objects: ['logit_bias', 'stream_options', 'chat_template_kwargs'],
   });
-  const messages = validateChatMessages(body.messages);
+  const media = newChatMedia();
+  const messages = validateChatMessages(body.messages, media);
   const tools = validateChatTools(body.tools);
   const toolChoice = validateToolChoice(
     body.tool_choice,
@@ -36,6 +38,7 @@ export function validateChat(raw: unknown): ChatRequest {
   );
   const shaped = {
     messages,
+    media: media.parts.length > 0 ? media : null,
     tools,
     tool_choice: toolChoice,
     response_format: validateResponseFormat(body.response_format),
@@ -53,7 +56,7 @@ function alias<T>(a: T | null | undefined, b: T | null | undefined, names: [stri
   return a ?? b ?? undefined;
 }
 
-type Shaped = Pick<ChatRequest, 'messages' | 'tools' | 'tool_choice' | 'response_format'>;
+type Shaped = Pick<ChatRequest, 'messages' | 'media' | 'tools' | 'tool_choice' | 'response_format'>;
 
 function toRequest(input: ChatBody, shaped: Shaped): Omit<ChatRequest, 'grammar'> {
   const stream = input.stream ?? false;

@@ -6,4 +6,12 @@ export class EngineError extends Error {
 /** A request the glue refused for its input (a media item it cannot read, say): the engine is sound, the request at fault. */
 export class EngineInputError extends EngineError {
   readonly input = true;
+
+  /** `item`: the media item at fault, by index, where the glue names one ("media item 2 ..."). */
+  constructor(
+    message: string,
+    readonly item: number | null = null,
+  ) {
+    super(message);
+  }
 }

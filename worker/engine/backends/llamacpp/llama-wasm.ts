@@ -89,6 +89,8 @@ export interface ModelNumbers {
 export class LlamaWasm {
   /** Per slot: the prompt tokens `begin` left to read, less those `prefill` read since. */
   private pending: number[] = [0];
+  /** Per slot: whether its prompt has media (`beginWithMedia`), whose steps take the projector's time. */
+  private withMedia: boolean[] = [false];
   /** The slot the per-slot calls act on (`use`). */
   private current = 0;
 
@@ -145,6 +147,7 @@ export class LlamaWasm {
       ),
     );
     this.pending = new Array<number>(slots).fill(0);
+    this.withMedia = new Array<boolean>(slots).fill(false);
   }
 
   /**
@@ -225,10 +228,15 @@ export class LlamaWasm {
           ),
         ),
       );
-      if (status === REFUSED) throw new EngineInputError(this.m.UTF8ToString(address(this.m._ip_error())));
+      if (status === REFUSED) {
+        const why = this.m.UTF8ToString(address(this.m._ip_error()));
+        const item = /^media item (\d+) /.exec(why)?.[1];
+        throw new EngineInputError(why, item === undefined ? null : Number(item));
+      }
       const ids = this.i32(this.check(status));
       const cached = this.m._ip_cached();
       this.pending[this.current] = ids.length - cached;
+      this.withMedia[this.current] = true;
       return { ids, cached };
     } finally {
       this.m._free(data);
@@ -329,7 +337,13 @@ export class LlamaWasm {
   begin(ids: readonly number[], reuse: boolean): number {
     const cached = this.check(this.withIds(ids, (ptr) => this.m._ip_begin(ptr, ids.length, reuse ? 1 : 0)));
     this.pending[this.current] = ids.length - cached;
+    this.withMedia[this.current] = false;
     return cached;
+  }
+
+  /** Whether the selected slot's prompt still has tokens to read and has media (a step may run the projector). */
+  readsMedia(): boolean {
+    return (this.withMedia[this.current] ?? false) && this.pendingTokens() > 0;
   }
 
   /**

@@ -8,11 +8,20 @@ import type { Vocabulary } from '#gguf/vocabulary';
 import type { EmbeddingResult } from '#core/domain/embedding';
 import type { ThreadCounts } from '#core/domain/threads';
 import type { KvCacheType } from '#core/domain/tokenize';
-import type { ChoiceRequest, GenerationEnd, GenerationEvent, LoadedModel, PromptToken, TokenInfo } from '../../backend';
+import type {
+  ChoiceRequest,
+  ChoiceRunner,
+  GenerationEnd,
+  GenerationEvent,
+  LoadedModel,
+  MediaPrompt,
+  PromptToken,
+  TokenInfo,
+} from '../../backend';
 import type { PromptSegment } from '../../chat/prompt-segments';
 import { Utf8Hold } from '../../utf8-hold';
 import type { Projector } from './projector';
-import { EngineError } from './engine-error';
+import { EngineError, EngineInputError } from './engine-error';
 import type { LlamaWasm, RawCandidate, SampledToken } from './llama-wasm';
 import { samplerSpec } from './sampler-spec';
 import { tokenSpelling } from './token-spelling';
@@ -33,6 +42,12 @@ import { SlotSteps, type SampleSpec, type StepResult } from './slot-steps';
 
 /** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
 declare const __INPAGE_TEST_HOOKS__: boolean;
+
+/** A choice's prompt as it goes into a slot: token ids, or text whose markers stand for media the projector reads. */
+type SlotPrompt = { ids: number[] } | { media: MediaPrompt };
+
+/** Any choice request: its prompt is in its `SlotPrompt`. */
+type AnyChoice = ChoiceRequest<unknown>;
 
 /** The most tokens one input may have for embeddings (each input runs in one batch). */
 export const EMBEDDING_BATCH = 1024;
@@ -58,6 +73,7 @@ export class LlamaCppModel implements LoadedModel {
     modalities?: { vision: boolean; audio: boolean };
   };
   readonly mediaMarker?: string;
+  readonly media?: ChoiceRunner<MediaPrompt>;
   private readonly steps = new PrefillSteps();
   private readonly pieces = new Map<number, number[]>();
   private readonly saved: SavedContext;
@@ -89,6 +105,7 @@ export class LlamaCppModel implements LoadedModel {
       context_length: contextLength,
       vocab_size: vocab.size,
       max_token_bytes: vocab.maxTokenBytes,
+      ...(projector ? { modalities: projector.modalities } : {}),
     };
     this.kvCacheType = engine.info().kvCacheType;
     this.details = {
@@ -98,7 +115,13 @@ export class LlamaCppModel implements LoadedModel {
       ...(draft ? { draft_model: draft.id } : {}),
       ...(projector ? { mmproj: projector.id, modalities: projector.modalities } : {}),
     };
-    if (projector) this.mediaMarker = projector.marker;
+    if (projector) {
+      this.mediaMarker = projector.marker;
+      this.media = {
+        generate: (request, signal) => this.start(() => ({ media: request.prompt }), request, signal),
+        countPromptTokens: (prompt) => this.countMediaTokens(prompt),
+      };
+    }
     this.saved = new SavedContext(engine, guard, promptCache, contextLength);
     this.slotFiles = new SlotFiles(engine, guard);
     this.batch = slots > 1 ? new SlotSteps(engine, guard, slots) : null;
@@ -121,9 +144,14 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent> {
+    return this.start(() => ({ ids: this.promptIds(request.prompt, request.suffix, request) }), request, signal);
+  }
+
+  /** One choice of `request` on its prompt (made in the guard: tokenizing may fail), alone or in a slot. */
+  private start(prompt: () => SlotPrompt, request: AnyChoice, signal: AbortSignal): AsyncIterable<GenerationEvent> {
     return this.guard.stream(() => {
-      const ids = this.promptIds(request.prompt, request.suffix, request);
-      return this.batch ? this.inSlot(this.batch, request, ids, signal) : this.alone(request, ids, signal);
+      const own = prompt();
+      return this.batch ? this.inSlot(this.batch, request, own, signal) : this.alone(request, own, signal);
     });
   }
 
@@ -133,10 +161,10 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   /** One choice on the one slot, which is busy meanwhile. */
-  private async *alone(request: ChoiceRequest, ids: number[], signal: AbortSignal): AsyncIterable<GenerationEvent> {
+  private async *alone(request: AnyChoice, prompt: SlotPrompt, signal: AbortSignal): AsyncIterable<GenerationEvent> {
     this.onBusy?.([0]);
     try {
-      yield* this.run(request, ids, signal);
+      yield* this.run(request, prompt, signal);
     } finally {
       this.onBusy?.([]);
     }
@@ -298,16 +326,63 @@ export class LlamaCppModel implements LoadedModel {
    * the request allows it (`cache_prompt`): a saved state holding more of the prompt than the
    * context is restored first, and the context's state is saved after.
    */
-  private async *run(request: ChoiceRequest, ids: number[], signal: AbortSignal): AsyncIterable<GenerationEvent> {
+  private async *run(request: AnyChoice, prompt: SlotPrompt, signal: AbortSignal): AsyncIterable<GenerationEvent> {
+    this.saved.drop();
+    // Media positions match no saved prefix (media.cpp): such prompts are neither restored nor saved.
+    if (!('ids' in prompt)) return yield* this.choice(request, prompt, signal);
+    const { ids } = prompt;
     if (ids.length === 0) throw new InvalidRequestError('The prompt is empty (it has no tokens).', 'prompt');
     this.checkLength(ids.length, 'prompt');
-    this.saved.drop();
-    if (!request.cache_prompt) return yield* this.choice(request, ids, signal);
+    if (!request.cache_prompt) return yield* this.choice(request, prompt, signal);
     await this.saved.restoreFor(ids);
     try {
-      yield* this.choice(request, ids, signal);
+      yield* this.choice(request, prompt, signal);
     } finally {
       this.saved.saveAfter(ids.length);
+    }
+  }
+
+  /**
+   * Starts the selected slot's generation on `prompt`; returns its ids (-1 at media positions)
+   * and how many came from the slot's cached prefix. The projector's refusals of a media item
+   * are 400s naming the request's part (its `param`); a prompt with media too long for the
+   * context is known only here, once the projector counted its tokens.
+   */
+  private begin(prompt: SlotPrompt, reuse: boolean): { ids: number[]; cached: number } {
+    if ('ids' in prompt) return { ids: prompt.ids, cached: this.engine.begin(prompt.ids, reuse) };
+    const begun = this.beginMedia(prompt.media, reuse);
+    this.checkLength(begun.ids.length, 'prompt');
+    return begun;
+  }
+
+  private beginMedia({ text, items }: MediaPrompt, reuse: boolean): { ids: number[]; cached: number } {
+    try {
+      return this.engine.beginWithMedia(
+        text,
+        items.map((item) => item.bytes),
+        reuse,
+        true,
+        true,
+      );
+    } catch (error) {
+      if (!(error instanceof EngineInputError)) throw error;
+      const param = error.item === null ? undefined : items[error.item]?.param;
+      const why = param === undefined ? error.message : error.message.replace(/^media item \d+/, `'${param}'`);
+      throw new InvalidRequestError(`${why[0]?.toUpperCase() ?? ''}${why.slice(1)}.`, param ?? 'prompt');
+    }
+  }
+
+  /** A prompt with media's tokens (each media item's as the projector counts them), on a free slot. */
+  private async countMediaTokens(prompt: MediaPrompt): Promise<number> {
+    const slot = this.batch ? await this.batch.acquire([], new AbortController().signal) : 0;
+    try {
+      return this.guard.call(() => {
+        this.engine.use(slot ?? 0);
+        this.saved.drop(slot ?? 0);
+        return this.beginMedia(prompt, true).ids.length;
+      });
+    } finally {
+      if (this.batch && slot !== null) this.batch.release(slot);
     }
   }
 
@@ -319,40 +394,44 @@ export class LlamaCppModel implements LoadedModel {
    */
   private async *inSlot(
     batch: SlotSteps,
-    request: ChoiceRequest,
-    ids: number[],
+    request: AnyChoice,
+    prompt: SlotPrompt,
     signal: AbortSignal,
   ): AsyncIterable<GenerationEvent> {
-    if (ids.length === 0) throw new InvalidRequestError('The prompt is empty (it has no tokens).', 'prompt');
-    this.checkLength(ids.length, 'prompt');
-    const slot = await batch.acquire(ids, signal);
+    const ids = 'ids' in prompt ? prompt.ids : null;
+    if (ids) {
+      if (ids.length === 0) throw new InvalidRequestError('The prompt is empty (it has no tokens).', 'prompt');
+      this.checkLength(ids.length, 'prompt');
+    }
+    const slot = await batch.acquire(ids ?? [], signal);
     if (slot === null) return;
     // The slot's context changes now: a save of its last request not made yet is not made.
     this.saved.drop(slot);
     try {
-      yield* this.slotChoice(batch, slot, request, ids, signal);
+      yield* this.slotChoice(batch, slot, request, prompt, signal);
     } finally {
       batch.release(slot);
-      if (request.cache_prompt) this.saved.saveAfter(ids.length, slot);
+      // Media positions match no saved prefix (media.cpp): such prompts are not saved.
+      if (request.cache_prompt && ids) this.saved.saveAfter(ids.length, slot);
     }
   }
 
   private async *slotChoice(
     batch: SlotSteps,
     slot: number,
-    request: ChoiceRequest,
-    ids: number[],
+    request: AnyChoice,
+    prompt: SlotPrompt,
     signal: AbortSignal,
   ): AsyncIterable<GenerationEvent> {
     // A prompt another slot is reading now is copied from it, not read again (slot-steps.ts);
     // else a saved state that holds more of it than the slot does is restored (saved-context.ts).
-    if (request.cache_prompt) {
-      await batch.share(slot, ids, signal);
-      if (!signal.aborted) await this.saved.restoreFor(ids, slot);
+    if (request.cache_prompt && 'ids' in prompt) {
+      await batch.share(slot, prompt.ids, signal);
+      if (!signal.aborted) await this.saved.restoreFor(prompt.ids, slot);
     }
     if (signal.aborted) return;
     this.engine.use(slot);
-    const cachedTokens = this.engine.begin(ids, request.cache_prompt);
+    const { ids, cached: cachedTokens } = this.begin(prompt, request.cache_prompt);
     const promptTokens = ids.length;
     const generating = request.max_tokens !== 0;
     if (generating) this.setSampler(request);
@@ -383,7 +462,7 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   /** The request's sampler on the selected slot; a grammar llama.cpp cannot read is a 400. */
-  private setSampler(request: ChoiceRequest): void {
+  private setSampler(request: AnyChoice): void {
     try {
       this.engine.sampler(samplerSpec(request));
     } catch (error) {
@@ -396,9 +475,9 @@ export class LlamaCppModel implements LoadedModel {
    * One choice: the prompt, then tokens until an end-of-generation token, max_tokens, the
    * context's end (prompt + completion = the context's size) or an abort.
    */
-  private async *choice(request: ChoiceRequest, ids: number[], signal: AbortSignal): AsyncIterable<GenerationEvent> {
+  private async *choice(request: AnyChoice, prompt: SlotPrompt, signal: AbortSignal): AsyncIterable<GenerationEvent> {
     const pacer = new Pacer();
-    const cachedTokens = this.engine.begin(ids, request.cache_prompt);
+    const { ids, cached: cachedTokens } = this.begin(prompt, request.cache_prompt);
     const promptTokens = ids.length;
     // `/infill` answers with the prompt it laid out (llama-server's `prompt`: the ids' pieces, control tokens as text).
     const laidOut = request.infill
@@ -414,7 +493,8 @@ export class LlamaCppModel implements LoadedModel {
       yield { type: 'end', finishReason: 'length', promptTokens, completionTokens: 0, cachedTokens };
       return;
     }
-    const speculative = resolveSpeculative(request.speculative, this.draft !== null);
+    // Drafts read token ids; a prompt's media positions have none (issue 32: off for such prompts).
+    const speculative = 'ids' in prompt ? resolveSpeculative(request.speculative, this.draft !== null) : null;
     if (speculative?.type === 'draft-simple' && this.draft) {
       // The draft model reads the prompt too, in steps, before the first token is drafted.
       this.draft.beginPrompt(ids);
@@ -448,7 +528,7 @@ export class LlamaCppModel implements LoadedModel {
    * draft-batch.ts), until an end-of-generation token, max_tokens, the context's end or an abort.
    */
   private async *tokens(
-    request: ChoiceRequest,
+    request: AnyChoice,
     promptTokens: number,
     drafts: DraftBatch,
     end: (finishReason: 'stop' | 'length', completionTokens: number) => GenerationEnd,
@@ -541,7 +621,7 @@ export class LlamaCppModel implements LoadedModel {
 
 /** What a choice's token events need besides the token (tokenEvents). */
 interface TokenContext {
-  request: ChoiceRequest;
+  request: AnyChoice;
   promptTokens: number;
   text: Utf8Hold;
   end: (finishReason: 'stop' | 'length', completionTokens: number) => GenerationEnd;

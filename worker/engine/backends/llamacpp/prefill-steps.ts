@@ -36,6 +36,12 @@ const WEIGHT = 0.5;
  * on one wasm thread take ~4 s here; a slow phone and a larger model, several times that.
  */
 const UNMEASURED_STEP_MS = 20_000;
+/**
+ * What a step of a prompt with media is said to take: one may run the projector on an image or
+ * 30 s of audio, which a large encoder on one wasm thread takes seconds for (not measured per
+ * model yet, so not counted in the prompt's speed either).
+ */
+const MEDIA_STEP_MS = 60_000;
 /** What one decoded token costs before it is measured, in prompt tokens (`announceBusy`): prompts are read in batches. */
 export const DECODE_COST_IN_PROMPT_TOKENS = 4;
 
@@ -64,11 +70,12 @@ export class PrefillSteps {
   read(engine: LlamaWasm): number | null {
     const before = engine.pendingTokens();
     const tokens = this.next();
-    announceBusy(this.expectedMs(tokens));
+    const media = engine.readsMedia();
+    announceBusy(media ? MEDIA_STEP_MS : this.expectedMs(tokens));
     const started = performance.now();
     if (__INPAGE_TEST_HOOKS__) testSlowStep();
     const pending = engine.prefill(tokens);
-    if (pending !== null) this.record(before - pending, performance.now() - started);
+    if (pending !== null && !media) this.record(before - pending, performance.now() - started);
     return pending;
   }
 

@@ -11,6 +11,7 @@ import { chatFormatOptions, type ChatFormatOptions } from '../../conversation/ch
 import { chatGenerationRequest } from '../../conversation/chat-generation-request';
 import { ChatStream, chatSseBytes } from './chat-stream';
 import { validateChat } from '../../conversation/validate-chat';
+import { withMediaBytes } from '../../conversation/chat-media';
 
 function chatStream(options: ChatFormatOptions): StreamFormatter {
   const stream = new ChatStream(options);
@@ -35,6 +36,8 @@ export const chatRoute = generationRoute({
   path: '/chat/completions',
   dialect: OPENAI_DIALECT,
   parse: validateChat,
+  // Media parts given by URL are downloaded here, before the engine is asked (issue 32).
+  resolve: (body, _clients, event) => withMediaBytes(body, event.request.signal),
   generation: chatGenerationRequest,
   streamed: (body) => body.stream,
   stream: (body) => chatStream(chatFormatOptions(body)),

@@ -28,6 +28,12 @@ function parseEmbedding(json: unknown) {
     if (input === '' || (Array.isArray(input) && input.length === 0))
       throw new InvalidRequestError('Input content cannot be empty', 'content', 'empty_input');
     if (typeof input === 'string') return input;
+    if (!Array.isArray(input))
+      throw new InvalidRequestError(
+        "'multimodal_data' is not supported by /embedding here: embed text or ids.",
+        'content',
+        'unsupported_parameter',
+      );
     const ids = input.filter((part) => typeof part === 'number');
     if (ids.length !== input.length)
       throw new InvalidRequestError(

@@ -6,7 +6,7 @@
  * string prompt needs neither, so it costs no job.
  */
 import { InvalidRequestError } from '#core/domain/errors';
-import type { PromptInput } from '#core/domain/generation';
+import type { RequestPrompt } from '#core/domain/generation';
 import { pickEngineClient, engineClients } from '../../engine-clients';
 import { awaitSuccessor } from '../../handover';
 import { openJob, type JobRoute } from '../../open-job';
@@ -32,7 +32,7 @@ export async function resolvePrompts(
   clients: Clients,
   event: RouteEvent,
 ): Promise<NativeCompletionBody> {
-  if (body.prompts.every((prompt) => typeof prompt === 'string')) return body;
+  if (!body.prompts.some((prompt) => Array.isArray(prompt))) return body;
   const signal = event.request.signal;
   const { engine, card } = pickEngineClient(await engineClients(clients, event.clientId), body.model);
   const route: JobRoute = {
@@ -40,12 +40,12 @@ export async function resolvePrompts(
     loading: card.status === 'loading',
     successor: async (deadline) => (await awaitSuccessor(clients, body.model, signal, deadline))?.client ?? null,
   };
-  const inputs: PromptInput[] = [];
+  const inputs: RequestPrompt[] = [];
   const texts: string[] = [];
   for (const prompt of body.prompts) {
-    if (typeof prompt === 'string') {
+    if (!Array.isArray(prompt)) {
       inputs.push(prompt);
-      texts.push(prompt);
+      texts.push(typeof prompt === 'string' ? prompt : prompt.text);
       continue;
     }
     const ids: number[] = [];

@@ -8,7 +8,7 @@
  */
 import * as v from 'valibot';
 import { InvalidRequestError } from '#core/domain/errors';
-import type { OutputGrammar, PromptInput } from '#core/domain/generation';
+import type { OutputGrammar, RequestPrompt } from '#core/domain/generation';
 import { PARAMETERS, type ParameterValues } from '#core/domain/parameters';
 import { booleanField, integerField, parameterFields, stopField, stringField } from '#core/openai/fields';
 import { parseBody } from '#core/openai/parse-body';
@@ -48,7 +48,7 @@ export interface NativeCompletionBody extends ParameterValues {
   model: string;
   prompts: NativePrompt[];
   /** Each prompt as the engine takes it, and its text (the answer's `prompt`): see `resolve-prompts.ts`. */
-  inputs: PromptInput[];
+  inputs: RequestPrompt[];
   texts: string[];
   /** null: up to the context. */
   max_tokens: number | null;
@@ -85,9 +85,9 @@ export function validateNativeCompletion(json: unknown): NativeCompletionBody {
     prompts,
     // Strings and plain ids as they are; `resolvePrompts` fills in mixed prompts and the texts.
     inputs: prompts.map((prompt) =>
-      typeof prompt === 'string' ? prompt : prompt.filter((part) => typeof part === 'number'),
+      Array.isArray(prompt) ? prompt.filter((part) => typeof part === 'number') : prompt,
     ),
-    texts: prompts.map((prompt) => (typeof prompt === 'string' ? prompt : '')),
+    texts: prompts.map((prompt) => (typeof prompt === 'string' ? prompt : Array.isArray(prompt) ? '' : prompt.text)),
     max_tokens: predict === -1 ? null : predict,
     stop: stop.filter((s) => s.length > 0),
     stream: output.stream ?? false,

@@ -6,6 +6,7 @@
 import { ANTHROPIC_DIALECT } from '../../dialect/anthropic-dialect';
 import { generationRoute } from '../../generation-route';
 import { chatGenerationRequest } from '../../conversation/chat-generation-request';
+import { withMediaBytes } from '../../conversation/chat-media';
 import { validateMessages } from './validate-messages';
 
 const NEVER_STREAMED = {
@@ -20,6 +21,7 @@ export const countTokensRoute = generationRoute({
     const body = validateMessages(json, true);
     return { ...body, model: body.chat.model };
   },
+  resolve: async (body, _clients, event) => ({ ...body, chat: await withMediaBytes(body.chat, event.request.signal) }),
   generation: (body) => ({ ...chatGenerationRequest(body.chat), max_tokens: 0, grammar: null }),
   streamed: () => false,
   stream: () => NEVER_STREAMED,

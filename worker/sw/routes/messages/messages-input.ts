@@ -4,13 +4,17 @@
  * text blocks are its content (joined with '\n', as chat content parts are); `thinking` blocks are
  * its `reasoning_content` (`redacted_thinking` is dropped); `tool_use` blocks are its tool calls
  * (arguments: the `input` as JSON); each `tool_result` block becomes a `tool` message after it
- * (text blocks joined with nothing). Images and documents are a 400: the models here read text.
+ * (text blocks joined with nothing). A user message's `image` blocks stand in its text as the
+ * request's media marker (issue 32), joined as chat parts are, and go to `media`; documents are a 400.
  */
 import { InvalidRequestError } from '#core/domain/errors';
 import { isRecord } from '#core/util/is-record';
 import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import { typeError } from '../../conversation/validate-chat-tools';
 import type { ChatMessage, ToolCall } from '../../conversation/chat-types';
+import type { ChatMedia } from '../../conversation/chat-media';
+import { joinMediaPieces } from '../../conversation/media-content';
+import { imageBlockPart } from './messages-media';
 
 /** Keys any block may carry that cannot change the text (prompt caching, citations). */
 const ADVISORY = ['cache_control', 'citations'];
@@ -20,9 +24,10 @@ const BLOCK_KEYS: Readonly<Record<string, readonly string[]>> = {
   redacted_thinking: ['data'],
   tool_use: ['id', 'name', 'input'],
   tool_result: ['tool_use_id', 'content', 'is_error'],
+  image: ['source'],
 };
 const ROLE_BLOCKS = {
-  user: ['text', 'tool_result'],
+  user: ['text', 'image', 'tool_result'],
   assistant: ['text', 'thinking', 'redacted_thinking', 'tool_use'],
 } as const;
 
@@ -35,15 +40,15 @@ export function systemMessages(system: unknown): ChatMessage[] {
   return [{ role: 'system', content }];
 }
 
-/** `messages` (user and assistant turns of strings or blocks) as chat messages. */
-export function conversationMessages(messages: unknown): ChatMessage[] {
+/** `messages` (user and assistant turns of strings or blocks) as chat messages; their images go to `media`. */
+export function conversationMessages(messages: unknown, media: ChatMedia): ChatMessage[] {
   if (!Array.isArray(messages)) throw typeError('messages', 'an array', messages);
   if (messages.length === 0)
     throw new InvalidRequestError('messages: at least one message is required.', 'messages', 'empty_array');
-  return messages.flatMap((message: unknown, i) => turn(message, `messages[${i}]`));
+  return messages.flatMap((message: unknown, i) => turn(message, `messages[${i}]`, media));
 }
 
-function turn(message: unknown, at: string): ChatMessage[] {
+function turn(message: unknown, at: string, media: ChatMedia): ChatMessage[] {
   if (!isRecord(message)) throw typeError(at, 'an object', message);
   rejectUnknownKeys(message, new Set(['role', 'content']), `${at}.`);
   const role = requireKey(message, 'role', `${at}.`);
@@ -56,7 +61,8 @@ function turn(message: unknown, at: string): ChatMessage[] {
   const content = requireKey(message, 'content', `${at}.`);
   if (typeof content === 'string') return [{ role, content }];
   if (!Array.isArray(content)) throw typeError(`${at}.content`, 'a string or an array of content blocks', content);
-  const texts: string[] = [];
+  // Texts, and null for each image (its part in `media`).
+  const texts: Array<string | null> = [];
   const calls: ToolCall[] = [];
   const results: ChatMessage[] = [];
   let reasoning = '';
@@ -64,13 +70,16 @@ function turn(message: unknown, at: string): ChatMessage[] {
     const here = `${at}.content[${i}]`;
     const type = blockType(block, here, ROLE_BLOCKS[role]);
     if (type === 'text') texts.push(field(block, 'text', here));
-    else if (type === 'thinking') reasoning += field(block, 'thinking', here);
+    else if (type === 'image' && isRecord(block)) {
+      media.parts.push(imageBlockPart(block, here));
+      texts.push(null);
+    } else if (type === 'thinking') reasoning += field(block, 'thinking', here);
     else if (type === 'tool_use') calls.push(toolCall(block, here));
     else if (type === 'tool_result') results.push(toolResult(block, here));
   });
   const out: ChatMessage[] = [];
   if (texts.length > 0 || calls.length > 0 || reasoning !== '') {
-    const text = texts.join('\n');
+    const text = joinMediaPieces(texts, media.marker);
     if (role === 'user') out.push({ role, content: text });
     else
       out.push({

@@ -27,11 +27,11 @@ export function imageBlockPart(block: Record<string, unknown>, at: string): Medi
       );
     }
     if (typeof source.data !== 'string') throw typeError(`${at}.source.data`, 'a string', source.data);
-    return { source: mediaSource(`data:${mediaType};base64,${source.data}`, at), param: at };
+    return { source: mediaSource(`data:${mediaType};base64,${source.data}`, at), kind: 'image', param: at };
   }
   if (source.type === 'url') {
     if (typeof source.url !== 'string') throw typeError(`${at}.source.url`, 'a string', source.url);
-    return { source: mediaSource(source.url, at), param: at };
+    return { source: mediaSource(source.url, at), kind: 'image', param: at };
   }
   throw new InvalidRequestError(`${at}.source.type: Input should be 'base64' or 'url'.`, `${at}.source.type`);
 }

@@ -10,6 +10,7 @@ import type { JsonFormatter, StreamFormatter } from '../../engine-response';
 import { generationRoute } from '../../generation-route';
 import { chatFormatOptions } from '../../conversation/chat-format-options';
 import { chatGenerationRequest } from '../../conversation/chat-generation-request';
+import { withMediaBytes } from '../../conversation/chat-media';
 import { messageMeta } from './message-object';
 import { messageSseFrame, MessageStream, type MessageEvent } from './message-stream';
 import { validateMessages, type MessagesRequest } from './validate-messages';
@@ -52,6 +53,7 @@ export const messagesRoute = generationRoute<MessagesBody>({
     const body = validateMessages(json);
     return { ...body, model: body.chat.model };
   },
+  resolve: async (body, _clients, event) => ({ ...body, chat: await withMediaBytes(body.chat, event.request.signal) }),
   generation: (body) => chatGenerationRequest(body.chat),
   streamed: (body) => body.chat.stream,
   stream: streamFormatter,

@@ -14,6 +14,7 @@ import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import { typeError } from '../../conversation/validate-chat-tools';
 import { validateChat } from '../../conversation/validate-chat';
 import { withStrictTools } from '../../conversation/strict-tools';
+import { newChatMedia } from '../../conversation/chat-media';
 import type { ChatRequest } from '../../conversation/chat-types';
 import { conversationMessages, systemMessages } from './messages-input';
 import { forcedStrict, messagesToolChoice, messagesTools } from './messages-tools';
@@ -46,7 +47,8 @@ export function validateMessages(body: unknown, count = false): MessagesRequest 
   if (!isRecord(body)) throw new InvalidRequestError('The request body must be a JSON object.', null, 'invalid_json');
   rejectUnknownKeys(body, count ? COUNT_KEYS : MESSAGES_KEYS);
   const model = requireKey(body, 'model');
-  const messages = [...systemMessages(body.system), ...conversationMessages(requireKey(body, 'messages'))];
+  const media = newChatMedia();
+  const messages = [...systemMessages(body.system), ...conversationMessages(requireKey(body, 'messages'), media)];
   const maxTokens = count ? 1 : requireKey(body, 'max_tokens');
   if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)
     throw new InvalidRequestError('max_tokens: Input should be an integer of at least 1.', 'max_tokens');
@@ -68,7 +70,13 @@ export function validateMessages(body: unknown, count = false): MessagesRequest 
     user: userId(body.metadata),
     reasoning_effort: thinking === false ? 'none' : undefined,
   });
-  const withTools = { ...chat, tools: forcedStrict(tools, choice), tool_choice: choice, parallel_tool_calls: parallel };
+  const withTools = {
+    ...chat,
+    media: media.parts.length > 0 ? media : null,
+    tools: forcedStrict(tools, choice),
+    tool_choice: choice,
+    parallel_tool_calls: parallel,
+  };
   return { chat: withStrictTools(withTools, (i) => `tools[${i}].input_schema`), thinking: thinking !== false };
 }
 

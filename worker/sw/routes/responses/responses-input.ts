@@ -1,7 +1,9 @@
 /**
  * Converts Responses API `input` (a string, or message / function_call / function_call_output
  * items) and `instructions` into chat messages. Stateless: `item_reference` is a 400, and
- * `reasoning` items are dropped (templates drop past reasoning anyway).
+ * `reasoning` items are dropped (templates drop past reasoning anyway). A user message's
+ * `input_image` parts stand in its text as the request's media marker (issue 32), joined as chat
+ * parts are, and go to `media`.
  */
 import { InvalidRequestError } from '#core/domain/errors';
 import { describeValue } from '#core/openai/describe-value';
@@ -9,10 +11,13 @@ import { isRecord } from '#core/util/is-record';
 import { requireKey } from '#core/openai/parse-body';
 import { flattenContent } from '../../conversation/chat-content';
 import type { ChatMessage } from '../../conversation/chat-types';
+import type { ChatMedia } from '../../conversation/chat-media';
+import { joinMediaPieces } from '../../conversation/media-content';
+import { inputImagePart } from './responses-media';
 
 const ROLES = ['system', 'developer', 'user', 'assistant'] as const;
 
-export function responsesMessages(input: unknown, instructions: string | null): ChatMessage[] {
+export function responsesMessages(input: unknown, instructions: string | null, media: ChatMedia): ChatMessage[] {
   const messages: ChatMessage[] = instructions === null ? [] : [{ role: 'system', content: instructions }];
   if (typeof input === 'string') return [...messages, { role: 'user', content: input }];
   if (!Array.isArray(input)) {
@@ -21,11 +26,11 @@ export function responsesMessages(input: unknown, instructions: string | null): 
       'input',
     );
   }
-  input.forEach((item: unknown, i) => addItem(messages, item, `input[${i}]`));
+  input.forEach((item: unknown, i) => addItem(messages, item, `input[${i}]`, media));
   return messages;
 }
 
-function addItem(messages: ChatMessage[], item: unknown, at: string): void {
+function addItem(messages: ChatMessage[], item: unknown, at: string, media: ChatMedia): void {
   if (!isRecord(item)) throw new InvalidRequestError(`Invalid type for '${at}': expected an object.`, at);
   const type = item.type ?? 'message';
   switch (type) {
@@ -37,7 +42,11 @@ function addItem(messages: ChatMessage[], item: unknown, at: string): void {
           `${at}.role`,
         );
       const parts = role === 'assistant' ? ['output_text', 'refusal'] : ['input_text'];
-      const content = flattenContent(requireKey(item, 'content', `${at}.`), `${at}.content`, parts);
+      const raw = requireKey(item, 'content', `${at}.`);
+      const content =
+        role === 'user' && hasImage(raw)
+          ? withImages(raw, `${at}.content`, media)
+          : flattenContent(raw, `${at}.content`, parts);
       messages.push(role === 'assistant' ? { role, content } : { role, content });
       return;
     }
@@ -72,6 +81,22 @@ function addItem(messages: ChatMessage[], item: unknown, at: string): void {
         `${at}.type`,
       );
   }
+}
+
+const hasImage = (content: unknown): content is unknown[] =>
+  Array.isArray(content) && content.some((part) => isRecord(part) && part.type === 'input_image');
+
+/** A user message's `input_text` and `input_image` parts as text, each image as `media`'s marker (collected there). */
+function withImages(content: unknown[], param: string, media: ChatMedia): string {
+  const pieces = content.map((part, j) => {
+    const at = `${param}[${j}]`;
+    if (isRecord(part) && part.type === 'input_image') {
+      media.parts.push(inputImagePart(part, at));
+      return null;
+    }
+    return flattenContent([part], param, ['input_text', 'input_image']);
+  });
+  return joinMediaPieces(pieces, media.marker);
 }
 
 function text(item: Record<string, unknown>, key: string, at: string): string {

@@ -25,5 +25,5 @@ export function inputImagePart(part: Record<string, unknown>, at: string): Media
       `${at}.detail`,
     );
   }
-  return { source: mediaSource(part.image_url, at), param: at };
+  return { source: mediaSource(part.image_url, at), kind: 'image', param: at };
 }

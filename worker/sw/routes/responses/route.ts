@@ -10,6 +10,7 @@ import type { JsonFormatter, StreamFormatter } from '../../engine-response';
 import { generationRoute } from '../../generation-route';
 import { chatFormatOptions } from '../../conversation/chat-format-options';
 import { chatGenerationRequest } from '../../conversation/chat-generation-request';
+import { withMediaBytes } from '../../conversation/chat-media';
 import { responseMeta, type ResponseMeta } from './response-object';
 import { responseSseFrame, ResponseStream, type ResponseEvent } from './response-stream';
 import { validateResponses, type ResponsesRequest } from './validate-responses';
@@ -52,6 +53,7 @@ export const responsesRoute = generationRoute({
     const body = validateResponses(json);
     return { ...body, model: body.chat.model };
   },
+  resolve: async (body, _clients, event) => ({ ...body, chat: await withMediaBytes(body.chat, event.request.signal) }),
   generation: (body) => chatGenerationRequest(body.chat),
   streamed: (body) => body.chat.stream,
   stream: (body) => responseStream(responseMeta(body), body),

@@ -12,6 +12,7 @@ import { parseField } from '../../format/parse-field';
 import { integerField } from '#core/openai/fields';
 import { ADVISORY_FIELDS } from '../../format/advisory-fields';
 import { validateChat } from '../../conversation/validate-chat';
+import { newChatMedia } from '../../conversation/chat-media';
 import { validateFunction, validateToolChoice, typeError } from '../../conversation/validate-chat-tools';
 import { validateJsonSchemaSpec } from '../../conversation/validate-response-format';
 import { withStrictTools } from '../../conversation/strict-tools';
@@ -82,9 +83,10 @@ export function validateResponses(body: unknown): ResponsesRequest {
     body.tool_choice,
     tools.map((t) => t.function.name),
   );
+  const media = newChatMedia();
   const chat = validateChat({
     model: body.model,
-    messages: responsesMessages(input, instructions),
+    messages: responsesMessages(input, instructions, media),
     temperature: body.temperature,
     top_p: body.top_p,
     max_tokens: maxOutput,
@@ -98,7 +100,14 @@ export function validateResponses(body: unknown): ResponsesRequest {
   const grammar = readGrammar({ text: body.text });
   return {
     chat: withStrictTools(
-      { ...chat, tools, tool_choice: toolChoice, response_format: textFormat(body.text), grammar },
+      {
+        ...chat,
+        media: media.parts.length > 0 ? media : null,
+        tools,
+        tool_choice: toolChoice,
+        response_format: textFormat(body.text),
+        grammar,
+      },
       (i) => `tools[${i}].parameters`,
     ),
     instructions,

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/audio/transcriptions` (issue 32; not registered yet), multipart as OpenAI's SDK sends
+ * `POST /v1/audio/transcriptions` (issue 32: route.ts), multipart as OpenAI's SDK sends
  * it, read as llama-server reads it (tools/server's convert_transcriptions_to_chatcmpl): the
  * `file` field is the audio; the user message is the request's `prompt`, or the ASR preset of
  * the model's template (common/chat.cpp's common_chat_get_asr_prompt: "Transcribe audio to text";
@@ -60,7 +60,9 @@ export async function readTranscriptionRequest(
       ...(lfm2 ? [{ role: 'system' as const, content: 'Perform ASR.' }] : []),
       { role: 'user', content: prompt + marker },
     ],
-    media: [{ source: { kind: 'bytes', bytes: new Uint8Array(await file.arrayBuffer()) }, param: 'file' }],
+    media: [
+      { source: { kind: 'bytes', bytes: new Uint8Array(await file.arrayBuffer()) }, kind: 'audio', param: 'file' },
+    ],
     responseFormat: format,
     temperature: number(form, 'temperature', false),
     maxTokens: number(form, 'max_tokens', true),

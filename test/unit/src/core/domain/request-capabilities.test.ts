@@ -238,3 +238,30 @@ describe('choiceRequest', () => {
     expect(choiceRequest(request({ max_tokens: null }), 'p', 0).max_tokens).toBeNull();
   });
 });
+
+describe('checkCapabilities: media', () => {
+  const item = (kind: 'image' | 'audio', param: string) => ({ bytes: Uint8Array.of(1), kind, param });
+  const withMedia = (marker: string | null, ...items: ReturnType<typeof item>[]) => ({
+    ...request(),
+    prompts: [{ text: 'x', media: { marker, items } }],
+  });
+
+  it("refuses what the model's projector does not read, naming the part, as llama-server words it", () => {
+    const vision = { ...model(), modalities: { vision: true, audio: false } };
+    expect(() => checkCapabilities(vision, withMedia('<m>', item('image', 'messages[0].content[0]')))).not.toThrow();
+    const audio = rejection(vision, withMedia('<m>', item('image', 'a'), item('audio', 'messages[1].content[2]')));
+    expect([audio.param, audio.message]).toEqual([
+      'messages[1].content[2]',
+      "audio input is not supported - hint: if this is unexpected, you may need to load the model with its mmproj ('messages[1].content[2]').",
+    ]);
+    expect(rejection(model(), withMedia('<m>', item('image', 'p'))).message).toMatch(/^image input is not supported/);
+  });
+
+  it("refuses /completion's multimodal_data on a model without a projector", () => {
+    const refused = rejection(model(), withMedia(null, item('image', 'prompt.multimodal_data[0]')));
+    expect([refused.param, refused.message]).toEqual([
+      'prompt.multimodal_data[0]',
+      'Multimodal data provided, but model does not support multimodal requests.',
+    ]);
+  });
+});

@@ -29,7 +29,11 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const part = (url: string) => ({ source: { kind: 'url' as const, url }, param: 'messages[0].content[0]' });
+const part = (url: string) => ({
+  source: { kind: 'url' as const, url },
+  kind: 'image' as const,
+  param: 'messages[0].content[0]',
+});
 
 async function refusal(url: string): Promise<InvalidRequestError> {
   const error: unknown = await mediaBytes(part(url)).then(
@@ -43,7 +47,7 @@ async function refusal(url: string): Promise<InvalidRequestError> {
 describe('mediaBytes', () => {
   it('gives the bytes in the request as they are, and fetches a URL', async () => {
     const bytes = Uint8Array.from([1, 2, 3]);
-    expect(await mediaBytes({ source: { kind: 'bytes', bytes }, param: 'p' })).toBe(bytes);
+    expect(await mediaBytes({ source: { kind: 'bytes', bytes }, kind: 'image', param: 'p' })).toBe(bytes);
     expect(await mediaBytes(part(`${base}/cat.png`))).toEqual(Uint8Array.from([0x89, 0x50, 0x4e, 0x47]));
   });
 

@@ -204,13 +204,47 @@ describe('validateChat: messages', () => {
     ]);
   });
 
-  it('rejects non-text parts naming messages[i].content', () => {
+  it('rejects media parts outside user messages naming messages[i].content, and bad media naming the part', () => {
     const error = rejection({
       ...base,
-      messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }],
+      messages: [{ role: 'system', content: [{ type: 'image_url', image_url: { url: 'x' } }] }],
     });
     expect(error.param).toBe('messages[0].content');
     expect(error.message).toContain("'image_url'");
+    const bad = rejection({
+      ...base,
+      messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }],
+    });
+    expect(bad.param).toBe('messages[0].content[0]');
+    expect(bad.message).toBe("Invalid base64 value in 'messages[0].content[0]'.");
+  });
+
+  it("collects a user message's image and audio parts with the request's marker in its text", () => {
+    const chat = validateChat({
+      ...base,
+      messages: [
+        { role: 'user', content: 'plain' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'look' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw==' } },
+            { type: 'text', text: 'and listen' },
+            { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } },
+          ],
+        },
+      ],
+    });
+    const media = chat.media;
+    if (!media) throw new Error('no media');
+    expect(media.marker).toMatch(/^<__media_[0-9a-f-]{36}__>$/);
+    expect(chat.messages[0]?.content).toBe('plain');
+    expect(chat.messages[1]?.content).toBe(`look${media.marker}and listen${media.marker}`);
+    expect(media.parts.map((part) => [part.kind, part.param, part.source])).toEqual([
+      ['image', 'messages[1].content[1]', { kind: 'bytes', bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47]) }],
+      ['audio', 'messages[1].content[3]', { kind: 'bytes', bytes: Uint8Array.from([0x52, 0x49, 0x46, 0x46]) }],
+    ]);
+    expect(validateChat({ ...base, messages: [{ role: 'user', content: 'x' }] }).media).toBeNull();
   });
 
   it('rejects bad roles, unknown message keys, missing tool_call_id, bad content types', () => {

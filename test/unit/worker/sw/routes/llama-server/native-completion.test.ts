@@ -24,6 +24,39 @@ describe('readNativePrompts', () => {
   });
 });
 
+describe("readNativePrompts: llama-server's { prompt_string, multimodal_data }", () => {
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
+  const wav = Buffer.from('RIFF\0\0\0\0WAVEfmt ').toString('base64');
+
+  it('reads the text with its base64 files, each an image or audio by its bytes, at the model marker', () => {
+    const [prompt] = readNativePrompts({ prompt_string: 'a <m> b <m>', multimodal_data: [png, wav] });
+    expect(prompt).toEqual({
+      text: 'a <m> b <m>',
+      media: {
+        marker: null,
+        items: [
+          { bytes: Uint8Array.from(Buffer.from(png, 'base64')), kind: 'image', param: 'prompt.multimodal_data[0]' },
+          { bytes: Uint8Array.from(Buffer.from(wav, 'base64')), kind: 'audio', param: 'prompt.multimodal_data[1]' },
+        ],
+      },
+    });
+    expect(readNativePrompts([{ prompt_string: 'x' }, 'y'])).toEqual(['x', 'y']);
+    const body = validateNativeCompletion({ model: 'm', prompt: { prompt_string: 'p', multimodal_data: [png] } });
+    expect(body.texts).toEqual(['p']);
+    expect(body.inputs).toEqual(body.prompts);
+  });
+
+  it('is a 400 naming the file for bad base64, and the prompt for a bad object', () => {
+    expect(() => readNativePrompts([{ prompt_string: 'x', multimodal_data: ['@@'] }])).toThrow(
+      expect.objectContaining({ status: 400, param: 'prompt[0].multimodal_data[0]' }),
+    );
+    expect(() => readNativePrompts({ prompt_string: 'x', multimodal_data: 'abc' })).toThrow(
+      expect.objectContaining({ status: 400, param: 'prompt.multimodal_data' }),
+    );
+    expect(() => readNativePrompts({ prompt_string: 3 })).toThrow(expect.objectContaining({ param: 'prompt' }));
+  });
+});
+
 describe('validateNativeCompletion', () => {
   it('takes n_predict (then max_tokens, -1 for the context), n_probs, and ignores unknown keys', () => {
     const body = validateNativeCompletion({ model: 'm', prompt: 'ab', n_predict: 3, max_tokens: 9, id_slot: 2 });

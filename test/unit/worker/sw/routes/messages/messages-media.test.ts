@@ -10,11 +10,13 @@ describe('imageBlockPart', () => {
   it('reads base64 (media_type defaulting to JPEG, as llama-server) and URL sources', () => {
     expect(imageBlockPart({ type: 'image', source: { type: 'base64', media_type: 'image/png', data } }, at)).toEqual({
       source: { kind: 'bytes', bytes: PNG },
+      kind: 'image',
       param: at,
     });
     expect(imageBlockPart({ type: 'image', source: { type: 'base64', data } }, at).source.kind).toBe('bytes');
     expect(imageBlockPart({ type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }, at)).toEqual({
       source: { kind: 'url', url: 'https://example.com/a.png' },
+      kind: 'image',
       param: at,
     });
   });

@@ -129,6 +129,10 @@ describe('validateMessages', () => {
     [{ ...base, messages: [{ role: 'system', content: 'x' }] }, 'messages[0].role'],
     [
       { ...base, messages: [{ role: 'user', content: [{ type: 'image', source: {} }] }] },
+      'messages[0].content[0].source.type',
+    ],
+    [
+      { ...base, messages: [{ role: 'user', content: [{ type: 'document', source: {} }] }] },
       'messages[0].content[0].type',
     ],
     [{ ...base, messages: [{ role: 'assistant', content: [{ type: 'tool_result' }] }] }, 'messages[0].content[0].type'],
@@ -252,5 +256,27 @@ describe('MessageStream', () => {
 
   it('frames events as `event: <type>` + `data:`', () => {
     expect(messageSseFrame({ type: 'ping' })).toBe('event: ping\ndata: {"type":"ping"}\n\n');
+  });
+});
+
+describe('validateMessages: image blocks', () => {
+  it("collects a user message's images with the request's marker in its text, naming each block", () => {
+    const { chat } = validateMessages({
+      ...base,
+      system: 'sys',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw==' } },
+            { type: 'text', text: 'what?' },
+          ],
+        },
+      ],
+    });
+    const media = chat.media;
+    if (!media) throw new Error('no media');
+    expect(chat.messages.map((m) => m.content)).toEqual(['sys', `${media.marker}what?`]);
+    expect(media.parts.map((part) => [part.kind, part.param])).toEqual([['image', 'messages[0].content[0]']]);
   });
 });

@@ -10,6 +10,7 @@ describe('inputImagePart', () => {
       inputImagePart({ type: 'input_image', image_url: 'data:image/png;base64,iVBORw==', detail: 'low' }, at),
     ).toEqual({
       source: { kind: 'bytes', bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47]) },
+      kind: 'image',
       param: at,
     });
     expect(inputImagePart({ type: 'input_image', image_url: 'https://example.com/a.png' }, at).source).toEqual({

@@ -102,7 +102,7 @@ describe('validateResponses', () => {
   it('names bad fields', () => {
     expect(
       rejection({ ...base, input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'x' }] }] }).param,
-    ).toBe('input[0].content');
+    ).toBe('input[0].content[0]');
     expect(rejection({ ...base, tools: [{ type: 'web_search' }] }).param).toBe('tools[0]');
     expect(rejection({ ...base, tool_choice: { type: 'function', name: 'g' } }).param).toBe('tool_choice');
     expect(rejection({ ...base, max_output_tokens: 0 }).param).toBe('max_output_tokens');
@@ -298,5 +298,27 @@ describe('ResponseStream', () => {
       { type: 'error', code: 'engine_failed', message: 'boom' },
       { type: 'response.failed', response: { status: 'failed', error: { code: 'engine_failed', message: 'boom' } } },
     ]);
+  });
+});
+
+describe('validateResponses: input_image', () => {
+  it("collects a user message's images with the request's marker in its text, naming each part", () => {
+    const { chat } = validateResponses({
+      ...base,
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'a' },
+            { type: 'input_image', image_url: 'data:image/png;base64,iVBORw==' },
+            { type: 'input_text', text: 'b' },
+          ],
+        },
+      ],
+    });
+    const media = chat.media;
+    if (!media) throw new Error('no media');
+    expect(chat.messages[0]?.content).toBe(`a${media.marker}b`);
+    expect(media.parts.map((part) => [part.kind, part.param])).toEqual([['image', 'input[0].content[1]']]);
   });
 });

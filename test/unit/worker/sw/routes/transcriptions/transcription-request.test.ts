@@ -26,7 +26,7 @@ describe('readTranscriptionRequest', () => {
   it("makes llama-server's chat request: the ASR preset, the language, the marker, the file", async () => {
     const request = await readTranscriptionRequest(form({ file: audio(), model: 'whisper-1', language: 'fr' }), M, '');
     expect(request.messages).toEqual([{ role: 'user', content: `Transcribe audio to text (language: fr)${M}` }]);
-    expect(request.media).toEqual([{ source: { kind: 'bytes', bytes: WAV }, param: 'file' }]);
+    expect(request.media).toEqual([{ source: { kind: 'bytes', bytes: WAV }, kind: 'audio', param: 'file' }]);
     expect(request).toMatchObject({
       model: 'whisper-1',
       responseFormat: 'json',

@@ -1,0 +1,321 @@
+/**
+ * Images and audio through the routes (issue 32, item 3), against Debian's llama-server 0.7.0
+ * `--mmproj` on the same test pairs: `/v1/chat/completions` with `image_url` and `input_audio`
+ * parts (JSON and SSE), Anthropic `image` blocks on `/v1/messages`, `/completion` with
+ * `multimodal_data` at `/props`' `media_marker`. Greedy, 8 tokens: the same text and token
+ * counts, and logprobs within 1e-3 (an F16 cache with flash attention there, F32 here:
+ * docs/multimodal.md). Bad media answer 400 naming the part, and the engine's next answer is
+ * still exact.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  buildInpageTestAudioModel,
+  buildInpageTestAudioProjector,
+  inpageTestAudioChunkTokens,
+} from '../fixtures/inpage-test-audio';
+import {
+  buildInpageTestVisionModel,
+  buildInpageTestVisionProjector,
+  inpageTestVisionImageTokens,
+} from '../fixtures/inpage-test-vision';
+import { pngBytes, wavBytes } from '../fixtures/test-media';
+import { modelInChroot, placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
+import { usePage } from './page-fixture';
+import { postFromPage } from './page-helpers';
+
+const skip = serverSkip();
+if (skip) console.log(`# skipped: ${skip}`);
+
+const fixture = usePage('/?model=inpage-test-vision');
+
+const IMAGE = pngBytes(40, 56, (x, y) => [x * 6, 255 - y * 4, (x * y) % 256]);
+const SOUND = wavBytes(1.5, (t) => 0.4 * Math.sin(2 * Math.PI * 330 * t) * Math.exp(-t));
+const dataUrl = (type: string, bytes: Uint8Array) => `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
+
+interface ChatAnswer {
+  choices: Array<{
+    message: { content: string };
+    logprobs: { content: Array<{ logprob: number }> } | null;
+  }>;
+  usage: { prompt_tokens: number; completion_tokens: number };
+}
+
+const GREEDY = { temperature: 0, max_tokens: 8, logprobs: true, top_logprobs: 1 };
+
+function imageChat(model: string, url = dataUrl('image/png', IMAGE)) {
+  return {
+    model,
+    ...GREEDY,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'what is in it?' },
+          { type: 'image_url', image_url: { url } },
+          { type: 'text', text: 'say' },
+        ],
+      },
+    ],
+  };
+}
+
+function audioChat(model: string) {
+  const data = Buffer.from(SOUND).toString('base64');
+  return {
+    model,
+    ...GREEDY,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'input_audio', input_audio: { data, format: 'wav' } },
+          { type: 'text', text: 'hear' },
+        ],
+      },
+    ],
+  };
+}
+
+async function native<T>(server: LlamaServer, path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${server.baseURL.replace(/\/v1$/, '')}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as T;
+  assert.equal(response.status, 200, JSON.stringify(json));
+  return json;
+}
+
+async function page<T>(path: string, body: unknown): Promise<T> {
+  const answer = await postFromPage(fixture.page, path, body);
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body as T;
+}
+
+function assertSameChat(actual: ChatAnswer, expected: ChatAnswer, label: string): void {
+  const [mine, theirs] = [actual.choices[0], expected.choices[0]];
+  assert.equal(mine?.message.content, theirs?.message.content, label);
+  assert.deepEqual(actual.usage.prompt_tokens, expected.usage.prompt_tokens, `${label}: prompt tokens`);
+  assert.deepEqual(actual.usage.completion_tokens, expected.usage.completion_tokens, `${label}: completion tokens`);
+  const want = theirs?.logprobs?.content ?? [];
+  const got = mine?.logprobs?.content ?? [];
+  assert.equal(got.length, want.length, `${label}: logprobs`);
+  got.forEach((entry, i) => {
+    const other = want[i]?.logprob ?? NaN;
+    assert.ok(Math.abs(entry.logprob - other) < 1e-3, `${label}, token ${i}: ${entry.logprob} vs ${other}`);
+  });
+}
+
+/** Loads the audio pair from dist/models beside the vision pair. */
+const loadAudioPair = () =>
+  fixture.page.evaluate(async () => {
+    const url = (name: string) => new URL(`/models/${name}.gguf`, location.href).href;
+    await window.inpage.load({
+      id: 'inpage-test-audio',
+      backend: 'llamacpp',
+      source: { kind: 'url', url: url('inpage-test-audio') },
+      mmproj: { id: 'inpage-test-audio.mmproj', source: { kind: 'url', url: url('inpage-test-audio.mmproj') } },
+    });
+  });
+
+describe('images and audio through the routes, against llama-server --mmproj', { skip: skip ?? false }, () => {
+  let vision: LlamaServer;
+  let audio: LlamaServer;
+  before(async () => {
+    placeModel('media-vision', buildInpageTestVisionModel());
+    placeModel('media-vision.mmproj', buildInpageTestVisionProjector());
+    placeModel('media-audio', buildInpageTestAudioModel());
+    placeModel('media-audio.mmproj', buildInpageTestAudioProjector());
+    vision = await startLlamaServer({
+      model: 'media-vision',
+      args: ['--mmproj', modelInChroot('media-vision.mmproj')],
+    });
+    // The engine's cache: F32 without flash attention (over 375 audio tokens an F16 cache moves logprobs by 1.5e-3).
+    audio = await startLlamaServer({
+      model: 'media-audio',
+      args: ['--mmproj', modelInChroot('media-audio.mmproj'), '-ctk', 'f32', '-ctv', 'f32', '-fa', 'off'],
+    });
+    await loadAudioPair();
+  });
+  after(async () => {
+    await vision?.stop();
+    await audio?.stop();
+  });
+
+  test('chat: an image_url part gives the same answer as llama-server, JSON and SSE', async () => {
+    const expected = await native<ChatAnswer>(vision, '/v1/chat/completions', imageChat('m'));
+    const actual = await page<ChatAnswer>('/v1/chat/completions', imageChat('inpage-test-vision'));
+    assertSameChat(actual, expected, 'image');
+    assert.ok(actual.usage.prompt_tokens > inpageTestVisionImageTokens, 'the image counts its tokens');
+    const streamed = await fixture.page.evaluate(async (body) => {
+      const response = await fetch('/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, stream: true, stream_options: { include_usage: true } }),
+      });
+      const text = await response.text();
+      const events = text
+        .split('\n')
+        .filter((line) => line.startsWith('data: {'))
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, never>);
+      return { status: response.status, events };
+    }, imageChat('inpage-test-vision'));
+    assert.equal(streamed.status, 200);
+    const content = streamed.events
+      .map((event: { choices?: Array<{ delta?: { content?: string } }> }) => event.choices?.[0]?.delta?.content ?? '')
+      .join('');
+    assert.equal(content, expected.choices[0]?.message.content);
+    const usage = streamed.events.at(-1) as { usage?: { prompt_tokens: number } };
+    assert.equal(usage.usage?.prompt_tokens, expected.usage.prompt_tokens);
+  });
+
+  test('chat: an input_audio part gives the same answer as llama-server', async () => {
+    const expected = await native<ChatAnswer>(audio, '/v1/chat/completions', audioChat('m'));
+    const actual = await page<ChatAnswer>('/v1/chat/completions', audioChat('inpage-test-audio'));
+    assertSameChat(actual, expected, 'audio');
+    assert.ok(actual.usage.prompt_tokens > inpageTestAudioChunkTokens, 'the sound counts its tokens');
+  });
+
+  test("messages: an image block gives llama-server's answer; count_tokens counts its tokens", async () => {
+    const body = (model: string) => ({
+      model,
+      max_tokens: 8,
+      temperature: 0,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'what is in it?' },
+            {
+              type: 'image',
+              source: { type: 'base64', media_type: 'image/png', data: Buffer.from(IMAGE).toString('base64') },
+            },
+            { type: 'text', text: 'say' },
+          ],
+        },
+      ],
+    });
+    type Message = {
+      content: Array<{ text: string }>;
+      usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number };
+    };
+    const expected = await native<Message>(vision, '/v1/messages', body('m'));
+    const actual = await page<Message>('/v1/messages', body('inpage-test-vision'));
+    assert.equal(actual.content[0]?.text, expected.content[0]?.text);
+    // The prompt's tokens: llama-server also reuses the earlier tests' image from its cache (by content hash), the engine not yet.
+    const prompt = (usage: Message['usage']) => usage.input_tokens + (usage.cache_read_input_tokens ?? 0);
+    assert.equal(prompt(actual.usage), prompt(expected.usage));
+    assert.deepEqual(actual.usage.output_tokens, expected.usage.output_tokens);
+    const { max_tokens: _unused, temperature: _too, ...counted } = body('inpage-test-vision');
+    const count = await page<{ input_tokens: number }>('/v1/messages/count_tokens', counted);
+    assert.equal(count.input_tokens, prompt(expected.usage));
+  });
+
+  test("/completion: multimodal_data at /props' media_marker gives llama-server's tokens", async () => {
+    const ask = async (call: (path: string, body: unknown) => Promise<unknown>, marker: string) =>
+      (await call('/completion', {
+        prompt: { prompt_string: `look ${marker} then`, multimodal_data: [Buffer.from(IMAGE).toString('base64')] },
+        temperature: 0,
+        n_predict: 8,
+        return_tokens: true,
+      })) as { tokens: number[]; tokens_evaluated: number };
+    const theirs = await fetch(`${vision.baseURL.replace(/\/v1$/, '')}/props`).then(
+      (r) => r.json() as Promise<{ media_marker: string }>,
+    );
+    const ours = await fixture.page.evaluate(() =>
+      fetch('/props?model=inpage-test-vision').then((r) => r.json() as Promise<{ media_marker: string }>),
+    );
+    const expected = await ask((path, body) => native(vision, path, body), theirs.media_marker);
+    const actual = await ask(
+      (path, body) => page(path, { ...(body as object), model: 'inpage-test-vision' }),
+      ours.media_marker,
+    );
+    assert.deepEqual(actual.tokens, expected.tokens);
+    assert.equal(actual.tokens_evaluated, expected.tokens_evaluated);
+  });
+
+  test("transcriptions: the openai SDK's audio.transcriptions.create gives llama-server's text", async () => {
+    const form = new FormData();
+    form.append('file', new Blob([Uint8Array.from(SOUND)], { type: 'audio/wav' }), 'sound.wav');
+    form.append('model', 'm');
+    form.append('temperature', '0');
+    form.append('max_tokens', '8');
+    const root = audio.baseURL.replace(/\/v1$/, '');
+    const response = await fetch(`${root}/v1/audio/transcriptions`, { method: 'POST', body: form });
+    const expected = (await response.json()) as { text: string; usage: { input_tokens: number } };
+    assert.equal(response.status, 200, JSON.stringify(expected));
+    const sound = Buffer.from(SOUND).toString('base64');
+    const actual = await fixture.page.evaluate(async (sound) => {
+      const client = new window.OpenAI({
+        baseURL: `${location.origin}/v1`,
+        apiKey: 'x',
+        dangerouslyAllowBrowser: true,
+      });
+      const bytes = Uint8Array.from(atob(sound), (c) => c.charCodeAt(0));
+      const file = new File([bytes], 'sound.wav', { type: 'audio/wav' });
+      const common = { file, model: 'inpage-test-audio', temperature: 0, max_tokens: 8 };
+      const json = await client.audio.transcriptions.create(common);
+      const text = await client.audio.transcriptions.create({ ...common, response_format: 'text' });
+      let refused = '';
+      try {
+        await client.audio.transcriptions.create({ ...common, model: 'inpage-test-vision' });
+      } catch (error) {
+        refused = `${(error as { status: number }).status} ${(error as { param: string }).param} ${(error as Error).message}`;
+      }
+      return { json, text, refused };
+    }, sound);
+    assert.equal(actual.json.text, expected.text);
+    assert.equal(
+      (actual.json as unknown as { usage: { input_tokens: number } }).usage.input_tokens,
+      expected.usage.input_tokens,
+    );
+    assert.equal(actual.text, expected.text);
+    assert.match(actual.refused, /^400 file .*The current model does not support audio input\./);
+  });
+
+  test("chat: the openai SDK's image_url part gives llama-server's text", async () => {
+    const expected = await native<ChatAnswer>(vision, '/v1/chat/completions', imageChat('m'));
+    const text = await fixture.page.evaluate(async (body) => {
+      const client = new window.OpenAI({
+        baseURL: `${location.origin}/v1`,
+        apiKey: 'x',
+        dangerouslyAllowBrowser: true,
+      });
+      const completion = await client.chat.completions.create(body as never);
+      return (completion as { choices: Array<{ message: { content: string | null } }> }).choices[0]?.message.content;
+    }, imageChat('inpage-test-vision'));
+    assert.equal(text, expected.choices[0]?.message.content);
+  });
+
+  test('bad media: 400 naming the part, JSON and SSE; the next answer is exact', async () => {
+    const refusal = async (body: unknown) => {
+      const answer = await postFromPage(fixture.page, '/v1/chat/completions', body);
+      const error = (answer.body as { error: { message: string; param: string | null } }).error;
+      return { status: answer.status, ...error };
+    };
+    const notImage = await refusal(imageChat('inpage-test-vision', dataUrl('image/png', Buffer.from('not a picture'))));
+    assert.equal(notImage.status, 400);
+    assert.equal(notImage.param, 'messages[0].content[1]');
+    assert.match(notImage.message, /'messages\[0\]\.content\[1\]' could not be decoded as an image/);
+    const streamedBad = await refusal({
+      ...imageChat('inpage-test-vision', dataUrl('image/png', Buffer.from('not a picture'))),
+      stream: true,
+    });
+    assert.equal(streamedBad.status, 400);
+    assert.equal(streamedBad.param, 'messages[0].content[1]');
+    const noAudio = await refusal(audioChat('inpage-test-vision'));
+    assert.equal(noAudio.status, 400);
+    assert.equal(noAudio.param, 'messages[0].content[0]');
+    assert.match(noAudio.message, /^audio input is not supported/);
+    const soundAsImage = await refusal(imageChat('inpage-test-vision', dataUrl('image/png', SOUND)));
+    assert.equal(soundAsImage.status, 400);
+    assert.match(soundAsImage.message, /'messages\[0\]\.content\[1\]' is audio, and this model takes no audio/);
+    const noImages = await refusal(imageChat('inpage-test-audio'));
+    assert.equal(noImages.status, 400);
+    assert.match(noImages.message, /^image input is not supported/);
+    const expected = await native<ChatAnswer>(vision, '/v1/chat/completions', imageChat('m'));
+    assertSameChat(await page<ChatAnswer>('/v1/chat/completions', imageChat('inpage-test-vision')), expected, 'after');
+  });
+});

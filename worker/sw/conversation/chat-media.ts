@@ -1,0 +1,43 @@
+/**
+ * A chat request's images and audio (issue 32): its media parts in the order of their markers in
+ * the messages' text, and that marker. The marker is made for the request (random), so no text a
+ * request sends can stand for a media item; the engine puts its model's marker (llama-server's
+ * `media_marker`) in its place after rendering the conversation.
+ */
+import type { PromptMedia } from '#core/domain/generation';
+import { mediaBytes } from './media-bytes';
+import type { MediaPart } from './media-content';
+
+export interface ChatMedia {
+  readonly marker: string;
+  readonly parts: MediaPart[];
+}
+
+/** An empty collection, with a new marker. */
+export const newChatMedia = (): ChatMedia => ({ marker: `<__media_${crypto.randomUUID()}__>`, parts: [] });
+
+/** `media` with each URL part's bytes downloaded (media-bytes.ts, llama-server's bounds), in order. */
+export async function downloadChatMedia(media: ChatMedia, signal?: AbortSignal): Promise<ChatMedia> {
+  const parts: MediaPart[] = [];
+  for (const part of media.parts) {
+    if (part.source.kind === 'bytes') parts.push(part);
+    else parts.push({ ...part, source: { kind: 'bytes', bytes: await mediaBytes(part, signal) } });
+  }
+  return { marker: media.marker, parts };
+}
+
+/** The media as the engine takes them; each part's bytes must be here (`downloadChatMedia`). */
+export function promptMedia({ marker, parts }: ChatMedia): PromptMedia {
+  return {
+    marker,
+    items: parts.map(({ source, kind, param }) => {
+      if (source.kind !== 'bytes') throw new Error(`The media part '${param}' was not downloaded.`);
+      return { bytes: source.bytes, kind, param };
+    }),
+  };
+}
+
+/** `chat` with its media's URL parts downloaded (a chat route's `resolve`). */
+export async function withMediaBytes<T extends { media: ChatMedia | null }>(chat: T, signal?: AbortSignal): Promise<T> {
+  return chat.media ? { ...chat, media: await downloadChatMedia(chat.media, signal) } : chat;
+}
