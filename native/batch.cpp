@@ -69,6 +69,8 @@ IP_EXPORT int ip_slot_copy(int src, int dst) {
   llama_memory_seq_rm(mem, dst, -1, -1);
   llama_memory_seq_cp(mem, src, dst, -1, -1);
   e.slots[dst].cached = e.slots[src].cached;
+  // Its cells' media chunks are src's now (media.cpp matches a cached chunk by the slot's media).
+  e.slots[dst].media = e.slots[src].media;
   e.slots[dst].pending = 0;
   return 0;
 }

@@ -36,9 +36,10 @@ IP_EXPORT int ip_prefill(int max) {
     s.pending -= n;
     return static_cast<int>(s.pending);
   }
-  // Text up to the next media chunk, if any.
-  const size_t text = std::find(s.prompt.begin() + from, s.prompt.end(), LLAMA_TOKEN_NULL) - (s.prompt.begin() + from);
-  const int n = static_cast<int>(std::min<size_t>({s.pending, text, static_cast<size_t>(max), static_cast<size_t>(e.n_batch)}));
+  // Text up to the next media chunk, if any, within this step.
+  const size_t most = std::min<size_t>({s.pending, static_cast<size_t>(std::max(max, 0)), static_cast<size_t>(e.n_batch)});
+  const auto first = s.prompt.begin() + static_cast<std::ptrdiff_t>(from);
+  const int n = static_cast<int>(std::find(first, first + static_cast<std::ptrdiff_t>(most), LLAMA_TOKEN_NULL) - first);
   if (n > 0) {
     // Logits only for the prompt's last token, when this batch holds it.
     const Logits logits = static_cast<size_t>(n) == s.pending ? Logits::last : Logits::none;

@@ -4,9 +4,10 @@
 // ip_media_begin tokenizes such a prompt with mtmd into chunks (text, image, audio) and starts a
 // generation on it as ip_begin does: the slot's prompt holds the text chunks' tokens and
 // LLAMA_TOKEN_NULL for each media position, and ip_prefill (generate.cpp) decodes the text as
-// before and each media chunk whole through decode_media. Prefix reuse stops at the first media
-// chunk: LLAMA_TOKEN_NULL matches nothing, so a prompt's media are encoded again on every request
-// (llama-server compares them by content hash; not done here yet).
+// before and each media chunk whole through decode_media. Prefix reuse keeps a media chunk's
+// cells where the slot holds the same item at the same position (same content id, mtmd-helper's
+// sha256 of the item's bytes, and same size), as llama-server's server_tokens compares them; the
+// next request about the same picture does not encode it again.
 //
 // Only projectors whose media take one position per token are loaded (not M-RoPE ones, such as
 // Qwen2-VL's), since a slot's position is its token count everywhere else in the glue. The
@@ -23,7 +24,40 @@
 struct MediaPrompt {
   mtmd::input_chunks chunks{mtmd_input_chunks_init()};
   std::vector<std::pair<size_t, const mtmd_input_chunk *>> at;
+
+  // The media chunk that starts at `start`, or null.
+  const mtmd_input_chunk * chunk_at(size_t start) const {
+    for (const auto & [from, chunk] : at)
+      if (from == start) return chunk;
+    return nullptr;
+  }
 };
+
+// How much of `ids` (with `media`'s chunks) slot `s` already holds: text tokens that match, and
+// media chunks kept whole where the slot's cells hold the same item (its previous prompt's chunk
+// at that position with the same content id and size). A slot's cached LLAMA_TOKEN_NULLs all
+// belong to `s.media`: ip_begin keeps no cell past the first one.
+static size_t kept_prefix(const Slot & s, const std::vector<llama_token> & ids, const MediaPrompt & media) {
+  size_t keep = 0;
+  while (keep < s.cached.size() && keep < ids.size()) {
+    if (ids[keep] != LLAMA_TOKEN_NULL) {
+      if (s.cached[keep] != ids[keep]) break;
+      keep++;
+      continue;
+    }
+    const mtmd_input_chunk * now = media.chunk_at(keep);
+    const mtmd_input_chunk * before = s.media ? s.media->chunk_at(keep) : nullptr;
+    if (!now || !before || s.cached[keep] != LLAMA_TOKEN_NULL) break;
+    const size_t n = mtmd_input_chunk_get_n_tokens(now);
+    const char * id_now = mtmd_input_chunk_get_id(now);
+    const char * id_before = mtmd_input_chunk_get_id(before);
+    const bool same = id_now && id_before && *id_now && strcmp(id_now, id_before) == 0 &&
+                      n == mtmd_input_chunk_get_n_tokens(before) && keep + n <= s.cached.size();
+    if (!same) break;
+    keep += n;
+  }
+  return keep;
+}
 
 // mtmd's log: errors to the console, and the last one kept (mtmd_init_from_file says why it
 // failed only there).
@@ -142,7 +176,8 @@ IP_EXPORT int ip_media_begin(const char * text, int len, const uint8_t * data, c
   if (n > static_cast<int>(llama_n_ctx_seq(e.ctx))) return refuse("the prompt is longer than the context");
   size_t keep = 0;
   if (reuse) {
-    while (keep < s.cached.size() && keep < ids.size() && s.cached[keep] == ids[keep] && ids[keep] != LLAMA_TOKEN_NULL) keep++;
+    keep = kept_prefix(s, ids, *media);
+    // The last token is decoded again for its logits (a prompt ends with text: checked above).
     if (keep == ids.size()) keep--;
   }
   llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, keep, -1);
@@ -155,10 +190,7 @@ IP_EXPORT int ip_media_begin(const char * text, int len, const uint8_t * data, c
 
 int decode_media(Slot & s, size_t from) {
   Engine & e = engine();
-  const mtmd_input_chunk * chunk = nullptr;
-  if (s.media)
-    for (const auto & [start, c] : s.media->at)
-      if (start == from) chunk = c;
+  const mtmd_input_chunk * chunk = s.media ? s.media->chunk_at(from) : nullptr;
   if (!chunk) return fail("no media chunk starts at position " + std::to_string(from));
   llama_pos next = static_cast<llama_pos>(from);
   int32_t status = 0;

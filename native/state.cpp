@@ -70,6 +70,7 @@ IP_EXPORT int ip_state_restore(const uint8_t * data, double size) {
   llama_memory_seq_rm(memory, seq, -1, -1);
   slot.cached.clear();
   slot.prompt.clear();
+  slot.media.reset();
   slot.pending = 0;
   const size_t bytes = static_cast<size_t>(size);
   if (bytes < HEADER || get_u32(data) != LLAMA_STATE_SEQ_MAGIC || get_u32(data + 4) != LLAMA_STATE_SEQ_VERSION)

@@ -11,7 +11,7 @@
  * load with llama.cpp's reason.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -80,10 +80,19 @@ function answer(engine: Engine, media: Uint8Array[], text = TEXT): Answer {
   return { tokens, logprobs, promptTokens: ids.length };
 }
 
-async function native(name: string, model: Uint8Array, projector: Uint8Array, media: Uint8Array[]) {
+/** llama-server with the engine's KV cache for these models: F32, without flash attention. */
+const F32_CACHE = ['-ctk', 'f32', '-ctv', 'f32', '-fa', 'off'];
+
+async function native(
+  name: string,
+  model: Uint8Array,
+  projector: Uint8Array,
+  media: Uint8Array[],
+  args: string[] = [],
+) {
   placeModel(name, model);
   placeModel(`${name}.mmproj`, projector);
-  const llama = await startLlamaServer({ model: name, args: ['--mmproj', modelInChroot(`${name}.mmproj`)] });
+  const llama = await startLlamaServer({ model: name, args: ['--mmproj', modelInChroot(`${name}.mmproj`), ...args] });
   try {
     const root = llama.baseURL.replace(/\/v1$/, '');
     const props = (await (await fetch(`${root}/props`)).json()) as { media_marker: string };
@@ -137,6 +146,30 @@ const IMAGES = [
 ];
 const SOUND = wavBytes(2, (t) => 0.5 * Math.sin(2 * Math.PI * 440 * t));
 
+/** llama.cpp's own test media, where its source is unpacked here (the engine build's chroot). */
+const MTMD_MEDIA = '/var/cache/inpage-llm/sid2/src/llama.cpp/tools/mtmd';
+const own = (name: string): Record<string, Uint8Array> =>
+  existsSync(`${MTMD_MEDIA}/${name}`) ? { [name]: readFileSync(`${MTMD_MEDIA}/${name}`) } : {};
+
+/** Images of other sizes, aspect ratios and PNG colour types, and llama.cpp's JPEG. */
+const MORE_IMAGES: Record<string, Uint8Array> = {
+  'gray 33x47': pngBytes(33, 47, (x, y) => [(x * y) % 256], 1),
+  'gray and alpha 64x16': pngBytes(64, 16, (x, y) => [x * 4, y * 16], 2),
+  'RGBA 17x90': pngBytes(17, 90, (x, y) => [x * 15, y * 2, 128, (x + y) % 256], 4),
+  'RGB 400x300': pngBytes(400, 300, (x, y) => [x % 256, y % 256, (x ^ y) % 256]),
+  ...own('test-1.jpeg'),
+};
+
+const tone = (hz: number) => (t: number) => 0.4 * Math.sin(2 * Math.PI * hz * t);
+/** Sounds of other rates, channels and lengths (past 30 s: two chunks), and llama.cpp's MP3. */
+const MORE_SOUNDS: Record<string, Uint8Array> = {
+  '8 kHz, 1 s': wavBytes(1, tone(300), 8000),
+  '44.1 kHz stereo, 3 s': wavBytes(3, tone(520), 44100, 2),
+  '48 kHz, 0.2 s': wavBytes(0.2, tone(1000), 48000),
+  '16 kHz, 31 s': wavBytes(31, (t) => tone(200)(t) * Math.sin(t)),
+  ...own('test-2.mp3'),
+};
+
 describe('images and audio in the engine', () => {
   test(
     'inpage-test-vision: two images, the same tokens as llama-server --mmproj',
@@ -160,6 +193,28 @@ describe('images and audio in the engine', () => {
     const [theirs] = await native('engine-media-audio', model, projector, [SOUND]);
     assertSame(mine, theirs as Answer, 'sound');
   });
+
+  test(
+    "more images and sounds (sizes, colour types, JPEG; rates, channels, lengths, MP3): llama-server's tokens",
+    {
+      skip: skip ?? false,
+    },
+    async () => {
+      for (const [label, pair, media] of [
+        ['vision', [buildInpageTestVisionModel(), buildInpageTestVisionProjector()], MORE_IMAGES],
+        ['audio', [buildInpageTestAudioModel(), buildInpageTestAudioProjector()], MORE_SOUNDS],
+      ] as const) {
+        const [model, projector] = pair;
+        const engine = await engineWith(model, projector);
+        const names = Object.keys(media);
+        const items = Object.values(media);
+        const ours = items.map((item) => answer(engine, [item]));
+        // Over hundreds of audio tokens an F16 cache moves a logprob by up to 1.1e-3: the engine's cache here.
+        const theirs = await native(`engine-media-more-${label}`, model, projector, items, F32_CACHE);
+        ours.forEach((mine, i) => assertSame(mine, theirs[i] as Answer, `${label}: ${names[i]}`));
+      }
+    },
+  );
 
   test("the request's faults are refused by name, and the next answer is exact", async () => {
     const engine = await engineWith(buildInpageTestVisionModel(), buildInpageTestVisionProjector());
@@ -186,6 +241,28 @@ describe('images and audio in the engine', () => {
     );
     refused([IMAGES[0] as Uint8Array], `${TEXT}${MARKER}`, /ends with media/);
     assert.deepEqual(answer(engine, [IMAGES[0] as Uint8Array]), before);
+  });
+
+  test('the same image at the same place keeps its cells (by content), and the answer is the same', async () => {
+    const engine = await engineWith(buildInpageTestVisionModel(), buildInpageTestVisionProjector());
+    const [first, second] = [IMAGES[0] as Uint8Array, IMAGES[1] as Uint8Array];
+    const fresh = answer(engine, [first]);
+    // The same bytes again: the image's cells and the text are kept (all but the last token).
+    const again = engine.beginWithMedia(`${MARKER}${TEXT}`, [Uint8Array.from(first)], true, true, true);
+    assert.equal(again.cached, again.ids.length - 1);
+    engine.begin([0], false);
+    // After another image, its cells are not the first image's: what is kept ends where the image starts.
+    answer(engine, [second]);
+    const other = engine.beginWithMedia(`${MARKER}${TEXT}`, [first], true, true, true);
+    assert.equal(other.ids[other.cached], -1);
+    // A longer conversation about the same image reuses it, and answers as a fresh engine does.
+    answer(engine, [first], `${TEXT} it`);
+    const reused = engine.beginWithMedia(`${MARKER}${TEXT} it again`, [first], true, true, true);
+    assert.ok(reused.cached >= inpageTestVisionImageTokens + TEXT.length, `${reused.cached} kept`);
+    const longer = answer(engine, [first], `${TEXT} it again`);
+    const freshEngine = await engineWith(buildInpageTestVisionModel(), buildInpageTestVisionProjector());
+    assertSame(longer, answer(freshEngine, [first], `${TEXT} it again`), 'reused');
+    assert.notDeepEqual(longer.tokens, fresh.tokens);
   });
 
   test("a projector of another model's width fails to load, with llama.cpp's reason", async () => {

@@ -1,11 +1,11 @@
 /**
  * Images and audio through the routes (issue 32, item 3), against Debian's llama-server 0.7.0
  * `--mmproj` on the same test pairs: `/v1/chat/completions` with `image_url` and `input_audio`
- * parts (JSON and SSE), Anthropic `image` blocks on `/v1/messages`, `/completion` with
- * `multimodal_data` at `/props`' `media_marker`. Greedy, 8 tokens: the same text and token
- * counts, and logprobs within 1e-3 (an F16 cache with flash attention there, F32 here:
- * docs/multimodal.md). Bad media answer 400 naming the part, and the engine's next answer is
- * still exact.
+ * parts (JSON and SSE), Anthropic `image` blocks on `/v1/messages` and `count_tokens`, Responses
+ * `input_image` parts, `/completion` with `multimodal_data` at `/props`' `media_marker`, and
+ * `/v1/audio/transcriptions` from the openai SDK. Greedy, 8 tokens: the same text and token
+ * counts, and logprobs within 1e-3 (docs/multimodal.md; the audio server runs the engine's F32
+ * cache). Bad media answer 400 naming the part, and the engine's next answer is still exact.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -204,13 +204,42 @@ describe('images and audio through the routes, against llama-server --mmproj', {
     const expected = await native<Message>(vision, '/v1/messages', body('m'));
     const actual = await page<Message>('/v1/messages', body('inpage-test-vision'));
     assert.equal(actual.content[0]?.text, expected.content[0]?.text);
-    // The prompt's tokens: llama-server also reuses the earlier tests' image from its cache (by content hash), the engine not yet.
+    // The prompt's tokens: how many came from a cache depends on the slots (llama-server has two, the page one).
     const prompt = (usage: Message['usage']) => usage.input_tokens + (usage.cache_read_input_tokens ?? 0);
     assert.equal(prompt(actual.usage), prompt(expected.usage));
     assert.deepEqual(actual.usage.output_tokens, expected.usage.output_tokens);
     const { max_tokens: _unused, temperature: _too, ...counted } = body('inpage-test-vision');
     const count = await page<{ input_tokens: number }>('/v1/messages/count_tokens', counted);
     assert.equal(count.input_tokens, prompt(expected.usage));
+  });
+
+  test("responses: an input_image part gives llama-server's text", async () => {
+    const body = (model: string) => ({
+      model,
+      max_output_tokens: 8,
+      temperature: 0,
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'what is in it?' },
+            { type: 'input_image', image_url: dataUrl('image/png', IMAGE) },
+            { type: 'input_text', text: 'say' },
+          ],
+        },
+      ],
+    });
+    type Response = { output_text?: string; output: Array<{ type: string; content?: Array<{ text: string }> }> };
+    const text = (response: Response) =>
+      response.output
+        .filter((item) => item.type === 'message')
+        .flatMap((item) => item.content ?? [])
+        .map((part) => part.text)
+        .join('');
+    const expected = await native<Response>(vision, '/v1/responses', body('m'));
+    const actual = await page<Response>('/v1/responses', body('inpage-test-vision'));
+    assert.ok(text(expected).length > 0);
+    assert.equal(text(actual), text(expected));
   });
 
   test("/completion: multimodal_data at /props' media_marker gives llama-server's tokens", async () => {
@@ -275,18 +304,24 @@ describe('images and audio through the routes, against llama-server --mmproj', {
     assert.match(actual.refused, /^400 file .*The current model does not support audio input\./);
   });
 
-  test("chat: the openai SDK's image_url part gives llama-server's text", async () => {
-    const expected = await native<ChatAnswer>(vision, '/v1/chat/completions', imageChat('m'));
-    const text = await fixture.page.evaluate(async (body) => {
-      const client = new window.OpenAI({
-        baseURL: `${location.origin}/v1`,
-        apiKey: 'x',
-        dangerouslyAllowBrowser: true,
-      });
-      const completion = await client.chat.completions.create(body as never);
-      return (completion as { choices: Array<{ message: { content: string | null } }> }).choices[0]?.message.content;
-    }, imageChat('inpage-test-vision'));
-    assert.equal(text, expected.choices[0]?.message.content);
+  test("chat: the openai SDK's image_url and input_audio parts give llama-server's text", async () => {
+    for (const [server, body] of [
+      [vision, imageChat],
+      [audio, audioChat],
+    ] as const) {
+      const expected = await native<ChatAnswer>(server, '/v1/chat/completions', body('m'));
+      const model = server === vision ? 'inpage-test-vision' : 'inpage-test-audio';
+      const text = await fixture.page.evaluate(async (body) => {
+        const client = new window.OpenAI({
+          baseURL: `${location.origin}/v1`,
+          apiKey: 'x',
+          dangerouslyAllowBrowser: true,
+        });
+        const completion = await client.chat.completions.create(body as never);
+        return (completion as { choices: Array<{ message: { content: string | null } }> }).choices[0]?.message.content;
+      }, body(model));
+      assert.equal(text, expected.choices[0]?.message.content, model);
+    }
   });
 
   test('bad media: 400 naming the part, JSON and SSE; the next answer is exact', async () => {

@@ -2,8 +2,8 @@
  * Converts Responses API `input` (a string, or message / function_call / function_call_output
  * items) and `instructions` into chat messages. Stateless: `item_reference` is a 400, and
  * `reasoning` items are dropped (templates drop past reasoning anyway). A user message's
- * `input_image` parts stand in its text as the request's media marker (issue 32), joined as chat
- * parts are, and go to `media`.
+ * `input_image` and `input_audio` parts stand in its text as the request's media marker (issue
+ * 32), joined as chat parts are, and go to `media`.
  */
 import { InvalidRequestError } from '#core/domain/errors';
 import { describeValue } from '#core/openai/describe-value';
@@ -13,7 +13,7 @@ import { flattenContent } from '../../conversation/chat-content';
 import type { ChatMessage } from '../../conversation/chat-types';
 import type { ChatMedia } from '../../conversation/chat-media';
 import { joinMediaPieces } from '../../conversation/media-content';
-import { inputImagePart } from './responses-media';
+import { inputAudioPart, inputImagePart } from './responses-media';
 
 const ROLES = ['system', 'developer', 'user', 'assistant'] as const;
 
@@ -44,8 +44,8 @@ function addItem(messages: ChatMessage[], item: unknown, at: string, media: Chat
       const parts = role === 'assistant' ? ['output_text', 'refusal'] : ['input_text'];
       const raw = requireKey(item, 'content', `${at}.`);
       const content =
-        role === 'user' && hasImage(raw)
-          ? withImages(raw, `${at}.content`, media)
+        role === 'user' && hasMedia(raw)
+          ? withMedia(raw, `${at}.content`, media)
           : flattenContent(raw, `${at}.content`, parts);
       messages.push(role === 'assistant' ? { role, content } : { role, content });
       return;
@@ -83,18 +83,21 @@ function addItem(messages: ChatMessage[], item: unknown, at: string, media: Chat
   }
 }
 
-const hasImage = (content: unknown): content is unknown[] =>
-  Array.isArray(content) && content.some((part) => isRecord(part) && part.type === 'input_image');
+const MEDIA_TYPES = ['input_image', 'input_audio'];
+const MEDIA_PARTS: ReadonlySet<unknown> = new Set(MEDIA_TYPES);
 
-/** A user message's `input_text` and `input_image` parts as text, each image as `media`'s marker (collected there). */
-function withImages(content: unknown[], param: string, media: ChatMedia): string {
+const hasMedia = (content: unknown): content is unknown[] =>
+  Array.isArray(content) && content.some((part) => isRecord(part) && MEDIA_PARTS.has(part.type));
+
+/** A user message's text, image and audio parts as text, each medium as `media`'s marker (collected there). */
+function withMedia(content: unknown[], param: string, media: ChatMedia): string {
   const pieces = content.map((part, j) => {
     const at = `${param}[${j}]`;
-    if (isRecord(part) && part.type === 'input_image') {
-      media.parts.push(inputImagePart(part, at));
+    if (isRecord(part) && MEDIA_PARTS.has(part.type)) {
+      media.parts.push(part.type === 'input_image' ? inputImagePart(part, at) : inputAudioPart(part, at));
       return null;
     }
-    return flattenContent([part], param, ['input_text', 'input_image']);
+    return flattenContent([part], param, ['input_text', ...MEDIA_TYPES]);
   });
   return joinMediaPieces(pieces, media.marker);
 }

@@ -136,7 +136,8 @@ export function transcriptionsRoute(clients: Clients, prefix: string): Route {
           OPENAI_DIALECT,
         );
       }
-      const language = typeof form.get('language') === 'string' ? String(form.get('language')) : null;
+      const spoken = form.get('language');
+      const language = typeof spoken === 'string' && spoken !== '' ? spoken : null;
       const reply = { text: '' };
       const answer = await jsonResponse(generation, transcriptionJson(chat, asked, language, reply), OPENAI_DIALECT);
       if (asked.responseFormat !== 'text' || !answer.ok) return answer;

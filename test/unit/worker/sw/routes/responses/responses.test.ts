@@ -322,3 +322,30 @@ describe('validateResponses: input_image', () => {
     expect(media.parts.map((part) => [part.kind, part.param])).toEqual([['image', 'input[0].content[1]']]);
   });
 });
+
+describe('validateResponses: input_audio', () => {
+  it("collects a user message's sounds (base64 WAV or MP3) with the marker, naming each part", () => {
+    const { chat } = validateResponses({
+      ...base,
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } },
+            { type: 'input_text', text: 'hear' },
+          ],
+        },
+      ],
+    });
+    const media = chat.media;
+    if (!media) throw new Error('no media');
+    expect(chat.messages[0]?.content).toBe(`${media.marker}hear`);
+    expect(media.parts.map((part) => [part.kind, part.param])).toEqual([['audio', 'input[0].content[0]']]);
+    expect(
+      rejection({
+        ...base,
+        input: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'ogg' } }] }],
+      }).param,
+    ).toBe('input[0].content[0].input_audio.format');
+  });
+});
