@@ -1,4 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ChatAttachment } from './chat-attachment';
 import { toChatBody, type ChatTurn, type Conversation } from './chat-body';
 import type { SamplingParams } from './request-body';
 import { runChat } from './run-chat';
@@ -12,11 +13,14 @@ export type Runner = (
 
 /**
  * The Chat tab's state, kept by the playground across tab switches (a Lit reactive controller):
- * the system prompt, the message box, the turns, and the last request's status and figures.
+ * the system prompt, the message box and its attachments, the turns, and the last request's
+ * status and figures.
  */
 export class ChatSession implements ReactiveController {
   system = '';
   draft = 'abc';
+  /** Images and sounds to go with the next message. */
+  attachments: ChatAttachment[] = [];
   turns: ChatTurn[] = [];
   status = '';
   stats: RunStats | undefined;
@@ -32,21 +36,26 @@ export class ChatSession implements ReactiveController {
     return { system: this.system, turns: this.turns };
   }
 
-  set(change: { system?: string; draft?: string }): void {
+  set(change: { system?: string; draft?: string; attachments?: ChatAttachment[] }): void {
     Object.assign(this, change);
     this.host.requestUpdate();
   }
 
-  /** Sends the conversation plus `text`; the answer streams into a new assistant turn. */
+  /** Sends the conversation plus `text` and the attachments; the answer streams into a new assistant turn. */
   async send(text: string, model: string, params: SamplingParams, run: Runner, onWaiting: () => void): Promise<void> {
     const before = this.turns;
-    const conversation: Conversation = { system: this.system, turns: [...before, { role: 'user', content: text }] };
+    const attachments = this.attachments;
+    const turn: ChatTurn = attachments.length
+      ? { role: 'user', content: text, attachments }
+      : { role: 'user', content: text };
+    const conversation: Conversation = { system: this.system, turns: [...before, turn] };
     const answer: ChatTurn = { role: 'assistant', content: '' };
     const show = () => {
       this.turns = [...conversation.turns, { ...answer }];
       this.host.requestUpdate();
     };
     this.draft = '';
+    this.attachments = [];
     this.stats = undefined;
     show();
     const ok = await run(
@@ -74,7 +83,7 @@ export class ChatSession implements ReactiveController {
     // A failed turn goes back into the message box, to send again.
     if (!ok) {
       this.turns = before;
-      this.set({ draft: text });
+      this.set({ draft: text, attachments });
     }
   }
 

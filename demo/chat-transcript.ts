@@ -1,10 +1,12 @@
 import { css, html, LitElement, type PropertyValues } from 'lit';
+import { attachmentMedia, mediaStyles } from './attachment-media';
 import type { ChatTurn } from './chat-body';
 import { controls } from './theme';
 
 /**
- * The Chat tab's messages as plain text (never parsed as HTML): user and assistant bubbles, the
- * assistant's `reasoning_content` collapsed in a `<details>` above its answer. Keeps the newest
+ * The Chat tab's messages as plain text (never parsed as HTML): user and assistant bubbles (a user
+ * turn's images as thumbnails, its sounds as audio controls, under its text), the assistant's
+ * `reasoning_content` collapsed in a `<details>` above its answer. Keeps the newest
  * message in view while it streams.
  */
 export class ChatTranscript extends LitElement {
@@ -12,6 +14,7 @@ export class ChatTranscript extends LitElement {
 
   static override styles = [
     controls,
+    mediaStyles,
     css`
       :host {
         display: block;
@@ -62,6 +65,17 @@ export class ChatTranscript extends LitElement {
         margin: 0.25rem 0;
         color: var(--muted);
       }
+      .media {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.35rem;
+        margin-top: 0.3rem;
+      }
+      figure {
+        margin: 0;
+        font-size: 0.75rem;
+        color: var(--muted);
+      }
       summary {
         cursor: pointer;
         font-size: 0.85rem;
@@ -98,6 +112,20 @@ export class ChatTranscript extends LitElement {
                         : ''
                     }
                     <div class="content">${turn.content}</div>
+                    ${
+                      turn.attachments?.length
+                        ? html`<div class="media">
+                            ${turn.attachments.map((attachment) =>
+                              attachment.kind === 'image'
+                                ? attachmentMedia(attachment)
+                                : html`<figure>
+                                    ${attachmentMedia(attachment)}
+                                    <figcaption>${attachment.name}</figcaption>
+                                  </figure>`,
+                            )}
+                          </div>`
+                        : ''
+                    }
                   </li>`,
               )}
             </ol>`

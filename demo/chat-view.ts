@@ -1,6 +1,9 @@
 import { css, html, LitElement } from 'lit';
+import type { ChatAttachment } from './chat-attachment';
+import './chat-attachments';
 import type { ChatTurn } from './chat-body';
 import './chat-transcript';
+import type { Modalities } from './read-attachment';
 import { DEFAULT_PARAMS, type SamplingParams } from './request-body';
 import './run-figures';
 import type { RunStats } from './run-stats';
@@ -9,8 +12,8 @@ import { controls } from './theme';
 
 /**
  * The Chat tab: an optional system prompt and the shared sampling controls beside the messages,
- * the message box (Enter sends, Shift+Enter adds a line), Send / Stop / Clear, the figures and the
- * finish reason. It holds no conversation: the playground does, and sends the requests.
+ * the message box (Enter sends, Shift+Enter adds a line; images and sounds dropped on it, or
+ * picked, go with the message), Send / Stop / Clear, the figures and the finish reason. It holds no conversation: the playground does, and sends the requests.
  */
 export class ChatView extends LitElement {
   static override properties = {
@@ -19,6 +22,8 @@ export class ChatView extends LitElement {
     stats: { attribute: false },
     system: {},
     draft: {},
+    attachments: { attribute: false },
+    modalities: { attribute: false },
     status: {},
     note: {},
     ready: { type: Boolean },
@@ -57,6 +62,10 @@ export class ChatView extends LitElement {
   declare stats: RunStats | undefined;
   declare system: string;
   declare draft: string;
+  /** Images and sounds to go with the next message. */
+  declare attachments: ChatAttachment[];
+  /** What the model takes besides text (its card's `modalities`); undefined: text only. */
+  declare modalities: Modalities | undefined;
   declare status: string;
   /** What to expect from the running model (the test model's rule). */
   declare note: string;
@@ -69,6 +78,7 @@ export class ChatView extends LitElement {
     this.params = DEFAULT_PARAMS;
     this.system = '';
     this.draft = '';
+    this.attachments = [];
     this.status = '';
     this.note = '';
     this.ready = false;
@@ -76,7 +86,7 @@ export class ChatView extends LitElement {
   }
 
   override render() {
-    const canSend = this.ready && !this.busy && this.draft.trim() !== '';
+    const canSend = this.canSend();
     return html`<section class="panel" aria-label="Chat settings">
         <label for="chat-system">System prompt (optional)</label>
         <textarea id="chat-system" rows="3" .value=${this.system} @input=${this.onText('system-change')}></textarea>
@@ -92,11 +102,18 @@ export class ChatView extends LitElement {
           .value=${this.draft}
           @input=${this.onText('draft-change')}
           @keydown=${this.onKey}
+          @dragover=${this.onDragOver}
+          @drop=${this.onDrop}
           aria-describedby="chat-hint"
         ></textarea>
         <div id="chat-hint" class="hint muted">
           ${this.note ? html`${this.note} ` : ''}Enter sends, Shift+Enter adds a line.
         </div>
+        <chat-attachments
+          .attachments=${this.attachments}
+          .modalities=${this.modalities}
+          ?disabled=${this.busy}
+        ></chat-attachments>
         <div class="actions">
           <button id="chat-send" class="primary" ?disabled=${!canSend} @click=${this.send}>Send</button>
           <button id="chat-stop" ?disabled=${!this.busy} @click=${() => this.emit('stop')}>Stop</button>
@@ -121,8 +138,24 @@ export class ChatView extends LitElement {
     this.send();
   }
 
+  /** A file dragged over the message box may be dropped there. */
+  private onDragOver(event: DragEvent): void {
+    if (this.modalities && event.dataTransfer?.types.includes('Files')) event.preventDefault();
+  }
+
+  private onDrop(event: DragEvent): void {
+    const files = event.dataTransfer?.files;
+    if (!files || files.length === 0) return;
+    event.preventDefault();
+    void this.renderRoot.querySelector('chat-attachments')?.add(files);
+  }
+
+  private canSend(): boolean {
+    return this.ready && !this.busy && (this.draft.trim() !== '' || this.attachments.length > 0);
+  }
+
   private send(): void {
-    if (this.ready && !this.busy && this.draft.trim() !== '') this.emit('send', this.draft);
+    if (this.canSend()) this.emit('send', this.draft);
   }
 
   private emit(name: string, detail?: string): void {

@@ -1,4 +1,5 @@
 import { css, html, LitElement } from 'lit';
+import { abbreviateMedia } from './abbreviate-media';
 import { ENDPOINTS, fetchCode, sdkCode, type Endpoint, type EndpointBody } from './request-code';
 import { controls } from './theme';
 
@@ -7,6 +8,7 @@ type Flavour = 'sdk' | 'fetch';
 /**
  * The exact `openai` SDK / `fetch` code for the current request, copyable, for the endpoint the
  * active tab uses or, picked here, the same request on another endpoint (`endpoint-change`).
+ * Media base64 shows shortened (abbreviate-media.ts); Copy copies the whole request.
  */
 export class CodePanel extends LitElement {
   static override properties = {
@@ -73,9 +75,17 @@ export class CodePanel extends LitElement {
   }
 
   override render() {
-    const code = this.code();
+    const code = this.code(true);
+    const shortened = code !== this.code(false);
     return html`<h2>Code for this request</h2>
       <p class="muted" id="code-note">${this.note()}</p>
+      ${
+        shortened
+          ? html`<p class="muted" id="code-media-note">
+              The media's base64 is shortened here (…); Copy copies the whole request.
+            </p>`
+          : ''
+      }
       <div class="bar">
         <div role="tablist" aria-label="Code flavour">
           ${this.tab('sdk', this.sdkName())} ${this.tab('fetch', 'fetch')}
@@ -157,16 +167,17 @@ ${code}</pre>`;
     this.copied = '';
   }
 
-  private code(): string {
+  /** The code, `shown` (media base64 shortened) or whole. */
+  private code(shown: boolean): string {
     const body = this.bodies[this.endpoint];
     if (!body) return '';
     const code = this.flavour === 'sdk' ? sdkCode : fetchCode;
-    return code(body, this.apiKey ?? null, this.endpoint);
+    return code(shown ? abbreviateMedia(body) : body, this.apiKey ?? null, this.endpoint);
   }
 
   private async copy(): Promise<void> {
     try {
-      await navigator.clipboard.writeText(this.code());
+      await navigator.clipboard.writeText(this.code(false));
       this.copied = 'Copied';
     } catch {
       const range = document.createRange();

@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import type { Inpage, LoadProgress, ModelCard } from '../src/index';
 import { CATALOGUE } from './catalogue';
+import type { ChatAttachment } from './chat-attachment';
 import { pendingConversation, toChatBody, toEmbeddingsBody, toMessagesBody, toResponsesBody } from './chat-body';
 import { ChatSession, type Runner } from './chat-session';
 import {
@@ -246,6 +247,8 @@ export class InpagePlayground extends LitElement {
       .stats=${chat.stats}
       system=${chat.system}
       draft=${chat.draft}
+      .attachments=${chat.attachments}
+      .modalities=${this.served.find((card) => card.id === this.model)?.modalities}
       status=${chat.status}
       note=${chatNote}
       ?ready=${this.state === 'ready'}
@@ -253,6 +256,7 @@ export class InpagePlayground extends LitElement {
       @params-change=${(event: CustomEvent<SamplingParams>) => (this.params = event.detail)}
       @system-change=${(event: CustomEvent<string>) => chat.set({ system: event.detail })}
       @draft-change=${(event: CustomEvent<string>) => chat.set({ draft: event.detail })}
+      @attachments-change=${(event: CustomEvent<ChatAttachment[]>) => chat.set({ attachments: event.detail })}
       @send=${(event: CustomEvent<string>) =>
         chat.send(event.detail, this.model, this.params, this.run, () => (this.requestNotice = BUSY_NOTICE))}
       @stop=${this.stop}
@@ -263,7 +267,7 @@ export class InpagePlayground extends LitElement {
   /** The request on each endpoint: completions from the form, the others from the chat. */
   private codeBodies(): Record<Endpoint, EndpointBody> {
     const model = this.model || 'inpage-test';
-    const conversation = pendingConversation(this.chat.conversation(), this.chat.draft);
+    const conversation = pendingConversation(this.chat.conversation(), this.chat.draft, this.chat.attachments);
     const about = this.tab === 'chat' ? conversation : { system: '', turns: [] };
     return {
       completions: toRequestBody(model, this.params),
