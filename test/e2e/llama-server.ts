@@ -78,6 +78,8 @@ export interface LlamaServer {
   readonly port: number;
   /** `http://127.0.0.1:<port>/v1` */
   readonly baseURL: string;
+  /** The tail of its log (stderr, the last 4,000 characters): its startup lines until requests add more. */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -142,6 +144,7 @@ export async function startLlamaServer({
   return {
     port,
     baseURL: `http://127.0.0.1:${port}/v1`,
+    log: () => log,
     async stop() {
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
