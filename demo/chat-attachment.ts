@@ -1,8 +1,8 @@
 /**
  * A file attached to a Chat tab message (an image or a sound, held as base64) and its parts on
  * each endpoint: `/v1/chat/completions` `image_url` / `input_audio`, `/v1/responses`
- * `input_image`, Anthropic `/v1/messages` `image` blocks. Audio has no Responses or Messages
- * part: those bodies leave it out.
+ * `input_image` / `input_audio`, Anthropic `/v1/messages` `image` blocks. Audio has no Messages
+ * block: that body leaves it out.
  */
 
 /** The audio formats `input_audio` names. */
@@ -44,11 +44,15 @@ export function chatParts(text: string, attachments: readonly ChatAttachment[]):
   return parts;
 }
 
-/** The same for `/v1/responses`: `input_text`, then `input_image` (it has no audio part). */
+/** The same for `/v1/responses`: `input_text`, then `input_image` and `input_audio` parts. */
 export function responsesParts(text: string, attachments: readonly ChatAttachment[]): Record<string, unknown>[] {
   const parts: Record<string, unknown>[] = text.trim() === '' ? [] : [{ type: 'input_text', text }];
   for (const attachment of attachments)
-    if (attachment.kind === 'image') parts.push({ type: 'input_image', image_url: dataUrl(attachment) });
+    parts.push(
+      attachment.kind === 'image'
+        ? { type: 'input_image', image_url: dataUrl(attachment) }
+        : { type: 'input_audio', input_audio: { data: attachment.data, format: attachment.format } },
+    );
   return parts;
 }
 

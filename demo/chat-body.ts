@@ -57,7 +57,7 @@ function withParts(
 /**
  * The same request for `/v1/responses` (stateless: the whole conversation goes in `input`, the
  * system prompt in `instructions`; a lone user turn is a plain string). It has no `stop` or `seed`.
- * Images go as `input_image` parts; it has no audio part, so sounds are left out.
+ * Images go as `input_image` parts, sounds as `input_audio` parts.
  */
 export function toResponsesBody(model: string, params: SamplingParams, conversation: Conversation): EndpointBody {
   const turns = conversation.turns.map((turn) => withParts(turn, responsesParts));

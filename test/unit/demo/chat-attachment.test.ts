@@ -52,7 +52,7 @@ describe('a user turn with attachments on each endpoint', () => {
     expect(toChatBody('m', DEFAULT_PARAMS, plain).messages).toEqual([{ role: 'user', content: 'abc' }]);
   });
 
-  it('responses: input_text and input_image parts (no audio part: sounds left out), never a string input', () => {
+  it('responses: input_text, input_image and input_audio parts, never a string input', () => {
     const lone: Conversation = { system: '', turns: [{ role: 'user', content: 'x', attachments: [image, sound] }] };
     expect(toResponsesBody('m', DEFAULT_PARAMS, lone).input).toEqual([
       {
@@ -60,11 +60,10 @@ describe('a user turn with attachments on each endpoint', () => {
         content: [
           { type: 'input_text', text: 'x' },
           { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' },
+          { type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } },
         ],
       },
     ]);
-    const soundOnly: Conversation = { system: '', turns: [{ role: 'user', content: 'x', attachments: [sound] }] };
-    expect(toResponsesBody('m', DEFAULT_PARAMS, soundOnly).input).toBe('x');
   });
 
   it('messages: text and base64 image blocks (no audio block)', () => {
