@@ -4,10 +4,11 @@
  * parts (JSON and SSE), Anthropic `image` blocks on `/v1/messages` and `count_tokens`, Responses
  * `input_image` parts, `/completion` with `multimodal_data` at `/props`' `media_marker`, and
  * `/v1/audio/transcriptions` from the openai SDK. Greedy, 8 tokens: the same text and token
- * counts, and logprobs within 1e-3 (docs/multimodal.md; the audio server runs the engine's F32
+ * counts, and logprobs within 1e-3 (docs/multimodal.md; the servers run the engine's F32
  * cache). Bad media answer 400 naming the part, and the engine's next answer is still exact.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import {
   buildInpageTestAudioModel,
@@ -128,14 +129,17 @@ describe('images and audio through the routes, against llama-server --mmproj', {
     placeModel('media-vision.mmproj', buildInpageTestVisionProjector());
     placeModel('media-audio', buildInpageTestAudioModel());
     placeModel('media-audio.mmproj', buildInpageTestAudioProjector());
+    // Both with the engine's cache, F32 without flash attention: over 375 audio tokens an F16 cache
+    // moves logprobs by 1.5e-3, and on the icon below its first two tokens are 6e-4 apart, which
+    // an F16 cache swaps.
+    const f32Cache = ['-ctk', 'f32', '-ctv', 'f32', '-fa', 'off'];
     vision = await startLlamaServer({
       model: 'media-vision',
-      args: ['--mmproj', modelInChroot('media-vision.mmproj')],
+      args: ['--mmproj', modelInChroot('media-vision.mmproj'), ...f32Cache],
     });
-    // The engine's cache: F32 without flash attention (over 375 audio tokens an F16 cache moves logprobs by 1.5e-3).
     audio = await startLlamaServer({
       model: 'media-audio',
-      args: ['--mmproj', modelInChroot('media-audio.mmproj'), '-ctk', 'f32', '-ctv', 'f32', '-fa', 'off'],
+      args: ['--mmproj', modelInChroot('media-audio.mmproj'), ...f32Cache],
     });
     await loadAudioPair();
   });
@@ -169,6 +173,26 @@ describe('images and audio through the routes, against llama-server --mmproj', {
     assert.equal(content, expected.choices[0]?.message.content);
     const usage = streamed.events.at(-1) as { usage?: { prompt_tokens: number } };
     assert.equal(usage.usage?.prompt_tokens, expected.usage.prompt_tokens);
+  });
+
+  test("chat: an http(s) image_url is downloaded by the Service Worker: llama-server's answer for the same bytes", async () => {
+    const icon = readFileSync('dist/icons/icon-192.png');
+    const expected = await native<ChatAnswer>(
+      vision,
+      '/v1/chat/completions',
+      imageChat('m', dataUrl('image/png', icon)),
+    );
+    const url = new URL('/icons/icon-192.png', fixture.page.url()).href;
+    const actual = await page<ChatAnswer>('/v1/chat/completions', imageChat('inpage-test-vision', url));
+    assertSameChat(actual, expected, 'by URL');
+    const missing = await postFromPage(
+      fixture.page,
+      '/v1/chat/completions',
+      imageChat('inpage-test-vision', new URL('/icons/no-such-icon.png', fixture.page.url()).href),
+    );
+    assert.equal(missing.status, 400);
+    assert.deepEqual((missing.body as { error: { param: string } }).error.param, 'messages[0].content[1]');
+    assert.match(JSON.stringify(missing.body), /Failed to download image \(HTTP 404\)/);
   });
 
   test('chat: an input_audio part gives the same answer as llama-server', async () => {
