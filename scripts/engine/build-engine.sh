@@ -119,24 +119,32 @@ done
 
 # The links, as many at once as the machine has cores. Each variant is linked under one name in
 # its own folder (the loader names its wasm, and must not differ), its glue's objects kept there;
-# a link whose inputs (its libraries, the glue, the link scripts) are unchanged is not redone.
+# a link whose inputs (its libraries, its sources, its link scripts) are unchanged is not redone.
 # The kernel check is a standalone wasm without shared memory: the single-threaded builds have it
-# (the pthreads builds compile the same kernel sources, with atomics).
+# (the pthreads builds compile the same kernel sources, with atomics). It reads none of the
+# engine's glue, so a glue change relinks the engine only (the engine's stamp also covers the
+# kernel check's sources and script, as it did before the check had a stamp of its own).
 glue_key="$(cd "$work" && find glue -type f | sort | xargs sha256sum | key)"
 scripts_key="$(cd "$work" && cat link-engine.sh link-kernel-check.sh threads-post.js export-signatures.mjs | key)"
+check_key="$(cd "$work" && { find glue/kernel-check -type f | sort | xargs sha256sum; cat link-kernel-check.sh; } | key)"
 link() {
   local name="$1" flags="${flags_of[$1]}" mode first out
   mode="$(mode_of "$flags")"; first="${base[$mode]}"; out="/src/out/$name"
   local stamp="${libs_key[$first]} ${libs_key[$name]} $glue_key $scripts_key $flags"
-  [ "$(cat "$root$out.key" 2>/dev/null)" = "$stamp" ] && return 0
-  rm -f "$root$out.key"
-  mkdir -p "$root$out"
-  in_chroot bash /src/link-engine.sh /src/llama.cpp "${dir_of[$first]}" "${dir_of[$name]}" /src/glue "$out/llama-engine" "$flags"
-  if [ "$mode" = st ]; then
-    in_chroot bash /src/link-kernel-check.sh /src/llama.cpp "${dir_of[$first]}" "${dir_of[$name]}" \
-      /src/glue/kernel-check "$out/kernel-check.wasm" "$flags"
+  if [ "$(cat "$root$out.key" 2>/dev/null)" != "$stamp" ]; then
+    rm -f "$root$out.key"
+    mkdir -p "$root$out"
+    in_chroot bash /src/link-engine.sh /src/llama.cpp "${dir_of[$first]}" "${dir_of[$name]}" /src/glue "$out/llama-engine" "$flags"
+    echo "$stamp" > "$root$out.key"
   fi
-  echo "$stamp" > "$root$out.key"
+  [ "$mode" = st ] || return 0
+  local check_stamp="${libs_key[$first]} ${libs_key[$name]} $check_key $flags"
+  [ "$(cat "$root$out.check-key" 2>/dev/null)" = "$check_stamp" ] && return 0
+  rm -f "$root$out.check-key"
+  mkdir -p "$root$out"
+  in_chroot bash /src/link-kernel-check.sh /src/llama.cpp "${dir_of[$first]}" "${dir_of[$name]}" \
+    /src/glue/kernel-check "$out/kernel-check.wasm" "$flags"
+  echo "$check_stamp" > "$root$out.check-key"
 }
 rm -rf "$work/logs" && mkdir -p "$work/logs"
 for name in "${selected[@]}"; do
