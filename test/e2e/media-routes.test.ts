@@ -348,6 +348,32 @@ describe('images and audio through the routes, against llama-server --mmproj', {
     }
   });
 
+  test("/apply-template: the model's media_marker where each part was, as llama-server's; /completion takes it back", async () => {
+    const body = { messages: imageChat('m').messages };
+    const markerOf = async (call: () => Promise<{ media_marker: string }>) => (await call()).media_marker;
+    const theirs = await markerOf(() =>
+      fetch(`${vision.baseURL.replace(/\/v1$/, '')}/props`).then((r) => r.json() as Promise<{ media_marker: string }>),
+    );
+    const ours = await markerOf(() =>
+      fixture.page.evaluate(() =>
+        fetch('/props?model=inpage-test-vision').then((r) => r.json() as Promise<{ media_marker: string }>),
+      ),
+    );
+    const expected = await native<{ prompt: string }>(vision, '/apply-template', body);
+    const actual = await page<{ prompt: string }>('/apply-template', { ...body, model: 'inpage-test-vision' });
+    assert.ok(expected.prompt.includes(theirs));
+    assert.equal(actual.prompt, expected.prompt.split(theirs).join(ours));
+    const completion = await page<{ tokens_evaluated: number }>('/completion', {
+      model: 'inpage-test-vision',
+      prompt: { prompt_string: actual.prompt, multimodal_data: [Buffer.from(IMAGE).toString('base64')] },
+      n_predict: 1,
+    });
+    assert.ok(completion.tokens_evaluated > inpageTestVisionImageTokens);
+    const refused = await postFromPage(fixture.page, '/apply-template', { ...body, model: 'inpage-test-audio' });
+    assert.equal(refused.status, 400);
+    assert.match(JSON.stringify(refused.body), /image input is not supported/);
+  });
+
   test('bad media: 400 naming the part, JSON and SSE; the next answer is exact', async () => {
     const refusal = async (body: unknown) => {
       const answer = await postFromPage(fixture.page, '/v1/chat/completions', body);

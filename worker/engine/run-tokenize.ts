@@ -46,7 +46,10 @@ export function runApplyTemplate(
   port: MessagePort,
   signal: AbortSignal,
 ): Promise<{ prompt: number; completion: number }> {
-  const prompt = promptText(renderChatSegments(model.chatTemplate, request.chat).segments);
+  const rendered = promptText(renderChatSegments(model.chatTemplate, request.chat).segments);
+  // The model's marker where the request's stood (the SW refused media the model cannot read).
+  const { media } = request;
+  const prompt = media ? rendered.split(media.marker).join(model.mediaMarker ?? media.marker) : rendered;
   if (!signal.aborted)
     port.postMessage(message<EngineToSwTokens, 'apply-template.result'>('apply-template.result', { prompt }));
   return Promise.resolve({ prompt: 0, completion: 0 });

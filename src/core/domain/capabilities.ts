@@ -149,12 +149,18 @@ function checkMedia(capabilities: ModelCapabilities, request: GenerationRequest)
         'Multimodal data provided, but model does not support multimodal requests.',
         media.items[0]?.param ?? 'prompt',
       );
-    for (const item of media.items) {
-      if (item.kind === 'image' ? modalities?.vision : modalities?.audio) continue;
-      throw new InvalidRequestError(
-        `${item.kind} input is not supported - hint: if this is unexpected, you may need to load the model with its mmproj ('${item.param}').`,
-        item.param,
-      );
-    }
+    for (const item of media.items) checkModality(capabilities, item);
   }
+}
+
+/** A media part of `kind` at `param` the model's projector cannot read: llama-server's 400, naming it. */
+export function checkModality(
+  { modalities }: ModelCapabilities,
+  { kind, param }: { kind: 'image' | 'audio'; param: string },
+): void {
+  if (kind === 'image' ? modalities?.vision : modalities?.audio) return;
+  throw new InvalidRequestError(
+    `${kind} input is not supported - hint: if this is unexpected, you may need to load the model with its mmproj ('${param}').`,
+    param,
+  );
 }

@@ -4,6 +4,7 @@
  * and `/apply-template`: a conversation rendered with the model's chat template, as text.
  */
 import type { ChatPrompt } from './chat-prompt';
+import type { MediaKind } from '#core/media/media-kind';
 
 /** Text to token ids, as llama-server's `/tokenize` reads it. */
 export interface TokenizeRequest {
@@ -65,4 +66,9 @@ export interface PropsResult {
 export interface ApplyTemplateRequest {
   model: string;
   chat: ChatPrompt;
+  /**
+   * Where the messages hold images or audio: the request's marker in their text (the engine puts
+   * the model's `media_marker` in its place, as llama-server's answer has it) and each part.
+   */
+  media?: { marker: string; parts: Array<{ kind: MediaKind; param: string }> };
 }

@@ -6,6 +6,7 @@
  * `{content}`. Unknown keys are ignored, as llama-server ignores them; `model` is optional.
  */
 import { InvalidRequestError } from '#core/domain/errors';
+import { checkModality } from '#core/domain/capabilities';
 import { isRecord } from '#core/util/is-record';
 import { typeError } from '../../conversation/validate-chat-tools';
 import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
@@ -118,8 +119,13 @@ export const applyTemplateRoute = resultRoute({
   job: (chat) => ({
     model: chat.model,
     chat: { ...chatPrompt(chat), add_generation_prompt: chat.add_generation_prompt },
+    ...(chat.media
+      ? { media: { marker: chat.media.marker, parts: chat.media.parts.map(({ kind, param }) => ({ kind, param })) } }
+      : {}),
   }),
-  check: () => undefined,
+  check: (capabilities, job) => {
+    for (const part of job.media?.parts ?? []) checkModality(capabilities, part);
+  },
   answer: (_body, result) => ({ prompt: result.prompt }),
 });
 
