@@ -47,6 +47,13 @@ interface Timed {
   error?: string;
 }
 
+/** A `/completion` answer that took `ms`: its prompt time and tokens, or its error. */
+function timed({ ms, status, text }: { ms: number; status: number; text: string }): Timed {
+  if (status < 200 || status > 299) return { ms, status, error: text.slice(0, 300) };
+  const json = JSON.parse(text) as { timings?: { prompt_ms?: number }; tokens_evaluated?: number };
+  return { ms, status, promptMs: json.timings?.prompt_ms, tokens: json.tokens_evaluated };
+}
+
 /** The two request bodies: with the medium at `marker`, and text only. */
 function bodies(model: string, marker: string, base64: string) {
   const common = { model, n_predict: 1, temperature: 0, cache_prompt: false };
@@ -71,19 +78,18 @@ function pageEndpoint(page: Page, model: string): Endpoint {
         model,
       ),
     complete: (body) =>
-      page.evaluate(async (body) => {
-        const start = performance.now();
-        const response = await fetch('/completion', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        const text = await response.text();
-        const ms = performance.now() - start;
-        if (!response.ok) return { ms, status: response.status, error: text.slice(0, 300) };
-        const json = JSON.parse(text) as { timings?: { prompt_ms?: number }; tokens_evaluated?: number };
-        return { ms, status: response.status, promptMs: json.timings?.prompt_ms, tokens: json.tokens_evaluated };
-      }, body),
+      page
+        .evaluate(async (body) => {
+          const start = performance.now();
+          const response = await fetch('/completion', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+          const text = await response.text();
+          return { ms: performance.now() - start, status: response.status, text };
+        }, body)
+        .then(timed),
   };
 }
 
@@ -98,10 +104,7 @@ function nativeEndpoint(base: string): Endpoint {
         body: JSON.stringify(body),
       });
       const text = await response.text();
-      const ms = performance.now() - start;
-      if (!response.ok) return { ms, status: response.status, error: text.slice(0, 300) };
-      const json = JSON.parse(text) as { timings?: { prompt_ms?: number }; tokens_evaluated?: number };
-      return { ms, status: response.status, promptMs: json.timings?.prompt_ms, tokens: json.tokens_evaluated };
+      return timed({ ms: performance.now() - start, status: response.status, text });
     },
   };
 }

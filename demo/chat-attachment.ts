@@ -32,6 +32,14 @@ export function audioFormat(mediaType: string, name: string): AudioFormat | null
   return extension === 'wav' ? 'wav' : extension === 'mp3' ? 'mp3' : null;
 }
 
+/** A sound as an `input_audio` part (the same on `/v1/chat/completions` and `/v1/responses`). */
+const inputAudio = (
+  attachment: ChatAttachment & { kind: 'audio' },
+): Extract<ChatContentPart, { type: 'input_audio' }> => ({
+  type: 'input_audio',
+  input_audio: { data: attachment.data, format: attachment.format },
+});
+
 /** The chat content of a user turn: the text (when not blank), then one part per attachment. */
 export function chatParts(text: string, attachments: readonly ChatAttachment[]): ChatContentPart[] {
   const parts: ChatContentPart[] = text.trim() === '' ? [] : [{ type: 'text', text }];
@@ -39,7 +47,7 @@ export function chatParts(text: string, attachments: readonly ChatAttachment[]):
     parts.push(
       attachment.kind === 'image'
         ? { type: 'image_url', image_url: { url: dataUrl(attachment) } }
-        : { type: 'input_audio', input_audio: { data: attachment.data, format: attachment.format } },
+        : inputAudio(attachment),
     );
   return parts;
 }
@@ -49,9 +57,7 @@ export function responsesParts(text: string, attachments: readonly ChatAttachmen
   const parts: Record<string, unknown>[] = text.trim() === '' ? [] : [{ type: 'input_text', text }];
   for (const attachment of attachments)
     parts.push(
-      attachment.kind === 'image'
-        ? { type: 'input_image', image_url: dataUrl(attachment) }
-        : { type: 'input_audio', input_audio: { data: attachment.data, format: attachment.format } },
+      attachment.kind === 'image' ? { type: 'input_image', image_url: dataUrl(attachment) } : inputAudio(attachment),
     );
   return parts;
 }

@@ -249,7 +249,8 @@ async function renderFor(
 /**
  * A prompt with media as the model's projector takes it: a conversation rendered to text (which
  * mtmd tokenizes whole, control-token text included, as llama-server does), its request's
- * marker replaced by the model's. A model without a projector refuses it, as llama-server does.
+ * marker replaced by the model's. A model without a projector never gets here: its card has no
+ * `modalities`, so `checkCapabilities` refused the request in llama-server's words.
  */
 function renderWithMedia(
   model: LoadedModel,
@@ -258,10 +259,7 @@ function renderWithMedia(
   const { media: runner, mediaMarker } = model;
   const { marker, items } = requested.media;
   if (!runner || mediaMarker === undefined)
-    throw new InvalidRequestError(
-      'Multimodal data provided, but model does not support multimodal requests.',
-      items[0]?.param ?? 'prompt',
-    );
+    throw new Error(`'${model.details?.mmproj ?? 'the model'}' says it reads media but has no projector runner.`);
   const withMarker = (text: string) => (marker === null ? text : text.split(marker).join(mediaMarker));
   if (!('chat' in requested))
     return { runner, prompt: { text: withMarker(requested.text), items }, opensReasoning: null };

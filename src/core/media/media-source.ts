@@ -34,8 +34,8 @@ function dataUrlBytes(url: string, param: string): Uint8Array {
   return base64Bytes(data, param);
 }
 
-/** Base64 that holds at least one byte; anything else is llama-server's "Invalid base64 value". */
-function base64Bytes(text: string, param: string): Uint8Array {
+/** Base64 that holds at least one byte; anything else is llama-server's "Invalid base64 value" (a 400 naming `param`). */
+export function base64Bytes(text: string, param: string): Uint8Array {
   const bytes = decodeBase64(text);
   if (!bytes || bytes.length === 0) throw new InvalidRequestError(`Invalid base64 value in '${param}'.`, param);
   return bytes;

@@ -16,13 +16,14 @@ export interface ChatMedia {
 /** An empty collection, with a new marker. */
 export const newChatMedia = (): ChatMedia => ({ marker: `<__media_${crypto.randomUUID()}__>`, parts: [] });
 
+/** What a request's `media` is once its messages are read: the collection, or null where none was found. */
+export const collectedMedia = (media: ChatMedia): ChatMedia | null => (media.parts.length > 0 ? media : null);
+
 /** `media` with each URL part's bytes downloaded (media-bytes.ts, llama-server's bounds), in order. */
 export async function downloadChatMedia(media: ChatMedia, signal?: AbortSignal): Promise<ChatMedia> {
   const parts: MediaPart[] = [];
-  for (const part of media.parts) {
-    if (part.source.kind === 'bytes') parts.push(part);
-    else parts.push({ ...part, source: { kind: 'bytes', bytes: await mediaBytes(part, signal) } });
-  }
+  for (const part of media.parts)
+    parts.push({ ...part, source: { kind: 'bytes', bytes: await mediaBytes(part, signal) } });
   return { marker: media.marker, parts };
 }
 

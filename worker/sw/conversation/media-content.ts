@@ -24,6 +24,10 @@ export interface MediaPart {
 
 const MEDIA_FIELDS = { image_url: 'url', input_audio: 'data' } as const;
 
+/** Whether `part` is an image or audio part (`image_url`, `input_audio`). */
+export const isMediaPart = (part: unknown): part is Record<string, unknown> & { type: keyof typeof MEDIA_FIELDS } =>
+  isRecord(part) && typeof part.type === 'string' && Object.hasOwn(MEDIA_FIELDS, part.type);
+
 /** The text, with `marker` where each media part was, and the parts in that order. */
 export function flattenMediaContent(
   content: unknown,
@@ -53,7 +57,7 @@ export function flattenMediaContent(
       pieces.push(part.text);
       return;
     }
-    if (part.type !== 'image_url' && part.type !== 'input_audio') {
+    if (!isMediaPart(part)) {
       throw new InvalidRequestError(
         `Invalid content part type in '${param}': ${typeof part.type === 'string' ? `'${part.type}'` : describeValue(part.type)} is not supported here; supported: 'text', 'image_url', 'input_audio'.`,
         at,

@@ -10,7 +10,7 @@ import { isRecord } from '#core/util/is-record';
 import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import { flattenContent } from './chat-content';
 import type { ChatMedia } from './chat-media';
-import { flattenMediaContent } from './media-content';
+import { flattenMediaContent, isMediaPart } from './media-content';
 import type { ChatMessage, ToolCall } from './chat-types';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
@@ -87,12 +87,9 @@ function validateMessage(message: unknown, at: string, media: ChatMedia): ChatMe
   }
 }
 
-const MEDIA_PARTS: ReadonlySet<unknown> = new Set(['image_url', 'input_audio']);
-
 /** A user message's content as text: its media parts (images, audio) as `media`'s marker, collected there. */
 function userContent(content: unknown, param: string, media: ChatMedia): string {
-  if (!Array.isArray(content) || !content.some((part) => isRecord(part) && MEDIA_PARTS.has(part.type)))
-    return flattenContent(content, param);
+  if (!Array.isArray(content) || !content.some(isMediaPart)) return flattenContent(content, param);
   const flat = flattenMediaContent(content, param, media.marker);
   media.parts.push(...flat.media);
   return flat.text;

@@ -10,7 +10,7 @@ import { readLlamaServerFields } from '#core/openai/llama-server-fields';
 import { PARAMETER_ALIASES } from '#core/openai/resolve-aliases';
 import { MAX_TOP_LOGPROBS, chatSchema, type ChatBody } from './chat-schema';
 import { validateChatMessages } from './validate-chat-messages';
-import { newChatMedia } from './chat-media';
+import { collectedMedia, newChatMedia } from './chat-media';
 import { validateChatTools, validateToolChoice } from './validate-chat-tools';
 import { validateResponseFormat } from './validate-response-format';
 import { withStrictTools } from './strict-tools';
@@ -38,7 +38,7 @@ export function validateChat(raw: unknown): ChatRequest {
   );
   const shaped = {
     messages,
-    media: media.parts.length > 0 ? media : null,
+    media: collectedMedia(media),
     tools,
     tool_choice: toolChoice,
     response_format: validateResponseFormat(body.response_format),

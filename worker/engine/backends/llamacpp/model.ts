@@ -196,9 +196,14 @@ export class LlamaCppModel implements LoadedModel {
     this.saved.drop();
     const ids = this.guard.call(() => this.promptIds(prompt, null));
     this.checkLength(ids.length, 'prompt');
+    return this.onFreeSlot((slot) => this.scored(ids, top, slot));
+  }
+
+  /** Runs `work` on a slot no request holds (the one slot without slots), which it then gives back. */
+  private async onFreeSlot<T>(work: (slot: number) => T): Promise<Awaited<T>> {
     const slot = this.batch ? await this.batch.acquire([], new AbortController().signal) : 0;
     try {
-      return this.scored(ids, top, slot ?? 0);
+      return await work(slot ?? 0);
     } finally {
       if (this.batch && slot !== null) this.batch.release(slot);
     }
@@ -373,17 +378,14 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   /** A prompt with media's tokens (each media item's as the projector counts them), on a free slot. */
-  private async countMediaTokens(prompt: MediaPrompt): Promise<number> {
-    const slot = this.batch ? await this.batch.acquire([], new AbortController().signal) : 0;
-    try {
-      return this.guard.call(() => {
-        this.engine.use(slot ?? 0);
-        this.saved.drop(slot ?? 0);
+  private countMediaTokens(prompt: MediaPrompt): Promise<number> {
+    return this.onFreeSlot((slot) =>
+      this.guard.call(() => {
+        this.engine.use(slot);
+        this.saved.drop(slot);
         return this.beginMedia(prompt, true).ids.length;
-      });
-    } finally {
-      if (this.batch && slot !== null) this.batch.release(slot);
-    }
+      }),
+    );
   }
 
   /**

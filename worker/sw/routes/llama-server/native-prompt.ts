@@ -7,7 +7,7 @@
  */
 import { InvalidRequestError } from '#core/domain/errors';
 import type { MediaTextInput } from '#core/domain/generation';
-import { decodeBase64 } from '#core/media/base64';
+import { base64Bytes } from '#core/media/media-source';
 import { mediaKind } from '#core/media/media-kind';
 import { isRecord } from '#core/util/is-record';
 
@@ -56,8 +56,8 @@ function objectPrompt(prompt: Record<string, unknown>, at: string): NativePrompt
     );
   const items = data.map((entry: unknown, j) => {
     const param = `${at}.multimodal_data[${j}]`;
-    const bytes = typeof entry === 'string' ? decodeBase64(entry) : null;
-    if (!bytes || bytes.length === 0) throw new InvalidRequestError(`Invalid base64 value in '${param}'.`, param);
+    // Not a string: no bytes either, the same 400.
+    const bytes = base64Bytes(typeof entry === 'string' ? entry : '', param);
     return { bytes, kind: mediaKind(bytes), param };
   });
   return { text, media: { marker: null, items } };

@@ -14,7 +14,7 @@ import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import { typeError } from '../../conversation/validate-chat-tools';
 import { validateChat } from '../../conversation/validate-chat';
 import { withStrictTools } from '../../conversation/strict-tools';
-import { newChatMedia } from '../../conversation/chat-media';
+import { collectedMedia, newChatMedia } from '../../conversation/chat-media';
 import type { ChatRequest } from '../../conversation/chat-types';
 import { conversationMessages, systemMessages } from './messages-input';
 import { forcedStrict, messagesToolChoice, messagesTools } from './messages-tools';
@@ -72,7 +72,7 @@ export function validateMessages(body: unknown, count = false): MessagesRequest 
   });
   const withTools = {
     ...chat,
-    media: media.parts.length > 0 ? media : null,
+    media: collectedMedia(media),
     tools: forcedStrict(tools, choice),
     tool_choice: choice,
     parallel_tool_calls: parallel,

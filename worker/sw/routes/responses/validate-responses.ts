@@ -12,7 +12,7 @@ import { parseField } from '../../format/parse-field';
 import { integerField } from '#core/openai/fields';
 import { ADVISORY_FIELDS } from '../../format/advisory-fields';
 import { validateChat } from '../../conversation/validate-chat';
-import { newChatMedia } from '../../conversation/chat-media';
+import { collectedMedia, newChatMedia } from '../../conversation/chat-media';
 import { validateFunction, validateToolChoice, typeError } from '../../conversation/validate-chat-tools';
 import { validateJsonSchemaSpec } from '../../conversation/validate-response-format';
 import { withStrictTools } from '../../conversation/strict-tools';
@@ -102,7 +102,7 @@ export function validateResponses(body: unknown): ResponsesRequest {
     chat: withStrictTools(
       {
         ...chat,
-        media: media.parts.length > 0 ? media : null,
+        media: collectedMedia(media),
         tools,
         tool_choice: toolChoice,
         response_format: textFormat(body.text),

@@ -51,12 +51,7 @@ const usageOf = (counts: TokenCounts) => ({
 });
 
 /** The whole answer in the asked format's JSON shape, from the chat reply; `reply.text` holds its text once made. */
-function transcriptionJson(
-  chat: ChatRequest,
-  asked: TranscriptionRequest,
-  language: string | null,
-  reply: { text: string },
-): JsonFormatter {
+function transcriptionJson(chat: ChatRequest, asked: TranscriptionRequest, reply: { text: string }): JsonFormatter {
   const builder = new ChatCompletionBuilder(chatFormatOptions(chat));
   return {
     add: (event) => void builder.accept(event),
@@ -67,7 +62,7 @@ function transcriptionJson(
       if (asked.responseFormat === 'verbose_json')
         return {
           task: 'transcribe',
-          language: language ?? 'unknown',
+          language: asked.language ?? 'unknown',
           duration: 0,
           text,
           segments: [],
@@ -136,10 +131,8 @@ export function transcriptionsRoute(clients: Clients, prefix: string): Route {
           OPENAI_DIALECT,
         );
       }
-      const spoken = form.get('language');
-      const language = typeof spoken === 'string' && spoken !== '' ? spoken : null;
       const reply = { text: '' };
-      const answer = await jsonResponse(generation, transcriptionJson(chat, asked, language, reply), OPENAI_DIALECT);
+      const answer = await jsonResponse(generation, transcriptionJson(chat, asked, reply), OPENAI_DIALECT);
       if (asked.responseFormat !== 'text' || !answer.ok) return answer;
       // The JSON body is made as it is read: reading it to the end fills in `reply`.
       await answer.arrayBuffer();

@@ -22,6 +22,8 @@ export interface TranscriptionRequest {
   readonly messages: ReadonlyArray<{ readonly role: 'system' | 'user'; readonly content: string }>;
   readonly media: readonly MediaPart[];
   readonly responseFormat: TranscriptionFormat;
+  /** The `language` field (ISO-639-1), or null when not given. */
+  readonly language: string | null;
   readonly temperature: number | null;
   readonly maxTokens: number | null;
   readonly stream: boolean;
@@ -64,6 +66,7 @@ export async function readTranscriptionRequest(
       { source: { kind: 'bytes', bytes: new Uint8Array(await file.arrayBuffer()) }, kind: 'audio', param: 'file' },
     ],
     responseFormat: format,
+    language: language || null,
     temperature: number(form, 'temperature', false),
     maxTokens: number(form, 'max_tokens', true),
     stream: text(form, 'stream') === 'true',
