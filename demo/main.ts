@@ -5,10 +5,12 @@
  */
 import {
   ISOLATION_MODES,
+  parseGpuLayers,
   parseSlots,
   parseThreads,
   startInpage,
   type BackendChoice,
+  type GpuLayers,
   type Inpage,
   type ThreadCounts,
 } from '../src/index';
@@ -35,6 +37,8 @@ if (params.has('isolate') && !isolate)
 const threads = readThreadsParam(params.get('threads'));
 /** `&slots=N`: the llama.cpp engine's slots, requests decoded together (as `startInpage({ slots })`). */
 const slots = readSlotsParam(params.get('slots'));
+/** `&gpu_layers=N|all`: a GGUF model's layers on the GPU, 0 for the CPU (as `startInpage({ gpuLayers })`). */
+const gpuLayers = readGpuLayersParam(params.get('gpu_layers'));
 /** `&draft_model=<model>`: a draft model for speculative decoding, named as `?model=` is (as `startInpage({ draftModel })`). */
 const draftModel = params.get('draft_model') || undefined;
 /** `&mmproj=<URL>`: a multimodal projector for the model (as `startInpage({ mmproj })`); a catalogue model's own otherwise. */
@@ -69,6 +73,16 @@ function readSlotsParam(value: string | null): number | undefined {
   }
 }
 
+function readGpuLayersParam(value: string | null): GpuLayers | undefined {
+  if (value === null) return undefined;
+  try {
+    return parseGpuLayers(value, '&gpu_layers');
+  } catch (error) {
+    console.warn(`[playground] ${error instanceof Error ? error.message : String(error)} Ignored.`);
+    return undefined;
+  }
+}
+
 function start(model: string, notice: Notice | undefined, backend?: BackendChoice, mmproj = mmprojParam): void {
   if (!playground) return;
   playground.startNotice = notice;
@@ -84,6 +98,7 @@ function start(model: string, notice: Notice | undefined, backend?: BackendChoic
     ...(isolate ? { isolate } : {}),
     ...(threads ? { threads } : {}),
     ...(slots ? { slots } : {}),
+    ...(gpuLayers === undefined ? {} : { gpuLayers }),
     ...(draftModel ? { draftModel } : {}),
     ...(mmproj ? { mmproj } : {}),
     ...(hfEndpoint ? { hfEndpoint } : {}),

@@ -33,4 +33,6 @@ export { ISOLATION_MODES } from './core/domain/isolation';
 export type { IsolationMode } from './core/domain/isolation';
 export { parseThreads } from './core/domain/threads';
 export { parseSlots, MAX_SLOTS } from './core/domain/slot-count';
+export { parseGpuLayers, DEFAULT_GPU_LAYERS, MAX_GPU_LAYERS } from './core/domain/accelerator';
+export type { Accelerator, AcceleratorReason, GpuLayers } from './core/domain/accelerator';
 export type { ThreadCounts, ThreadsOption } from './core/domain/threads';

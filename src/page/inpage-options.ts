@@ -9,6 +9,7 @@ import type { RouteTable } from '../core/route-table/route-table-schema';
 import type { IsolationMode } from '../core/domain/isolation';
 import type { PromptCacheOption } from '../core/domain/prompt-cache';
 import type { ThreadsOption } from '../core/domain/threads';
+import type { GpuLayers } from '../core/domain/accelerator';
 import type { DownloadSettings } from '../core/domain/downloads';
 import type { DirectEvent } from './direct-stream';
 import type { BackendChoice, WebLLMModelOptions } from './resolve-backend';
@@ -86,6 +87,14 @@ export interface InpageOptions {
    * per slot. A bad value makes `ready` reject with a 400.
    */
   slots?: number;
+  /**
+   * How many of a GGUF model's layers run on the GPU (llama.cpp's `-ngl`): `'all'` (the default)
+   * or a count; `0` keeps the model on the CPU. A model takes the GPU only where the browser has a
+   * WebGPU adapter with `shader-f16` and JSPI; its card says where it runs (`accelerator`) and,
+   * on the CPU, why (`accelerator_reason`; docs/webgpu.md). A bad value makes `ready` reject
+   * with a 400.
+   */
+  gpuLayers?: GpuLayers;
   /**
    * A draft model for speculative decoding (llama-server's `--model-draft`): a smaller GGUF of
    * the model's vocabulary, named as `model` is, loaded beside it (llama.cpp, one slot). The

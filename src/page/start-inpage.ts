@@ -10,6 +10,7 @@ import { readIsolation, withIsolation } from '../core/domain/isolation';
 import { readPromptCache } from '../core/domain/prompt-cache';
 import { readThreads } from '../core/domain/threads';
 import { readSlots } from '../core/domain/slot-count';
+import { readGpuLayers } from '../core/domain/accelerator';
 import { readDownloads } from '../core/domain/downloads';
 import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
 import { withDraftModel } from './draft-model-option';
@@ -85,6 +86,7 @@ export function startInpage(options: InpageOptions = {}): Inpage {
     settings = {
       ...(options.threads === undefined ? {} : { threads: readThreads(options.threads, 'threads') }),
       ...(options.slots === undefined ? {} : { slots: readSlots(options.slots, 'slots') }),
+      ...(options.gpuLayers === undefined ? {} : { gpuLayers: readGpuLayers(options.gpuLayers, 'gpuLayers') }),
       ...(options.downloads === undefined ? {} : { downloads: readDownloads(options.downloads) }),
       ...(options.promptCache === undefined ? {} : { promptCache: readPromptCache(options.promptCache) }),
     };

@@ -148,6 +148,11 @@ describe('Firefox ESR', () => {
     const chatSse = await post(page, '/v1/chat/completions', { ...chat, stream: true });
     assert.equal(chatText(chatSse), 'defgh');
     assert.ok(chatSse.done);
+    // Firefox ESR has no WebGPU: the card says the model runs on the CPU, and why.
+    const card = await page.evaluate(() =>
+      fetch('/v1/models/inpage-test').then((r) => r.json() as Promise<Record<string, unknown>>),
+    );
+    assert.deepEqual([card.accelerator, card.accelerator_reason], ['cpu', 'no WebGPU']);
     await context.close();
   });
 

@@ -8,6 +8,12 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { preview, type PreviewServer } from 'vite';
 import { sdkScript } from './sdk-scripts';
 
+/**
+ * `INPAGE_E2E_WEBGPU=1` (`npm run test:e2e:webgpu`): every Chromium gets SwiftShader's WebGPU
+ * (`--enable-unsafe-webgpu`), to check that nothing changes where WebGPU is present (issue 36).
+ */
+export const WEBGPU_EVERYWHERE = process.env.INPAGE_E2E_WEBGPU === '1';
+
 export const CHROMIUM_ARGS = [
   '--headless=new',
   '--no-sandbox',
@@ -16,6 +22,7 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-quic',
+  ...(WEBGPU_EVERYWHERE ? ['--enable-unsafe-webgpu'] : []),
 ];
 
 export interface Harness {

@@ -152,6 +152,8 @@ export interface LoadedModel {
       | 'draft_model'
       | 'mmproj'
       | 'modalities'
+      | 'accelerator'
+      | 'accelerator_reason'
     >
   >;
   /** The text that stands for one media item in a prompt (llama-server's `media_marker`), where a projector is loaded. */

@@ -3,6 +3,7 @@
  * first load (`useSettings`, `EngineSettings` in src/core/protocol/engine-api.ts), each field
  * absent for its default. Read at each load, so a model loaded after the call takes them.
  */
+import { DEFAULT_GPU_LAYERS, type GpuLayers } from '#core/domain/accelerator';
 import { DEFAULT_CONNECTIONS } from '#core/domain/downloads';
 import { DEFAULT_PROMPT_CACHE, type PromptCacheSettings } from '#core/domain/prompt-cache';
 import { defaultThreads, type ThreadCounts } from '#core/domain/threads';
@@ -37,6 +38,11 @@ export function engineThreads(): EngineThreads {
 /** The llama.cpp engine's slots (src/core/domain/slot-count.ts): the page's, else one. */
 export function engineSlots(): number {
   return requested.slots ?? 1;
+}
+
+/** How many of a GGUF model's layers go to the GPU (src/core/domain/accelerator.ts): the page's, else all. */
+export function engineGpuLayers(): GpuLayers {
+  return requested.gpuLayers ?? DEFAULT_GPU_LAYERS;
 }
 
 /** How many ranges of a model file are downloaded at once (src/core/domain/downloads.ts). */

@@ -34,3 +34,10 @@ export function engineLoaderFile(build: EngineBuild): EngineLoaderFile | null {
   const m = mode(build);
   return m === '' ? null : `llama-engine${m}.mjs`;
 }
+
+/**
+ * Whether the package ships a WebGPU build of the engine (llama.cpp's ggml-webgpu, issue 36).
+ * Not yet: a GGUF model runs on the CPU everywhere, and its card says so
+ * (`accelerator_reason`: `no WebGPU engine build` where the browser has all the rest).
+ */
+export const WEBGPU_ENGINE_BUILT = false;

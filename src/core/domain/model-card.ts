@@ -1,6 +1,7 @@
 import type { BackendName } from './backend-name';
 import type { ModelCapabilities } from './capabilities';
 import type { ThreadCounts } from './threads';
+import type { Accelerator, AcceleratorReason } from './accelerator';
 
 /** Where a model stands in its page's engine (`available`: in a catalogue, not loaded). */
 export type ModelStatus = 'loading' | 'ready' | 'failed' | 'available';
@@ -36,6 +37,10 @@ export interface ModelCard {
   mmproj?: string;
   /** What it reads besides text (llama-server's `/props` `modalities`): with a projector, images or audio. */
   modalities?: { vision: boolean; audio: boolean };
+  /** What it runs on: `webgpu` (WebLLM; a GGUF model where the browser has all a WebGPU engine needs) or `cpu`. */
+  accelerator?: Accelerator;
+  /** Why a GGUF model runs on the CPU (`no shader-f16`, `gpu_layers is 0`, ...: src/core/domain/accelerator.ts). */
+  accelerator_reason?: AcceleratorReason;
   /** Where its chat template comes from (llamacpp): the GGUF's own, or llama.cpp's default, chatml, for a GGUF without one. */
   chat_template?: 'gguf' | 'chatml';
   /** Its slots that run a request now, by index (llama-server's `/slots` `is_processing`); absent where the backend does not say. */

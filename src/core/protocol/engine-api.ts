@@ -8,6 +8,7 @@ import type { ModelCard } from '../domain/model-card';
 import type { LoadProgress, ModelSpec } from '../domain/model-spec';
 import type { DownloadSettings } from '../domain/downloads';
 import type { ThreadCounts } from '../domain/threads';
+import type { GpuLayers } from '../domain/accelerator';
 import type { PromptCacheSettings } from '../domain/prompt-cache';
 import type { InboxInfo, Job } from './protocol';
 
@@ -20,6 +21,8 @@ export interface EngineSettings {
   threads?: ThreadCounts;
   /** The llama.cpp engine's slots (src/core/domain/slot-count.ts). */
   slots?: number;
+  /** How many of a GGUF model's layers go to the GPU (src/core/domain/accelerator.ts). */
+  gpuLayers?: GpuLayers;
   /** How models are downloaded (src/core/domain/downloads.ts). */
   downloads?: DownloadSettings;
   /** The prompt cache across page loads (src/core/domain/prompt-cache.ts). */

@@ -4,6 +4,7 @@ import { DEFAULT_ROUTE_PREFIX, normalizeRoutePrefix } from '../../core/domain/ro
 import { readIsolation } from '../../core/domain/isolation';
 import { parseThreads } from '../../core/domain/threads';
 import { parseSlots } from '../../core/domain/slot-count';
+import { parseGpuLayers } from '../../core/domain/accelerator';
 
 /** The `data-*` attributes the drop-in script reads (as `dataset` keys). */
 export interface ScriptAttributes {
@@ -18,6 +19,7 @@ export interface ScriptAttributes {
   isolate?: string | undefined;
   threads?: string | undefined;
   slots?: string | undefined;
+  gpuLayers?: string | undefined;
   draftModel?: string | undefined;
   mmproj?: string | undefined;
   persist?: string | undefined;
@@ -41,7 +43,7 @@ const fromScript = (model: string, scriptUrl: string) =>
 /**
  * Turns `<script src=".../inpage-llm.js" data-model=... data-backend=... data-fallback=...
  * data-api-key=... data-route-prefix=... data-sw=... data-scope=... data-routes=... data-isolate=...
- * data-threads=... data-slots=... data-draft-model=... data-persist>` into runtime options (`data-routes`: the URL of a route table's
+ * data-threads=... data-slots=... data-gpu-layers=... data-draft-model=... data-persist>` into runtime options (`data-routes`: the URL of a route table's
  * JSON, relative to the page; `data-isolate`: `credentialless` or `require-corp`; `data-threads`:
  * `N`, or `P/D` for prompts and decoding; `data-draft-model`: a draft model for speculative
  * decoding, named as `data-model` is; `data-persist`: present, `true` or `1` asks for
@@ -102,6 +104,14 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
       options.slots = parseSlots(slots, 'data-slots');
     } catch (error) {
       errors.push(`${error instanceof Error ? error.message : String(error)} Using one slot.`);
+    }
+  }
+  const gpuLayers = attributes.gpuLayers?.trim();
+  if (gpuLayers) {
+    try {
+      options.gpuLayers = parseGpuLayers(gpuLayers, 'data-gpu-layers');
+    } catch (error) {
+      errors.push(`${error instanceof Error ? error.message : String(error)} Using all layers.`);
     }
   }
   const draftModel = attributes.draftModel?.trim();

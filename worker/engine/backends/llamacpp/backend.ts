@@ -12,7 +12,14 @@ import { vocabularyFromMetadata } from '#gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test-model';
 import type { Backend, LoadedModel } from '../../backend';
 import { llamaEngineFiles } from '../../engine-assets';
-import { engineSlots, engineThreads, promptCacheSettings, type EngineThreads } from '../../engine-settings';
+import {
+  engineGpuLayers,
+  engineSlots,
+  engineThreads,
+  promptCacheSettings,
+  type EngineThreads,
+} from '../../engine-settings';
+import { chooseModelAccelerator } from './webgpu-probe';
 import type { EngineBuild } from '#core/domain/engine-build';
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
@@ -98,7 +105,10 @@ interface DraftSetup {
   slots: number;
 }
 
-/** The `llamacpp` backend: llama.cpp built from source for wasm by this project (native/), CPU only. */
+/**
+ * The `llamacpp` backend: llama.cpp built from source for wasm by this project (native/), on the
+ * CPU (no WebGPU build yet: the card's `accelerator_reason` says what else is missing).
+ */
 export class LlamaCppBackend implements Backend {
   readonly name = 'llamacpp' as const;
 
@@ -106,6 +116,8 @@ export class LlamaCppBackend implements Backend {
     const contextLength =
       spec.contextLength ?? (spec.source.kind === 'builtin' ? inpageTestSpec.contextLength : DEFAULT_CONTEXT);
     try {
+      // Asked while the model downloads: where it will run (its card's `accelerator`).
+      const placing = chooseModelAccelerator(engineGpuLayers());
       const files = await this.fetchModel(spec, onProgress);
       onProgress({ model: spec.id, phase: 'load', fraction: 0 });
       const limit = memoryLimit();
@@ -171,6 +183,7 @@ export class LlamaCppBackend implements Backend {
         slots,
         draft,
         projector,
+        await placing,
       );
       firstEvaluation(spec.id, model);
       await model.warmStart(await latest);

@@ -7,6 +7,7 @@ import type { ChatTemplate, ChatTemplateOrigin } from '#gguf/chat-template';
 import type { Vocabulary } from '#gguf/vocabulary';
 import type { EmbeddingResult } from '#core/domain/embedding';
 import type { ThreadCounts } from '#core/domain/threads';
+import type { Accelerator, AcceleratorChoice, AcceleratorReason } from '#core/domain/accelerator';
 import type { KvCacheType } from '#core/domain/tokenize';
 import type {
   ChoiceRequest,
@@ -71,6 +72,8 @@ export class LlamaCppModel implements LoadedModel {
     draft_model?: string;
     mmproj?: string;
     modalities?: { vision: boolean; audio: boolean };
+    accelerator: Accelerator;
+    accelerator_reason?: AcceleratorReason;
   };
   readonly mediaMarker?: string;
   readonly media?: ChoiceRunner<MediaPrompt>;
@@ -90,10 +93,11 @@ export class LlamaCppModel implements LoadedModel {
     private readonly contextLength: number,
     readonly chatTemplate: ChatTemplate,
     threads: ThreadCounts,
-    promptCache: PromptCache | null = null,
-    slots = 1,
-    private readonly draft: DraftModel | null = null,
-    projector: Projector | null = null,
+    promptCache: PromptCache | null,
+    slots: number,
+    private readonly draft: DraftModel | null,
+    projector: Projector | null,
+    placement: AcceleratorChoice,
   ) {
     const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
     // Drafts are checked on one sequence at a time (draft-batch.ts): with slots, speculative decoding is a 400.
@@ -114,6 +118,8 @@ export class LlamaCppModel implements LoadedModel {
       chat_template: chatTemplate.origin,
       ...(draft ? { draft_model: draft.id } : {}),
       ...(projector ? { mmproj: projector.id, modalities: projector.modalities } : {}),
+      accelerator: placement.accelerator,
+      ...(placement.accelerator === 'cpu' ? { accelerator_reason: placement.reason } : {}),
     };
     if (projector) {
       this.mediaMarker = projector.marker;

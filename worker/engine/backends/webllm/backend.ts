@@ -72,6 +72,7 @@ export class WebLLMBackend implements Backend {
       await engine.reload(record.model_id, window === null ? undefined : { context_window_size: window });
       const details = {
         variant: record.model_id,
+        accelerator: 'webgpu' as const,
         ...(prefetched ? { size_bytes: prefetched.sizeBytes, cached: prefetched.cached } : {}),
       };
       if (embedding)

@@ -40,7 +40,7 @@ export class WebLLMEmbeddingModel implements LoadedModel {
     record: ModelRecord,
     contextLength: number,
     vocabSize: number,
-    readonly details: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant'>> = {},
+    readonly details: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant' | 'accelerator'>> = {},
   ) {
     this.variant = record.model_id;
     this.batchSize = embeddingBatchSize(record);

@@ -60,7 +60,7 @@ export class WebLLMModel implements LoadedModel {
     private readonly variant: string,
     contextLength: number,
     vocabSize: number,
-    readonly details: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant'>> = {},
+    readonly details: Partial<Pick<ModelCard, 'size_bytes' | 'cached' | 'variant' | 'accelerator'>> = {},
   ) {
     this.capabilities = {
       unsupported: [...WEBLLM_UNSUPPORTED],

@@ -91,6 +91,15 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
     expect(bad.options.threads).toBeUndefined();
   });
 
+  it('data-gpu-layers takes all or a count; anything else is reported and all layers kept', () => {
+    expect(readScriptOptions({ gpuLayers: '0' }, SCRIPT).options.gpuLayers).toBe(0);
+    expect(readScriptOptions({ gpuLayers: 'all' }, SCRIPT).options.gpuLayers).toBe('all');
+    expect(readScriptOptions({}, SCRIPT).options.gpuLayers).toBeUndefined();
+    const bad = readScriptOptions({ gpuLayers: 'most' }, SCRIPT);
+    expect(bad.errors).toEqual([expect.stringMatching(/^data-gpu-layers: "most" is not a layer count.*all layers\.$/)]);
+    expect(bad.options.gpuLayers).toBeUndefined();
+  });
+
   it('data-draft-model is named as data-model is: a GGUF URL relative to the script, an id as it is', () => {
     expect(readScriptOptions({ draftModel: 'small.gguf' }, SCRIPT).options.draftModel).toBe(
       new URL('small.gguf', SCRIPT).href,

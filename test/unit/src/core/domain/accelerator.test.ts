@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidRequestError } from '../../../../../src/core/domain/errors';
+import {
+  chooseAccelerator,
+  MAX_GPU_LAYERS,
+  parseGpuLayers,
+  readGpuLayers,
+  type WebGpuFacts,
+} from '../../../../../src/core/domain/accelerator';
+
+const ALL: WebGpuFacts = { gpu: true, adapter: true, shaderF16: true, jspi: true, engine: true };
+
+describe('where a GGUF model runs', () => {
+  it('takes the GPU only where everything is there', () => {
+    expect(chooseAccelerator('all', ALL)).toEqual({ accelerator: 'webgpu' });
+    expect(chooseAccelerator(12, ALL)).toEqual({ accelerator: 'webgpu' });
+  });
+
+  it('gives the first thing missing as the reason, in order', () => {
+    const cases: Array<[Partial<WebGpuFacts>, string]> = [
+      [{ gpu: false, adapter: false, shaderF16: false }, 'no WebGPU'],
+      [{ adapter: false, shaderF16: false, jspi: false }, 'no WebGPU adapter'],
+      [{ shaderF16: false, jspi: false, engine: false }, 'no shader-f16'],
+      [{ jspi: false, engine: false }, 'no JSPI'],
+      [{ engine: false }, 'no WebGPU engine build'],
+    ];
+    for (const [missing, reason] of cases)
+      expect(chooseAccelerator('all', { ...ALL, ...missing })).toEqual({ accelerator: 'cpu', reason });
+  });
+
+  it('keeps the CPU where the page asked for it, whatever the browser has', () => {
+    expect(chooseAccelerator(0, ALL)).toEqual({ accelerator: 'cpu', reason: 'gpu_layers is 0' });
+  });
+});
+
+describe('GPU layers', () => {
+  it("takes 'all' and integers from 0 to MAX_GPU_LAYERS", () => {
+    expect(readGpuLayers('all', 'gpuLayers')).toBe('all');
+    expect(readGpuLayers(0, 'gpuLayers')).toBe(0);
+    expect(readGpuLayers(MAX_GPU_LAYERS, 'gpuLayers')).toBe(MAX_GPU_LAYERS);
+    expect(parseGpuLayers(' 33 ', '&gpu_layers')).toBe(33);
+    expect(parseGpuLayers('ALL', '&gpu_layers')).toBe('all');
+  });
+
+  it('refuses anything else with a 400 naming the field', () => {
+    for (const bad of [-1, 1.5, MAX_GPU_LAYERS + 1, '4', 'auto', null, true]) {
+      expect(() => readGpuLayers(bad, 'gpuLayers')).toThrow(InvalidRequestError);
+      expect(() => readGpuLayers(bad, 'gpuLayers')).toThrow(/^gpuLayers: /);
+    }
+    for (const bad of ['', 'some', '-1', '1e3', '2.5'])
+      expect(() => parseGpuLayers(bad, 'data-gpu-layers')).toThrow(/^data-gpu-layers: /);
+  });
+});

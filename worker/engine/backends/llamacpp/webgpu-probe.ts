@@ -1,0 +1,35 @@
+/**
+ * Where this worker's GGUF models run (src/core/domain/accelerator.ts): what the browser offers
+ * a WebGPU engine, asked once per worker (Chromium logs "No available adapters." for each ask
+ * that finds none), and never where the page asked for the CPU (`gpuLayers: 0`).
+ */
+import { chooseAccelerator, type AcceleratorChoice, type GpuLayers, type WebGpuFacts } from '#core/domain/accelerator';
+import { WEBGPU_ENGINE_BUILT } from '#core/domain/engine-build';
+import { withTimeout } from '#core/util/with-timeout';
+
+/** How long an adapter may take: past it, the model loads on the CPU (`no WebGPU adapter`). */
+export const ADAPTER_TIMEOUT_MS = 3000;
+
+let asked: Promise<WebGpuFacts> | undefined;
+
+/** Where a model with `gpuLayers` runs in this worker. */
+export async function chooseModelAccelerator(gpuLayers: GpuLayers): Promise<AcceleratorChoice> {
+  if (gpuLayers === 0) return chooseAccelerator(0, NOTHING_ASKED);
+  asked ??= askWebGpu();
+  return chooseAccelerator(gpuLayers, await asked);
+}
+
+const NOTHING_ASKED: WebGpuFacts = { gpu: false, adapter: false, shaderF16: false, jspi: false, engine: false };
+
+async function askWebGpu(): Promise<WebGpuFacts> {
+  const jspi = 'Suspending' in WebAssembly;
+  const gpu = 'gpu' in navigator ? navigator.gpu : undefined;
+  const facts = { ...NOTHING_ASKED, jspi, engine: WEBGPU_ENGINE_BUILT };
+  if (!gpu) return facts;
+  const adapter = await withTimeout(
+    gpu.requestAdapter().catch(() => null),
+    ADAPTER_TIMEOUT_MS,
+    () => null,
+  );
+  return { ...facts, gpu: true, adapter: adapter !== null, shaderF16: adapter?.features.has('shader-f16') ?? false };
+}
