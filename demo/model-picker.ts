@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import type { ModelCard } from '../src/index';
 import type { CatalogueEntry } from './catalogue';
+import { describeAccelerator } from './describe-accelerator';
 import { describeEntry } from './describe-entry';
 import { controls } from './theme';
 
@@ -120,6 +121,7 @@ export class ModelPicker extends LitElement {
                   <th scope="col">backend</th>
                   <th scope="col">status</th>
                   <th scope="col">context</th>
+                  <th scope="col">runs on</th>
                 </tr>
               </thead>
               <tbody>
@@ -130,6 +132,7 @@ export class ModelPicker extends LitElement {
                       <td>${card.backend}</td>
                       <td>${card.status}</td>
                       <td>${card.context_length ?? ''}</td>
+                      <td>${describeAccelerator(card)}</td>
                     </tr>`,
                 )}
               </tbody>
