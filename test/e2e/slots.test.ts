@@ -6,7 +6,9 @@
  * log-probabilities within 1e-4, greedy and seeded, and their streams overlap; an aborted one
  * leaves the others exact; each slot has its share of the context (its own cache stream), where a
  * request ends as it does alone, and a prompt longer than the share is a 400.
- * Speculative decoding is a 400 with slots; `/slots` lists each model's slots (`/props`'s
+ * N-gram drafts run per slot: four requests drafting at once each get the output without drafts,
+ * and one that ends inside a draft leaves only its own tokens in its slot (a draft model is one
+ * slot's: `draft-simple` is a 400 with slots). `/slots` lists each model's slots (`/props`'s
  * `total_slots` counts them) and a slot action acts on the one it names. `n: 4` reads its prompt
  * once; on the pthreads build a request joining a running batch and the one it joins are exact,
  * and on the memory64 build four requests at once are exact.
@@ -34,7 +36,11 @@ interface NativeAnswer {
   tokens_predicted: number;
   stop_type: string;
   completion_probabilities: Probability[];
+  tokens_evaluated?: number;
+  timings?: { draft_n?: number; draft_n_accepted?: number };
 }
+
+const NGRAM = { 'speculative.type': 'ngram-simple' };
 
 before(async () => {
   await mkdir(DIR, { recursive: true });
@@ -126,6 +132,7 @@ function together(requests: Array<Record<string, unknown>>, abortAfter?: { index
             tokens: events.flatMap((event) => (Array.isArray(event.tokens) ? (event.tokens as number[]) : [])),
             stop_type: last.stop_type,
             tokens_predicted: last.tokens_predicted,
+            timings: last.timings as { draft_n?: number; draft_n_accepted?: number } | undefined,
             completion_probabilities: probabilities,
             first: times[0] ?? Infinity,
             last: times.at(-1) ?? -Infinity,
@@ -259,15 +266,88 @@ test("each slot has its share of the context (n_ctx / slots, llama-server's n_ct
   assert.equal(long.status, 400, JSON.stringify(long.body));
 });
 
-test("speculative decoding is a 400 with slots; /slots lists each model's slots; a slot action names its slot", async () => {
+/** Draft tokens checked and taken in `answers` (their final events' timings). */
+function draftCounts(answers: ReadonlyArray<{ timings?: NativeAnswer['timings'] }>) {
+  return answers.reduce(
+    (sum, answer) => ({
+      drafted: sum.drafted + (answer.timings?.draft_n ?? 0),
+      accepted: sum.accepted + (answer.timings?.draft_n_accepted ?? 0),
+    }),
+    { drafted: 0, accepted: 0 },
+  );
+}
+
+test('n-gram drafts with slots: four requests at once, each checking its own drafts, each the output without drafts', async () => {
   await loadLive();
+  // Repeated lines: n-gram drafts are found (ngram_size_n 1), and checked on live attention.
+  const prompts = PROMPTS.map((prompt) => prompt.repeat(6));
+  for (const sampling of [{ temperature: 0 }, { temperature: 1, seed: 11, top_k: 0 }]) {
+    const requests = prompts.map((prompt) => body(prompt, { ...sampling, n_predict: 120 }));
+    const solo: NativeAnswer[] = [];
+    for (const request of requests) solo.push(await alone(request));
+    const drafting = requests.map((request) => ({ ...request, ...NGRAM, 'speculative.ngram_size_n': 1 }));
+    const batched = await together(drafting);
+    assertAsAlone(batched, solo, `drafts, ${JSON.stringify(sampling)}`);
+    // Random weights rarely continue the lines as drafted: checked, seldom taken (the alphabet below takes them).
+    assert.ok(draftCounts(batched).drafted > 0, JSON.stringify(draftCounts(batched)));
+  }
+  // The alphabet loop: every draft is taken, in each of the four slots at once.
+  const abc = Array.from({ length: 4 }, () => ({ ...body('abc', { model: 'inpage-test', n_predict: 200 }), ...NGRAM }));
+  const plain = await alone({ ...abc[0], 'speculative.type': 'none' });
+  const looped = await together(abc);
+  assertAsAlone(looped, [plain, plain, plain, plain], 'the alphabet loop');
+  looped.forEach((answer, i) => {
+    const { drafted, accepted } = draftCounts([answer]);
+    assert.ok(drafted >= 100 && accepted === drafted, `request ${i}: ${accepted} of ${drafted} taken`);
+  });
+  // A draft model is one slot's: with slots there is none, so draft-simple is a 400 naming the field.
   const refused = await postFromPage(fixture.page, '/completion', {
     model: live,
     prompt: 'abc',
-    'speculative.type': 'ngram-simple',
+    'speculative.type': 'draft-simple',
   });
   assert.equal(refused.status, 400, JSON.stringify(refused.body));
-  assert.match(JSON.stringify(refused.body), /speculative/);
+  assert.match(JSON.stringify(refused.body), /speculative\.type/);
+});
+
+test('with slots, a choice that ends inside a draft leaves only its own tokens in its slot', async () => {
+  const model = (
+    await fixture.page.evaluate(() =>
+      window.inpage.load({ id: 'inpage-test-drafts', backend: 'llamacpp', source: { kind: 'builtin' } }),
+    )
+  ).id;
+  // Three laps of the alphabet: the first token after them starts a draft; the stop ends the choice inside one.
+  const laps = 'abcdefghijklmnopqrstuvwxyz'.repeat(3);
+  const first = await alone({ ...body(laps, { model, n_predict: 200, stop: ['pqr'], n_probs: 0 }), ...NGRAM });
+  assert.equal(first.stop_type, 'word');
+  const ids = (
+    (await fixture.page.evaluate(async () => (await fetch('/slots')).json())) as Array<{ id: number; model: string }>
+  )
+    .filter((slot) => slot.model === model)
+    .map((slot) => slot.id);
+  assert.equal(ids.length, 4);
+  const saved: number[] = [];
+  for (const id of ids) {
+    const answer = await postFromPage(fixture.page, `/slots/${id}?action=save`, { filename: `drafts-${id}.bin` });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    saved.push((answer.body as { n_saved: number }).n_saved);
+  }
+  // Its prompt and each token it generated but the last (never decoded), as without drafts.
+  const own = (first.tokens_evaluated ?? 0) + first.tokens_predicted - 1;
+  assert.deepEqual(
+    saved.filter((n) => n > 0),
+    [own],
+    `slots hold ${JSON.stringify(saved)} tokens`,
+  );
+  // The next request that reuses it is exact.
+  const next = `${laps}${first.content}`;
+  const reused = await alone({ ...body(next, { model, n_predict: 30, n_probs: 0 }), cache_prompt: true });
+  const cold = await alone(body(next, { model, n_predict: 30, n_probs: 0 }));
+  assert.deepEqual(reused.tokens, cold.tokens);
+});
+
+test("/slots lists each model's slots; a slot action names its slot", async () => {
+  await loadLive();
   const slots = await fixture.page.evaluate(async () => (await fetch('/slots')).json());
   assert.ok(Array.isArray(slots));
   const ofLive = (slots as Array<{ id: number; model: string; n_ctx: number }>).filter((slot) => slot.model === live);

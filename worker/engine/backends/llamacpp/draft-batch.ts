@@ -97,23 +97,38 @@ export class DraftBatch {
    * are read) and `batch` in all (the step the time budget allows). False: the context is full.
    */
   push(id: number, room: number, batch: number): boolean {
+    const found = this.propose(id, room, batch);
+    return found.length === 0 ? this.engine.push(id) : this.check(id, found);
+  }
+
+  /**
+   * The draft to check after the sampled token `id` (at most `room` tokens, `batch` with `id`),
+   * or none (empty): speculative decoding is off, no draft was found or none is worth checking,
+   * or drafts rest after a miss. With none, `id` is decoded as any sampled token.
+   */
+  propose(id: number, room: number, batch: number): number[] {
     const most = this.params
       ? Math.min(this.params.n_max, room, Math.min(batch, MAX_DRAFT_BATCH) - 1, Math.max(this.limit, this.params.n_min))
       : 0;
-    if (!this.params || most < Math.max(1, this.params.n_min)) return this.engine.push(id);
+    if (!this.params || most < Math.max(1, this.params.n_min)) return [];
     if (this.wait > 0) {
       this.wait -= 1;
-      return this.engine.push(id);
+      return [];
     }
     // A draft model reads the context's tokens (copied out once); an n-gram draft is found in the glue.
     const drafter = this.params.type === 'draft-simple' ? this.drafter : null;
-    const cached = drafter ? this.engine.cachedTokens() : null;
-    const found =
-      drafter && cached
-        ? drafter.draft([...cached, id], most, this.params.p_min)
-        : this.engine.draftNgram(id, this.params.ngram_size_n, this.params.ngram_size_m).slice(0, most);
-    if (found.length < Math.max(1, this.params.n_min)) return this.engine.push(id);
-    this.base = (cached ?? this.engine.cachedTokens()).length;
+    const found = drafter
+      ? drafter.draft([...this.engine.cachedTokens(), id], most, this.params.p_min)
+      : this.engine.draftNgram(id, this.params.ngram_size_n, this.params.ngram_size_m).slice(0, most);
+    return found.length < Math.max(1, this.params.n_min) ? [] : found;
+  }
+
+  /**
+   * Decodes `id` and the draft `found` (propose's) in one batch, with logits at every position:
+   * the samples that follow read them (`position`, `taken`). False: the context is full.
+   */
+  check(id: number, found: number[]): boolean {
+    this.base = this.engine.cachedTokens().length;
     if (!this.engine.pushDraft([id, ...found])) return false;
     this.draft = found;
     this.at = 0;

@@ -39,7 +39,7 @@ import { DraftBatch } from './draft-batch';
 import type { DraftModel } from './draft-model';
 import { resolveSpeculative } from '#core/domain/speculative';
 import { announceBusy } from '../../request-control';
-import { SlotSteps, type SampleSpec, type StepResult } from './slot-steps';
+import { SlotSteps, type SampleSpec, type StepResult, type TokensResult } from './slot-steps';
 
 /** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
 declare const __INPAGE_TEST_HOOKS__: boolean;
@@ -100,8 +100,6 @@ export class LlamaCppModel implements LoadedModel {
     placement: AcceleratorChoice,
   ) {
     const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
-    // Drafts are checked on one sequence at a time (draft-batch.ts): with slots, speculative decoding is a 400.
-    if (slots > 1) unsupported.push('speculative');
     if (!draft) unsupported.push('draft_model');
     if (!vocab.fim) unsupported.push('suffix');
     this.capabilities = {
@@ -450,23 +448,53 @@ export class LlamaCppModel implements LoadedModel {
     const wantTokens = request.token_info !== null;
     const top = wantTokens ? Math.max(1, request.token_info ?? 0) : 0;
     const spec = (generated: number): SampleSpec => ({ top, banEog: generated < request.min_tokens });
-    const end = ender(promptTokens, cachedTokens);
-    let next: StepResult | null = await batch.prefill(slot, generating ? spec(0) : null, signal);
+    // N-gram drafts, checked on the slot alone (slot-steps.ts); media positions have no ids to draft from.
+    const speculative = 'ids' in prompt ? resolveSpeculative(request.speculative, this.draft !== null) : null;
+    const drafts = speculative ? new DraftBatch(this.engine, speculative, this.draft) : null;
+    const end = ender(promptTokens, cachedTokens, () => (drafts ? { draft: { ...drafts.counts } } : {}));
+    const first: StepResult | null = await batch.prefill(slot, generating ? spec(0) : null, signal);
     if (!generating) {
       // Only the prompt (now kept by the slot): a FIM request with nothing to generate.
       if (!signal.aborted) yield end('length', 0);
       return;
     }
     const text = new Utf8Hold();
-    for (let generated = 0; ;) {
-      if (next === null || next === 'aborted' || signal.aborted) return;
-      const sampled = next;
-      generated += 1;
-      if (yield* this.tokenEvents(sampled, generated, { request, promptTokens, text, end })) return;
-      if (signal.aborted) return;
-      if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
-      next = await batch.token(slot, sampled.id, spec(generated), signal);
+    let next: TokensResult | null = first === null || first === 'aborted' ? first : [first];
+    let generated = 0;
+    // Tokens a step sampled after the one the choice ended at (draft tokens taken past a stop, an abort).
+    let unused = 0;
+    try {
+      for (;;) {
+        if (next === null || next === 'aborted' || signal.aborted) return;
+        let last: SampledToken | null = null;
+        for (const [k, sampled] of next.entries()) {
+          generated += 1;
+          unused = next.length - 1 - k;
+          if (yield* this.tokenEvents(sampled, generated, { request, promptTokens, text, end })) return;
+          if (signal.aborted) return;
+          last = sampled;
+        }
+        unused = 0;
+        if (last === null) return;
+        if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
+        // A draft's tokens all get sampled after it, so each needs room for one more token.
+        const left = request.max_tokens === null ? Infinity : request.max_tokens - generated;
+        const room = Math.min(this.contextLength - promptTokens - generated, left) - 1;
+        const done = generated;
+        next = await batch.token(slot, last.id, (k) => spec(done + k), signal, drafts && { batch: drafts, room });
+      }
+    } finally {
+      // As alone (draft-batch.ts's finish): the slot keeps only the choice's own tokens' cells.
+      if (unused > 0) this.keepOnSlot(slot, promptTokens + generated - 1);
     }
+  }
+
+  /** Drops `slot`'s cells after its first `n`. */
+  private keepOnSlot(slot: number, n: number): void {
+    this.guard.call(() => {
+      this.engine.use(slot);
+      this.engine.keep(n);
+    });
   }
 
   /** The request's sampler on the selected slot; a grammar llama.cpp cannot read is a 400. */

@@ -12,6 +12,10 @@
  * prompt sent twice): the first slot reads it, and the others wait and copy its cells (`share`),
  * as llama-server's `n_cmpl` children copy their parent's.
  *
+ * A slot with speculative decoding (n-gram drafts: draft-batch.ts) that found a draft decodes its
+ * token and the draft in a batch of its own, before the step of the others' tokens, and samples
+ * all the draft's positions at once (`checkDraft`): each token taken, then the one after them.
+ *
  * A slot's cache stream holds its share of the context (native/load.cpp), and a request ends at
  * its slot's end (model.ts): a step or a prompt chunk always has room. Where the engine says
  * otherwise, that is the engine's failure, not the request's.
@@ -24,6 +28,7 @@ import { sharedPrefix } from '../../prompt-cache/saved-prefixes';
 import { yieldToEvents } from './yield-to-events';
 import { announceBusy } from '../../request-control';
 import { recordStepSize } from './test-step-sizes';
+import type { DraftBatch } from './draft-batch';
 
 /** True only in test builds (vite.config.ts): see test-step-sizes.ts. */
 declare const __INPAGE_TEST_HOOKS__: boolean;
@@ -34,22 +39,37 @@ export interface SampleSpec {
   banEog: boolean;
 }
 
-/** What a slot's step gave: its next token, or 'aborted'. */
+/** What a slot's prompt gave: its first token, or 'aborted'. */
 export type StepResult = SampledToken | 'aborted';
 
-interface Settle {
-  resolve(result: StepResult | null): void;
+/**
+ * What a slot's step gave: the tokens it sampled, or 'aborted'. One token, or, where the slot
+ * checked a draft, each draft token taken and then the one sampled after them (the last is the
+ * one to decode next; the others' cells are in the context already).
+ */
+export type TokensResult = SampledToken[] | 'aborted';
+
+/** A slot's speculative decoding (draft-batch.ts) and how many draft tokens its request has room for. */
+export interface SlotDrafts {
+  batch: DraftBatch;
+  room: number;
+}
+
+interface Settle<T> {
+  resolve(result: T): void;
   reject(error: unknown): void;
 }
 
-interface TokenWork extends Settle {
+interface TokenWork extends Settle<TokensResult> {
   slot: number;
   id: number;
-  sample: SampleSpec;
+  /** How the k-th token sampled in this step is sampled (k > 0 after draft tokens taken). */
+  sample: (k: number) => SampleSpec;
   signal: AbortSignal;
+  drafts: SlotDrafts | null;
 }
 
-interface PrefillWork extends Settle {
+interface PrefillWork extends Settle<StepResult | null> {
   slot: number;
   sample: SampleSpec | null;
   signal: AbortSignal;
@@ -204,10 +224,19 @@ export class SlotSteps {
     });
   }
 
-  /** Decodes `id` (the token `slot` sampled last) in the next step and samples the slot's next one. */
-  token(slot: number, id: number, sample: SampleSpec, signal: AbortSignal): Promise<StepResult> {
+  /**
+   * Decodes `id` (the token `slot` sampled last) in the next step and samples the slot's next
+   * one; with `drafts`, with a draft of the slot's own where one is found (`checkDraft`).
+   */
+  token(
+    slot: number,
+    id: number,
+    sample: (k: number) => SampleSpec,
+    signal: AbortSignal,
+    drafts: SlotDrafts | null = null,
+  ): Promise<TokensResult> {
     return new Promise((resolve, reject) => {
-      this.tokens.set(slot, { slot, id, sample, signal, resolve: (result) => resolve(result ?? 'aborted'), reject });
+      this.tokens.set(slot, { slot, id, sample, signal, drafts, resolve, reject });
       this.schedule();
     });
   }
@@ -282,14 +311,20 @@ export class SlotSteps {
       })
       .sort((a, b) => a.slot - b.slot);
     this.tokens.clear();
-    if (work.length > 0) this.settle(work, () => this.step(work));
+    // A slot with a draft to check decodes it alone first; the others' tokens make the step.
+    const joint = work.filter((item) => {
+      let alone = false;
+      this.settle([item], () => (alone = item.drafts !== null && this.checkDraft(item, item.drafts)));
+      return !alone;
+    });
+    if (joint.length > 0) this.settle(joint, () => this.step(joint));
     const chunk = this.prefills.shift();
     if (chunk) this.settle([chunk], () => this.prefillChunk(chunk));
     if (this.tokens.size > 0 || this.prefills.length > 0) this.schedule();
   }
 
   /** Runs `run`; a failure rejects each of `work` with the guard's account of it (a crash once). */
-  private settle(work: Settle[], run: () => void): void {
+  private settle(work: ReadonlyArray<Pick<Settle<never>, 'reject'>>, run: () => void): void {
     try {
       this.guard.call(run);
     } catch (error) {
@@ -306,8 +341,30 @@ export class SlotSteps {
     );
     if (status !== 'ok') throw new EngineError(`a step found no room in a slot's cache (${status})`);
     if (__INPAGE_TEST_HOOKS__) recordStepSize(work.length);
-    work.forEach((item, row) => item.resolve(this.sampleAt(item.slot, item.sample, row)));
+    work.forEach((item, row) => item.resolve([this.sampleAt(item.slot, item.sample(0), row)]));
     this.stepMs = performance.now() - started;
+  }
+
+  /**
+   * Decodes `item`'s token with a draft of the slot's own, where one is found, in a batch of that
+   * slot alone (below MAX_DRAFT_BATCH: the logits each token gets alone, draft-batch.ts), and
+   * samples its positions at once, before anything else is decoded: each draft token taken, then
+   * the one after them. False: no draft; the token joins the step.
+   */
+  private checkDraft(item: TokenWork, drafts: SlotDrafts): boolean {
+    this.engine.use(item.slot);
+    const found = drafts.batch.propose(item.id, drafts.room, this.steps.next());
+    if (found.length === 0) return false;
+    if (!drafts.batch.check(item.id, found)) throw new EngineError("a draft found no room in its slot's cache");
+    const sampled: SampledToken[] = [];
+    for (let taken = true; taken;) {
+      const token = this.sampleAt(item.slot, item.sample(sampled.length), drafts.batch.position);
+      sampled.push(token);
+      // A miss, or the token after a draft taken whole, ends the draft (its untaken cells go).
+      taken = drafts.batch.taken(token.id);
+    }
+    item.resolve(sampled);
+    return true;
   }
 
   private prefillChunk(chunk: PrefillWork): void {
