@@ -82,9 +82,9 @@ export interface InpageOptions {
   /**
    * The llama.cpp engine's slots (llama-server's `--parallel`, 1 to 16; default 1): how many
    * requests to a model run at once, their tokens decoded together in one batch over one KV cache
-   * of the model's context, which they share. With more than one, speculative decoding is refused
-   * and a draft model cannot be loaded (docs/slots.md); the prompt cache across page loads works
-   * per slot. A bad value makes `ready` reject with a 400.
+   * of the model's context, which they share. Each slot drafts on its own where speculative
+   * decoding is asked for (docs/slots.md); the prompt cache across page loads works per slot. A
+   * bad value makes `ready` reject with a 400.
    */
   slots?: number;
   /**
@@ -97,7 +97,7 @@ export interface InpageOptions {
   gpuLayers?: GpuLayers;
   /**
    * A draft model for speculative decoding (llama-server's `--model-draft`): a smaller GGUF of
-   * the model's vocabulary, named as `model` is, loaded beside it (llama.cpp, one slot). The
+   * the model's vocabulary, named as `model` is, loaded beside it (llama.cpp, with the model's slots). The
    * model's requests draft with it unless they send `speculative.type` (`none` turns it off);
    * the output is the model's own, token for token (docs/speculative.md). A vocabulary that is
    * not the model's fails the load (503 `model_load_failed`).

@@ -98,13 +98,7 @@ export function startInpage(options: InpageOptions = {}): Inpage {
     if (options.draftModel !== undefined)
       models = {
         ...models,
-        primary: withDraftModel(
-          models.primary,
-          options.draftModel,
-          settings.slots ?? 1,
-          document.baseURI,
-          options.hfEndpoint,
-        ),
+        primary: withDraftModel(models.primary, options.draftModel, document.baseURI, options.hfEndpoint),
       };
     if (options.mmproj !== undefined)
       models = {

@@ -7,8 +7,8 @@
  * leaves the others exact; each slot has its share of the context (its own cache stream), where a
  * request ends as it does alone, and a prompt longer than the share is a 400.
  * N-gram drafts run per slot: four requests drafting at once each get the output without drafts,
- * and one that ends inside a draft leaves only its own tokens in its slot (a draft model is one
- * slot's: `draft-simple` is a 400 with slots). `/slots` lists each model's slots (`/props`'s
+ * and one that ends inside a draft leaves only its own tokens in its slot; a draft model drafts
+ * for each slot in a sequence of its own, with the same outputs. `/slots` lists each model's slots (`/props`'s
  * `total_slots` counts them) and a slot action acts on the one it names. `n: 4` reads its prompt
  * once; on the pthreads build a request joining a running batch and the one it joins are exact,
  * and on the memory64 build four requests at once are exact.
@@ -300,7 +300,7 @@ test('n-gram drafts with slots: four requests at once, each checking its own dra
     const { drafted, accepted } = draftCounts([answer]);
     assert.ok(drafted >= 100 && accepted === drafted, `request ${i}: ${accepted} of ${drafted} taken`);
   });
-  // A draft model is one slot's: with slots there is none, so draft-simple is a 400 naming the field.
+  // A model without a draft model: draft-simple is a 400 naming the field.
   const refused = await postFromPage(fixture.page, '/completion', {
     model: live,
     prompt: 'abc',
@@ -308,6 +308,30 @@ test('n-gram drafts with slots: four requests at once, each checking its own dra
   });
   assert.equal(refused.status, 400, JSON.stringify(refused.body));
   assert.match(JSON.stringify(refused.body), /speculative\.type/);
+});
+
+test('a draft model with slots: four requests at once, each drafting in its own sequence, each the output without drafts', async () => {
+  // The live model as its own draft, loaded with the page's four slots: its greedy drafts are all taken.
+  const model = (
+    await fixture.page.evaluate((url) => {
+      const href = new URL(url, location.href).href;
+      return window.inpage.load({
+        id: 'live-self',
+        backend: 'llamacpp',
+        source: { kind: 'url', url: href },
+        draft: { id: 'live-draft', source: { kind: 'url', url: href } },
+      });
+    }, LIVE_URL)
+  ).id;
+  const requests = PROMPTS.map((prompt) => body(prompt, { model, n_predict: 60 }));
+  const solo: NativeAnswer[] = [];
+  for (const request of requests) solo.push(await alone({ ...request, 'speculative.type': 'none' }));
+  const batched = await together(requests);
+  assertAsAlone(batched, solo, 'a draft model');
+  batched.forEach((answer, i) => {
+    const { drafted, accepted } = draftCounts([answer]);
+    assert.ok(drafted >= 30 && accepted === drafted, `request ${i}: ${accepted} of ${drafted} taken`);
+  });
 });
 
 test('with slots, a choice that ends inside a draft leaves only its own tokens in its slot', async () => {

@@ -18,20 +18,19 @@ const paramOf = (run: () => unknown) => {
 
 describe('withDraftModel', () => {
   it("puts the draft model, named as a model is, on the model's spec", () => {
-    expect(withDraftModel(GGUF, 'small.gguf', 1, BASE).draft).toEqual({
+    expect(withDraftModel(GGUF, 'small.gguf', BASE).draft).toEqual({
       id: 'small',
       source: { kind: 'url', url: `${BASE}small.gguf` },
     });
-    expect(withDraftModel(GGUF, 'inpage-test', 1, BASE).draft).toEqual({
+    expect(withDraftModel(GGUF, 'inpage-test', BASE).draft).toEqual({
       id: 'inpage-test',
       source: { kind: 'builtin' },
     });
   });
 
-  it('is a 400 naming draftModel for a WebLLM model, several slots or a draft that is not a GGUF', () => {
+  it('is a 400 naming draftModel for a WebLLM model or a draft that is not a GGUF', () => {
     const webllm: ModelSpec = { id: 'w', backend: 'webllm', source: { kind: 'webllm', variants: [] } };
-    expect(paramOf(() => withDraftModel(webllm, 'small.gguf', 1, BASE))).toBe('draftModel');
-    expect(paramOf(() => withDraftModel(GGUF, 'small.gguf', 4, BASE))).toBe('draftModel');
-    expect(paramOf(() => withDraftModel(GGUF, 'not-a-model', 1, BASE))).toBe('model');
+    expect(paramOf(() => withDraftModel(webllm, 'small.gguf', BASE))).toBe('draftModel');
+    expect(paramOf(() => withDraftModel(GGUF, 'not-a-model', BASE))).toBe('model');
   });
 });

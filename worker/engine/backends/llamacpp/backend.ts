@@ -203,7 +203,7 @@ export class LlamaCppBackend implements Backend {
    * Loads `spec`'s draft model (speculative decoding with `draft-simple`) in an engine instance
    * of its own, with the model's context and threads: downloaded, stored and checked as a model
    * is, and refused (503 `model_load_failed`, naming both) where its vocabulary is not the model's
-   * (draft-vocabulary.ts) or the model has more than one slot.
+   * (draft-vocabulary.ts). It has the model's slots, a sequence for each slot's drafts.
    */
   private async loadDraft(
     spec: ModelSpec,
@@ -217,7 +217,6 @@ export class LlamaCppBackend implements Backend {
         `The draft model '${draftSpec.id}' cannot draft for '${spec.id}': ${why}.`,
         'model_load_failed',
       );
-    if (setup.slots > 1) throw refuse(`a draft model needs one slot, and '${spec.id}' has ${setup.slots}`);
     const draftModelSpec: ModelSpec = { id: draftSpec.id, backend: 'llamacpp', source: draftSpec.source };
     const files = await this.fetchModel(draftModelSpec, (progress) => onProgress({ ...progress, model: spec.id }));
     const { metadata: draftMetadata } = await this.validate(draftModelSpec, files);
@@ -226,13 +225,13 @@ export class LlamaCppBackend implements Backend {
     const engine = await announceStart(() => LlamaWasm.start(llamaEngineFiles(setup.build), setup.pool));
     try {
       await loadWithin(draftSpec.id, engine, () =>
-        engine.load(files, setup.contextLength, setup.threads, setup.f32CacheMib, 1),
+        engine.load(files, setup.contextLength, setup.threads, setup.f32CacheMib, setup.slots),
       );
     } catch (error) {
       engine.dispose();
       throw error;
     }
-    return new DraftModel(draftSpec.id, engine);
+    return new DraftModel(draftSpec.id, engine, setup.slots);
   }
 
   /**

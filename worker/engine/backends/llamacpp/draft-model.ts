@@ -9,7 +9,8 @@
  * Its context follows the model's: each draft starts by reading the model's context into it,
  * keeping the prefix it already holds (llama.cpp's prompt reuse), so after the prompt (read in
  * steps before the first token: `beginPrompt`, `readStep`) a draft reads only the tokens taken
- * since the last.
+ * since the last. With slots, each slot drafts in its own sequence of the draft's context (the
+ * draft model is loaded with the model's slots); every call names its slot.
  */
 import type { LlamaWasm, SampledToken } from './llama-wasm';
 import { PrefillSteps } from './prefill-steps';
@@ -23,17 +24,23 @@ export class DraftModel {
   constructor(
     readonly id: string,
     private readonly engine: LlamaWasm,
+    slots = 1,
   ) {
-    engine.sampler({ temperature: 0 });
+    for (let slot = 0; slot < slots; slot++) {
+      engine.use(slot);
+      engine.sampler({ temperature: 0 });
+    }
   }
 
-  /** Starts reading `ids` (the model's prompt) into the draft's context; `readStep` reads it. */
-  beginPrompt(ids: readonly number[]): void {
+  /** Starts reading `ids` (the model's prompt) into `slot`'s draft context; `readStep` reads it. */
+  beginPrompt(ids: readonly number[], slot = 0): void {
+    this.engine.use(slot);
     this.engine.begin(ids, true);
   }
 
-  /** Reads one step of the prompt `beginPrompt` started; returns the tokens still to read. */
-  readStep(): number {
+  /** Reads one step of the prompt `beginPrompt` started on `slot`; returns the tokens still to read. */
+  readStep(slot = 0): number {
+    this.engine.use(slot);
     return this.steps.read(this.engine) ?? 0;
   }
 
@@ -41,11 +48,12 @@ export class DraftModel {
    * Up to `most` draft tokens after `context` (the model's tokens and the token it just sampled),
    * each with at least `pMin` of the probability among the draft's top 10.
    */
-  draft(context: readonly number[], most: number, pMin: number): number[] {
+  draft(context: readonly number[], most: number, pMin: number, slot = 0): number[] {
     const draft: number[] = [];
     if (most <= 0) return draft;
+    this.engine.use(slot);
     this.engine.begin(context, true);
-    while (this.readStep() > 0);
+    while (this.readStep(slot) > 0);
     for (;;) {
       const sampled = this.engine.sample(DRAFT_TOP_K, false);
       if (topProbability(sampled) < pMin) break;

@@ -35,7 +35,7 @@ import type { SlotActionRequest, SlotActionResult } from '#core/domain/slots';
 import type { FoundPrefix, PromptCache } from '../../prompt-cache/prompt-cache';
 import { SavedContext } from './saved-context';
 import { SlotFiles } from './slot-files';
-import { DraftBatch } from './draft-batch';
+import { DraftBatch, type Drafter } from './draft-batch';
 import type { DraftModel } from './draft-model';
 import { resolveSpeculative } from '#core/domain/speculative';
 import { announceBusy } from '../../request-control';
@@ -448,10 +448,23 @@ export class LlamaCppModel implements LoadedModel {
     const wantTokens = request.token_info !== null;
     const top = wantTokens ? Math.max(1, request.token_info ?? 0) : 0;
     const spec = (generated: number): SampleSpec => ({ top, banEog: generated < request.min_tokens });
-    // N-gram drafts, checked on the slot alone (slot-steps.ts); media positions have no ids to draft from.
+    // Drafts, checked on the slot alone (slot-steps.ts); media positions have no ids to draft from.
     const speculative = 'ids' in prompt ? resolveSpeculative(request.speculative, this.draft !== null) : null;
-    const drafts = speculative ? new DraftBatch(this.engine, speculative, this.draft) : null;
+    const draftModel = speculative?.type === 'draft-simple' ? this.draft : null;
+    const drafter: Drafter | null = draftModel && {
+      draft: (context, most, pMin) => draftModel.draft(context, most, pMin, slot),
+    };
+    const drafts = speculative ? new DraftBatch(this.engine, speculative, drafter) : null;
     const end = ender(promptTokens, cachedTokens, () => (drafts ? { draft: { ...drafts.counts } } : {}));
+    if (generating && draftModel) {
+      // The draft model reads the prompt too, into the slot's own sequence, in steps.
+      const pacer = new Pacer();
+      draftModel.beginPrompt(ids, slot);
+      while (draftModel.readStep(slot) > 0) {
+        await pacer.maybeYield();
+        if (signal.aborted) return;
+      }
+    }
     const first: StepResult | null = await batch.prefill(slot, generating ? spec(0) : null, signal);
     if (!generating) {
       // Only the prompt (now kept by the slot): a FIM request with nothing to generate.

@@ -12,7 +12,7 @@
  * prompt sent twice): the first slot reads it, and the others wait and copy its cells (`share`),
  * as llama-server's `n_cmpl` children copy their parent's.
  *
- * A slot with speculative decoding (n-gram drafts: draft-batch.ts) that found a draft decodes its
+ * A slot with speculative decoding (n-grams or a draft model: draft-batch.ts) that found a draft decodes its
  * token and the draft in a batch of its own, before the step of the others' tokens, and samples
  * all the draft's positions at once (`checkDraft`): each token taken, then the one after them.
  *
