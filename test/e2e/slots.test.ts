@@ -311,6 +311,7 @@ test('n-gram drafts with slots: four requests at once, each checking its own dra
 });
 
 test('a draft model with slots: four requests at once, each drafting in its own sequence, each the output without drafts', async () => {
+  await loadLive();
   // The live model as its own draft, loaded with the page's four slots: its greedy drafts are all taken.
   const model = (
     await fixture.page.evaluate((url) => {
@@ -332,6 +333,14 @@ test('a draft model with slots: four requests at once, each drafting in its own 
     const { drafted, accepted } = draftCounts([answer]);
     assert.ok(drafted >= 30 && accepted === drafted, `request ${i}: ${accepted} of ${drafted} taken`);
   });
+  // GET /slots: a model with a draft model speculates in each slot (llama-server's can_speculate()).
+  const slots = (await fixture.page.evaluate(async () => (await fetch('/slots')).json())) as Array<{
+    model: string;
+    speculative: boolean;
+  }>;
+  const speculating = (id: string) => slots.filter((slot) => slot.model === id).map((slot) => slot.speculative);
+  assert.deepEqual(speculating(model), [true, true, true, true]);
+  assert.deepEqual(speculating(live), [false, false, false, false]);
 });
 
 test('with slots, a choice that ends inside a draft leaves only its own tokens in its slot', async () => {

@@ -31,7 +31,8 @@ export function slotsRoute(clients: Clients, prefix: string): Route {
       const slots = ready.map(({ card, slot }, id) => ({
         id,
         n_ctx: card.context_length ?? card.capabilities?.context_length ?? 0,
-        speculative: false,
+        // llama-server's can_speculate(): a server-wide speculative setup; here, a draft model.
+        speculative: card.draft_model !== undefined,
         is_processing: card.processing?.includes(slot) ?? false,
         model: card.id,
       }));
