@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright';
 import { startHarness, WEBGPU_EVERYWHERE, type Harness } from './harness';
-import { postFromPage } from './page-helpers';
+import { assertAnswersDefgh } from './page-helpers';
 
 let plain: Harness;
 let webgpu: Harness;
@@ -25,17 +25,6 @@ after(async () => {
 
 async function card(page: Page): Promise<Record<string, unknown>> {
   return page.evaluate(async () => (await (await fetch('/v1/models/inpage-test')).json()) as Record<string, unknown>);
-}
-
-async function answers(page: Page): Promise<void> {
-  const response = await postFromPage(page, '/v1/completions', {
-    model: 'inpage-test',
-    prompt: 'abc',
-    max_tokens: 5,
-    temperature: 0,
-  });
-  assert.equal(response.status, 200);
-  assert.equal((response.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
 }
 
 /** What the engine's worker sees of WebGPU, asked in a worker as the engine asks. */
@@ -63,7 +52,7 @@ test('without WebGPU enabled: the card says cpu, for want of an adapter', { skip
   const model = await card(page);
   assert.equal(model.accelerator, 'cpu');
   assert.equal(model.accelerator_reason, expected);
-  await answers(page);
+  await assertAnswersDefgh(page);
   await context.close();
 });
 
@@ -77,7 +66,7 @@ test('with SwiftShader WebGPU: the card says cpu, no shader-f16', async () => {
   const model = await card(page);
   assert.equal(model.accelerator, 'cpu');
   assert.equal(model.accelerator_reason, 'no shader-f16');
-  await answers(page);
+  await assertAnswersDefgh(page);
   await context.close();
 });
 
@@ -86,6 +75,6 @@ test('&gpu_layers=0 keeps the model on the CPU, and says that is why', async () 
   const model = await card(page);
   assert.equal(model.accelerator, 'cpu');
   assert.equal(model.accelerator_reason, 'gpu_layers is 0');
-  await answers(page);
+  await assertAnswersDefgh(page);
   await context.close();
 });

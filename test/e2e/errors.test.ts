@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { usePage } from './page-fixture';
-import { postFromPage, type RawResponse } from './page-helpers';
+import { assertAnswersDefgh, postFromPage, type RawResponse } from './page-helpers';
 
 const fixture = usePage();
 
@@ -16,16 +16,7 @@ function assertOpenAIError(response: RawResponse, status: number, param: string 
   assert.equal(body.error.param, param);
 }
 
-async function assertStillAnswers(): Promise<void> {
-  const response = await postFromPage(fixture.page, '/v1/completions', {
-    model: 'inpage-test',
-    prompt: 'abc',
-    max_tokens: 5,
-    temperature: 0,
-  });
-  assert.equal(response.status, 200);
-  assert.equal((response.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
-}
+const assertStillAnswers = (): Promise<void> => assertAnswersDefgh(fixture.page);
 
 describe('bad input gets OpenAI error JSON and the engine keeps answering', () => {
   test('non-JSON body -> 400', async () => {

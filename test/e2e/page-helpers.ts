@@ -36,6 +36,20 @@ export async function completeFromPage<T>(page: Page, body: Record<string, unkno
   return answer.body as T;
 }
 
+/** Asserts that `inpage-test` answers greedy `abc` with `defgh` through `/v1/completions` in `page` (the engine serves). */
+export async function assertAnswersDefgh(page: Page): Promise<void> {
+  const response = await postFromPage(page, '/v1/completions', {
+    model: 'inpage-test',
+    prompt: 'abc',
+    max_tokens: 5,
+    temperature: 0,
+  });
+  if (response.status !== 200)
+    throw new Error(`/v1/completions answered ${response.status}: ${JSON.stringify(response.body)}`);
+  const text = (response.body as { choices: Array<{ text: string }> }).choices[0]?.text;
+  if (text !== 'defgh') throw new Error(`inpage-test answered ${JSON.stringify(text)} to abc, not "defgh"`);
+}
+
 /** What a raw SSE stream carried: every parsed `data:` JSON, and whether `[DONE]` ended it. */
 export interface SseResult {
   status: number;

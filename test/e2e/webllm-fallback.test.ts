@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright';
 import { startHarness, WEBGPU_EVERYWHERE, type Harness } from './harness';
-import { postFromPage } from './page-helpers';
+import { assertAnswersDefgh, postFromPage } from './page-helpers';
 import { WEBLLM_DIR, writeWebLLMFixture } from './webllm-fixture';
 
 // Without --enable-unsafe-webgpu Chromium has no WebGPU adapter: the webllm backend answers
@@ -53,14 +53,7 @@ test("backend 'auto' without WebGPU: the llama.cpp fallback serves the request",
   const { page, context } = await harness.openPage(autoPath);
   assert.equal(await page.evaluate(() => window.inpage.model), 'inpage-test');
   assert.equal(await page.evaluate(() => window.inpage.backend), 'llamacpp');
-  const response = await postFromPage(page, '/v1/completions', {
-    model: 'inpage-test',
-    prompt: 'abc',
-    max_tokens: 5,
-    temperature: 0,
-  });
-  assert.equal(response.status, 200);
-  assert.equal((response.body as { choices: Array<{ text: string }> }).choices[0]?.text, 'defgh');
+  await assertAnswersDefgh(page);
   const cards = await page.evaluate(
     async () => (await (await fetch('/v1/models')).json()) as { data: Array<Record<string, unknown>> },
   );
