@@ -45,7 +45,8 @@ interface Answer {
   tokens_predicted: number;
 }
 
-const body = (model: string, stream: number, tokens: number) => ({
+const body = (model: string, stream: number, tokens: number, speculative: string | null) => ({
+  ...(speculative ? { 'speculative.type': speculative } : {}),
   model,
   prompt: STARTS[stream % STARTS.length],
   n_predict: tokens,
@@ -94,7 +95,20 @@ export async function benchSlots(
   harness: Harness,
   model: BenchModel,
   startServer: (streams: number) => Promise<LlamaServer>,
-  { streams, rounds, tokens, threads }: { streams: number[]; rounds: number; tokens: number; threads: number },
+  {
+    streams,
+    rounds,
+    tokens,
+    threads,
+    speculative = null,
+  }: {
+    streams: number[];
+    rounds: number;
+    tokens: number;
+    threads: number;
+    /** A `speculative.type` each page request asks for (the server is started with its `--spec-type`). */
+    speculative?: string | null;
+  },
 ): Promise<SlotsRow[]> {
   const rows: SlotsRow[] = [];
   const batched = await nativeBatched(model.id, threads, streams, tokens);
@@ -112,7 +126,7 @@ export async function benchSlots(
     const { context, page } = await harness.openPage(`/?model=${model.url}${query}`);
     const server = await startServer(n);
     try {
-      const bodies = Array.from({ length: n }, (_, i) => body(model.id, i, tokens));
+      const bodies = Array.from({ length: n }, (_, i) => body(model.id, i, tokens, speculative));
       // Past V8's tier-up (prompts.ts), and each stream's tokens alone, to compare with the batch's.
       // The warm-up in prompts that fit a slot's share of the page's 4,096-token context.
       const chunk = Math.min(WARM_TOKENS, Math.floor(4096 / n) - 8);
