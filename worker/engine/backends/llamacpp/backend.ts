@@ -19,7 +19,7 @@ import {
   promptCacheSettings,
   type EngineThreads,
 } from '../../engine-settings';
-import { chooseModelAccelerator } from './webgpu-probe';
+import { chooseModelAccelerator, tellPlacement } from './webgpu-probe';
 import type { EngineBuild } from '#core/domain/engine-build';
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
@@ -171,6 +171,8 @@ export class LlamaCppBackend implements Backend {
       const template = chatTemplateFromMetadata(metadata, vocab);
       const key = keys ? (await keys)[KV_CACHE_TYPES.indexOf(engine.info().kvCacheType)] : undefined;
       const promptCache = key ? PromptCache.open(key, cache) : null;
+      const placement = await placing;
+      tellPlacement(spec.id, placement);
       const model = new LlamaCppModel(
         engine,
         new EngineGuard(spec.id, engine, retireWorker),
@@ -183,7 +185,7 @@ export class LlamaCppBackend implements Backend {
         slots,
         draft,
         projector,
-        await placing,
+        placement,
       );
       firstEvaluation(spec.id, model);
       await model.warmStart(await latest);

@@ -3,7 +3,13 @@
  * a WebGPU engine, asked once per worker (Chromium logs "No available adapters." for each ask
  * that finds none), and never where the page asked for the CPU (`gpuLayers: 0`).
  */
-import { chooseAccelerator, type AcceleratorChoice, type GpuLayers, type WebGpuFacts } from '#core/domain/accelerator';
+import {
+  chooseAccelerator,
+  type AcceleratorChoice,
+  type AcceleratorReason,
+  type GpuLayers,
+  type WebGpuFacts,
+} from '#core/domain/accelerator';
 import { WEBGPU_ENGINE_BUILT } from '#core/domain/engine-build';
 import { withTimeout } from '#core/util/with-timeout';
 
@@ -17,6 +23,18 @@ export async function chooseModelAccelerator(gpuLayers: GpuLayers): Promise<Acce
   if (gpuLayers === 0) return chooseAccelerator(0, NOTHING_ASKED);
   asked ??= askWebGpu();
   return chooseAccelerator(gpuLayers, await asked);
+}
+
+/** The reasons given where the browser has a WebGPU adapter: the model could have used it, but not here. */
+const ADAPTER_THERE = new Set<AcceleratorReason>(['no shader-f16', 'no JSPI', 'no WebGPU engine build']);
+
+/**
+ * Says in the console why `model` runs on the CPU where the browser has a WebGPU adapter (the
+ * card says it too: `accelerator_reason`); nothing where the page asked for the CPU or has no GPU.
+ */
+export function tellPlacement(model: string, choice: AcceleratorChoice): void {
+  if (choice.accelerator === 'cpu' && ADAPTER_THERE.has(choice.reason))
+    console.info(`[inpage-llm] '${model}' runs on the CPU although this browser has WebGPU: ${choice.reason}.`);
 }
 
 const NOTHING_ASKED: WebGpuFacts = { gpu: false, adapter: false, shaderF16: false, jspi: false, engine: false };
