@@ -311,10 +311,12 @@ export class SlotSteps {
       })
       .sort((a, b) => a.slot - b.slot);
     this.tokens.clear();
-    // A slot with a draft to check decodes it alone first; the others' tokens make the step.
+    // A slot with a draft to check decodes it alone first (settled there, or failed alone); the others' tokens make the step.
     const joint = work.filter((item) => {
-      let alone = false;
-      this.settle([item], () => (alone = item.drafts !== null && this.checkDraft(item, item.drafts)));
+      const drafts = item.drafts;
+      if (drafts === null) return true;
+      let alone = true;
+      this.settle([item], () => (alone = this.checkDraft(item, drafts)));
       return !alone;
     });
     if (joint.length > 0) this.settle(joint, () => this.step(joint));
