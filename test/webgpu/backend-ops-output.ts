@@ -1,0 +1,158 @@
+/**
+ * Reads the console output of llama.cpp's test-backend-ops (`test` mode: each case run on a
+ * backend and on the CPU backend, compared) and judges it for `npm run test:webgpu-ops`: the
+ * WebGPU backend must have been tested, every case it ran must pass and raise no WebGPU error,
+ * except as expectedFailure allows (the test build's f16 rewrite, a known upstream limit), and
+ * test-backend-ops' own count must match the cases read.
+ */
+
+export type CaseStatus = 'ok' | 'fail' | 'not supported' | 'skipped';
+
+export interface BackendOpsCase {
+  op: string;
+  params: string;
+  status: CaseStatus;
+  /** What was printed before the status (`compare failed`, an error), or the reason not supported. */
+  note: string;
+  /** The WebGPU errors logged while it ran (the test build logs them instead of aborting). */
+  deviceErrors: string[];
+}
+
+export interface BackendOpsRun {
+  /** The devices test-backend-ops named (`Backend 1/2: WebGPU`). */
+  devices: string[];
+  cases: BackendOpsCase[];
+  /** Its own `N/M tests passed` of the last backend tested, if printed. */
+  summary: { passed: number; total: number } | null;
+  /** WebGPU errors logged after the last case. */
+  strayDeviceErrors: string[];
+}
+
+/** Each output line, with partial lines (a case's name is flushed before its status) joined. */
+export function joinLines(chunks: readonly string[]): string[] {
+  const lines: string[] = [];
+  let pending = '';
+  for (const chunk of chunks) {
+    const text = pending + chunk.replace(/\x1b\[[0-9;]*m/g, '');
+    pending = '';
+    if (/ {2}[A-Z][A-Z0-9_]*\(.*\): $/.test(text)) pending = text;
+    else lines.push(...text.split('\n'));
+  }
+  if (pending) lines.push(pending);
+  return lines;
+}
+
+// A case's line: `  OP(params): STATUS`, after what it printed first when it failed (`[OP] ERR = …`).
+const CASE = /^(.*?) {2}([A-Z][A-Z0-9_]*)\((.*)\): (.*)$/;
+
+const DEVICE_ERROR = 'ggml_webgpu: Device error!';
+
+export function parseBackendOps(chunks: readonly string[]): BackendOpsRun {
+  const run: BackendOpsRun = { devices: [], cases: [], summary: null, strayDeviceErrors: [] };
+  // A case's line is printed whole when it ends, after the errors logged while it ran.
+  let deviceErrors: string[] = [];
+  for (const line of joinLines(chunks)) {
+    if (line.includes(DEVICE_ERROR)) deviceErrors.push(line.slice(line.indexOf(DEVICE_ERROR)));
+    const device = /^Backend \d+\/\d+: (.+)$/.exec(line);
+    if (device?.[1]) run.devices.push(device[1]);
+    const summary = /^ {2}(\d+)\/(\d+) tests passed$/.exec(line);
+    if (summary) run.summary = { passed: Number(summary[1]), total: Number(summary[2]) };
+    const match = CASE.exec(line);
+    if (!match) continue;
+    const [, before = '', op = '', params = '', rest = ''] = match;
+    const tail = rest.trim();
+    const status: CaseStatus | null = tail.startsWith('not supported')
+      ? 'not supported'
+      : tail.startsWith('skipping')
+        ? 'skipped'
+        : tail.endsWith('OK')
+          ? 'ok'
+          : tail.endsWith('FAIL')
+            ? 'fail'
+            : null;
+    if (status === null) continue;
+    const own = status === 'ok' ? tail.slice(0, -2) : status === 'fail' ? tail.slice(0, -4) : tail;
+    const note = `${before.trim()} ${own.trim()}`.trim();
+    run.cases.push({ op, params, status, note, deviceErrors });
+    deviceErrors = [];
+  }
+  run.strayDeviceErrors = deviceErrors;
+  return run;
+}
+
+/**
+ * A WebGPU error upstream ggml-webgpu is known to raise: a dispatch of more than 65,535
+ * workgroups in X (WebGPU's default maxComputeWorkgroupsPerDimension, SwiftShader's too), as its
+ * GET_ROWS makes for more than 65,535 rows.
+ */
+const KNOWN_DEVICE_ERROR = /Dispatch workgroup count X \(\d+\) exceeds max compute workgroups per dimension \(65535\)/;
+/** What follows it: the command buffer it was encoded in is refused at submit. */
+const INVALID_AFTER = /\[Invalid CommandBuffer\] is invalid due to a previous error/;
+
+/**
+ * Why a case may fail here, or null: `f16` for a case with a tensor the test build's shaders
+ * cannot read (build-backend-ops.sh computes f16 as f32): a parameter `…=f16` (type_a=f16,
+ * type_KV=f16, m_prec=f16, …), 4 bytes read for each 2-byte element, or `…=TYPE` for a quantized
+ * type in `f16BlockTypes` (its block is read through a WGSL struct with an f16 field, whose layout
+ * is then not the block's); `dispatch limit` for a case that raised only the known upstream error above.
+ */
+export function expectedFailure(
+  testCase: BackendOpsCase,
+  f16BlockTypes: ReadonlySet<string>,
+): 'f16' | 'dispatch limit' | null {
+  const { deviceErrors } = testCase;
+  if (
+    deviceErrors.some((error) => KNOWN_DEVICE_ERROR.test(error)) &&
+    deviceErrors.every((error) => KNOWN_DEVICE_ERROR.test(error) || INVALID_AFTER.test(error))
+  ) {
+    return 'dispatch limit';
+  }
+  if (deviceErrors.length > 0) return null;
+  const values = testCase.params.split(',').map((param) => param.slice(param.indexOf('=') + 1).toLowerCase());
+  return values.some((value) => value === 'f16' || f16BlockTypes.has(value)) ? 'f16' : null;
+}
+
+export interface Verdict {
+  counts: Record<CaseStatus, number>;
+  /** The failed cases expectedFailure allows, by its reason. */
+  expectedFailures: { f16: number; 'dispatch limit': number };
+  /** Why the run fails; empty when it passes. */
+  problems: string[];
+}
+
+/** `exitStatus`: what the page reported (main's return code, or an abort or exception). */
+export function judge(
+  run: BackendOpsRun,
+  exitStatus: unknown,
+  f16BlockTypes: ReadonlySet<string>,
+  backend = 'WebGPU',
+): Verdict {
+  const counts: Record<CaseStatus, number> = { ok: 0, fail: 0, 'not supported': 0, skipped: 0 };
+  for (const testCase of run.cases) counts[testCase.status]++;
+  const failures = run.cases.filter((testCase) => testCase.status === 'fail');
+  const expectedFailures = { f16: 0, 'dispatch limit': 0 };
+  const problems: string[] = [];
+  if (!run.devices.includes(backend))
+    problems.push(`no ${backend} device was tested (devices: ${run.devices.join(', ') || 'none'})`);
+  if (counts.ok === 0) problems.push('no case passed');
+  for (const testCase of run.cases) {
+    const reason = expectedFailure(testCase, f16BlockTypes);
+    if (reason && testCase.status === 'fail') expectedFailures[reason]++;
+    else if (testCase.status === 'fail' || (testCase.deviceErrors.length > 0 && !reason)) {
+      const errors = testCase.deviceErrors.join(' | ');
+      problems.push(
+        `${testCase.status.toUpperCase()} ${testCase.op}(${testCase.params}) ${testCase.note} ${errors}`.trim(),
+      );
+    }
+  }
+  for (const error of run.strayDeviceErrors) problems.push(`after the last case: ${error}`);
+  if (!run.summary) problems.push('no "N/M tests passed" line');
+  else if (run.summary.passed !== counts.ok || run.summary.total !== counts.ok + counts.fail) {
+    problems.push(
+      `its count ${run.summary.passed}/${run.summary.total} is not the ${counts.ok} passed of ${counts.ok + counts.fail} cases read`,
+    );
+  }
+  if (exitStatus !== 0 && exitStatus !== 1) problems.push(`exit status ${String(exitStatus)}`);
+  if (exitStatus === 0 && failures.length > 0) problems.push('exit status 0 with failed cases');
+  return { counts, expectedFailures, problems };
+}
