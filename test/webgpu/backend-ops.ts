@@ -6,7 +6,8 @@
  * backend-ops-output.ts. The test build computes f16 as f32 (SwiftShader has no shader-f16), so
  * this proves the plumbing and the shaders, not f16 numerics (docs/webgpu.md).
  *   usage: tsx test/webgpu/backend-ops.ts DIST_DIR
- *   WEBGPU_OPS=MUL_MAT,ROPE (default: the five below); WEBGPU_OPS_PARAMS=REGEX (test-backend-ops' -p);
+ *   WEBGPU_OPS=MUL_MAT,ROPE (default: the five below); WEBGPU_OPS_PARAMS=REGEX (test-backend-ops' -p,
+ *   default DEFAULT_PARAMS); WEBGPU_OPS_CHROMIUM_ARGS (default --enable-unsafe-webgpu: SwiftShader's WebGPU);
  *   WEBGPU_OPS_TIMEOUT_S (per op, default 1200). Writes each op's output and results.json beside DIST_DIR.
  */
 import { createWriteStream } from 'node:fs';
@@ -22,7 +23,14 @@ const DEFAULT_OPS = ['MUL_MAT', 'FLASH_ATTN_EXT', 'ROPE', 'SOFT_MAX', 'GET_ROWS'
 const dist = resolve(process.argv[2] ?? 'test-results/webgpu-ops/dist');
 const results = dirname(dist);
 const ops = (process.env.WEBGPU_OPS ?? DEFAULT_OPS.join(',')).split(',').filter(Boolean);
-const params = process.env.WEBGPU_OPS_PARAMS;
+/**
+ * test-backend-ops' `-p` (a regex its cases' parameters must match) for an op whose whole suite
+ * takes too long here: FLASH_ATTN_EXT's thousands of cases (head sizes to 576, KV to 2048) become
+ * those with 64-wide heads over 113 KV cells, every KV type among them. WEBGPU_OPS_PARAMS replaces
+ * it for every op run (empty: each op's whole suite).
+ */
+const DEFAULT_PARAMS: Record<string, string> = { FLASH_ATTN_EXT: '^hsk=64,hsv=64,.*,kv=113,' };
+const paramsOf = (op: string) => process.env.WEBGPU_OPS_PARAMS ?? DEFAULT_PARAMS[op];
 const timeoutMs = Number(process.env.WEBGPU_OPS_TIMEOUT_S ?? 1200) * 1000;
 
 interface OpResult extends Verdict {
@@ -37,7 +45,10 @@ await copyFile(join(import.meta.dirname, 'backend-ops.html'), join(dist, 'index.
 const site = await serveFolder(dist);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [...CHROMIUM_ARGS, '--enable-unsafe-webgpu'],
+  args: [
+    ...CHROMIUM_ARGS,
+    ...(process.env.WEBGPU_OPS_CHROMIUM_ARGS ?? '--enable-unsafe-webgpu').split(/\s+/).filter(Boolean),
+  ],
 });
 const report: OpResult[] = [];
 try {
@@ -66,6 +77,7 @@ console.log("\ntest:webgpu-ops passed (F16 cases fail by the test build's f16 re
 
 /** One op in a fresh page: its output to OP.log, judged. */
 async function runOp(op: string): Promise<OpResult> {
+  const params = paramsOf(op);
   const args = ['test', '-o', op, ...(params ? ['-p', params] : [])];
   const query = args.map((arg) => `arg=${encodeURIComponent(arg)}`).join('&');
   const context = await browser.newContext();
