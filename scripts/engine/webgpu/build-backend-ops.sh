@@ -39,29 +39,38 @@ tar -C "$root/src/llama.cpp" --exclude=./.git -cf - . | tar -C "$cache/llama.cpp
 cp "$root/src/llama.cpp.key" "$cache/llama.cpp.key"
 # ggml.pc.in is missing from node-llama-cpp's bundle; an empty one lets the configure pass.
 [ -f "$cache/llama.cpp/ggml/ggml.pc.in" ] || : > "$cache/llama.cpp/ggml/ggml.pc.in"
-rewrite() {   # FILE SED_EXPRESSION...: edits FILE in place, keeping its time
+rewrite() {   # FILE COMMAND...: FILE becomes what COMMAND... FILE prints, keeping its time
   local file="$1" stamp; shift
   stamp="$(stat -c %y "$file")"
   [ "$file" -nt "$0" ] || stamp="$(stat -c %y "$0")"
-  sed -i "$@" "$file"
+  "$@" "$file" > "$file.new"
+  mv "$file.new" "$file"
   touch -d "$stamp" "$file"
 }
 webgpu="$cache/llama.cpp/ggml/src/ggml-webgpu"
 # The shaders: f16 is an alias of f32 (so an f16 buffer is read 4 bytes an element: F16 tensors
-# come out wrong, and test/webgpu/backend-ops.ts expects those cases to fail), and the packed
-# half-precision scales of quantized blocks are unpacked with unpack2x16float (vec2<f32>, the same
-# values as bitcast<vec2<f16>> widened).
+# come out wrong, and test/webgpu/backend-ops.ts expects those cases to fail). The alias, a
+# declaration, goes after the file's last directive (enable, requires, diagnostic; and after the
+# #endif of one inside an #ifdef), where WGSL allows it. The packed half-precision scales of
+# quantized blocks are unpacked with unpack2x16float (vec2<f32>, the same values as
+# bitcast<vec2<f16>> widened).
+f16_as_f32() {
+  awk 'NR == FNR { if ($0 ~ /^(enable|requires|diagnostic)[ (]/) last = FNR; next }
+    { if ($0 ~ /^enable f16;[ \t\r]*$/) $0 = ""
+      if (pending && $0 !~ /^(#endif.*)?$/) { print "alias f16 = f32;"; pending = 0 }
+      print
+      if (FNR == last) pending = 1 }
+    END { if (pending) print "alias f16 = f32;" }' "$1" "$1" | sed -e 's/bitcast<vec2<f16>>(/unpack2x16float(/g'
+}
 for shader in "$webgpu"/wgsl-shaders/*.wgsl "$webgpu"/wgsl-shaders/*.tmpl; do
-  if grep -q 'enable f16;\|bitcast<vec2<f16>>(' "$shader"; then
-    rewrite "$shader" -e 's/^enable f16;/alias f16 = f32;/' -e 's/bitcast<vec2<f16>>(/unpack2x16float(/g'
-  fi
+  if grep -q 'enable f16;\|bitcast<vec2<f16>>(' "$shader"; then rewrite "$shader" f16_as_f32; fi
 done
 ! grep -rq 'enable f16\|bitcast<vec2<f16>>' "$webgpu/wgsl-shaders" || { echo "build-backend-ops: a shader still needs shader-f16" >&2; exit 1; }
 # The device: counted without shader-f16, and created without asking for it. A WebGPU validation
 # error (the uncaptured-error callback) is logged, not an abort, so that one bad case does not end
 # the run: the runner fails on any such line it does not expect (backend-ops-output.ts).
 cpp="$webgpu/ggml-webgpu.cpp"
-rewrite "$cpp" -e 's/adapter != nullptr && adapter.HasFeature(wgpu::FeatureName::ShaderF16)/adapter != nullptr/' \
+rewrite "$cpp" sed -e 's/adapter != nullptr && adapter.HasFeature(wgpu::FeatureName::ShaderF16)/adapter != nullptr/' \
   -e 's/required_features *= { wgpu::FeatureName::ShaderF16 };/required_features = {};/' \
   -e 's/GGML_ABORT("ggml_webgpu: Device error!/GGML_LOG_ERROR("ggml_webgpu: Device error!/'
 ! grep -q 'FeatureName::ShaderF16\|GGML_ABORT("ggml_webgpu: Device error' "$cpp" ||
