@@ -94,15 +94,21 @@ const INVALID_AFTER = /\[Invalid [A-Za-z]+( "[^"]*")?\] is invalid due to a prev
  */
 const REWRITE_DEVICE_ERROR = /Binding size \(\d+\) of .* is smaller than the minimum binding size \(\d+\)/;
 
+/**
+ * The ops whose shader reads a quantized block through its WGSL struct: GET_ROWS alone
+ * (ggml-webgpu-shader-lib.hpp's get_rows pipeline; the others read blocks as u32 words).
+ */
+const STRUCT_BLOCK_OPS = new Set(['GET_ROWS']);
+
 /** F16 tensors a case's parameters do not name by type: FLASH_ATTN_EXT's mask (mask=1) is F16. */
 const F16_UNNAMED: Record<string, RegExp> = { FLASH_ATTN_EXT: /(^|,)mask=1(,|$)/ };
 
 /**
  * Why a case may fail here, or null: `f16` for a case with a tensor the test build's shaders
  * cannot read (build-backend-ops.sh computes f16 as f32): a parameter `…=f16` (type_a=f16,
- * type_K=f16, m_prec=f16, …) or F16_UNNAMED, 4 bytes read for each 2-byte element, or `…=TYPE` for a quantized
- * type in `f16BlockTypes` (its block is read through a WGSL struct with an f16 field, whose layout
- * is then not the block's), with no WebGPU error but REWRITE_DEVICE_ERROR's; `dispatch limit` for a case that raised only the known upstream error above.
+ * type_K=f16, m_prec=f16, …) or F16_UNNAMED, 4 bytes read for each 2-byte element, or, in
+ * STRUCT_BLOCK_OPS, `…=TYPE` for a quantized type in `f16BlockTypes` (its block is read through a
+ * WGSL struct with an f16 field, whose layout is then not the block's), with no WebGPU error but REWRITE_DEVICE_ERROR's; `dispatch limit` for a case that raised only the known upstream error above.
  */
 export function expectedFailure(
   testCase: BackendOpsCase,
@@ -117,7 +123,8 @@ export function expectedFailure(
   }
   if (!deviceErrors.every((error) => REWRITE_DEVICE_ERROR.test(error) || INVALID_AFTER.test(error))) return null;
   const values = testCase.params.split(',').map((param) => param.slice(param.indexOf('=') + 1).toLowerCase());
-  const f16Tensor = values.some((value) => value === 'f16' || f16BlockTypes.has(value));
+  const f16Block = STRUCT_BLOCK_OPS.has(testCase.op) && values.some((value) => f16BlockTypes.has(value));
+  const f16Tensor = f16Block || values.includes('f16');
   return f16Tensor || F16_UNNAMED[testCase.op]?.test(testCase.params) ? 'f16' : null;
 }
 
