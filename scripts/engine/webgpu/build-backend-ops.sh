@@ -10,7 +10,7 @@
 # and keeps everything in the chroot's /src/webgpu-ops between runs: the emdawnwebgpu package
 # (made by make-emdawnwebgpu.sh from INPAGE_DAWN_SRC when missing), the rewritten copy of the
 # source, the CMake build folder and Emscripten's cache. Writes test-backend-ops.js and .wasm to
-# OUT_DIR. Linux, root (chroot).
+# OUT_DIR, and f16-block-types.txt (below). Linux, root (chroot).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:?usage: $0 OUT_DIR}"
@@ -78,7 +78,7 @@ rewrite "$cpp" sed -e 's/adapter != nullptr && adapter.HasFeature(wgpu::FeatureN
 
 # 3. Configure (build-libs.sh's flags, WebGPU on, tests on) when the flags changed, then build
 # the one target. The link makes a classic script that waits for callMain (the runner's page
-# sets Module.arguments per op) and leaves the runtime when main returns (Module.onExit).
+# calls it with each op's arguments) and leaves the runtime when main returns (Module.onExit).
 flags="-O3 -msimd128 -fwasm-exceptions"
 link="-sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sSTACK_SIZE=8MB -sENVIRONMENT=web -sINVOKE_RUN=0 -sEXIT_RUNTIME=1 -sEXPORTED_RUNTIME_METHODS=callMain"
 config="$flags|$link|$c/emdawnwebgpu"
@@ -97,9 +97,10 @@ fi
 in_chroot cmake --build $c/build -j"$(nproc)" --target test-backend-ops > "$cache/build.log" ||
   { tail -n 40 "$cache/build.log" >&2; exit 1; }
 cp "$cache/build/bin/test-backend-ops.js" "$cache/build/bin/test-backend-ops.wasm" "$out/"
-# The quantized blocks the shaders read through a WGSL struct with an f16 field (q4_1 { d: f16,
-# m: f16, … }): with f16 an alias of f32 that struct's layout is not the block's, so these types
-# come out wrong too. The runner expects their cases to fail, as an F16 tensor's.
+# The quantized blocks that have a WGSL struct with an f16 field (q4_1 { d: f16, m: f16, … }):
+# with f16 an alias of f32 that struct's layout is not the block's, so where a shader reads the
+# block through it (GET_ROWS) these types come out wrong too. The runner expects those cases to
+# fail, as an F16 tensor's.
 awk '/^struct [A-Za-z0-9_]+ *\{/ { name = $2; sub(/\{.*/, "", name); f16 = 0; next }
   name != "" && /: *f16/ { f16 = 1 }
   name != "" && /^\}/ { if (f16) print tolower(name); name = "" }' \
