@@ -26,7 +26,7 @@ import {
   inpageTestVisionImageTokens,
 } from '../fixtures/inpage-test-vision';
 import { pngBytes, wavBytes } from '../fixtures/test-media';
-import { modelInChroot, placeModel, serverSkip, startLlamaServer } from './llama-server';
+import { serverSkip, startMmprojServer } from './llama-server';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
@@ -90,9 +90,7 @@ async function native(
   media: Uint8Array[],
   args: string[] = [],
 ) {
-  placeModel(name, model);
-  placeModel(`${name}.mmproj`, projector);
-  const llama = await startLlamaServer({ model: name, args: ['--mmproj', modelInChroot(`${name}.mmproj`), ...args] });
+  const llama = await startMmprojServer(name, model, projector, args);
   try {
     const root = llama.baseURL.replace(/\/v1$/, '');
     const props = (await (await fetch(`${root}/props`)).json()) as { media_marker: string };

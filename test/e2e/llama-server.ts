@@ -152,6 +152,21 @@ export async function startLlamaServer({
   };
 }
 
+/**
+ * llama-server on a model and its projector (`--mmproj`), both placed in its chroot as `name`
+ * and `name.mmproj`, with `args` as more flags.
+ */
+export function startMmprojServer(
+  name: string,
+  model: Uint8Array,
+  projector: Uint8Array,
+  args: readonly string[] = [],
+): Promise<LlamaServer> {
+  placeModel(name, model);
+  placeModel(`${name}.mmproj`, projector);
+  return startLlamaServer({ model: name, args: ['--mmproj', modelInChroot(`${name}.mmproj`), ...args] });
+}
+
 export interface Recorded {
   method: string;
   path: string;

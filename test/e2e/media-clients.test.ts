@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildInpageTestVisionModel, buildInpageTestVisionProjector } from '../fixtures/inpage-test-vision';
 import { pngBytes } from '../fixtures/test-media';
-import { modelInChroot, placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
+import { serverSkip, startMmprojServer, type LlamaServer } from './llama-server';
 import { usePage } from './page-fixture';
 import { loadSdk } from './sdk-scripts';
 
@@ -31,12 +31,7 @@ describe('client SDKs send images: the same text as llama-server --mmproj', { sk
   let server: LlamaServer;
   let expected = '';
   before(async () => {
-    placeModel('media-clients', buildInpageTestVisionModel());
-    placeModel('media-clients.mmproj', buildInpageTestVisionProjector());
-    server = await startLlamaServer({
-      model: 'media-clients',
-      args: ['--mmproj', modelInChroot('media-clients.mmproj')],
-    });
+    server = await startMmprojServer('media-clients', buildInpageTestVisionModel(), buildInpageTestVisionProjector());
     const response = await fetch(`${server.baseURL}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

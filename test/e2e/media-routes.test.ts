@@ -21,7 +21,7 @@ import {
   inpageTestVisionImageTokens,
 } from '../fixtures/inpage-test-vision';
 import { pngBytes, wavBytes } from '../fixtures/test-media';
-import { modelInChroot, placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
+import { serverSkip, startMmprojServer, type LlamaServer } from './llama-server';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
 
@@ -125,22 +125,22 @@ describe('images and audio through the routes, against llama-server --mmproj', {
   let vision: LlamaServer;
   let audio: LlamaServer;
   before(async () => {
-    placeModel('media-vision', buildInpageTestVisionModel());
-    placeModel('media-vision.mmproj', buildInpageTestVisionProjector());
-    placeModel('media-audio', buildInpageTestAudioModel());
-    placeModel('media-audio.mmproj', buildInpageTestAudioProjector());
     // Both with the engine's cache, F32 without flash attention: over 375 audio tokens an F16 cache
     // moves logprobs by 1.5e-3, and on the icon below its first two tokens are 6e-4 apart, which
     // an F16 cache swaps.
     const f32Cache = ['-ctk', 'f32', '-ctv', 'f32', '-fa', 'off'];
-    vision = await startLlamaServer({
-      model: 'media-vision',
-      args: ['--mmproj', modelInChroot('media-vision.mmproj'), ...f32Cache],
-    });
-    audio = await startLlamaServer({
-      model: 'media-audio',
-      args: ['--mmproj', modelInChroot('media-audio.mmproj'), ...f32Cache],
-    });
+    vision = await startMmprojServer(
+      'media-vision',
+      buildInpageTestVisionModel(),
+      buildInpageTestVisionProjector(),
+      f32Cache,
+    );
+    audio = await startMmprojServer(
+      'media-audio',
+      buildInpageTestAudioModel(),
+      buildInpageTestAudioProjector(),
+      f32Cache,
+    );
     await loadAudioPair();
   });
   after(async () => {

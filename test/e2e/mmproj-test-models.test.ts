@@ -20,7 +20,7 @@ import {
   inpageTestVisionImageTokens,
 } from '../fixtures/inpage-test-vision';
 import { pngBytes, wavBytes } from '../fixtures/test-media';
-import { modelInChroot, placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
+import { serverSkip, startMmprojServer, type LlamaServer } from './llama-server';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
@@ -66,13 +66,6 @@ async function chat(server: LlamaServer, content: Part[]): Promise<Answer> {
   };
 }
 
-/** Starts llama-server on a pair, both halves placed in its chroot. */
-async function startPair(name: string, model: Uint8Array, projector: Uint8Array): Promise<LlamaServer> {
-  placeModel(name, model);
-  placeModel(`${name}.mmproj`, projector);
-  return startLlamaServer({ model: name, args: ['--mmproj', modelInChroot(`${name}.mmproj`)] });
-}
-
 /** Asserts that no two answers are the same text. */
 function assertAllDiffer(answers: Record<string, Answer>): void {
   const entries = Object.entries(answers);
@@ -90,7 +83,11 @@ const TEXT: Part = { type: 'text', text: 'describe' };
 describe('inpage-test-vision (mlp) on native llama-server --mmproj', { skip: skip ?? false }, () => {
   let server: LlamaServer;
   before(async () => {
-    server = await startPair('inpage-test-vision', buildInpageTestVisionModel(), buildInpageTestVisionProjector());
+    server = await startMmprojServer(
+      'inpage-test-vision',
+      buildInpageTestVisionModel(),
+      buildInpageTestVisionProjector(),
+    );
   });
   after(() => server?.stop());
 
@@ -129,7 +126,7 @@ describe('inpage-test-vision (mlp) on native llama-server --mmproj', { skip: ski
 describe('inpage-test-audio (ultravox) on native llama-server --mmproj', { skip: skip ?? false }, () => {
   let server: LlamaServer;
   before(async () => {
-    server = await startPair('inpage-test-audio', buildInpageTestAudioModel(), buildInpageTestAudioProjector());
+    server = await startMmprojServer('inpage-test-audio', buildInpageTestAudioModel(), buildInpageTestAudioProjector());
   });
   after(() => server?.stop());
 

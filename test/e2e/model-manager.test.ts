@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright';
 import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
 import { startHarness, type Harness } from './harness';
-import { postFromPage } from './page-helpers';
+import { axeViolations, postFromPage } from './page-helpers';
 import { startRangeServer, type RangeServer } from './range-server';
 
 // `inpage.models` and the playground's "Stored models" panel over the real model store (OPFS):
@@ -30,19 +30,6 @@ after(async () => {
 });
 
 const list = (page: Page) => page.evaluate(() => window.inpage.models.list());
-
-/** axe-core's WCAG A/AA violations on the page as it is. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: await readFile('node_modules/axe-core/axe.min.js', 'utf8') });
-  return page.evaluate(async () => {
-    const axe = Reflect.get(window, 'axe');
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-    return result.violations.map(
-      (violation: { id: string; nodes: Array<{ target: unknown }> }) =>
-        `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
-    );
-  });
-}
 
 test('a stored model is listed, counted and shown; Delete in the panel removes it; the model keeps answering', async () => {
   const { context, page } = await harness.openPage('/?model=/test-manager/x.gguf');

@@ -1,4 +1,5 @@
 /** Small in-page helpers shared by the end-to-end specs (they run inside the browser). */
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright';
 
 export interface RawResponse {
@@ -140,4 +141,18 @@ export function completionText(raw: string): string | undefined {
     .filter((line) => line.startsWith('data: {'))
     .map((line) => (JSON.parse(line.slice(6)) as Body).choices[0]?.text ?? '')
     .join('');
+}
+
+/** axe-core's WCAG A/AA violations on the page as it is (axe-core added once). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.addScriptTag({ content: await readFile('node_modules/axe-core/axe.min.js', 'utf8') });
+  return page.evaluate(async () => {
+    const axe = Reflect.get(window, 'axe');
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+    return result.violations.map(
+      (violation: { id: string; nodes: Array<{ target: unknown }> }) =>
+        `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+    );
+  });
 }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Page } from 'playwright';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { pngBytes, wavBytes } from '../fixtures/test-media';
 import { usePage } from './page-fixture';
+import { axeViolations } from './page-helpers';
 
 // The playground's Chat tab with images (issue 32): a PNG picked with the Attach button shows in
 // the message box's list and, once sent, in the transcript; the answer comes back (a 200); the
@@ -12,18 +12,6 @@ import { usePage } from './page-fixture';
 // Screenshots under test-results/playground-media/.
 const SHOTS = 'test-results/playground-media';
 const fixture = usePage('/?model=inpage-test-vision');
-/** axe-core's WCAG A/AA violations on the page as it is. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: await readFile('node_modules/axe-core/axe.min.js', 'utf8') });
-  return page.evaluate(async () => {
-    const axe = Reflect.get(window, 'axe');
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-    return result.violations.map(
-      (violation: { id: string; nodes: Array<{ target: unknown }> }) =>
-        `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
-    );
-  });
-}
 
 const IMAGE = pngBytes(40, 56, (x, y) => [x * 6, 255 - y * 4, (x * y) % 256]);
 

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright';
 import { loadSdk } from './sdk-scripts';
 import { openaiScript, startHarness, WEBGPU_EVERYWHERE, type Harness } from './harness';
+import { axeViolations } from './page-helpers';
 
 // The playground in real Chromium: its states (screenshots under test-results/), the streamed
 // output with its numbers, the code panel's code run as-is, Stop, engine busy, a failed load
@@ -113,20 +114,6 @@ test('a streamed completion shows text, time to first token and tokens/s; the co
   assert.doesNotMatch(await text(page, '#code'), /top_p/, 'top_p at its default is not sent, as in the README');
   assert.equal(await text(page, '#decode-tps'), '–', 'a non-streamed body cannot tell prefill from decode');
 });
-
-/** axe-core's WCAG A/AA violations on the page as it is. */
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window)))
-    await page.addScriptTag({ content: await readFile('node_modules/axe-core/axe.min.js', 'utf8') });
-  return page.evaluate(async () => {
-    const axe = Reflect.get(window, 'axe');
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-    return result.violations.map(
-      (violation: { id: string; nodes: Array<{ target: unknown }> }) =>
-        `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
-    );
-  });
-}
 
 test('chat: Enter sends and the answer streams; a second turn carries the history; Stop; the code panel covers chat, responses, messages and embeddings', async () => {
   await reset();
