@@ -61,6 +61,16 @@ export function chooseAccelerator(gpuLayers: GpuLayers, facts: WebGpuFacts): Acc
   return { accelerator: 'webgpu' };
 }
 
+/** The reasons `chooseAccelerator` gives only past its adapter check: the browser had a WebGPU adapter. */
+const AFTER_THE_ADAPTER: ReadonlySet<AcceleratorReason> = new Set([
+  'no shader-f16',
+  'no JSPI',
+  'no WebGPU engine build',
+]);
+
+/** Whether a model on the CPU for `reason` ran where the browser has a WebGPU adapter. */
+export const hadAdapter = (reason: AcceleratorReason): boolean => AFTER_THE_ADAPTER.has(reason);
+
 function invalid(field: string, shown: string): InvalidRequestError {
   return new InvalidRequestError(
     `${field}: ${shown} is not a layer count: use 'all', or an integer from 0 (the CPU) to ${MAX_GPU_LAYERS}.`,

@@ -5,8 +5,8 @@
  */
 import {
   chooseAccelerator,
+  hadAdapter,
   type AcceleratorChoice,
-  type AcceleratorReason,
   type GpuLayers,
   type WebGpuFacts,
 } from '#core/domain/accelerator';
@@ -25,15 +25,12 @@ export async function chooseModelAccelerator(gpuLayers: GpuLayers): Promise<Acce
   return chooseAccelerator(gpuLayers, await asked);
 }
 
-/** The reasons given where the browser has a WebGPU adapter: the model could have used it, but not here. */
-const ADAPTER_THERE = new Set<AcceleratorReason>(['no shader-f16', 'no JSPI', 'no WebGPU engine build']);
-
 /**
  * Says in the console why `model` runs on the CPU where the browser has a WebGPU adapter (the
  * card says it too: `accelerator_reason`); nothing where the page asked for the CPU or has no GPU.
  */
 export function tellPlacement(model: string, choice: AcceleratorChoice): void {
-  if (choice.accelerator === 'cpu' && ADAPTER_THERE.has(choice.reason))
+  if (choice.accelerator === 'cpu' && hadAdapter(choice.reason))
     console.info(`[inpage-llm] '${model}' runs on the CPU although this browser has WebGPU: ${choice.reason}.`);
 }
 

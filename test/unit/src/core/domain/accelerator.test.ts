@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 import {
   chooseAccelerator,
+  hadAdapter,
   MAX_GPU_LAYERS,
   parseGpuLayers,
   readGpuLayers,
@@ -26,6 +27,23 @@ describe('where a GGUF model runs', () => {
     ];
     for (const [missing, reason] of cases)
       expect(chooseAccelerator('all', { ...ALL, ...missing })).toEqual({ accelerator: 'cpu', reason });
+  });
+
+  it('says which reasons come past the adapter check (the browser had an adapter)', () => {
+    const without = (missing: Partial<WebGpuFacts>) => {
+      const choice = chooseAccelerator('all', { ...ALL, ...missing });
+      return choice.accelerator === 'cpu' && hadAdapter(choice.reason);
+    };
+    expect([without({ gpu: false }), without({ adapter: false }), without({ shaderF16: false })]).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect([without({ jspi: false }), without({ engine: false }), hadAdapter('gpu_layers is 0')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('keeps the CPU where the page asked for it, whatever the browser has', () => {
