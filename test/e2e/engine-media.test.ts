@@ -11,7 +11,7 @@
  * load with llama.cpp's reason.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -27,6 +27,7 @@ import {
 } from '../fixtures/inpage-test-vision';
 import { pngBytes, wavBytes } from '../fixtures/test-media';
 import { serverSkip, startMmprojServer } from './llama-server';
+import { mtmdTestMedia } from './mtmd-test-media';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
@@ -144,10 +145,8 @@ const IMAGES = [
 ];
 const SOUND = wavBytes(2, (t) => 0.5 * Math.sin(2 * Math.PI * 440 * t));
 
-/** llama.cpp's own test media, where its source is unpacked here (the engine build's chroot). */
-const MTMD_MEDIA = '/var/cache/inpage-llm/sid2/src/llama.cpp/tools/mtmd';
-const own = (name: string): Record<string, Uint8Array> =>
-  existsSync(`${MTMD_MEDIA}/${name}`) ? { [name]: readFileSync(`${MTMD_MEDIA}/${name}`) } : {};
+/** llama.cpp's own test media (mtmd-test-media.ts). */
+const OWN = mtmdTestMedia();
 
 /** Images of other sizes, aspect ratios and PNG colour types, and llama.cpp's JPEG. */
 const MORE_IMAGES: Record<string, Uint8Array> = {
@@ -155,7 +154,7 @@ const MORE_IMAGES: Record<string, Uint8Array> = {
   'gray and alpha 64x16': pngBytes(64, 16, (x, y) => [x * 4, y * 16], 2),
   'RGBA 17x90': pngBytes(17, 90, (x, y) => [x * 15, y * 2, 128, (x + y) % 256], 4),
   'RGB 400x300': pngBytes(400, 300, (x, y) => [x % 256, y % 256, (x ^ y) % 256]),
-  ...own('test-1.jpeg'),
+  'test-1.jpeg': OWN['test-1.jpeg'],
 };
 
 const tone = (hz: number) => (t: number) => 0.4 * Math.sin(2 * Math.PI * hz * t);
@@ -165,7 +164,7 @@ const MORE_SOUNDS: Record<string, Uint8Array> = {
   '44.1 kHz stereo, 3 s': wavBytes(3, tone(520), 44100, 2),
   '48 kHz, 0.2 s': wavBytes(0.2, tone(1000), 48000),
   '16 kHz, 31 s': wavBytes(31, (t) => tone(200)(t) * Math.sin(t)),
-  ...own('test-2.mp3'),
+  'test-2.mp3': OWN['test-2.mp3'],
 };
 
 describe('images and audio in the engine', () => {

@@ -40,6 +40,27 @@ export function serverSkip(): string | null {
   return null;
 }
 
+/**
+ * Null when `program` of Debian's llama.cpp-tools-extra (llama-gguf-split, llama-mtmd-cli) can
+ * run in the server's chroot, installing the package the first time; else why not.
+ */
+export function toolsExtraSkip(program: string): string | null {
+  const skip = serverSkip();
+  if (skip !== null) return skip;
+  try {
+    execFileSync(
+      'bash',
+      ['scripts/chroot/make-sid-chroot.sh', CHROOT, `/usr/bin/${program}`, 'llama.cpp-tools-extra'],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+  } catch {
+    return `${program}: llama.cpp-tools-extra could not be installed in ${CHROOT}`;
+  }
+  return existsSync(`${CHROOT}/usr/bin/${program}`) ? null : `${program}: not in ${CHROOT}`;
+}
+
 /** Writes `bytes` as `<name>.gguf` into the chroot (unless the same bytes are there), for `startLlamaServer(name)`. */
 export function placeModel(name: string, bytes: Uint8Array): void {
   const path = `${CHROOT}${MODELS_IN_CHROOT}/${name}.gguf`;

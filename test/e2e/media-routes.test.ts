@@ -6,6 +6,8 @@
  * `/v1/audio/transcriptions` from the openai SDK. Greedy, 8 tokens: the same text and token
  * counts, and logprobs within 1e-3 (docs/multimodal.md; the servers run the engine's F32
  * cache). Bad media answer 400 naming the part, and the engine's next answer is still exact.
+ * A second native reference, llama-mtmd-cli (mtmd-cli.ts), gives the page's text for llama.cpp's
+ * own test-1.jpeg and test-2.mp3 (mtmd-test-media.ts) and for generated media.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -21,12 +23,16 @@ import {
   inpageTestVisionImageTokens,
 } from '../fixtures/inpage-test-vision';
 import { pngBytes, wavBytes } from '../fixtures/test-media';
-import { serverSkip, startMmprojServer, type LlamaServer } from './llama-server';
+import { serverSkip, startMmprojServer, toolsExtraSkip, type LlamaServer } from './llama-server';
+import { mtmdCliText } from './mtmd-cli';
+import { mtmdTestMedia } from './mtmd-test-media';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
+const mtmdCliSkip = skip ?? toolsExtraSkip('llama-mtmd-cli');
+if (mtmdCliSkip) console.log(`# skipped: ${mtmdCliSkip}`);
 
 const fixture = usePage('/?model=inpage-test-vision');
 
@@ -373,6 +379,47 @@ describe('images and audio through the routes, against llama-server --mmproj', {
     assert.equal(refused.status, 400);
     assert.match(JSON.stringify(refused.body), /image input is not supported/);
   });
+
+  test(
+    "llama-mtmd-cli: llama.cpp's test-1.jpeg and test-2.mp3 and generated media give the page's text and llama-server's",
+    { skip: mtmdCliSkip ?? false },
+    async () => {
+      const own = mtmdTestMedia();
+      const cases = [
+        { name: 'test-1.jpeg', kind: 'image', bytes: own['test-1.jpeg'], type: 'image/jpeg' },
+        { name: 'a PNG', kind: 'image', bytes: IMAGE, type: 'image/png' },
+        { name: 'test-2.mp3', kind: 'audio', bytes: own['test-2.mp3'], type: 'mp3' },
+        { name: 'a WAV', kind: 'audio', bytes: SOUND, type: 'wav' },
+      ] as const;
+      for (const { name, kind, bytes, type } of cases) {
+        const part =
+          kind === 'image'
+            ? { type: 'image_url', image_url: { url: dataUrl(type, bytes) } }
+            : { type: 'input_audio', input_audio: { data: Buffer.from(bytes).toString('base64'), format: type } };
+        const chat = (model: string) => ({
+          model,
+          temperature: 0,
+          max_tokens: 8,
+          messages: [{ role: 'user', content: [part, { type: 'text', text: 'describe' }] }],
+        });
+        const pair = kind === 'image' ? 'inpage-test-vision' : 'inpage-test-audio';
+        const actual = await page<ChatAnswer>('/v1/chat/completions', chat(pair));
+        const expected = await native<ChatAnswer>(kind === 'image' ? vision : audio, '/v1/chat/completions', chat('m'));
+        const cli = await mtmdCliText({
+          name: `mtmd-cli-${kind}`,
+          model: kind === 'image' ? buildInpageTestVisionModel() : buildInpageTestAudioModel(),
+          projector: kind === 'image' ? buildInpageTestVisionProjector() : buildInpageTestAudioProjector(),
+          media: { bytes, kind },
+          prompt: 'describe',
+          maxTokens: 8,
+          args: ['-ctk', 'f32', '-ctv', 'f32', '-fa', 'off'],
+        });
+        assert.equal(actual.usage.completion_tokens, 8, name);
+        assert.equal(actual.choices[0]?.message.content, cli, `${name}: llama-mtmd-cli`);
+        assert.equal(actual.choices[0]?.message.content, expected.choices[0]?.message.content, `${name}: llama-server`);
+      }
+    },
+  );
 
   test('bad media: 400 naming the part, JSON and SSE; the next answer is exact', async () => {
     const refusal = async (body: unknown) => {

@@ -7,7 +7,6 @@
  * what is missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import {
   buildInpageTestAudioModel,
@@ -21,12 +20,13 @@ import {
 } from '../fixtures/inpage-test-vision';
 import { pngBytes, wavBytes } from '../fixtures/test-media';
 import { serverSkip, startMmprojServer, type LlamaServer } from './llama-server';
+import { mtmdTestMedia } from './mtmd-test-media';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
 
-/** llama.cpp's own test media, where its source tree is here. */
-const MTMD_MEDIA = '/var/cache/inpage-llm/sid2/src/llama.cpp/tools/mtmd';
+/** llama.cpp's own test media (mtmd-test-media.ts). */
+const own = mtmdTestMedia();
 
 type Part =
   | { type: 'text'; text: string }
@@ -104,9 +104,7 @@ describe('inpage-test-vision (mlp) on native llama-server --mmproj', { skip: ski
       'image/png',
       pngBytes(48, 48, (x, y) => (((x >> 3) + (y >> 3)) % 2 ? [255, 255, 255] : [0, 0, 0])),
     ),
-    ...(existsSync(`${MTMD_MEDIA}/test-1.jpeg`)
-      ? { 'test-1.jpeg': image('image/jpeg', readFileSync(`${MTMD_MEDIA}/test-1.jpeg`)) }
-      : {}),
+    'test-1.jpeg': image('image/jpeg', own['test-1.jpeg']),
   };
 
   test('an image is 16 prompt tokens, and different images give different text', async () => {
@@ -138,14 +136,7 @@ describe('inpage-test-audio (ultravox) on native llama-server --mmproj', { skip:
   const sounds: Record<string, Part> = {
     sine: wav(wavBytes(2, (t) => 0.5 * Math.sin(2 * Math.PI * 440 * t))),
     noise: wav(wavBytes(2, () => (noise = (noise * 48271) % 2147483647) / 2147483647 - 0.5)),
-    ...(existsSync(`${MTMD_MEDIA}/test-2.mp3`)
-      ? {
-          'test-2.mp3': {
-            type: 'input_audio',
-            input_audio: { data: readFileSync(`${MTMD_MEDIA}/test-2.mp3`).toString('base64'), format: 'mp3' },
-          },
-        }
-      : {}),
+    'test-2.mp3': { type: 'input_audio', input_audio: { data: own['test-2.mp3'].toString('base64'), format: 'mp3' } },
   };
 
   test('30 s of sound (or less) is 375 prompt tokens, and different sounds give different text', async () => {

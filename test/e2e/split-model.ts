@@ -4,27 +4,14 @@
  * fixture. `splitSkip()` says what is missing where that chroot cannot be had.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { serverSkip } from './llama-server';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { toolsExtraSkip } from './llama-server';
 
 const CHROOT = process.env.INPAGE_SERVER_CHROOT ?? '/var/cache/inpage-llm/sid-server';
 const WORK = '/tmp/inpage-llm-split';
 
 /** Null when `llama-gguf-split` can run here (installing it first if it can), else why not. */
-export function splitSkip(): string | null {
-  const skip = serverSkip();
-  if (skip !== null) return skip;
-  try {
-    execFileSync(
-      'bash',
-      ['scripts/chroot/make-sid-chroot.sh', CHROOT, '/usr/bin/llama-gguf-split', 'llama.cpp-tools-extra'],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-  } catch {
-    return `llama-gguf-split: llama.cpp-tools-extra could not be installed in ${CHROOT}`;
-  }
-  return existsSync(`${CHROOT}/usr/bin/llama-gguf-split`) ? null : `llama-gguf-split: not in ${CHROOT}`;
-}
+export const splitSkip = (): string | null => toolsExtraSkip('llama-gguf-split');
 
 /** `model` split by `llama-gguf-split --split-max-tensors maxTensors`: its parts, in order. */
 export function splitModel(model: Uint8Array, maxTensors: number): Uint8Array[] {
