@@ -421,6 +421,77 @@ describe('images and audio through the routes, against llama-server --mmproj', {
     },
   );
 
+  test("WebP, which llama-server refuses, is read by the browser: llama-server's answer for a PNG of its pixels", async () => {
+    // IMAGE's pixels, encoded in the page by Chromium as a lossless WebP (VP8L): quality 1.
+    const webp = Buffer.from(
+      await fixture.page.evaluate(async () => {
+        const [width, height] = [40, 56];
+        const pixels = new Uint8ClampedArray(width * height * 4);
+        for (let y = 0; y < height; y++)
+          for (let x = 0; x < width; x++)
+            pixels.set([(x * 6) & 255, (255 - y * 4) & 255, (x * y) % 256, 255], (y * width + x) * 4);
+        const canvas = new OffscreenCanvas(width, height);
+        canvas.getContext('2d')?.putImageData(new ImageData(pixels, width, height), 0, 0);
+        const blob = await canvas.convertToBlob({ type: 'image/webp', quality: 1 });
+        return [...new Uint8Array(await blob.arrayBuffer())];
+      }),
+    );
+    assert.equal(webp.toString('latin1', 0, 4) + webp.toString('latin1', 8, 12), 'RIFFWEBP');
+    const chunks: string[] = [];
+    for (let at = 12; at + 8 <= webp.length; at += 8 + webp.readUInt32LE(at + 4) + (webp.readUInt32LE(at + 4) & 1))
+      chunks.push(webp.toString('latin1', at, at + 4));
+    assert.deepEqual(chunks, ['VP8X', 'ICCP', 'VP8L'], 'lossless (VP8L), with an sRGB profile the reader leaves alone');
+    const refused = await fetch(`${vision.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(imageChat('m', dataUrl('image/webp', webp))),
+    });
+    assert.equal(refused.status, 400, 'llama-server 0.7.0 reads no WebP');
+    const expected = await native<ChatAnswer>(vision, '/v1/chat/completions', imageChat('m'));
+    const actual = await page<ChatAnswer>(
+      '/v1/chat/completions',
+      imageChat('inpage-test-vision', dataUrl('image/webp', webp)),
+    );
+    assertSameChat(actual, expected, 'WebP');
+    const completion = (data: string) => ({
+      prompt: { prompt_string: 'what is in it? <__media__>say', multimodal_data: [data] },
+      n_predict: 4,
+      temperature: 0,
+    });
+    const marker = await fixture.page.evaluate(() =>
+      fetch('/props?model=inpage-test-vision').then((r) => r.json() as Promise<{ media_marker: string }>),
+    );
+    const nativeMarker = await fetch(`${vision.baseURL.replace(/\/v1$/, '')}/props`).then(
+      (r) => r.json() as Promise<{ media_marker: string }>,
+    );
+    const withMarker = (body: ReturnType<typeof completion>, m: string) => ({
+      ...body,
+      prompt: { ...body.prompt, prompt_string: body.prompt.prompt_string.replace('<__media__>', m) },
+    });
+    const theirs = await native<{ tokens: number[] }>(vision, '/completion', {
+      ...withMarker(completion(Buffer.from(IMAGE).toString('base64')), nativeMarker.media_marker),
+      return_tokens: true,
+    });
+    const ours = await page<{ tokens: number[] }>('/completion', {
+      ...withMarker(completion(webp.toString('base64')), marker.media_marker),
+      return_tokens: true,
+      model: 'inpage-test-vision',
+    });
+    assert.deepEqual(ours.tokens, theirs.tokens, '/completion multimodal_data');
+    const broken = Buffer.concat([webp.subarray(0, 16), Buffer.alloc(64, 7)]);
+    const bad = await postFromPage(
+      fixture.page,
+      '/v1/chat/completions',
+      imageChat('inpage-test-vision', dataUrl('image/webp', broken)),
+    );
+    assert.equal(bad.status, 400);
+    assert.equal((bad.body as { error: { param: string } }).error.param, 'messages[0].content[1]');
+    assert.match(
+      JSON.stringify(bad.body),
+      /could not be decoded as an image \(the browser could not read it as WebP\)/,
+    );
+  });
+
   test('bad media: 400 naming the part, JSON and SSE; the next answer is exact', async () => {
     const refusal = async (body: unknown) => {
       const answer = await postFromPage(fixture.page, '/v1/chat/completions', body);

@@ -5,6 +5,7 @@
  * `media_marker`) in its place after rendering the conversation.
  */
 import type { PromptMedia } from '#core/domain/generation';
+import { engineReadableImage } from './browser-image';
 import { mediaBytes } from './media-bytes';
 import type { MediaPart } from './media-content';
 
@@ -19,11 +20,16 @@ export const newChatMedia = (): ChatMedia => ({ marker: `<__media_${crypto.rando
 /** What a request's `media` is once its messages are read: the collection, or null where none was found. */
 export const collectedMedia = (media: ChatMedia): ChatMedia | null => (media.parts.length > 0 ? media : null);
 
-/** `media` with each URL part's bytes downloaded (media-bytes.ts, llama-server's bounds), in order. */
+/**
+ * `media` with each URL part's bytes downloaded (media-bytes.ts, llama-server's bounds), and a
+ * WebP or AVIF image read by the browser (browser-image.ts), in order.
+ */
 export async function downloadChatMedia(media: ChatMedia, signal?: AbortSignal): Promise<ChatMedia> {
   const parts: MediaPart[] = [];
-  for (const part of media.parts)
-    parts.push({ ...part, source: { kind: 'bytes', bytes: await mediaBytes(part, signal) } });
+  for (const part of media.parts) {
+    const bytes = await engineReadableImage(await mediaBytes(part, signal), part.param);
+    parts.push({ ...part, source: { kind: 'bytes', bytes } });
+  }
   return { marker: media.marker, parts };
 }
 

@@ -11,6 +11,8 @@ import { pickEngineClient, engineClients } from '../../engine-clients';
 import { awaitSuccessor } from '../../handover';
 import { openJob, type JobRoute } from '../../open-job';
 import type { RouteEvent } from '../../route';
+import { engineReadableImage } from '../../conversation/browser-image';
+import type { NativePrompt } from './native-prompt';
 import type { NativeCompletionBody } from './validate-native-completion';
 
 async function tokenize(route: JobRoute, model: string, content: string, first: boolean, signal: AbortSignal) {
@@ -26,12 +28,34 @@ async function detokenize(route: JobRoute, model: string, tokens: number[], sign
   return first.content;
 }
 
-/** `body` with every prompt as a string or ids (`inputs`) and its text (`texts`). */
+/** `prompt`'s media with each WebP or AVIF image read by the browser (browser-image.ts). */
+async function readableMedia(prompt: NativePrompt): Promise<NativePrompt> {
+  if (typeof prompt === 'string' || Array.isArray(prompt)) return prompt;
+  const items = [];
+  for (const item of prompt.media.items)
+    items.push({ ...item, bytes: await engineReadableImage(item.bytes, item.param) });
+  return { ...prompt, media: { ...prompt.media, items } };
+}
+
+/**
+ * `body` with every prompt as a string or ids (`inputs`) and its text (`texts`), and the images
+ * of its `multimodal_data` as the engine reads them.
+ */
 export async function resolvePrompts(
-  body: NativeCompletionBody,
+  given: NativeCompletionBody,
   clients: Clients,
   event: RouteEvent,
 ): Promise<NativeCompletionBody> {
+  const prompts: NativePrompt[] = [];
+  for (const prompt of given.prompts) prompts.push(await readableMedia(prompt));
+  const body = {
+    ...given,
+    prompts,
+    inputs: given.inputs.map((input, i): RequestPrompt => {
+      const prompt = prompts[i];
+      return typeof prompt === 'object' && !Array.isArray(prompt) ? prompt : input;
+    }),
+  };
   if (!body.prompts.some((prompt) => Array.isArray(prompt))) return body;
   const signal = event.request.signal;
   const { engine, card } = pickEngineClient(await engineClients(clients, event.clientId), body.model);
