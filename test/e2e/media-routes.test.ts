@@ -115,6 +115,27 @@ function assertSameChat(actual: ChatAnswer, expected: ChatAnswer, label: string)
   });
 }
 
+/** An image of `width` x `height` RGBA pixels (`pixel(x, y)`) encoded by Chromium as `type` (quality 1). */
+async function encodedInPage(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => readonly number[],
+  type: 'image/webp' | 'image/jpeg',
+): Promise<Buffer> {
+  const rgba: number[] = [];
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rgba.push(...pixel(x, y));
+  const bytes = await fixture.page.evaluate(
+    async ({ width, height, rgba, type }) => {
+      const canvas = new OffscreenCanvas(width, height);
+      canvas.getContext('2d')?.putImageData(new ImageData(Uint8ClampedArray.from(rgba), width, height), 0, 0);
+      const blob = await canvas.convertToBlob({ type, quality: 1 });
+      return [...new Uint8Array(await blob.arrayBuffer())];
+    },
+    { width, height, rgba, type },
+  );
+  return Buffer.from(bytes);
+}
+
 /** Loads the audio pair from dist/models beside the vision pair. */
 const loadAudioPair = () =>
   fixture.page.evaluate(async () => {
@@ -423,18 +444,11 @@ describe('images and audio through the routes, against llama-server --mmproj', {
 
   test("WebP, which llama-server refuses, is read by the browser: llama-server's answer for a PNG of its pixels", async () => {
     // IMAGE's pixels, encoded in the page by Chromium as a lossless WebP (VP8L): quality 1.
-    const webp = Buffer.from(
-      await fixture.page.evaluate(async () => {
-        const [width, height] = [40, 56];
-        const pixels = new Uint8ClampedArray(width * height * 4);
-        for (let y = 0; y < height; y++)
-          for (let x = 0; x < width; x++)
-            pixels.set([(x * 6) & 255, (255 - y * 4) & 255, (x * y) % 256, 255], (y * width + x) * 4);
-        const canvas = new OffscreenCanvas(width, height);
-        canvas.getContext('2d')?.putImageData(new ImageData(pixels, width, height), 0, 0);
-        const blob = await canvas.convertToBlob({ type: 'image/webp', quality: 1 });
-        return [...new Uint8Array(await blob.arrayBuffer())];
-      }),
+    const webp = await encodedInPage(
+      40,
+      56,
+      (x, y) => [(x * 6) & 255, (255 - y * 4) & 255, (x * y) % 256, 255],
+      'image/webp',
     );
     assert.equal(webp.toString('latin1', 0, 4) + webp.toString('latin1', 8, 12), 'RIFFWEBP');
     const chunks: string[] = [];
@@ -490,6 +504,44 @@ describe('images and audio through the routes, against llama-server --mmproj', {
       JSON.stringify(bad.body),
       /could not be decoded as an image \(the browser could not read it as WebP\)/,
     );
+  });
+
+  test("generated JPEGs (the same bytes to both) and lossless WebPs with and without alpha (llama-server: a PNG of the pixels): llama-server's answers", async () => {
+    const shapes = [
+      [33, 47],
+      [17, 90],
+      [400, 300],
+    ] as const;
+    for (const [width, height] of shapes) {
+      const color = (x: number, y: number) => [(x * 7) % 256, (y * 3) % 256, (x + 2 * y) % 256];
+      const jpeg = await encodedInPage(width, height, (x, y) => [...color(x, y), 255], 'image/jpeg');
+      assert.equal(jpeg.readUInt16BE(0), 0xffd8, 'a JPEG');
+      const expected = await native<ChatAnswer>(
+        vision,
+        '/v1/chat/completions',
+        imageChat('m', dataUrl('image/jpeg', jpeg)),
+      );
+      const actual = await page<ChatAnswer>(
+        '/v1/chat/completions',
+        imageChat('inpage-test-vision', dataUrl('image/jpeg', jpeg)),
+      );
+      assertSameChat(actual, expected, `JPEG ${width}x${height}`);
+      // Alpha 0 or 255: a canvas keeps no colour under alpha 0, so those pixels are black in the PNG.
+      const opaque = (x: number, y: number) => (x + y) % 5 !== 0;
+      const rgba = (x: number, y: number) => (opaque(x, y) ? [...color(x, y), 255] : [0, 0, 0, 0]);
+      const webp = await encodedInPage(width, height, rgba, 'image/webp');
+      const png = pngBytes(width, height, rgba, 4);
+      const fromPng = await native<ChatAnswer>(
+        vision,
+        '/v1/chat/completions',
+        imageChat('m', dataUrl('image/png', png)),
+      );
+      const fromWebp = await page<ChatAnswer>(
+        '/v1/chat/completions',
+        imageChat('inpage-test-vision', dataUrl('image/webp', webp)),
+      );
+      assertSameChat(fromWebp, fromPng, `WebP with alpha ${width}x${height}`);
+    }
   });
 
   test('bad media: 400 naming the part, JSON and SSE; the next answer is exact', async () => {
