@@ -262,6 +262,26 @@ describe('images and audio through the routes, against llama-server --mmproj', {
     const { max_tokens: _unused, temperature: _too, ...counted } = body('inpage-test-vision');
     const count = await page<{ input_tokens: number }>('/v1/messages/count_tokens', counted);
     assert.equal(count.input_tokens, prompt(expected.usage));
+    // A url source, downloaded by the Service Worker: llama-server's answer for the same bytes in base64.
+    const icon = readFileSync('dist/icons/icon-192.png');
+    const iconBody = (model: string, source: unknown) => ({
+      ...body(model),
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source },
+            { type: 'text', text: 'say' },
+          ],
+        },
+      ],
+    });
+    const base64 = { type: 'base64', media_type: 'image/png', data: icon.toString('base64') };
+    const url = { type: 'url', url: new URL('/icons/icon-192.png', fixture.page.url()).href };
+    const byBytes = await native<Message>(vision, '/v1/messages', iconBody('m', base64));
+    const byUrl = await page<Message>('/v1/messages', iconBody('inpage-test-vision', url));
+    assert.equal(byUrl.content[0]?.text, byBytes.content[0]?.text, 'a url source');
+    assert.equal(prompt(byUrl.usage), prompt(byBytes.usage));
   });
 
   test("responses: an input_image part gives llama-server's text", async () => {
