@@ -136,6 +136,13 @@ async function encodedInPage(
   return Buffer.from(bytes);
 }
 
+/** The page's chat answer for the image at `pageUrl` is llama-server's for the one at `nativeUrl` (the same pixels). */
+async function assertSameImageAnswer(vision: LlamaServer, nativeUrl: string, pageUrl: string, label: string) {
+  const expected = await native<ChatAnswer>(vision, '/v1/chat/completions', imageChat('m', nativeUrl));
+  const actual = await page<ChatAnswer>('/v1/chat/completions', imageChat('inpage-test-vision', pageUrl));
+  assertSameChat(actual, expected, label);
+}
+
 /** Loads the audio pair from dist/models beside the vision pair. */
 const loadAudioPair = () =>
   fixture.page.evaluate(async () => {
@@ -481,12 +488,7 @@ describe('images and audio through the routes, against llama-server --mmproj', {
       body: JSON.stringify(imageChat('m', dataUrl('image/webp', webp))),
     });
     assert.equal(refused.status, 400, 'llama-server 0.7.0 reads no WebP');
-    const expected = await native<ChatAnswer>(vision, '/v1/chat/completions', imageChat('m'));
-    const actual = await page<ChatAnswer>(
-      '/v1/chat/completions',
-      imageChat('inpage-test-vision', dataUrl('image/webp', webp)),
-    );
-    assertSameChat(actual, expected, 'WebP');
+    await assertSameImageAnswer(vision, dataUrl('image/png', IMAGE), dataUrl('image/webp', webp), 'WebP');
     const completion = (data: string) => ({
       prompt: { prompt_string: 'what is in it? <__media__>say', multimodal_data: [data] },
       n_predict: 4,
@@ -536,31 +538,19 @@ describe('images and audio through the routes, against llama-server --mmproj', {
       const color = (x: number, y: number) => [(x * 7) % 256, (y * 3) % 256, (x + 2 * y) % 256];
       const jpeg = await encodedInPage(width, height, (x, y) => [...color(x, y), 255], 'image/jpeg');
       assert.equal(jpeg.readUInt16BE(0), 0xffd8, 'a JPEG');
-      const expected = await native<ChatAnswer>(
+      await assertSameImageAnswer(
         vision,
-        '/v1/chat/completions',
-        imageChat('m', dataUrl('image/jpeg', jpeg)),
+        dataUrl('image/jpeg', jpeg),
+        dataUrl('image/jpeg', jpeg),
+        `JPEG ${width}x${height}`,
       );
-      const actual = await page<ChatAnswer>(
-        '/v1/chat/completions',
-        imageChat('inpage-test-vision', dataUrl('image/jpeg', jpeg)),
-      );
-      assertSameChat(actual, expected, `JPEG ${width}x${height}`);
       // Alpha 0 or 255: a canvas keeps no colour under alpha 0, so those pixels are black in the PNG.
       const opaque = (x: number, y: number) => (x + y) % 5 !== 0;
       const rgba = (x: number, y: number) => (opaque(x, y) ? [...color(x, y), 255] : [0, 0, 0, 0]);
       const webp = await encodedInPage(width, height, rgba, 'image/webp');
       const png = pngBytes(width, height, rgba, 4);
-      const fromPng = await native<ChatAnswer>(
-        vision,
-        '/v1/chat/completions',
-        imageChat('m', dataUrl('image/png', png)),
-      );
-      const fromWebp = await page<ChatAnswer>(
-        '/v1/chat/completions',
-        imageChat('inpage-test-vision', dataUrl('image/webp', webp)),
-      );
-      assertSameChat(fromWebp, fromPng, `WebP with alpha ${width}x${height}`);
+      const label = `WebP with alpha ${width}x${height}`;
+      await assertSameImageAnswer(vision, dataUrl('image/png', png), dataUrl('image/webp', webp), label);
     }
   });
 
