@@ -17,6 +17,7 @@ import {
 import { exposeOnWindow } from '../src/page/dropin/window-globals';
 import { CATALOGUE } from './catalogue';
 import { chooseDefaultModel } from './choose-default-model';
+import { fallbackNotice, reloadOnBuiltin, takeFallbackNotice } from './default-fallback';
 import type { Notice } from './describe-failure';
 import { detectWebGpu } from './detect-webgpu';
 import './inpage-playground';
@@ -83,8 +84,13 @@ function readGpuLayersParam(value: string | null): GpuLayers | undefined {
   }
 }
 
-function start(model: string, notice: Notice | undefined, backend?: BackendChoice, mmproj = mmprojParam): void {
-  if (!playground) return;
+function start(
+  model: string,
+  notice: Notice | undefined,
+  backend?: BackendChoice,
+  mmproj = mmprojParam,
+): Inpage | undefined {
+  if (!playground) return undefined;
   playground.startNotice = notice;
   // `?model=<folder>&model_lib=<wasm>` is a self-hosted WebLLM model; `?backend=`, `?fallback=`, `?cache=` as in webllm-params.
   // No `?backend=`: the model's own (a WebLLM catalogue id runs on webllm, anything else on llamacpp).
@@ -109,6 +115,7 @@ function start(model: string, notice: Notice | undefined, backend?: BackendChoic
   exposeOnWindow(runtime);
   playground.runtime = runtime;
   if (runtime.backend === 'webllm') learnWebGpu(runtime);
+  return runtime;
 }
 
 /**
@@ -149,7 +156,13 @@ async function startDefault(): Promise<void> {
   const notice: Notice | undefined = choice.reason
     ? { kind: 'info', title: `Running ${choice.entry.id}`, detail: choice.reason, offerTestModel: false }
     : undefined;
-  start(choice.entry.source, notice, choice.entry.backend === 'webllm' ? 'auto' : undefined);
+  const runtime = start(choice.entry.source, notice, choice.entry.backend === 'webllm' ? 'auto' : undefined);
+  // A real model chosen by default that cannot start: the built-in one instead (default-fallback.ts).
+  const builtin = CATALOGUE.find((candidate) => candidate.downloadBytes === 0);
+  if (runtime && !choice.reason && builtin)
+    runtime.ready.catch((error: unknown) =>
+      reloadOnBuiltin(builtin.source, fallbackNotice(choice.entry.id, builtin.id, error)),
+    );
 }
 
 // The picker marks the models that need WebGPU: ask once someone uses it.
@@ -161,5 +174,5 @@ const requested = params.get('model');
 // A playground catalogue id (`inpage-test-qwen3`) stands for its source (the served GGUF), with
 // its projector beside it where it has one (`inpage-test-vision`).
 const entry = CATALOGUE.find((candidate) => candidate.id === requested);
-if (requested) start(entry?.source ?? requested, undefined, undefined, mmprojParam ?? entry?.mmproj);
+if (requested) start(entry?.source ?? requested, takeFallbackNotice(), undefined, mmprojParam ?? entry?.mmproj);
 else void startDefault();

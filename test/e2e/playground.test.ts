@@ -295,6 +295,29 @@ test(
   },
 );
 
+test('with WebGPU where nothing downloads (navigator.onLine, no internet), the default WebLLM model fails and the page falls back to the built-in model by itself, saying why', async () => {
+  const webgpu = await startHarness({ args: ['--enable-unsafe-webgpu'] });
+  try {
+    const { page } = await webgpu.openPage('/', { waitReady: false });
+    await page.waitForURL(/[?&]model=inpage-test(&|$)/, { timeout: 90_000 });
+    await page.waitForFunction(() => 'inpage' in window);
+    await page.evaluate(() => window.inpage.ready);
+    assert.equal(await page.evaluate(() => window.inpage.model), 'inpage-test');
+    const info = (await page.locator('notice-banner [data-kind="info"]').textContent()) ?? '';
+    assert.match(info, /Running inpage-test/);
+    assert.match(
+      info,
+      /The default model 'Qwen2\.5-0\.5B-Instruct-q4f16_1-MLC' could not be started \(.+\), so the playground runs the built-in test model/s,
+    );
+    // Once: a reload of the fallen-back page shows no such notice.
+    await page.reload();
+    await page.evaluate(() => window.inpage.ready);
+    assert.equal(await page.locator('notice-banner [data-kind="info"]').count(), 0);
+  } finally {
+    await webgpu.close();
+  }
+});
+
 test('keyboard: Ctrl+Enter in the prompt generates; axe finds no WCAG A/AA violations', async () => {
   await reset();
   await page.locator('#prompt').fill('ABC');
