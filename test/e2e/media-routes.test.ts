@@ -318,6 +318,26 @@ describe('images and audio through the routes, against llama-server --mmproj', {
     const actual = await page<Response>('/v1/responses', body('inpage-test-vision'));
     assert.ok(text(expected).length > 0);
     assert.equal(text(actual), text(expected));
+    // The same image as an input_file (OpenAI's file part; llama-server refuses every input_file).
+    const asFile = body('inpage-test-vision');
+    const file = { type: 'input_file', file_data: dataUrl('image/png', IMAGE), filename: 'picture.png' };
+    asFile.input[0]?.content.splice(1, 1, file as never);
+    assert.equal(text(await page<Response>('/v1/responses', asFile)), text(expected), 'input_file');
+    // A sound as input_file and as input_audio: llama-server's chat answer for the same conversation.
+    const heard = await native<ChatAnswer>(audio, '/v1/chat/completions', audioChat('m'));
+    const sound = Buffer.from(SOUND).toString('base64');
+    for (const part of [
+      { type: 'input_file', file_data: `data:audio/wav;base64,${sound}`, filename: 'sound.wav' },
+      { type: 'input_audio', input_audio: { data: sound, format: 'wav' } },
+    ]) {
+      const hear = {
+        model: 'inpage-test-audio',
+        max_output_tokens: 8,
+        temperature: 0,
+        input: [{ role: 'user', content: [part, { type: 'input_text', text: 'hear' }] }],
+      };
+      assert.equal(text(await page<Response>('/v1/responses', hear)), heard.choices[0]?.message.content, part.type);
+    }
   });
 
   test("/completion: multimodal_data at /props' media_marker gives llama-server's tokens", async () => {

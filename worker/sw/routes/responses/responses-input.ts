@@ -2,7 +2,7 @@
  * Converts Responses API `input` (a string, or message / function_call / function_call_output
  * items) and `instructions` into chat messages. Stateless: `item_reference` is a 400, and
  * `reasoning` items are dropped (templates drop past reasoning anyway). A user message's
- * `input_image` and `input_audio` parts stand in its text as the request's media marker (issue
+ * `input_image`, `input_audio` and `input_file` parts stand in its text as the request's media marker (issue
  * 32), joined as chat parts are, and go to `media`.
  */
 import { InvalidRequestError } from '#core/domain/errors';
@@ -13,7 +13,7 @@ import { flattenContent } from '../../conversation/chat-content';
 import type { ChatMessage } from '../../conversation/chat-types';
 import type { ChatMedia } from '../../conversation/chat-media';
 import { joinMediaPieces } from '../../conversation/media-content';
-import { inputAudioPart, inputImagePart } from './responses-media';
+import { inputAudioPart, inputFilePart, inputImagePart } from './responses-media';
 
 const ROLES = ['system', 'developer', 'user', 'assistant'] as const;
 
@@ -83,7 +83,7 @@ function addItem(messages: ChatMessage[], item: unknown, at: string, media: Chat
   }
 }
 
-const MEDIA_TYPES = ['input_image', 'input_audio'];
+const MEDIA_TYPES = ['input_image', 'input_audio', 'input_file'];
 const MEDIA_PARTS: ReadonlySet<unknown> = new Set(MEDIA_TYPES);
 
 const hasMedia = (content: unknown): content is unknown[] =>
@@ -94,7 +94,9 @@ function withMedia(content: unknown[], param: string, media: ChatMedia): string 
   const pieces = content.map((part, j) => {
     const at = `${param}[${j}]`;
     if (isRecord(part) && MEDIA_PARTS.has(part.type)) {
-      media.parts.push(part.type === 'input_image' ? inputImagePart(part, at) : inputAudioPart(part, at));
+      const read =
+        part.type === 'input_image' ? inputImagePart : part.type === 'input_audio' ? inputAudioPart : inputFilePart;
+      media.parts.push(read(part, at));
       return null;
     }
     return flattenContent([part], param, ['input_text', ...MEDIA_TYPES]);
