@@ -11,13 +11,15 @@
  * On a plain static host (no COOP/COEP), `&isolate=credentialless&threads=2` runs one thread on
  * the first load and two from the second, isolated by the SW, with the same output. The README's
  * three ways in run here too: the script tag, the library in a Vite build, and its offline PWA.
- * A draft model (a second engine instance in the worker) gives the output without drafts.
+ * A draft model (a second engine instance in the worker) gives the output without drafts. An
+ * image reaches the vision pair, a WebP through Firefox's own decoder in the Service Worker.
  */
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'puppeteer-core';
+import { pngBytes } from '../fixtures/test-media';
 import { buildBenchModel } from '../fixtures/bench-model';
 import { INPAGE_TEST_QWEN3_CHAIN_TEXT } from '../fixtures/inpage-test-qwen3-spec';
 import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
@@ -27,6 +29,15 @@ import { startRangeServer, type RangeServer } from './range-server';
 import { readmeSnippet } from './readme-snippet';
 import { makeReadmeViteApp } from './readme-vite-app';
 import { makeTempApp, type TempApp } from './temp-app';
+
+/** A 24x24 image of four quadrants (red top-left and bottom-right, blue elsewhere), opaque. */
+const quadrant = (x: number, y: number) => (x < 12 === y < 12 ? [200, 40, 40] : [30, 60, 220]);
+const QUADRANTS_PNG = pngBytes(24, 24, quadrant);
+/** The same pixels as a lossless WebP (VP8L), as Chromium encodes them (its ICC profile chunk left out). */
+const QUADRANTS_WEBP = Buffer.concat([
+  Buffer.from('RIFF\x2e\x00\x00\x00WEBPVP8L\x22\x00\x00\x00', 'latin1'),
+  Buffer.from('LxfABQAPcB72e6ieiXv+gwdkASYzyN8yg91FENH/MByouw==', 'base64'),
+]);
 
 interface ServedCard {
   id: string;
@@ -173,6 +184,42 @@ describe('Firefox ESR', () => {
     const streamed = await post(page, '/v1/completions', { ...completion, stream: true });
     assert.equal(completionText(streamed), INPAGE_TEST_QWEN3_CHAIN_TEXT);
     assert.ok(streamed.done);
+    await context.close();
+  });
+
+  test("images on inpage-test-vision: a PNG answers; a lossless WebP, read by Firefox's Service Worker, answers as the PNG of its pixels", async () => {
+    const { page, context } = await harness.openPage('/?model=inpage-test-vision');
+    const chat = (url: string) => ({
+      model: 'inpage-test-vision',
+      temperature: 0,
+      max_tokens: 8,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image_url', image_url: { url } },
+            { type: 'text', text: 'say' },
+          ],
+        },
+      ],
+    });
+    const png = await post(
+      page,
+      '/v1/chat/completions',
+      chat(`data:image/png;base64,${QUADRANTS_PNG.toString('base64')}`),
+    );
+    assert.equal(png.status, 200, JSON.stringify(png.body));
+    const webp = await post(
+      page,
+      '/v1/chat/completions',
+      chat(`data:image/webp;base64,${QUADRANTS_WEBP.toString('base64')}`),
+    );
+    assert.equal(webp.status, 200, JSON.stringify(webp.body));
+    assert.deepEqual(webp.body, {
+      ...(png.body as object),
+      id: (webp.body as { id: string }).id,
+      created: (webp.body as { created: number }).created,
+    });
     await context.close();
   });
 
