@@ -4,6 +4,25 @@ import { inputFilePart, inputImagePart } from '../../../../../../worker/sw/route
 
 const at = 'input[0].content[1]';
 
+/** Each case's part is refused by `read` with a 400 whose message matches and whose param is the one given. */
+function expectRefusals(
+  cases: Array<[Record<string, unknown>, RegExp, string]>,
+  read: (part: Record<string, unknown>) => unknown,
+): void {
+  for (const [part, message, param] of cases) {
+    let caught: unknown = null;
+    try {
+      read(part);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(InvalidRequestError);
+    if (!(caught instanceof InvalidRequestError)) continue;
+    expect(caught.message).toMatch(message);
+    expect(caught.param).toBe(param);
+  }
+}
+
 describe('inputImagePart', () => {
   it('reads image_url as a data: or http(s) URL', () => {
     expect(
@@ -27,18 +46,7 @@ describe('inputImagePart', () => {
       [{ image_url: 'https://example.com/a.png', detail: 'max' }, /'auto', 'low' and 'high'/, `${at}.detail`],
       [{ image_url: 'data:image/png;base64,' }, /Invalid base64 value/, at],
     ];
-    for (const [part, message, param] of cases) {
-      let caught: unknown = null;
-      try {
-        inputImagePart({ type: 'input_image', ...part }, at);
-      } catch (error) {
-        caught = error;
-      }
-      expect(caught).toBeInstanceOf(InvalidRequestError);
-      if (!(caught instanceof InvalidRequestError)) continue;
-      expect(caught.message).toMatch(message);
-      expect(caught.param).toBe(param);
-    }
+    expectRefusals(cases, (part) => inputImagePart({ type: 'input_image', ...part }, at));
   });
 });
 
@@ -80,17 +88,6 @@ describe('inputFilePart', () => {
       [{}, /expected a string/, `${at}.file_url`],
       [{ file_data: 42 }, /expected a string/, `${at}.file_data`],
     ];
-    for (const [part, message, param] of cases) {
-      let caught: unknown = null;
-      try {
-        inputFilePart({ type: 'input_file', ...part }, at);
-      } catch (error) {
-        caught = error;
-      }
-      expect(caught).toBeInstanceOf(InvalidRequestError);
-      if (!(caught instanceof InvalidRequestError)) continue;
-      expect(caught.message).toMatch(message);
-      expect(caught.param).toBe(param);
-    }
+    expectRefusals(cases, (part) => inputFilePart({ type: 'input_file', ...part }, at));
   });
 });
