@@ -26,9 +26,18 @@ export async function askBoth(
   body?: Json,
   model?: string,
 ) {
-  const native = await fetch(`http://127.0.0.1:${server.port}${path}`, {
+  const init = {
     method,
     ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
+  };
+  const url = `http://127.0.0.1:${server.port}${path}`;
+  // Once more where the connection failed: Node's fetch reuses a kept-alive socket, which
+  // llama-server may close (after 5 s idle) as the request goes out ('fetch failed' once in a full
+  // run beside an engine build). A llama-server that is gone fails the second try too.
+  const native = await fetch(url, init).catch((error: unknown) => {
+    const cause = error instanceof Error ? String(error.cause) : '';
+    console.log(`# ${method} ${path} to llama-server: ${String(error)} (${cause}); asked again`);
+    return fetch(url, init);
   });
   const nativeText = await native.text();
   const own = body
