@@ -20,7 +20,12 @@ work="$root/src"
 dest="$repo/worker/engine/backends/llamacpp/wasm"
 mkdir -p "$work/build" "$work/out" "$dest"
 key() { sha256sum | cut -c1-16; }
-in_chroot() { chroot "$root" env EM_COMPILER_WRAPPER=ccache CCACHE_DIR=/src/ccache "$@"; }
+# Every compile and link runs without address-space randomization (setarch -R): clang 21's
+# WebAssembly exception codegen keys a map by pointers (llvm/llvm-project#204883), so with ASLR
+# one llama.cpp file (llama-kv-cache.cpp) came out two ways from the same inputs. Without it, the
+# same object in every chroot. Its own ccache folder and library folders (below, `noaslr`), so
+# nothing compiled with ASLR is reused.
+in_chroot() { setarch "$(uname -m)" -R chroot "$root" env EM_COMPILER_WRAPPER=ccache CCACHE_DIR=/src/ccache-noaslr "$@"; }
 
 # The toolchain: the Debian versions of emscripten and what it runs (recorded in the manifest; a
 # build with others says so first, as its bytes may differ from the committed ones).
@@ -102,7 +107,7 @@ done
 declare -A dir_of=() libs_key=()
 libs() {
   local name="$1" targets="$2" flags="${flags_of[$1]}"
-  local dir="/src/build/$name-$(echo "$LLAMA_CPP_BUNDLE_SHA256 $flags $toolchain" | key)"
+  local dir="/src/build/$name-$(echo "$LLAMA_CPP_BUNDLE_SHA256 $flags $toolchain noaslr" | key)"
   local stamp="$patches_key $(key < "$repo/scripts/engine/build-libs.sh") $targets"
   dir_of[$name]="$dir"; libs_key[$name]="$dir $stamp"
   [ "$(cat "$root$dir.key" 2>/dev/null)" = "$stamp" ] && return 0
