@@ -4,15 +4,14 @@
  * with the `avif` or `avis` brand). The Service Worker has the browser read these into a PNG
  * before the engine sees them (browser-image.ts); any other bytes go to the engine as they came.
  */
-export type BrowserImageType = 'webp' | 'avif';
+import { asciiAt } from './ascii-at';
 
-const ascii = (bytes: Uint8Array, at: number, text: string) =>
-  [...text].every((char, i) => bytes[at + i] === char.charCodeAt(0));
+export type BrowserImageType = 'webp' | 'avif';
 
 /** Which of those formats `bytes` are, or null. */
 export function browserImageType(bytes: Uint8Array): BrowserImageType | null {
   if (bytes.length < 12) return null;
-  if (ascii(bytes, 0, 'RIFF') && ascii(bytes, 8, 'WEBP')) return 'webp';
-  if (ascii(bytes, 4, 'ftyp') && (ascii(bytes, 8, 'avif') || ascii(bytes, 8, 'avis'))) return 'avif';
+  if (asciiAt(bytes, 0, 'RIFF') && asciiAt(bytes, 8, 'WEBP')) return 'webp';
+  if (asciiAt(bytes, 4, 'ftyp') && (asciiAt(bytes, 8, 'avif') || asciiAt(bytes, 8, 'avis'))) return 'avif';
   return null;
 }

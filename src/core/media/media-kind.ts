@@ -5,15 +5,14 @@
  * the image decoder. The part's type (`image_url`, `input_audio`) does not decide it, as in
  * llama-server: the SW uses this to refuse a part the model's projector cannot take.
  */
-export type MediaKind = 'image' | 'audio';
+import { asciiAt } from './ascii-at';
 
-const ascii = (bytes: Uint8Array, at: number, text: string) =>
-  [...text].every((char, i) => bytes[at + i] === char.charCodeAt(0));
+export type MediaKind = 'image' | 'audio';
 
 export function mediaKind(bytes: Uint8Array): MediaKind {
   if (bytes.length < 12) return 'image';
-  const wav = ascii(bytes, 0, 'RIFF') && ascii(bytes, 8, 'WAVE');
-  const mp3 = ascii(bytes, 0, 'ID3') || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0);
-  const flac = ascii(bytes, 0, 'fLaC');
+  const wav = asciiAt(bytes, 0, 'RIFF') && asciiAt(bytes, 8, 'WAVE');
+  const mp3 = asciiAt(bytes, 0, 'ID3') || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0);
+  const flac = asciiAt(bytes, 0, 'fLaC');
   return wav || mp3 || flac ? 'audio' : 'image';
 }

@@ -9,6 +9,7 @@
  * 0.7.0 refuses every `input_file` ('input_file' is not supported by llamacpp at this moment).
  */
 import { InvalidRequestError } from '#core/domain/errors';
+import { asciiAt } from '#core/media/ascii-at';
 import { mediaKind } from '#core/media/media-kind';
 import { mediaSource } from '#core/media/media-source';
 import { isRecord } from '#core/util/is-record';
@@ -47,8 +48,6 @@ export function inputAudioPart(part: Record<string, unknown>, at: string): Media
   return { source: mediaSource(audio.data, at), kind: 'audio', param: at };
 }
 
-const ascii = (bytes: Uint8Array, text: string) => [...text].every((char, i) => bytes[i] === char.charCodeAt(0));
-
 /**
  * The media part of the `input_file` part at `at`: its `file_data` (what the bytes are says image
  * or sound, as mtmd decides) or `file_url` (http(s): a sound by its name's extension, WAV, MP3 or
@@ -72,7 +71,7 @@ export function inputFilePart(part: Record<string, unknown>, at: string): MediaP
     const audio = /\.(wav|mp3|flac)([?#]|$)/i.test(new URL(value).pathname);
     return { source, kind: audio ? 'audio' : 'image', param: at };
   }
-  if (ascii(source.bytes, '%PDF-')) {
+  if (asciiAt(source.bytes, 0, '%PDF-')) {
     throw new InvalidRequestError(
       `'${at}' is a PDF: files are read here as images or sounds (WAV, MP3, FLAC) for the model's projector.`,
       at,
