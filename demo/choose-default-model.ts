@@ -13,6 +13,10 @@ export interface DefaultChoice {
   reason: string | null;
 }
 
+/** The built-in test model's entry: the one that downloads nothing. */
+export const builtinEntry = (catalogue: readonly CatalogueEntry[]): CatalogueEntry | undefined =>
+  catalogue.find((entry) => entry.downloadBytes === 0);
+
 /**
  * The default model: the first real (downloadable) catalogue model this browser can run —
  * WebGPU present when it needs it, and the network there unless it is cached — otherwise the
@@ -23,7 +27,7 @@ export function chooseDefaultModel(
   env: Environment,
   cached: ReadonlySet<string>,
 ): DefaultChoice | null {
-  const builtin = catalogue.find((entry) => entry.downloadBytes === 0);
+  const builtin = builtinEntry(catalogue);
   const real = catalogue.filter((entry) => entry.downloadBytes > 0 && !entry.test);
   const runnable = real.filter((entry) => entry.requires !== 'webgpu' || env.webgpu);
   const reachable = runnable.find((entry) => env.online || cached.has(entry.id));

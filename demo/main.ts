@@ -16,7 +16,7 @@ import {
 } from '../src/index';
 import { exposeOnWindow } from '../src/page/dropin/window-globals';
 import { CATALOGUE } from './catalogue';
-import { chooseDefaultModel } from './choose-default-model';
+import { builtinEntry, chooseDefaultModel } from './choose-default-model';
 import { fallbackNotice, reloadOnBuiltin, takeFallbackNotice } from './default-fallback';
 import type { Notice } from './describe-failure';
 import { detectWebGpu } from './detect-webgpu';
@@ -158,7 +158,7 @@ async function startDefault(): Promise<void> {
     : undefined;
   const runtime = start(choice.entry.source, notice, choice.entry.backend === 'webllm' ? 'auto' : undefined);
   // A real model chosen by default that cannot start: the built-in one instead (default-fallback.ts).
-  const builtin = CATALOGUE.find((candidate) => candidate.downloadBytes === 0);
+  const builtin = builtinEntry(CATALOGUE);
   if (runtime && !choice.reason && builtin)
     runtime.ready.catch((error: unknown) =>
       reloadOnBuiltin(builtin.source, fallbackNotice(choice.entry.id, builtin.id, error)),
