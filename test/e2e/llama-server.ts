@@ -11,7 +11,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
 
-const CHROOT = process.env.INPAGE_SERVER_CHROOT ?? '/var/cache/inpage-llm/sid-server';
+/** The chroot with Debian's llama.cpp packages (`INPAGE_SERVER_CHROOT` to use another). */
+export const SERVER_CHROOT = process.env.INPAGE_SERVER_CHROOT ?? '/var/cache/inpage-llm/sid-server';
 const MODELS_IN_CHROOT = '/tmp/inpage-llm-test';
 const MODEL_IN_CHROOT = `${MODELS_IN_CHROOT}/inpage-test.gguf`;
 /** A folder for `--slot-save-path` (llama-server wants it to exist), emptied by each `serverSkip()`. */
@@ -19,24 +20,27 @@ export const SLOT_SAVE_PATH = `${MODELS_IN_CHROOT}/slots/`;
 
 /** Null when llama-server can run here (making the chroot first if it can), else why not. */
 export function serverSkip(): string | null {
-  if (!existsSync(`${CHROOT}/usr/bin/llama-server`)) {
-    if (process.getuid?.() !== 0) return `llama-server: no chroot at ${CHROOT}, and making one needs root`;
+  if (!existsSync(`${SERVER_CHROOT}/usr/bin/llama-server`)) {
+    if (process.getuid?.() !== 0) return `llama-server: no chroot at ${SERVER_CHROOT}, and making one needs root`;
     if (!existsSync('/etc/debian_version'))
-      return `llama-server: no chroot at ${CHROOT}, and making one needs Debian (debootstrap)`;
+      return `llama-server: no chroot at ${SERVER_CHROOT}, and making one needs Debian (debootstrap)`;
     try {
-      execFileSync('bash', ['scripts/chroot/make-server-chroot.sh', CHROOT], {
+      execFileSync('bash', ['scripts/chroot/make-server-chroot.sh', SERVER_CHROOT], {
         stdio: ['ignore', 'ignore', 'inherit'],
       });
     } catch {
-      return `llama-server: scripts/chroot/make-server-chroot.sh could not make ${CHROOT}`;
+      return `llama-server: scripts/chroot/make-server-chroot.sh could not make ${SERVER_CHROOT}`;
     }
   }
-  mkdirSync(`${CHROOT}/tmp/inpage-llm-test`, { recursive: true });
-  rmSync(CHROOT + SLOT_SAVE_PATH, { recursive: true, force: true });
-  mkdirSync(CHROOT + SLOT_SAVE_PATH);
-  if (!existsSync(CHROOT + MODEL_IN_CHROOT)) writeFileSync(CHROOT + MODEL_IN_CHROOT, buildInpageTestModel());
+  mkdirSync(`${SERVER_CHROOT}/tmp/inpage-llm-test`, { recursive: true });
+  rmSync(SERVER_CHROOT + SLOT_SAVE_PATH, { recursive: true, force: true });
+  mkdirSync(SERVER_CHROOT + SLOT_SAVE_PATH);
+  if (!existsSync(SERVER_CHROOT + MODEL_IN_CHROOT))
+    writeFileSync(SERVER_CHROOT + MODEL_IN_CHROOT, buildInpageTestModel());
   // The chroot's /proc (the script mounts it; a reboot unmounts it).
-  execFileSync('bash', ['scripts/chroot/make-server-chroot.sh', CHROOT], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('bash', ['scripts/chroot/make-server-chroot.sh', SERVER_CHROOT], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return null;
 }
 
@@ -50,22 +54,27 @@ export function toolsExtraSkip(program: string): string | null {
   try {
     execFileSync(
       'bash',
-      ['scripts/chroot/make-sid-chroot.sh', CHROOT, `/usr/bin/${program}`, 'llama.cpp-tools-extra'],
+      ['scripts/chroot/make-sid-chroot.sh', SERVER_CHROOT, `/usr/bin/${program}`, 'llama.cpp-tools-extra'],
       {
         stdio: ['ignore', 'ignore', 'inherit'],
       },
     );
   } catch {
-    return `${program}: llama.cpp-tools-extra could not be installed in ${CHROOT}`;
+    return `${program}: llama.cpp-tools-extra could not be installed in ${SERVER_CHROOT}`;
   }
-  return existsSync(`${CHROOT}/usr/bin/${program}`) ? null : `${program}: not in ${CHROOT}`;
+  return existsSync(`${SERVER_CHROOT}/usr/bin/${program}`) ? null : `${program}: not in ${SERVER_CHROOT}`;
+}
+
+/** Writes `bytes` as `file` into the chroot's test folder (unless the same bytes are there); its path there. */
+export function placeFile(file: string, bytes: Uint8Array): string {
+  const path = `${SERVER_CHROOT}${MODELS_IN_CHROOT}/${file}`;
+  if (!existsSync(path) || !Buffer.from(bytes).equals(readFileSync(path))) writeFileSync(path, bytes);
+  return `${MODELS_IN_CHROOT}/${file}`;
 }
 
 /** Writes `bytes` as `<name>.gguf` into the chroot (unless the same bytes are there), for `startLlamaServer(name)`. */
 export function placeModel(name: string, bytes: Uint8Array): void {
-  const path = `${CHROOT}${MODELS_IN_CHROOT}/${name}.gguf`;
-  if (existsSync(path) && Buffer.from(bytes).equals(readFileSync(path))) return;
-  writeFileSync(path, bytes);
+  placeFile(`${name}.gguf`, bytes);
 }
 
 /**
@@ -74,14 +83,14 @@ export function placeModel(name: string, bytes: Uint8Array): void {
  * made with llama.cpp-tools only: llama.cpp-tools-extra's `llama-batched-bench` is for benches).
  */
 export function runInServerChroot(program: string, args: readonly string[], pkg?: string): Promise<string> {
-  if (pkg && !existsSync(`${CHROOT}/usr/bin/${program}`)) {
-    execFileSync('chroot', [CHROOT, 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', pkg], {
+  if (pkg && !existsSync(`${SERVER_CHROOT}/usr/bin/${program}`)) {
+    execFileSync('chroot', [SERVER_CHROOT, 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', pkg], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
   }
   return new Promise((resolve, reject) => {
-    const child = spawn('chroot', [CHROOT, program, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('chroot', [SERVER_CHROOT, program, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -128,7 +137,7 @@ export async function startLlamaServer({
   const child: ChildProcess = spawn(
     'chroot',
     [
-      CHROOT,
+      SERVER_CHROOT,
       'llama-server',
       '-m',
       model === 'inpage-test' ? MODEL_IN_CHROOT : `${MODELS_IN_CHROOT}/${model}.gguf`,

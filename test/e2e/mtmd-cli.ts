@@ -12,10 +12,7 @@
  * again, up to five times (on one thread, `-t 1`, where it is rare).
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { modelInChroot, placeModel } from './llama-server';
-
-const CHROOT = process.env.INPAGE_SERVER_CHROOT ?? '/var/cache/inpage-llm/sid-server';
+import { modelInChroot, placeFile, placeModel, SERVER_CHROOT } from './llama-server';
 
 export interface MtmdCliRun {
   /** A model and its projector, placed in the chroot as `name` and `name.mmproj`. */
@@ -32,7 +29,7 @@ export interface MtmdCliRun {
 
 function run(args: readonly string[]): Promise<{ out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('chroot', [CHROOT, 'llama-mtmd-cli', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('chroot', [SERVER_CHROOT, 'llama-mtmd-cli', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let log = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -56,8 +53,7 @@ export async function mtmdCliText({
 }: MtmdCliRun): Promise<string> {
   placeModel(name, model);
   placeModel(`${name}.mmproj`, projector);
-  const file = `/tmp/inpage-llm-test/${name}.medium`;
-  writeFileSync(CHROOT + file, media.bytes);
+  const file = placeFile(`${name}.medium`, media.bytes);
   const argv = [
     '--jinja',
     '-t',

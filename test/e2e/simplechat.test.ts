@@ -13,13 +13,12 @@ import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright';
-import { serverSkip } from './llama-server';
+import { SERVER_CHROOT, serverSkip } from './llama-server';
 import { readmeSnippet } from './readme-snippet';
 import { startStaticSite, type StaticSite } from './static-site';
 import { makeTempApp, type TempApp } from './temp-app';
 
-const CHROOT = process.env.INPAGE_SERVER_CHROOT ?? '/var/cache/inpage-llm/sid-server';
-const SIMPLECHAT = `${CHROOT}/usr/share/llama.cpp/llama-server/simplechat-legacy-ui`;
+const SIMPLECHAT = `${SERVER_CHROOT}/usr/share/llama.cpp/llama-server/simplechat-legacy-ui`;
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);

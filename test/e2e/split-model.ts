@@ -5,9 +5,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { toolsExtraSkip } from './llama-server';
+import { SERVER_CHROOT, toolsExtraSkip } from './llama-server';
 
-const CHROOT = process.env.INPAGE_SERVER_CHROOT ?? '/var/cache/inpage-llm/sid-server';
 const WORK = '/tmp/inpage-llm-split';
 
 /** Null when `llama-gguf-split` can run here (installing it first if it can), else why not. */
@@ -15,13 +14,13 @@ export const splitSkip = (): string | null => toolsExtraSkip('llama-gguf-split')
 
 /** `model` split by `llama-gguf-split --split-max-tensors maxTensors`: its parts, in order. */
 export function splitModel(model: Uint8Array, maxTensors: number): Uint8Array[] {
-  rmSync(CHROOT + WORK, { recursive: true, force: true });
-  mkdirSync(CHROOT + WORK, { recursive: true });
-  writeFileSync(`${CHROOT}${WORK}/in.gguf`, model);
+  rmSync(SERVER_CHROOT + WORK, { recursive: true, force: true });
+  mkdirSync(SERVER_CHROOT + WORK, { recursive: true });
+  writeFileSync(`${SERVER_CHROOT}${WORK}/in.gguf`, model);
   execFileSync(
     'chroot',
     [
-      CHROOT,
+      SERVER_CHROOT,
       'llama-gguf-split',
       '--split',
       '--split-max-tensors',
@@ -31,8 +30,8 @@ export function splitModel(model: Uint8Array, maxTensors: number): Uint8Array[] 
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
-  const parts = readdirSync(CHROOT + WORK)
+  const parts = readdirSync(SERVER_CHROOT + WORK)
     .filter((name) => /^out-\d{5}-of-\d{5}\.gguf$/.test(name))
     .sort();
-  return parts.map((name) => new Uint8Array(readFileSync(`${CHROOT}${WORK}/${name}`)));
+  return parts.map((name) => new Uint8Array(readFileSync(`${SERVER_CHROOT}${WORK}/${name}`)));
 }
