@@ -64,22 +64,28 @@ async function engineWith(model: Uint8Array<ArrayBuffer>, projector: Uint8Array<
   return engine;
 }
 
-/** A greedy answer of 8 tokens to `MARKER + TEXT` with `media`. */
-function answer(engine: Engine, media: Uint8Array[], text = TEXT): Answer {
-  const { ids } = engine.beginWithMedia(`${MARKER.repeat(media.length)}${text}`, media, true, true, true);
-  while ((engine.prefill(512) ?? 1) > 0);
-  engine.sampler({ temperature: 0 });
-  const tokens: number[] = [];
-  const logprobs: number[] = [];
-  for (let i = 0; i < 8; i++) {
-    const token = engine.sample(1, false);
-    tokens.push(token.id);
-    logprobs.push(token.logprob);
-    engine.accept(token.id);
-    if (engine.isEndOfGeneration(token.id) || !engine.push(token.id)) break;
-  }
-  return { tokens, logprobs, promptTokens: ids.length };
+/** A greedy answer of 8 tokens to `MARKER + TEXT` with `media`, as one section (answers asked for together run in turn). */
+function answer(engine: Engine, media: Uint8Array[], text = TEXT): Promise<Answer> {
+  return engine.exclusive(async () => {
+    const { ids } = await engine.beginWithMedia(`${MARKER.repeat(media.length)}${text}`, media, true, true, true);
+    while (((await engine.prefill(512)) ?? 1) > 0);
+    engine.sampler({ temperature: 0 });
+    const tokens: number[] = [];
+    const logprobs: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const token = engine.sample(1, false);
+      tokens.push(token.id);
+      logprobs.push(token.logprob);
+      engine.accept(token.id);
+      if (engine.isEndOfGeneration(token.id) || !(await engine.push(token.id))) break;
+    }
+    return { tokens, logprobs, promptTokens: ids.length };
+  });
 }
+
+/** `beginWithMedia` as a section of its own. */
+const begin = (engine: Engine, text: string, media: Uint8Array[]) =>
+  engine.exclusive(() => engine.beginWithMedia(text, media, true, true, true));
 
 /** llama-server with the engine's KV cache for these models: F32, without flash attention. */
 const F32_CACHE = ['-ctk', 'f32', '-ctv', 'f32', '-fa', 'off'];
@@ -174,7 +180,7 @@ describe('images and audio in the engine', () => {
     async () => {
       const [model, projector] = [buildInpageTestVisionModel(), buildInpageTestVisionProjector()];
       const engine = await engineWith(model, projector);
-      const ours = IMAGES.map((image) => answer(engine, [image]));
+      const ours = await Promise.all(IMAGES.map((image) => answer(engine, [image])));
       assert.equal(ours[0]?.promptTokens, inpageTestVisionImageTokens + TEXT.length);
       assert.notDeepEqual(ours[0]?.tokens, ours[1]?.tokens, 'two images, two answers');
       const theirs = await native('engine-media-vision', model, projector, IMAGES);
@@ -185,7 +191,7 @@ describe('images and audio in the engine', () => {
   test('inpage-test-audio: a WAV, the same tokens as llama-server --mmproj', { skip: skip ?? false }, async () => {
     const [model, projector] = [buildInpageTestAudioModel(), buildInpageTestAudioProjector()];
     const engine = await engineWith(model, projector);
-    const mine = answer(engine, [SOUND]);
+    const mine = await answer(engine, [SOUND]);
     assert.equal(mine.promptTokens, inpageTestAudioChunkTokens + TEXT.length);
     const [theirs] = await native('engine-media-audio', model, projector, [SOUND]);
     assertSame(mine, theirs as Answer, 'sound');
@@ -205,7 +211,7 @@ describe('images and audio in the engine', () => {
         const engine = await engineWith(model, projector);
         const names = Object.keys(media);
         const items = Object.values(media);
-        const ours = items.map((item) => answer(engine, [item]));
+        const ours = await Promise.all(items.map((item) => answer(engine, [item])));
         // Over hundreds of audio tokens an F16 cache moves a logprob by up to 1.1e-3: the engine's cache here.
         const theirs = await native(`engine-media-more-${label}`, model, projector, items, F32_CACHE);
         ours.forEach((mine, i) => assertSame(mine, theirs[i] as Answer, `${label}: ${names[i]}`));
@@ -215,50 +221,50 @@ describe('images and audio in the engine', () => {
 
   test("the request's faults are refused by name, and the next answer is exact", async () => {
     const engine = await engineWith(buildInpageTestVisionModel(), buildInpageTestVisionProjector());
-    const before = answer(engine, [IMAGES[0] as Uint8Array]);
+    const before = await answer(engine, [IMAGES[0] as Uint8Array]);
     const refused = (media: Uint8Array[], text: string, message: RegExp) =>
-      assert.throws(
-        () => engine.beginWithMedia(text, media, true, true, true),
+      assert.rejects(
+        begin(engine, text, media),
         (error) => error instanceof EngineInputError && message.test(error.message),
       );
-    refused(
+    await refused(
       [new TextEncoder().encode('not an image at all')],
       `${MARKER}${TEXT}`,
       /media item 0 could not be decoded as an image/,
     );
-    refused(
+    await refused(
       [IMAGES[0] as Uint8Array, SOUND],
       `${MARKER}${MARKER}${TEXT}`,
       /media item 1 is audio, and this model takes no audio/,
     );
-    refused(
+    await refused(
       [IMAGES[0] as Uint8Array],
       `${MARKER}${MARKER}${TEXT}`,
       /the prompt has 2 media markers \(<__media__>\) and 1 media items/,
     );
-    refused([IMAGES[0] as Uint8Array], `${TEXT}${MARKER}`, /ends with media/);
-    assert.deepEqual(answer(engine, [IMAGES[0] as Uint8Array]), before);
+    await refused([IMAGES[0] as Uint8Array], `${TEXT}${MARKER}`, /ends with media/);
+    assert.deepEqual(await answer(engine, [IMAGES[0] as Uint8Array]), before);
   });
 
   test('the same image at the same place keeps its cells (by content), and the answer is the same', async () => {
     const engine = await engineWith(buildInpageTestVisionModel(), buildInpageTestVisionProjector());
     const [first, second] = [IMAGES[0] as Uint8Array, IMAGES[1] as Uint8Array];
-    const fresh = answer(engine, [first]);
+    const fresh = await answer(engine, [first]);
     // The same bytes again: the image's cells and the text are kept (all but the last token).
-    const again = engine.beginWithMedia(`${MARKER}${TEXT}`, [Uint8Array.from(first)], true, true, true);
+    const again = await begin(engine, `${MARKER}${TEXT}`, [Uint8Array.from(first)]);
     assert.equal(again.cached, again.ids.length - 1);
-    engine.begin([0], false);
+    await engine.exclusive(() => engine.begin([0], false));
     // After another image, its cells are not the first image's: what is kept ends where the image starts.
-    answer(engine, [second]);
-    const other = engine.beginWithMedia(`${MARKER}${TEXT}`, [first], true, true, true);
+    await answer(engine, [second]);
+    const other = await begin(engine, `${MARKER}${TEXT}`, [first]);
     assert.equal(other.ids[other.cached], -1);
     // A longer conversation about the same image reuses it, and answers as a fresh engine does.
-    answer(engine, [first], `${TEXT} it`);
-    const reused = engine.beginWithMedia(`${MARKER}${TEXT} it again`, [first], true, true, true);
+    await answer(engine, [first], `${TEXT} it`);
+    const reused = await begin(engine, `${MARKER}${TEXT} it again`, [first]);
     assert.ok(reused.cached >= inpageTestVisionImageTokens + TEXT.length, `${reused.cached} kept`);
-    const longer = answer(engine, [first], `${TEXT} it again`);
+    const longer = await answer(engine, [first], `${TEXT} it again`);
     const freshEngine = await engineWith(buildInpageTestVisionModel(), buildInpageTestVisionProjector());
-    assertSame(longer, answer(freshEngine, [first], `${TEXT} it again`), 'reused');
+    assertSame(longer, await answer(freshEngine, [first], `${TEXT} it again`), 'reused');
     assert.notDeepEqual(longer.tokens, fresh.tokens);
   });
 

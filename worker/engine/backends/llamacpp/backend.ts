@@ -59,9 +59,9 @@ export const F32_CACHE_MIB = 512;
  * why. A failure the glue reports (`EngineError`: it refused the tiny prompt) leaves the engine
  * sound, and the model's own requests say what they need.
  */
-function firstEvaluation(id: string, model: LlamaCppModel): void {
+async function firstEvaluation(id: string, model: LlamaCppModel): Promise<void> {
   try {
-    model.firstEvaluation();
+    await model.firstEvaluation();
   } catch (error) {
     if (error instanceof EngineError) return;
     const reason = error instanceof Error ? error.message : String(error);
@@ -187,7 +187,7 @@ export class LlamaCppBackend implements Backend {
         projector,
         placement,
       );
-      firstEvaluation(spec.id, model);
+      await firstEvaluation(spec.id, model);
       await model.warmStart(await latest);
       return model;
     } catch (error) {
@@ -233,7 +233,7 @@ export class LlamaCppBackend implements Backend {
       engine.dispose();
       throw error;
     }
-    return new DraftModel(draftSpec.id, engine, setup.slots);
+    return DraftModel.create(draftSpec.id, engine, setup.slots);
   }
 
   /**

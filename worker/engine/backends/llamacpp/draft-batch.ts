@@ -39,8 +39,8 @@ const MAX_IDLE = 16;
 
 /** What the loop uses of the engine (llama-wasm.ts). */
 export interface DraftEngine {
-  push(id: number): boolean;
-  pushDraft(ids: readonly number[]): boolean;
+  push(id: number): Promise<boolean>;
+  pushDraft(ids: readonly number[]): Promise<boolean>;
   draftNgram(id: number, sizeN: number, sizeM: number): number[];
   keep(n: number): void;
   cachedTokens(): number[];
@@ -48,7 +48,7 @@ export interface DraftEngine {
 
 /** What the loop uses of a draft model (draft-model.ts). */
 export interface Drafter {
-  draft(context: readonly number[], most: number, pMin: number): number[];
+  draft(context: readonly number[], most: number, pMin: number): Promise<number[]>;
 }
 
 export class DraftBatch {
@@ -95,9 +95,10 @@ export class DraftBatch {
    * Decodes the sampled token `id`, with a draft where one is found and worth checking: at most
    * `room` tokens after `id` (what the context and `max_tokens` leave for tokens whose logits
    * are read) and `batch` in all (the step the time budget allows). False: the context is full.
+   * The engine's calls here and in `taken` and `finish` run inside the caller's section.
    */
-  push(id: number, room: number, batch: number): boolean {
-    const found = this.propose(id, room, batch);
+  async push(id: number, room: number, batch: number): Promise<boolean> {
+    const found = await this.propose(id, room, batch);
     return found.length === 0 ? this.engine.push(id) : this.check(id, found);
   }
 
@@ -106,7 +107,7 @@ export class DraftBatch {
    * or none (empty): speculative decoding is off, no draft was found or none is worth checking,
    * or drafts rest after a miss. With none, `id` is decoded as any sampled token.
    */
-  propose(id: number, room: number, batch: number): number[] {
+  async propose(id: number, room: number, batch: number): Promise<number[]> {
     const most = this.params
       ? Math.min(this.params.n_max, room, Math.min(batch, MAX_DRAFT_BATCH) - 1, Math.max(this.limit, this.params.n_min))
       : 0;
@@ -118,7 +119,7 @@ export class DraftBatch {
     // A draft model reads the context's tokens (copied out once); an n-gram draft is found in the glue.
     const drafter = this.params.type === 'draft-simple' ? this.drafter : null;
     const found = drafter
-      ? drafter.draft([...this.engine.cachedTokens(), id], most, this.params.p_min)
+      ? await drafter.draft([...this.engine.cachedTokens(), id], most, this.params.p_min)
       : this.engine.draftNgram(id, this.params.ngram_size_n, this.params.ngram_size_m).slice(0, most);
     return found.length < Math.max(1, this.params.n_min) ? [] : found;
   }
@@ -127,9 +128,9 @@ export class DraftBatch {
    * Decodes `id` and the draft `found` (propose's) in one batch, with logits at every position:
    * the samples that follow read them (`position`, `taken`). False: the context is full.
    */
-  check(id: number, found: number[]): boolean {
+  async check(id: number, found: number[]): Promise<boolean> {
     this.base = this.engine.cachedTokens().length;
-    if (!this.engine.pushDraft([id, ...found])) return false;
+    if (!(await this.engine.pushDraft([id, ...found]))) return false;
     this.draft = found;
     this.at = 0;
     this.counts.drafted += found.length;

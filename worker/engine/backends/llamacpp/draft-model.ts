@@ -21,46 +21,60 @@ const DRAFT_TOP_K = 10;
 export class DraftModel {
   private readonly steps = new PrefillSteps();
 
-  constructor(
+  private constructor(
     readonly id: string,
     private readonly engine: LlamaWasm,
-    slots = 1,
-  ) {
-    for (let slot = 0; slot < slots; slot++) {
-      engine.use(slot);
-      engine.sampler({ temperature: 0 });
-    }
+  ) {}
+
+  /** The draft model on `engine` (loaded), each of its `slots` with the greedy sampler. */
+  static async create(id: string, engine: LlamaWasm, slots = 1): Promise<DraftModel> {
+    await engine.exclusive(() => {
+      for (let slot = 0; slot < slots; slot++) {
+        engine.use(slot);
+        engine.sampler({ temperature: 0 });
+      }
+    });
+    return new DraftModel(id, engine);
   }
 
   /** Starts reading `ids` (the model's prompt) into `slot`'s draft context; `readStep` reads it. */
-  beginPrompt(ids: readonly number[], slot = 0): void {
-    this.engine.use(slot);
-    this.engine.begin(ids, true);
+  beginPrompt(ids: readonly number[], slot = 0): Promise<void> {
+    return this.engine.exclusive(async () => {
+      this.engine.use(slot);
+      await this.engine.begin(ids, true);
+    });
   }
 
   /** Reads one step of the prompt `beginPrompt` started on `slot`; returns the tokens still to read. */
-  readStep(slot = 0): number {
+  readStep(slot = 0): Promise<number> {
+    return this.engine.exclusive(() => this.read(slot));
+  }
+
+  /** `readStep` inside a section. */
+  private async read(slot: number): Promise<number> {
     this.engine.use(slot);
-    return this.steps.read(this.engine) ?? 0;
+    return (await this.steps.read(this.engine)) ?? 0;
   }
 
   /**
    * Up to `most` draft tokens after `context` (the model's tokens and the token it just sampled),
    * each with at least `pMin` of the probability among the draft's top 10.
    */
-  draft(context: readonly number[], most: number, pMin: number, slot = 0): number[] {
-    const draft: number[] = [];
-    if (most <= 0) return draft;
-    this.engine.use(slot);
-    this.engine.begin(context, true);
-    while (this.readStep(slot) > 0);
-    for (;;) {
-      const sampled = this.engine.sample(DRAFT_TOP_K, false);
-      if (topProbability(sampled) < pMin) break;
-      draft.push(sampled.id);
-      if (draft.length >= most || !this.engine.push(sampled.id)) break;
-    }
-    return draft;
+  draft(context: readonly number[], most: number, pMin: number, slot = 0): Promise<number[]> {
+    return this.engine.exclusive(async () => {
+      const draft: number[] = [];
+      if (most <= 0) return draft;
+      this.engine.use(slot);
+      await this.engine.begin(context, true);
+      while ((await this.read(slot)) > 0);
+      for (;;) {
+        const sampled = this.engine.sample(DRAFT_TOP_K, false);
+        if (topProbability(sampled) < pMin) break;
+        draft.push(sampled.id);
+        if (draft.length >= most || !(await this.engine.push(sampled.id))) break;
+      }
+      return draft;
+    });
   }
 
   dispose(): void {

@@ -14,12 +14,14 @@
 import { OpenAIError, ServiceUnavailableError } from '#core/domain/errors';
 import { EngineError } from './engine-error';
 
-/** What the guard reads of the engine's memory (LlamaWasm has both). */
-export interface EngineMemory {
+/** What the guard reads of the engine's memory, and how it runs a section (LlamaWasm has all three). */
+export interface GuardedEngine {
   /** A count that grows each time an allocation failed for want of memory. */
   memoryFailures(): number;
   /** The heap's size now, in bytes. */
   heapBytes(): number;
+  /** Runs `section` under the engine's lock (engine-lock.ts). */
+  exclusive<T>(section: () => T | Promise<T>): Promise<T>;
 }
 
 const MIB = 1024 * 1024;
@@ -30,14 +32,14 @@ export class EngineGuard {
 
   constructor(
     private readonly model: string,
-    private readonly memory: EngineMemory,
+    private readonly engine: GuardedEngine,
     private readonly onCrash: (reason: string) => void,
   ) {}
 
-  /** Runs one engine step (or a few), mapping a crash. */
+  /** Runs one engine call that never suspends (the vocabulary's, a slot's tokens), mapping a crash. */
   call<T>(step: () => T): T {
     this.checkUsable();
-    const failures = this.memory.memoryFailures();
+    const failures = this.engine.memoryFailures();
     try {
       return step();
     } catch (error) {
@@ -45,10 +47,30 @@ export class EngineGuard {
     }
   }
 
+  /** Runs engine steps inside a section that is running already (slot-steps.ts's tick), mapping a crash. */
+  async callAsync<T>(steps: () => Promise<T>): Promise<T> {
+    this.checkUsable();
+    const failures = this.engine.memoryFailures();
+    try {
+      return await steps();
+    } catch (error) {
+      throw this.map(error, failures);
+    }
+  }
+
+  /**
+   * Runs `work` as one section of the engine's lock (engine-lock.ts), mapping a crash inside it,
+   * so that a section that was waiting meanwhile finds the engine crashed when its turn comes,
+   * and does not run.
+   */
+  section<T>(work: () => T | Promise<T>): Promise<T> {
+    return this.engine.exclusive(() => this.callAsync(async () => work()));
+  }
+
   /** Runs a generation, mapping a crash at any step. */
   async *stream<T>(start: () => AsyncIterable<T>): AsyncIterable<T> {
     this.checkUsable();
-    const failures = this.memory.memoryFailures();
+    const failures = this.engine.memoryFailures();
     try {
       yield* start();
     } catch (error) {
@@ -69,13 +91,13 @@ export class EngineGuard {
   /** `error` thrown by a step that began when the memory failure count was `failures`. */
   private map(error: unknown, failures: number): Error {
     if (this.crash !== null) return this.crash;
-    const outOfMemory = this.memory.memoryFailures() !== failures;
+    const outOfMemory = this.engine.memoryFailures() !== failures;
     if (!outOfMemory && (error instanceof OpenAIError || error instanceof EngineError)) return error;
     const reason = error instanceof Error ? error.message : String(error);
     this.crash = outOfMemory
       ? new ServiceUnavailableError(
           `The llama.cpp engine of '${this.model}' ran out of memory: its heap could not grow past ` +
-            `${Math.round(this.memory.heapBytes() / MIB)} MiB (${reason}). The engine is restarted ` +
+            `${Math.round(this.engine.heapBytes() / MIB)} MiB (${reason}). The engine is restarted ` +
             'and the model loaded again; a shorter context or a smaller model needs less.',
           'engine_out_of_memory',
           { cause: error },

@@ -37,6 +37,13 @@ export interface LlamaEngineOptions {
 
 type Ptr = number;
 
+/**
+ * What an export that may suspend returns: in the CPU variants its status at once; in a
+ * WebGPU variant (JSPI) a promise of it, where ggml-webgpu waits for the GPU inside the call
+ * (docs/design/webgpu-engine.md). `LlamaWasm` awaits both alike.
+ */
+export type MaySuspend<T = number> = T | Promise<T>;
+
 export interface LlamaEngineModule {
   HEAPU8: Uint8Array;
   HEAP32: Int32Array;
@@ -57,7 +64,7 @@ export interface LlamaEngineModule {
     nThreadsBatch: number,
     maxF32CacheMib: number,
     nSlots: number,
-  ): number;
+  ): MaySuspend;
   /** The pthreads build (scripts/engine/threads-post.js): ends its pthread Workers. */
   stopThreads?(): void;
   _ip_info(): number;
@@ -65,27 +72,27 @@ export interface LlamaEngineModule {
   _ip_tokenize_mixed(text: Ptr, length: number, ranges: Ptr, nRanges: number, addSpecial: number): number;
   _ip_piece(id: number, special: number): number;
   _ip_eog(id: number): number;
-  _ip_begin(ids: Ptr, n: number, reuse: number): number;
-  _ip_prefill(max: number): number;
+  _ip_begin(ids: Ptr, n: number, reuse: number): MaySuspend;
+  _ip_prefill(max: number): MaySuspend;
   _ip_sampler(spec: Ptr): number;
   _ip_sample(index: number, nProbs: number, banEog: number): number;
   _ip_draft_ngram(id: number, sizeN: number, sizeM: number): number;
-  _ip_push_draft(ids: Ptr, n: number): number;
+  _ip_push_draft(ids: Ptr, n: number): MaySuspend;
   _ip_keep(n: number): number;
   _ip_accept(id: number): void;
-  _ip_push(id: number): number;
-  _ip_reset(): void;
+  _ip_push(id: number): MaySuspend;
+  _ip_reset(): MaySuspend<void>;
   _ip_use(slot: number): number;
-  _ip_step(slots: Ptr, ids: Ptr, n: number): number;
+  _ip_step(slots: Ptr, ids: Ptr, n: number): MaySuspend;
   _ip_slot_clear(slot: number): number;
-  _ip_slot_copy(src: number, dst: number): number;
+  _ip_slot_copy(src: number, dst: number): MaySuspend;
   _ip_cached(): number;
-  _ip_state_save(): number;
+  _ip_state_save(): MaySuspend;
   _ip_state_release(): void;
-  _ip_state_restore(data: Ptr, size: number): number;
-  _ip_score(ids: Ptr, n: number, top: number): number;
-  _ip_embed(ids: Ptr, n: number, nCtx: number): number;
-  _ip_mmproj_load(path: Ptr, mediaMarker: Ptr): number;
+  _ip_state_restore(data: Ptr, size: number): MaySuspend;
+  _ip_score(ids: Ptr, n: number, top: number): MaySuspend;
+  _ip_embed(ids: Ptr, n: number, nCtx: number): MaySuspend;
+  _ip_mmproj_load(path: Ptr, mediaMarker: Ptr): MaySuspend;
   _ip_media_marker(): Ptr;
   _ip_media_begin(
     text: Ptr,
@@ -96,5 +103,5 @@ export interface LlamaEngineModule {
     reuse: number,
     addSpecial: number,
     parseSpecial: number,
-  ): number;
+  ): MaySuspend;
 }

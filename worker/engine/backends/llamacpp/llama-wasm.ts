@@ -1,7 +1,14 @@
 /**
  * The engine wasm behind a typed API: strings and id arrays in, numbers and arrays out, a thrown
  * `Error` (with the glue's message) for every failure. One instance holds one model; its calls
- * are synchronous and short (one batch each), so the caller's loop decides when to yield.
+ * are short (one batch each), so the caller's loop decides when to yield.
+ *
+ * The calls that decode, load, save or restore return promises: in a WebGPU variant they may
+ * suspend while the GPU works (docs/design/webgpu-engine.md); in the CPU variants they are
+ * settled at once. Whatever selects a slot (`use`) and makes its calls, or awaits one of them,
+ * runs as one section (`exclusive`: engine-lock.ts), so that no other request's calls run in
+ * between; test builds refuse a call on the context outside a section. The vocabulary's calls
+ * (tokenize, piece, info) never suspend and read no slot: they run at any time.
  */
 import createLlamaEngine from './wasm/llama-engine.mjs';
 import type { KvCacheType } from '#core/domain/tokenize';
@@ -9,7 +16,8 @@ import type { ThreadCounts } from '#core/domain/threads';
 import { bufferBlobReads } from './blob-reads';
 import { EngineError, EngineInputError } from './engine-error';
 import type { LlamaEngineFiles } from './engine-files';
-import type { LlamaEngineModule, LlamaEngineOptions } from './engine-module';
+import type { LlamaEngineModule, LlamaEngineOptions, MaySuspend } from './engine-module';
+import { EngineLock } from './engine-lock';
 import { refusedGrowths, watchHeapGrowth } from './heap-growth';
 import { armTestTrap } from './test-trap';
 import { testHeapCeiling, testHeapReserve } from './test-memory';
@@ -93,6 +101,7 @@ export class LlamaWasm {
   private withMedia: boolean[] = [false];
   /** The slot the per-slot calls act on (`use`). */
   private current = 0;
+  private readonly lock = new EngineLock();
 
   private constructor(
     private readonly m: LlamaEngineModule,
@@ -142,7 +151,7 @@ export class LlamaWasm {
     if (typeof FileReaderSync !== 'undefined') bufferBlobReads(this.m.WORKERFS);
     await this.mount(MODEL_DIR, files);
     this.check(
-      this.withString(path, (ptr) =>
+      await this.withStringAwaited(path, (ptr) =>
         this.m._ip_load(ptr, contextLength, threads.decode, threads.prefill, maxF32CacheMib, slots),
       ),
     );
@@ -172,11 +181,25 @@ export class LlamaWasm {
     const path = `${PROJECTOR_DIR}/${file.name}`;
     await this.mount(PROJECTOR_DIR, [file]);
     const bits = this.check(
-      this.withString(path, (pathPtr) =>
-        this.withString(mediaMarker, (markerPtr) => this.m._ip_mmproj_load(pathPtr, markerPtr)),
+      await this.withStringAwaited(path, (pathPtr) =>
+        this.withStringAwaited(mediaMarker, (markerPtr) => this.m._ip_mmproj_load(pathPtr, markerPtr)),
       ),
     );
     return { vision: (bits & 1) !== 0, audio: (bits & 2) !== 0 };
+  }
+
+  /**
+   * Runs `section` once the sections asked for before it have settled (engine-lock.ts): a slot
+   * selected in it stays selected, and nothing else calls the context, until it ends.
+   */
+  exclusive<T>(section: () => T | Promise<T>): Promise<T> {
+    return this.lock.exclusive(section);
+  }
+
+  /** Test builds: a call on the context outside a section is its caller's bug (engine-lock.ts). */
+  private inSection(call: string): void {
+    if (__INPAGE_TEST_HOOKS__ && !this.lock.held)
+      throw new Error(`LlamaWasm.${call} was called outside a section (exclusive)`);
   }
 
   /** The text that stands for one media item in `beginWithMedia`'s prompt (`loadProjector`'s `mediaMarker`). */
@@ -191,13 +214,14 @@ export class LlamaWasm {
    * item). A request at fault (an item that is no image or audio, a modality the projector
    * lacks, markers and items not as many, a prompt ending with media) throws EngineInputError.
    */
-  beginWithMedia(
+  async beginWithMedia(
     text: string,
     media: readonly Uint8Array[],
     reuse: boolean,
     addSpecial: boolean,
     parseSpecial: boolean,
-  ): { ids: number[]; cached: number } {
+  ): Promise<{ ids: number[]; cached: number }> {
+    this.inSection('beginWithMedia');
     // mtmd counts them too, but says only that they differ (as a preprocessing failure, status 2).
     const marker = this.mediaMarker();
     const markers = text.split(marker).length - 1;
@@ -214,8 +238,8 @@ export class LlamaWasm {
         at += item.length;
       }
       const sizes = media.map((item) => item.length);
-      const status = this.withString(text, (ptr, length) =>
-        this.withIds(sizes, (sizesPtr) =>
+      const status = await this.withStringAwaited(text, (ptr, length) =>
+        this.withIdsAwaited(sizes, (sizesPtr) =>
           this.m._ip_media_begin(
             ptr,
             length,
@@ -334,8 +358,11 @@ export class LlamaWasm {
   }
 
   /** Starts a generation on `ids`; returns how many came from the context's cached prefix. */
-  begin(ids: readonly number[], reuse: boolean): number {
-    const cached = this.check(this.withIds(ids, (ptr) => this.m._ip_begin(ptr, ids.length, reuse ? 1 : 0)));
+  async begin(ids: readonly number[], reuse: boolean): Promise<number> {
+    this.inSection('begin');
+    const cached = this.check(
+      await this.withIdsAwaited(ids, (ptr) => this.m._ip_begin(ptr, ids.length, reuse ? 1 : 0)),
+    );
     this.pending[this.current] = ids.length - cached;
     this.withMedia[this.current] = false;
     return cached;
@@ -350,8 +377,9 @@ export class LlamaWasm {
    * Reads up to `max` more prompt tokens; returns how many are left, or null where the unified
    * cache has no room for them now (other slots hold its cells; nothing was read).
    */
-  prefill(max: number): number | null {
-    const status = this.m._ip_prefill(max);
+  async prefill(max: number): Promise<number | null> {
+    this.inSection('prefill');
+    const status = await this.m._ip_prefill(max);
     if (status === NO_ROOM) return null;
     this.pending[this.current] = this.check(status);
     return this.check(status);
@@ -364,6 +392,7 @@ export class LlamaWasm {
 
   /** Selects the slot that the per-slot calls (begin, prefill, sampler, sample, accept, push, drafts, states) act on. */
   use(slot: number): void {
+    this.inSection('use');
     this.check(this.m._ip_use(slot));
     this.current = slot;
   }
@@ -373,9 +402,10 @@ export class LlamaWasm {
    * `use(slots[i])` and `sample(..., i)` sample slot `slots[i]`'s next token. 'full': a slot's
    * tokens fill the context; 'no-room': the unified cache has no room for the step now.
    */
-  step(slots: readonly number[], ids: readonly number[]): 'ok' | 'full' | 'no-room' {
-    const status = this.withIds(slots, (slotsPtr) =>
-      this.withIds(ids, (idsPtr) => this.m._ip_step(slotsPtr, idsPtr, ids.length)),
+  async step(slots: readonly number[], ids: readonly number[]): Promise<'ok' | 'full' | 'no-room'> {
+    this.inSection('step');
+    const status = await this.withIdsAwaited(slots, (slotsPtr) =>
+      this.withIdsAwaited(ids, (idsPtr) => this.m._ip_step(slotsPtr, idsPtr, ids.length)),
     );
     if (status === FULL) return 'full';
     if (status === NO_ROOM) return 'no-room';
@@ -385,18 +415,21 @@ export class LlamaWasm {
 
   /** Drops slot `slot`'s cells. */
   clearSlot(slot: number): void {
+    this.inSection('clearSlot');
     this.check(this.m._ip_slot_clear(slot));
     this.pending[slot] = 0;
   }
 
   /** Copies slot `src`'s cells and tokens into slot `dst` (the copy is made at the next decode). */
-  copySlot(src: number, dst: number): void {
-    this.check(this.m._ip_slot_copy(src, dst));
+  async copySlot(src: number, dst: number): Promise<void> {
+    this.inSection('copySlot');
+    this.check(await this.m._ip_slot_copy(src, dst));
     this.pending[dst] = 0;
   }
 
   /** Sets up the sampler (llama-server's field names; see native/sampling.cpp). */
   sampler(spec: object): void {
+    this.inSection('sampler');
     this.check(this.withString(JSON.stringify(spec), (ptr) => this.m._ip_sampler(ptr)));
   }
 
@@ -405,6 +438,7 @@ export class LlamaWasm {
    * batch position whose logits it samples (-1: the last decoded; a draft's: `pushDraft`).
    */
   sample(top: number, banEndOfGeneration: boolean, index = -1): SampledToken {
+    this.inSection('sample');
     const id = this.check(this.m._ip_sample(index, top, banEndOfGeneration ? 1 : 0));
     if (top <= 0) return { id, logprob: 0, top: [] };
     const [entry] = this.entries(1, top);
@@ -412,12 +446,14 @@ export class LlamaWasm {
   }
 
   accept(id: number): void {
+    this.inSection('accept');
     this.m._ip_accept(id);
   }
 
   /** Decodes the generated token `id`; false when the context is full. */
-  push(id: number): boolean {
-    const status = this.m._ip_push(id);
+  async push(id: number): Promise<boolean> {
+    this.inSection('push');
+    const status = await this.m._ip_push(id);
     if (status === FULL) return false;
     if (status === NO_ROOM) throw new EngineError('the context has no room left for this slot');
     this.check(status);
@@ -429,6 +465,7 @@ export class LlamaWasm {
    * context's tokens: n-grams of `sizeN`, drafts of up to `sizeM` (native/speculative.cpp).
    */
   draftNgram(id: number, sizeN: number, sizeM: number): number[] {
+    this.inSection('draftNgram');
     return this.i32(this.check(this.m._ip_draft_ngram(id, sizeN, sizeM)));
   }
 
@@ -436,8 +473,9 @@ export class LlamaWasm {
    * Decodes `ids` (a sampled token and its draft) after the context's tokens in one batch, with
    * logits at each: `sample(..., i)` samples after the i-th. False when they do not fit.
    */
-  pushDraft(ids: readonly number[]): boolean {
-    const status = this.withIds(ids, (ptr) => this.m._ip_push_draft(ptr, ids.length));
+  async pushDraft(ids: readonly number[]): Promise<boolean> {
+    this.inSection('pushDraft');
+    const status = await this.withIdsAwaited(ids, (ptr) => this.m._ip_push_draft(ptr, ids.length));
     if (status === -2) return false;
     this.check(status);
     return true;
@@ -445,27 +483,45 @@ export class LlamaWasm {
 
   /** Keeps the context's first `n` tokens (a draft's accepted part) and drops the rest. */
   keep(n: number): void {
+    this.inSection('keep');
     this.check(this.m._ip_keep(n));
   }
 
   /** Empties the context (the next prompt is read from its start). */
-  reset(): void {
+  async reset(): Promise<void> {
+    this.inSection('reset');
     this.pending.fill(0);
-    this.m._ip_reset();
+    await this.m._ip_reset();
   }
 
   /** The tokens whose KV entries the context holds (the prompt and generation so far). */
   cachedTokens(): number[] {
+    this.inSection('cachedTokens');
     return this.i32(this.m._ip_cached());
+  }
+
+  /**
+   * Slot `slot`'s tokens, at any time (a section of another request may be suspended): nothing
+   * here suspends, and the slot selected before is selected again.
+   */
+  slotTokens(slot: number): number[] {
+    const selected = this.current;
+    this.check(this.m._ip_use(slot));
+    try {
+      return this.i32(this.m._ip_cached());
+    } finally {
+      this.m._ip_use(selected);
+    }
   }
 
   /**
    * The context's state and its tokens, as the bytes of llama.cpp's sequence-state file (the
    * file llama-server's slot save writes: native/state.cpp).
    */
-  saveState(): Uint8Array<ArrayBuffer> {
+  async saveState(): Promise<Uint8Array<ArrayBuffer>> {
+    this.inSection('saveState');
     try {
-      const size = this.check(this.m._ip_state_save());
+      const size = this.check(await this.m._ip_state_save());
       const at = address(this.m._ip_out_bytes());
       return this.m.HEAPU8.slice(at, at + size);
     } finally {
@@ -478,26 +534,29 @@ export class LlamaWasm {
    * page load); returns the tokens it holds. A state llama.cpp refuses throws, and leaves the
    * context empty.
    */
-  restoreState(bytes: Uint8Array): number {
+  async restoreState(bytes: Uint8Array): Promise<number> {
+    this.inSection('restoreState');
     this.pending[this.current] = 0;
     const ptr = this.malloc(Math.max(1, bytes.length));
     try {
       this.m.HEAPU8.set(bytes, ptr);
-      return this.check(this.m._ip_state_restore(ptr, bytes.length));
+      return this.check(await this.m._ip_state_restore(ptr, bytes.length));
     } finally {
       this.m._free(ptr);
     }
   }
 
   /** Each of `ids[1..]` scored given the ones before it, with the top `top` candidates. */
-  score(ids: readonly number[], top: number): SampledToken[] {
-    const n = this.check(this.withIds(ids, (ptr) => this.m._ip_score(ptr, ids.length, top)));
+  async score(ids: readonly number[], top: number): Promise<SampledToken[]> {
+    this.inSection('score');
+    const n = this.check(await this.withIdsAwaited(ids, (ptr) => this.m._ip_score(ptr, ids.length, top)));
     return this.entries(n, top);
   }
 
   /** The pooled (unnormalized) embedding of `ids`, in a context of `contextLength` tokens. */
-  embed(ids: readonly number[], contextLength: number): number[] {
-    const dim = this.check(this.withIds(ids, (ptr) => this.m._ip_embed(ptr, ids.length, contextLength)));
+  async embed(ids: readonly number[], contextLength: number): Promise<number[]> {
+    this.inSection('embed');
+    const dim = this.check(await this.withIdsAwaited(ids, (ptr) => this.m._ip_embed(ptr, ids.length, contextLength)));
     const at = address(this.m._ip_out_f32()) / 4;
     return Array.from(this.m.HEAPF32.subarray(at, at + dim));
   }
@@ -523,27 +582,59 @@ export class LlamaWasm {
     return Array.from(this.m.HEAP32.subarray(at, at + Math.max(0, n)));
   }
 
+  /** Calls `call` with `ids` as int32s in the heap. */
   private withIds(ids: readonly number[], call: (ptr: number) => number): number {
-    const ptr = this.malloc(Math.max(1, ids.length) * 4);
+    const ptr = this.heapIds(ids);
     try {
-      this.m.HEAP32.set(ids, ptr / 4);
       return call(ptr);
     } finally {
       this.m._free(ptr);
     }
   }
 
-  /** Calls `call` with `text` as NUL-terminated UTF-8 in the heap (and its length in bytes). */
-  private withString(text: string, call: (ptr: number, length: number) => number): number {
-    const bytes = encoder.encode(text);
-    const ptr = this.malloc(bytes.length + 1);
+  /** `withIds` for an export that may suspend: the ids are freed once it has settled. */
+  private async withIdsAwaited(ids: readonly number[], call: (ptr: number) => MaySuspend): Promise<number> {
+    const ptr = this.heapIds(ids);
     try {
-      this.m.HEAPU8.set(bytes, ptr);
-      this.m.HEAPU8[ptr + bytes.length] = 0;
-      return call(ptr, bytes.length);
+      return await call(ptr);
     } finally {
       this.m._free(ptr);
     }
+  }
+
+  private heapIds(ids: readonly number[]): number {
+    const ptr = this.malloc(Math.max(1, ids.length) * 4);
+    this.m.HEAP32.set(ids, ptr / 4);
+    return ptr;
+  }
+
+  /** Calls `call` with `text` as NUL-terminated UTF-8 in the heap (and its length in bytes). */
+  private withString(text: string, call: (ptr: number, length: number) => number): number {
+    const [ptr, length] = this.heapString(text);
+    try {
+      return call(ptr, length);
+    } finally {
+      this.m._free(ptr);
+    }
+  }
+
+  /** `withString` for an export that may suspend: the text is freed once it has settled. */
+  private async withStringAwaited(text: string, call: (ptr: number, length: number) => MaySuspend): Promise<number> {
+    const [ptr, length] = this.heapString(text);
+    try {
+      return await call(ptr, length);
+    } finally {
+      this.m._free(ptr);
+    }
+  }
+
+  /** `text` as NUL-terminated UTF-8 in the heap, and its length in bytes. */
+  private heapString(text: string): [number, number] {
+    const bytes = encoder.encode(text);
+    const ptr = this.malloc(bytes.length + 1);
+    this.m.HEAPU8.set(bytes, ptr);
+    this.m.HEAPU8[ptr + bytes.length] = 0;
+    return [ptr, bytes.length];
   }
 
   /**

@@ -136,11 +136,11 @@ export class LlamaCppModel implements LoadedModel {
    * token sampled greedily. A model that loads but cannot run (a crash on its first decode)
    * fails its load here instead of its first request.
    */
-  firstEvaluation(): void {
-    this.guard.call(() => {
+  async firstEvaluation(): Promise<void> {
+    await this.guard.section(async () => {
       const ids = this.engine.tokenize(' ', true, false);
-      this.engine.begin(ids.length > 0 ? ids : [0], false);
-      while (this.prefillStep() > 0);
+      await this.engine.begin(ids.length > 0 ? ids : [0], false);
+      while ((await this.prefillStep()) > 0);
       this.engine.sampler({ temperature: 0 });
       if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
       this.engine.sample(0, false);
@@ -213,10 +213,10 @@ export class LlamaCppModel implements LoadedModel {
     }
   }
 
-  private scored(ids: number[], top: number, slot: number): PromptToken[] {
-    return this.guard.call(() => {
+  private scored(ids: number[], top: number, slot: number): Promise<PromptToken[]> {
+    return this.guard.section(async () => {
       this.engine.use(slot);
-      const scored = ids.length > 1 ? this.engine.score(ids, top) : [];
+      const scored = ids.length > 1 ? await this.engine.score(ids, top) : [];
       return ids.map((id, i): PromptToken => {
         const bytes = this.engine.piece(id, true);
         const own = { id, text: tokenSpelling(bytes), bytes };
@@ -243,7 +243,7 @@ export class LlamaCppModel implements LoadedModel {
           'context_length_exceeded',
         );
       announceBusy(this.steps.expectedMs(ids.length));
-      vectors.push(this.guard.call(() => this.engine.embed(ids, most)));
+      vectors.push(await this.guard.section(() => this.engine.embed(ids, most)));
       promptTokens += ids.length;
       await pacer.maybeYield();
     }
@@ -279,8 +279,8 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   /** Reads one prompt step, sized by time (prefill-steps.ts); returns the tokens still pending. */
-  private prefillStep(): number {
-    const pending = this.steps.read(this.engine);
+  private async prefillStep(): Promise<number> {
+    const pending = await this.steps.read(this.engine);
     // One slot: a prompt shorter than the context always has room.
     if (pending === null) throw new EngineError('the context has no room for the prompt');
     return pending;
@@ -357,16 +357,16 @@ export class LlamaCppModel implements LoadedModel {
    * are 400s naming the request's part (its `param`); a prompt with media too long for the
    * context is known only here, once the projector counted its tokens.
    */
-  private begin(prompt: SlotPrompt, reuse: boolean): { ids: number[]; cached: number } {
-    if ('ids' in prompt) return { ids: prompt.ids, cached: this.engine.begin(prompt.ids, reuse) };
-    const begun = this.beginMedia(prompt.media, reuse);
+  private async begin(prompt: SlotPrompt, reuse: boolean): Promise<{ ids: number[]; cached: number }> {
+    if ('ids' in prompt) return { ids: prompt.ids, cached: await this.engine.begin(prompt.ids, reuse) };
+    const begun = await this.beginMedia(prompt.media, reuse);
     this.checkLength(begun.ids.length, 'prompt');
     return begun;
   }
 
-  private beginMedia({ text, items }: MediaPrompt, reuse: boolean): { ids: number[]; cached: number } {
+  private async beginMedia({ text, items }: MediaPrompt, reuse: boolean): Promise<{ ids: number[]; cached: number }> {
     try {
-      return this.engine.beginWithMedia(
+      return await this.engine.beginWithMedia(
         text,
         items.map((item) => item.bytes),
         reuse,
@@ -384,10 +384,10 @@ export class LlamaCppModel implements LoadedModel {
   /** A prompt with media's tokens (each media item's as the projector counts them), on a free slot. */
   private countMediaTokens(prompt: MediaPrompt): Promise<number> {
     return this.onFreeSlot((slot) =>
-      this.guard.call(() => {
+      this.guard.section(async () => {
         this.engine.use(slot);
         this.saved.drop(slot);
-        return this.beginMedia(prompt, true).ids.length;
+        return (await this.beginMedia(prompt, true)).ids.length;
       }),
     );
   }
@@ -436,11 +436,14 @@ export class LlamaCppModel implements LoadedModel {
       if (!signal.aborted) await this.saved.restoreFor(prompt.ids, slot);
     }
     if (signal.aborted) return;
-    this.engine.use(slot);
-    const { ids, cached: cachedTokens } = this.begin(prompt, request.cache_prompt);
-    const promptTokens = ids.length;
     const generating = request.max_tokens !== 0;
-    if (generating) this.setSampler(request);
+    const { ids, cached: cachedTokens } = await this.guard.section(async () => {
+      this.engine.use(slot);
+      const begun = await this.begin(prompt, request.cache_prompt);
+      if (generating) this.setSampler(request);
+      return begun;
+    });
+    const promptTokens = ids.length;
     const laidOut = request.infill
       ? decoder.decode(new Uint8Array(ids.flatMap((id) => this.engine.piece(id, true))))
       : null;
@@ -459,8 +462,8 @@ export class LlamaCppModel implements LoadedModel {
     if (generating && draftModel) {
       // The draft model reads the prompt too, into the slot's own sequence, in steps.
       const pacer = new Pacer();
-      draftModel.beginPrompt(ids, slot);
-      while (draftModel.readStep(slot) > 0) {
+      await draftModel.beginPrompt(ids, slot);
+      while ((await draftModel.readStep(slot)) > 0) {
         await pacer.maybeYield();
         if (signal.aborted) return;
       }
@@ -498,13 +501,13 @@ export class LlamaCppModel implements LoadedModel {
       }
     } finally {
       // As alone (draft-batch.ts's finish): the slot keeps only the choice's own tokens' cells.
-      if (unused > 0) this.keepOnSlot(slot, promptTokens + generated - 1);
+      if (unused > 0) await this.keepOnSlot(slot, promptTokens + generated - 1);
     }
   }
 
   /** Drops `slot`'s cells after its first `n`. */
-  private keepOnSlot(slot: number, n: number): void {
-    this.guard.call(() => {
+  private keepOnSlot(slot: number, n: number): Promise<void> {
+    return this.guard.section(() => {
       this.engine.use(slot);
       this.engine.keep(n);
     });
@@ -526,14 +529,14 @@ export class LlamaCppModel implements LoadedModel {
    */
   private async *choice(request: AnyChoice, prompt: SlotPrompt, signal: AbortSignal): AsyncIterable<GenerationEvent> {
     const pacer = new Pacer();
-    const { ids, cached: cachedTokens } = this.begin(prompt, request.cache_prompt);
+    const { ids, cached: cachedTokens } = await this.guard.section(() => this.begin(prompt, request.cache_prompt));
     const promptTokens = ids.length;
     // `/infill` answers with the prompt it laid out (llama-server's `prompt`: the ids' pieces, control tokens as text).
     const laidOut = request.infill
       ? decoder.decode(new Uint8Array(ids.flatMap((id) => this.engine.piece(id, true))))
       : null;
     yield { type: 'prompt', promptTokens, cachedTokens, ...(laidOut === null ? {} : { text: laidOut }) };
-    while (this.prefillStep() > 0) {
+    while ((await this.guard.section(() => this.prefillStep())) > 0) {
       await pacer.maybeYield();
       if (signal.aborted) return;
     }
@@ -546,13 +549,13 @@ export class LlamaCppModel implements LoadedModel {
     const speculative = 'ids' in prompt ? resolveSpeculative(request.speculative, this.draft !== null) : null;
     if (speculative?.type === 'draft-simple' && this.draft) {
       // The draft model reads the prompt too, in steps, before the first token is drafted.
-      this.draft.beginPrompt(ids);
-      while (this.draft.readStep() > 0) {
+      await this.draft.beginPrompt(ids);
+      while ((await this.draft.readStep()) > 0) {
         await pacer.maybeYield();
         if (signal.aborted) return;
       }
     }
-    this.setSampler(request);
+    await this.guard.section(() => this.setSampler(request));
     const drafts = new DraftBatch(this.engine, speculative, this.draft);
     const end = ender(promptTokens, cachedTokens, () => (speculative ? { draft: { ...drafts.counts } } : {}));
     let failed = false;
@@ -565,7 +568,7 @@ export class LlamaCppModel implements LoadedModel {
       // Ended inside a draft (a stop, an abort, an error): the cells of its untaken tokens go.
       // After an engine failure its first error is the one reported (the engine is replaced).
       try {
-        drafts.finish();
+        await this.guard.section(() => drafts.finish());
       } catch (error) {
         if (!failed) throw error;
       }
@@ -594,18 +597,22 @@ export class LlamaCppModel implements LoadedModel {
       if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
       announceBusy(tokenMs);
       const started = performance.now();
-      const sampled = this.engine.sample(top, generated < request.min_tokens, drafts.position);
-      this.engine.accept(sampled.id);
+      const banEog = generated < request.min_tokens;
+      const sampled = await this.guard.section(() => {
+        const token = this.engine.sample(top, banEog, drafts.position);
+        this.engine.accept(token.id);
+        return token;
+      });
       generated += 1;
       if (yield* this.tokenEvents(sampled, generated, { request, promptTokens, text, end })) return;
-      if (!drafts.taken(sampled.id)) {
-        // A draft's tokens all get sampled after it, so each needs room for one more token.
-        const left = request.max_tokens === null ? Infinity : request.max_tokens - generated;
-        const room = Math.min(this.contextLength - promptTokens - generated, left) - 1;
-        if (!drafts.push(sampled.id, room, this.steps.next())) {
-          yield withTail(end('length', generated), text);
-          return;
-        }
+      // A draft's tokens all get sampled after it, so each needs room for one more token.
+      const left = request.max_tokens === null ? Infinity : request.max_tokens - generated;
+      const room = Math.min(this.contextLength - promptTokens - generated, left) - 1;
+      const next = this.steps.next();
+      // A token the draft had is in the context already; any other is decoded (with a draft where one is found).
+      if (!(await this.guard.section(async () => drafts.taken(sampled.id) || drafts.push(sampled.id, room, next)))) {
+        yield withTail(end('length', generated), text);
+        return;
       }
       tokenMs = performance.now() - started;
       await pacer.maybeYield();

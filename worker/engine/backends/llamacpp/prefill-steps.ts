@@ -67,14 +67,14 @@ export class PrefillSteps {
    * the Service Worker (`announceBusy`: no keepalive is answered meanwhile) and timed for
    * `record`. Returns the tokens still pending, or null where the slot's cache had no room.
    */
-  read(engine: LlamaWasm): number | null {
+  async read(engine: LlamaWasm): Promise<number | null> {
     const before = engine.pendingTokens();
     const tokens = this.next();
     const media = engine.readsMedia();
     announceBusy(media ? MEDIA_STEP_MS : this.expectedMs(tokens));
     const started = performance.now();
     if (__INPAGE_TEST_HOOKS__) testSlowStep();
-    const pending = engine.prefill(tokens);
+    const pending = await engine.prefill(tokens);
     if (pending !== null && !media) this.record(before - pending, performance.now() - started);
     return pending;
   }

@@ -3,9 +3,9 @@
  * before a prompt is read, the saved state that holds more of it than the context does is
  * restored; after a request, the context's state is handed to the cache to save. Storage that
  * fails never fails a request: the prompt is then read as if nothing were saved. With slots, each
- * slot's sequence is saved and restored on its own (the calls select the slot first, in the same
- * synchronous call: other slots' steps run between awaits), and a state longer than a slot's
- * context is left for a page whose slots hold it.
+ * slot's sequence is saved and restored on its own (the calls select the slot first, in one
+ * section of the engine's lock: other slots' steps run between sections), and a state longer
+ * than a slot's context is left for a page whose slots hold it.
  */
 import { MIN_SAVED_TOKENS, type FoundPrefix, type PromptCache } from '../../prompt-cache/prompt-cache';
 import { sharedPrefix } from '../../prompt-cache/saved-prefixes';
@@ -15,9 +15,9 @@ import type { EngineGuard } from './engine-guard';
 /** What it needs of the engine (LlamaWasm's methods). */
 export interface StateEngine {
   use(slot: number): void;
-  cachedTokens(): number[];
-  saveState(): Uint8Array<ArrayBuffer>;
-  restoreState(bytes: Uint8Array): number;
+  slotTokens(slot: number): number[];
+  saveState(): Promise<Uint8Array<ArrayBuffer>>;
+  restoreState(bytes: Uint8Array): Promise<number>;
 }
 
 export class SavedContext {
@@ -36,7 +36,7 @@ export class SavedContext {
   async restoreFor(ids: readonly number[], slot = 0): Promise<void> {
     if (!this.cache || ids.length < MIN_SAVED_TOKENS) return;
     const have = sharedPrefix(
-      this.guard.call(() => this.slotCall(slot, () => this.engine.cachedTokens())),
+      this.guard.call(() => this.engine.slotTokens(slot)),
       ids,
     );
     if (have >= ids.length - 1) return;
@@ -47,10 +47,12 @@ export class SavedContext {
     if (found) await this.restore(this.cache, found, slot);
   }
 
-  /** `call` on `slot` (selected first: the per-slot calls act on the selected one). */
-  private slotCall<T>(slot: number, call: () => T): T {
-    this.engine.use(slot);
-    return call();
+  /** `call` on `slot` (selected first: the per-slot calls act on the selected one), as one section. */
+  private slotCall<T>(slot: number, call: () => Promise<T>): Promise<T> {
+    return this.guard.section(() => {
+      this.engine.use(slot);
+      return call();
+    });
   }
 
   /**
@@ -64,7 +66,7 @@ export class SavedContext {
   private async restore(cache: PromptCache, found: FoundPrefix, slot = 0): Promise<void> {
     if (found.entry.tokens.length > this.slotContext) return;
     try {
-      this.guard.call(() => this.slotCall(slot, () => this.engine.restoreState(found.bytes)));
+      await this.slotCall(slot, () => this.engine.restoreState(found.bytes));
       cache.restored(found.entry);
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
@@ -86,7 +88,7 @@ export class SavedContext {
     setTimeout(() => {
       if (this.pending.get(slot) !== pending) return;
       this.pending.delete(slot);
-      this.save(pending.prompt, slot);
+      void this.save(pending.prompt, slot);
     }, 0);
   }
 
@@ -96,12 +98,12 @@ export class SavedContext {
     else this.pending.delete(slot);
   }
 
-  private save(prompt: number, slot: number): void {
+  private async save(prompt: number, slot: number): Promise<void> {
     if (!this.cache) return;
     try {
-      const tokens = this.guard.call(() => this.slotCall(slot, () => this.engine.cachedTokens()));
+      const tokens = this.guard.call(() => this.engine.slotTokens(slot));
       if (!this.cache.wants(tokens)) return;
-      const bytes = this.guard.call(() => this.slotCall(slot, () => this.engine.saveState()));
+      const bytes = await this.slotCall(slot, () => this.engine.saveState());
       this.cache.save(tokens, Math.min(prompt, tokens.length), bytes);
     } catch (error) {
       // A state that cannot be saved costs the next load its prompt's prefill, nothing else.

@@ -24,7 +24,7 @@ export class SlotFiles {
     private readonly guard: EngineGuard,
   ) {}
 
-  /** Runs `request` on slot `slot` (selected before each engine call: other slots run between awaits). */
+  /** Runs `request` on slot `slot` (selected in each section: other slots run between sections). */
   async run(request: SlotActionRequest, slot: number): Promise<SlotActionResult> {
     const started = performance.now();
     const done = (tokens: number, bytes: number): SlotActionResult => ({
@@ -33,8 +33,8 @@ export class SlotFiles {
       ms: performance.now() - started,
     });
     if (request.action === 'erase') {
-      const tokens = this.guard.call(() => this.onSlot(slot).cachedTokens().length);
-      this.guard.call(() => this.onSlot(slot).clearSlot(slot));
+      const tokens = this.guard.call(() => this.engine.slotTokens(slot).length);
+      await this.onSlot(slot, async (engine) => engine.clearSlot(slot));
       return done(tokens, 0);
     }
     // Checked in the Service Worker; again here, past the message boundary (an OPFS name must not escape the folder).
@@ -46,27 +46,27 @@ export class SlotFiles {
         'no_storage',
       );
     if (request.action === 'save') {
-      const tokens = this.guard.call(() => this.onSlot(slot).cachedTokens().length);
-      const bytes = this.guard.call(() => this.onSlot(slot).saveState());
+      const tokens = this.guard.call(() => this.engine.slotTokens(slot).length);
+      const bytes = await this.onSlot(slot, (engine) => engine.saveState());
       await this.folder.write(filename, bytes);
       return done(tokens, bytes.length);
     }
     const bytes = await this.folder.read(filename);
     if (!bytes) throw refused(`there is no slot file '${filename}'`);
     try {
-      return done(
-        this.guard.call(() => this.onSlot(slot).restoreState(bytes)),
-        bytes.length,
-      );
+      return done(await this.onSlot(slot, (engine) => engine.restoreState(bytes)), bytes.length);
     } catch (error) {
       if (error instanceof EngineError) throw refused(error.message);
       throw error;
     }
   }
 
-  private onSlot(slot: number): LlamaWasm {
-    this.engine.use(slot);
-    return this.engine;
+  /** `call` on `slot`, selected first, as one section of the engine's lock. */
+  private onSlot<T>(slot: number, call: (engine: LlamaWasm) => Promise<T>): Promise<T> {
+    return this.guard.section(() => {
+      this.engine.use(slot);
+      return call(this.engine);
+    });
   }
 }
 

@@ -178,7 +178,7 @@ export class SlotSteps {
     });
     if (signal.aborted) return;
     const from = source.slot;
-    if (sharedPrefix(this.kept(from), ids) > own + 1) this.guard.call(() => this.engine.copySlot(from, slot));
+    if (sharedPrefix(this.kept(from), ids) > own + 1) await this.guard.section(() => this.engine.copySlot(from, slot));
   }
 
   /** `slot`'s prompt is read, or abandoned: the slots waiting for it go on. */
@@ -279,10 +279,7 @@ export class SlotSteps {
   }
 
   private kept(slot: number): number[] {
-    return this.guard.call(() => {
-      this.engine.use(slot);
-      return this.engine.cachedTokens();
-    });
+    return this.guard.call(() => this.engine.slotTokens(slot));
   }
 
   private schedule(): void {
@@ -297,8 +294,13 @@ export class SlotSteps {
       });
   }
 
-  /** One step for the tokens submitted, then one prompt chunk. */
+  /** One step for the tokens submitted, then one prompt chunk: one section of the engine's lock. */
   private tick(): void {
+    void this.engine.exclusive(() => this.tickSection());
+  }
+
+  private async tickSection(): Promise<void> {
+    // Asked for from here on, a tick runs after this one (its work is submitted meanwhile: a step may suspend).
     this.scheduled = false;
     // In slot order: llama.cpp puts a step's sequences in one micro-batch only while their ids
     // rise one by one in the batch (llama_batch_allocr::split_equal, sequential with a cache
@@ -312,32 +314,35 @@ export class SlotSteps {
       .sort((a, b) => a.slot - b.slot);
     this.tokens.clear();
     // A slot with a draft to check decodes it alone first (settled there, or failed alone); the others' tokens make the step.
-    const joint = work.filter((item) => {
+    const joint: TokenWork[] = [];
+    for (const item of work) {
       const drafts = item.drafts;
-      if (drafts === null) return true;
-      let alone = true;
-      this.settle([item], () => (alone = this.checkDraft(item, drafts)));
-      return !alone;
-    });
-    if (joint.length > 0) this.settle(joint, () => this.step(joint));
+      let alone = false;
+      if (drafts !== null) {
+        alone = true;
+        await this.settle([item], async () => void (alone = await this.checkDraft(item, drafts)));
+      }
+      if (!alone) joint.push(item);
+    }
+    if (joint.length > 0) await this.settle(joint, () => this.step(joint));
     const chunk = this.prefills.shift();
-    if (chunk) this.settle([chunk], () => this.prefillChunk(chunk));
+    if (chunk) await this.settle([chunk], () => this.prefillChunk(chunk));
     if (this.tokens.size > 0 || this.prefills.length > 0) this.schedule();
   }
 
   /** Runs `run`; a failure rejects each of `work` with the guard's account of it (a crash once). */
-  private settle(work: ReadonlyArray<Pick<Settle<never>, 'reject'>>, run: () => void): void {
+  private async settle(work: ReadonlyArray<Pick<Settle<never>, 'reject'>>, run: () => Promise<void>): Promise<void> {
     try {
-      this.guard.call(run);
+      await this.guard.callAsync(run);
     } catch (error) {
       for (const item of work) item.reject(error);
     }
   }
 
-  private step(work: TokenWork[]): void {
+  private async step(work: TokenWork[]): Promise<void> {
     announceBusy(this.stepMs ?? this.steps.expectedMs(DECODE_COST_IN_PROMPT_TOKENS * work.length));
     const started = performance.now();
-    const status = this.engine.step(
+    const status = await this.engine.step(
       work.map((item) => item.slot),
       work.map((item) => item.id),
     );
@@ -353,11 +358,11 @@ export class SlotSteps {
    * samples its positions at once, before anything else is decoded: each draft token taken, then
    * the one after them. False: no draft; the token joins the step.
    */
-  private checkDraft(item: TokenWork, drafts: SlotDrafts): boolean {
+  private async checkDraft(item: TokenWork, drafts: SlotDrafts): Promise<boolean> {
     this.engine.use(item.slot);
-    const found = drafts.batch.propose(item.id, drafts.room, this.steps.next());
+    const found = await drafts.batch.propose(item.id, drafts.room, this.steps.next());
     if (found.length === 0) return false;
-    if (!drafts.batch.check(item.id, found)) throw new EngineError("a draft found no room in its slot's cache");
+    if (!(await drafts.batch.check(item.id, found))) throw new EngineError("a draft found no room in its slot's cache");
     const sampled: SampledToken[] = [];
     for (let taken = true; taken;) {
       const token = this.sampleAt(item.slot, item.sample(sampled.length), drafts.batch.position);
@@ -369,10 +374,10 @@ export class SlotSteps {
     return true;
   }
 
-  private prefillChunk(chunk: PrefillWork): void {
+  private async prefillChunk(chunk: PrefillWork): Promise<void> {
     if (chunk.signal.aborted) return chunk.resolve('aborted');
     this.engine.use(chunk.slot);
-    const pending = this.steps.read(this.engine);
+    const pending = await this.steps.read(this.engine);
     if (pending === null) throw new EngineError("a prompt found no room in its slot's cache");
     if (pending > 0) return void this.prefills.push(chunk);
     if (!chunk.sample) return chunk.resolve(null);

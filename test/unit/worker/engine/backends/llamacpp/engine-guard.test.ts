@@ -2,12 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRequestError, ServiceUnavailableError } from '#core/domain/errors';
 import { EngineGuard } from '../../../../../../worker/engine/backends/llamacpp/engine-guard';
 import { EngineError } from '../../../../../../worker/engine/backends/llamacpp/engine-error';
+import { EngineLock } from '../../../../../../worker/engine/backends/llamacpp/engine-lock';
 
 /** A guard over a fake heap: `fail()` counts an allocation that failed for want of memory. */
 function guarded() {
   let failures = 0;
   const crashes: string[] = [];
-  const memory = { memoryFailures: () => failures, heapBytes: () => 96 * 1024 * 1024 };
+  const lock = new EngineLock();
+  const memory = {
+    memoryFailures: () => failures,
+    heapBytes: () => 96 * 1024 * 1024,
+    exclusive: <T>(section: () => T | Promise<T>) => lock.exclusive(section),
+  };
   const guard = new EngineGuard('m', memory, (reason) => crashes.push(reason));
   return { guard, crashes, fail: () => failures++ };
 }
@@ -102,5 +108,24 @@ describe('EngineGuard', () => {
       })(),
     ).rejects.toMatchObject({ code: 'engine_out_of_memory' });
     expect(seen).toEqual([1]);
+  });
+
+  it("maps a section's crash after its awaits; a section queued behind it never runs, and gets the crash", async () => {
+    const { guard, crashes } = guarded();
+    let ranAfter = false;
+    const crashing = guard.section(async () => {
+      await Promise.resolve();
+      throw new WebAssembly.RuntimeError('memory access out of bounds');
+    });
+    const queued = guard.section(() => {
+      ranAfter = true;
+      return 1;
+    });
+    await expect(crashing).rejects.toMatchObject({ code: 'engine_crashed' });
+    // Asked for before the crash: its turn came after it, on a crashed engine.
+    await expect(queued).rejects.toMatchObject({ code: 'engine_crashed' });
+    expect(ranAfter).toBe(false);
+    await expect(guard.section(() => 2)).rejects.toMatchObject({ code: 'engine_crashed' });
+    expect(crashes).toEqual(["'m': memory access out of bounds"]);
   });
 });

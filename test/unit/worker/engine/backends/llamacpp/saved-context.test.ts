@@ -12,21 +12,21 @@ import type { PromptCache } from '../../../../../../worker/engine/prompt-cache/p
 function setUp() {
   const saves: Array<{ tokens: number; prompt: number }> = [];
   let copies = 0;
-  let current = 0;
   /** Slot s holds 40 + s tokens. */
   const tokens = (slot: number) => Array.from({ length: 40 + slot }, (_, i) => i);
   const engine: StateEngine = {
-    use: (slot) => {
-      current = slot;
-    },
-    cachedTokens: () => tokens(current),
-    saveState: () => {
+    use: () => {},
+    slotTokens: (slot) => tokens(slot),
+    saveState: async () => {
       copies++;
       return new Uint8Array(8);
     },
-    restoreState: () => 0,
+    restoreState: async () => 0,
   };
-  const guard = { call: <T>(step: () => T) => step() } as unknown as EngineGuard;
+  const guard = {
+    call: <T>(step: () => T) => step(),
+    section: async <T>(work: () => T | Promise<T>) => work(),
+  } as unknown as EngineGuard;
   const cache = {
     wants: () => true,
     save: (held: number[], prompt: number) => saves.push({ tokens: held.length, prompt }),
