@@ -73,7 +73,7 @@ function answer(engine: Engine, media: Uint8Array[], text = TEXT): Promise<Answe
     const tokens: number[] = [];
     const logprobs: number[] = [];
     for (let i = 0; i < 8; i++) {
-      const token = engine.sample(1, false);
+      const token = await engine.sample(1, false);
       tokens.push(token.id);
       logprobs.push(token.logprob);
       engine.accept(token.id);

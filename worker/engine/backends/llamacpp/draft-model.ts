@@ -68,7 +68,7 @@ export class DraftModel {
       await this.engine.begin(context, true);
       while ((await this.read(slot)) > 0);
       for (;;) {
-        const sampled = this.engine.sample(DRAFT_TOP_K, false);
+        const sampled = await this.engine.sample(DRAFT_TOP_K, false);
         if (topProbability(sampled) < pMin) break;
         draft.push(sampled.id);
         if (draft.length >= most || !(await this.engine.push(sampled.id))) break;

@@ -75,7 +75,7 @@ export interface LlamaEngineModule {
   _ip_begin(ids: Ptr, n: number, reuse: number): MaySuspend;
   _ip_prefill(max: number): MaySuspend;
   _ip_sampler(spec: Ptr): number;
-  _ip_sample(index: number, nProbs: number, banEog: number): number;
+  _ip_sample(index: number, nProbs: number, banEog: number): MaySuspend;
   _ip_draft_ngram(id: number, sizeN: number, sizeM: number): number;
   _ip_push_draft(ids: Ptr, n: number): MaySuspend;
   _ip_keep(n: number): number;

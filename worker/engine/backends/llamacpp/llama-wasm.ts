@@ -437,9 +437,9 @@ export class LlamaWasm {
    * Samples the next token; `top` > 0 also reports the raw distribution's logprobs. `index`: the
    * batch position whose logits it samples (-1: the last decoded; a draft's: `pushDraft`).
    */
-  sample(top: number, banEndOfGeneration: boolean, index = -1): SampledToken {
+  async sample(top: number, banEndOfGeneration: boolean, index = -1): Promise<SampledToken> {
     this.inSection('sample');
-    const id = this.check(this.m._ip_sample(index, top, banEndOfGeneration ? 1 : 0));
+    const id = this.check(await this.m._ip_sample(index, top, banEndOfGeneration ? 1 : 0));
     if (top <= 0) return { id, logprob: 0, top: [] };
     const [entry] = this.entries(1, top);
     return entry ? { ...entry, id } : { id, logprob: 0, top: [] };

@@ -143,7 +143,7 @@ export class LlamaCppModel implements LoadedModel {
       while ((await this.prefillStep()) > 0);
       this.engine.sampler({ temperature: 0 });
       if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
-      this.engine.sample(0, false);
+      await this.engine.sample(0, false);
     });
   }
 
@@ -598,8 +598,8 @@ export class LlamaCppModel implements LoadedModel {
       announceBusy(tokenMs);
       const started = performance.now();
       const banEog = generated < request.min_tokens;
-      const sampled = await this.guard.section(() => {
-        const token = this.engine.sample(top, banEog, drafts.position);
+      const sampled = await this.guard.section(async () => {
+        const token = await this.engine.sample(top, banEog, drafts.position);
         this.engine.accept(token.id);
         return token;
       });

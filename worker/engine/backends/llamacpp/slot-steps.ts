@@ -348,7 +348,7 @@ export class SlotSteps {
     );
     if (status !== 'ok') throw new EngineError(`a step found no room in a slot's cache (${status})`);
     if (__INPAGE_TEST_HOOKS__) recordStepSize(work.length);
-    work.forEach((item, row) => item.resolve([this.sampleAt(item.slot, item.sample(0), row)]));
+    for (const [row, item] of work.entries()) item.resolve([await this.sampleAt(item.slot, item.sample(0), row)]);
     this.stepMs = performance.now() - started;
   }
 
@@ -365,7 +365,7 @@ export class SlotSteps {
     if (!(await drafts.batch.check(item.id, found))) throw new EngineError("a draft found no room in its slot's cache");
     const sampled: SampledToken[] = [];
     for (let taken = true; taken;) {
-      const token = this.sampleAt(item.slot, item.sample(sampled.length), drafts.batch.position);
+      const token = await this.sampleAt(item.slot, item.sample(sampled.length), drafts.batch.position);
       sampled.push(token);
       // A miss, or the token after a draft taken whole, ends the draft (its untaken cells go).
       taken = drafts.batch.taken(token.id);
@@ -382,12 +382,12 @@ export class SlotSteps {
     if (pending > 0) return void this.prefills.push(chunk);
     if (!chunk.sample) return chunk.resolve(null);
     this.generating.add(chunk.slot);
-    chunk.resolve(this.sampleAt(chunk.slot, chunk.sample, -1));
+    chunk.resolve(await this.sampleAt(chunk.slot, chunk.sample, -1));
   }
 
-  private sampleAt(slot: number, spec: SampleSpec, row: number): SampledToken {
+  private async sampleAt(slot: number, spec: SampleSpec, row: number): Promise<SampledToken> {
     this.engine.use(slot);
-    const sampled = this.engine.sample(spec.top, spec.banEog, row);
+    const sampled = await this.engine.sample(spec.top, spec.banEog, row);
     this.engine.accept(sampled.id);
     return sampled;
   }
