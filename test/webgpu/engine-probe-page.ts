@@ -1,0 +1,114 @@
+/**
+ * The page of `npm run test:webgpu-engine` (engine-probe.ts): each engine named in `?engines=`
+ * (`simd`: the committed CPU engine; others: scripts/engine/webgpu/build-engine-probe.sh's JSPI
+ * probes) loads `?model=` through the engine's own `LlamaWasm` (bundled as a test build: every
+ * call on the context is checked to run inside a section) and answers the same prompt greedily,
+ * `?tokens=` tokens with their logprobs. `window.probeResults` settles with every engine's answer
+ * or error, and the JSPI checks below.
+ */
+import { LlamaWasm } from '../../worker/engine/backends/llamacpp/llama-wasm';
+import type createLlamaEngine from '../../worker/engine/backends/llamacpp/wasm/llama-engine.mjs';
+
+const isLoader = (value: unknown): value is { default: typeof createLlamaEngine } =>
+  typeof value === 'object' && value !== null && 'default' in value && typeof value.default === 'function';
+
+const query = new URLSearchParams(location.search);
+const MODEL = query.get('model') ?? '/model.gguf';
+const ENGINES = (query.get('engines') ?? 'simd').split(',');
+const TOKENS = Number(query.get('tokens') ?? 16);
+const PROMPT = 'Once upon a time';
+
+export interface ProbeAnswer {
+  loadMs: number;
+  answerMs: number;
+  tokens: number[];
+  logprobs: number[];
+}
+
+async function answer(name: string): Promise<ProbeAnswer> {
+  const files =
+    name === 'simd'
+      ? { wasm: '/llama-engine-simd.wasm', loader: null }
+      : { wasm: `/llama-engine-${name}.wasm`, loader: `/llama-engine-${name}.mjs` };
+  const started = performance.now();
+  const engine = await LlamaWasm.start({ ...files, pthreads: false });
+  const blob = await (await fetch(MODEL)).blob();
+  await engine.load([{ name: 'model.gguf', blob }], 512, { prefill: 1, decode: 1 }, 512);
+  const loadMs = performance.now() - started;
+  const ids = engine.tokenize(PROMPT, true, false);
+  const begun = performance.now();
+  const { tokens, logprobs } = await engine.exclusive(async () => {
+    engine.use(0);
+    await engine.begin(ids, false);
+    while (((await engine.prefill(64)) ?? 1) > 0);
+    engine.sampler({ temperature: 0 });
+    const tokens: number[] = [];
+    const logprobs: number[] = [];
+    for (let i = 0; i < TOKENS; i++) {
+      const token = await engine.sample(1, true);
+      tokens.push(token.id);
+      logprobs.push(token.logprob);
+      engine.accept(token.id);
+      if (!(await engine.push(token.id))) break;
+    }
+    return { tokens, logprobs };
+  });
+  engine.dispose();
+  return { loadMs, answerMs: performance.now() - begun, tokens, logprobs };
+}
+
+/**
+ * JSPI's re-entrancy, as docs/design/webgpu-engine.md relies on it: while `ip_load` is pending
+ * (a JSPI export: a promise), exports that do not suspend run (an allocation, a write, a read
+ * of the glue's error text, a free); the model then loads and tokenizes as it should.
+ */
+async function reentrancy(name: string) {
+  const loader: unknown = await import(/* @vite-ignore */ `/llama-engine-${name}.mjs`);
+  if (!isLoader(loader)) throw new Error(`/llama-engine-${name}.mjs is not the engine's loader`);
+  const m = await loader.default({
+    locateFile: () => `/llama-engine-${name}.wasm`,
+    print: () => {},
+    printErr: () => {},
+  });
+  m.FS.writeFile('/m.gguf', new Uint8Array(await (await fetch(MODEL)).arrayBuffer()));
+  const path = m._malloc(16);
+  m.HEAPU8.set(new TextEncoder().encode('/m.gguf\0'), path);
+  const pending: unknown = m._ip_load(path, 512, 1, 1, 512, 1);
+  const promise = pending instanceof Promise;
+  const scratch = m._malloc(1 << 20);
+  m.HEAPU8.fill(0xab, scratch, scratch + (1 << 20));
+  m.UTF8ToString(m._ip_error());
+  m._free(scratch);
+  const status = await pending;
+  const text = new TextEncoder().encode(PROMPT);
+  const at = m._malloc(text.length + 1);
+  m.HEAPU8.set(text, at);
+  m.HEAPU8[at + text.length] = 0;
+  return { promise, status, tokens: m._ip_tokenize(at, text.length, 1, 0) };
+}
+
+declare global {
+  interface Window {
+    probeResults: Promise<Record<string, unknown>>;
+  }
+}
+
+window.probeResults = (async () => {
+  const results: Record<string, unknown> = {};
+  for (const name of ENGINES) {
+    try {
+      results[name] = await answer(name);
+    } catch (error) {
+      results[name] = { error: String(error) };
+    }
+  }
+  const jspi = query.get('reentrancy');
+  if (jspi) {
+    try {
+      results.reentrancy = await reentrancy(jspi);
+    } catch (error) {
+      results.reentrancy = { error: String(error) };
+    }
+  }
+  return results;
+})();
