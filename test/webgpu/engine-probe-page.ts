@@ -25,7 +25,16 @@ export interface ProbeAnswer {
   logprobs: number[];
 }
 
-async function answer(name: string): Promise<ProbeAnswer> {
+/**
+ * `answer`, with a tokenize of the prompt (a call that never suspends, made outside any section)
+ * after each push is called and before its promise settles: on the GPU, while the push's decode
+ * is suspended (docs/design/webgpu-engine.md: what runs outside a section). `sameTokenizes`: how
+ * many of those tokenizes gave the prompt's ids.
+ */
+async function answer(
+  name: string,
+  tokenizeDuringPush = false,
+): Promise<ProbeAnswer & { sameTokenizes?: number; suspendedPushes?: number }> {
   const files =
     name === 'simd'
       ? { wasm: '/llama-engine-simd.wasm', loader: null }
@@ -37,6 +46,8 @@ async function answer(name: string): Promise<ProbeAnswer> {
   const loadMs = performance.now() - started;
   const ids = engine.tokenize(PROMPT, true, false);
   const begun = performance.now();
+  let sameTokenizes = 0;
+  let suspendedPushes = 0;
   const { tokens, logprobs } = await engine.exclusive(async () => {
     engine.use(0);
     await engine.begin(ids, false);
@@ -49,12 +60,26 @@ async function answer(name: string): Promise<ProbeAnswer> {
       tokens.push(token.id);
       logprobs.push(token.logprob);
       engine.accept(token.id);
-      if (!(await engine.push(token.id))) break;
+      const pushed = engine.push(token.id);
+      if (tokenizeDuringPush) {
+        if (engine.tokenize(PROMPT, true, false).join() === ids.join()) sameTokenizes += 1;
+        // Not settled after 20 microtasks: the decode suspended (it waits for the GPU, in a task); a
+        // call that ran to its end settles within a few (measured: the CPU probe's never counted here).
+        let settled = false;
+        void pushed.then(
+          () => (settled = true),
+          () => (settled = true),
+        );
+        for (let tick = 0; tick < 20 && !settled; tick++) await Promise.resolve();
+        if (!settled) suspendedPushes += 1;
+      }
+      if (!(await pushed)) break;
     }
     return { tokens, logprobs };
   });
   engine.dispose();
-  return { loadMs, answerMs: performance.now() - begun, tokens, logprobs };
+  const own = { loadMs, answerMs: performance.now() - begun, tokens, logprobs };
+  return tokenizeDuringPush ? { ...own, sameTokenizes, suspendedPushes } : own;
 }
 
 /**
@@ -100,6 +125,14 @@ window.probeResults = (async () => {
       results[name] = await answer(name);
     } catch (error) {
       results[name] = { error: String(error) };
+    }
+  }
+  const during = query.get('tokenize-during-push');
+  if (during) {
+    try {
+      results.tokenizeDuringPush = await answer(during, true);
+    } catch (error) {
+      results.tokenizeDuringPush = { error: String(error) };
     }
   }
   const jspi = query.get('reentrancy');

@@ -5,8 +5,9 @@
  * same page, on the built-in `inpage-test` model:
  * - with SwiftShader's WebGPU (`--enable-unsafe-webgpu`): `jspi` (no device without shader-f16:
  *   the CPU) gives the `simd` engine's tokens and logprobs bit for bit; `jspi-gpu` (the f16 rewrite,
- *   every layer on SwiftShader's GPU) its greedy tokens, logprobs within GPU_LOGPROB_TOLERANCE;
- *   an export that does not suspend runs while `ip_load` is pending;
+ *   every layer on SwiftShader's GPU) its greedy tokens, logprobs within GPU_LOGPROB_TOLERANCE,
+ *   and again with a tokenize (right every time) while each push's decode is pending; exports
+ *   that do not suspend run while `ip_load` is pending;
  * - without WebGPU: `jspi` again gives the `simd` engine's answer.
  * It proves the async engine calls and the JSPI build, not f16 numerics (docs/webgpu.md).
  *   usage: tsx test/webgpu/engine-probe.ts DIST_DIR   (the probes; writes site/ and results.json beside it)
@@ -52,13 +53,24 @@ const report: Record<string, unknown> = {};
 try {
   const withGpu = await runPage(
     ['--enable-unsafe-webgpu'],
-    `engines=simd,jspi,jspi-gpu&reentrancy=jspi&tokens=${tokens}`,
+    `engines=simd,jspi,jspi-gpu&reentrancy=jspi&tokenize-during-push=jspi-gpu&tokens=${tokens}`,
   );
   const withoutGpu = await runPage([], `engines=simd,jspi&tokens=${tokens}`);
   Object.assign(report, { withGpu, withoutGpu });
   compare('SwiftShader, jspi', withGpu.simd, withGpu.jspi, 0);
   compare('SwiftShader, jspi-gpu', withGpu.simd, withGpu['jspi-gpu'], GPU_LOGPROB_TOLERANCE);
   compare('no WebGPU, jspi', withoutGpu.simd, withoutGpu.jspi, 0);
+  // A tokenize while each push's decode is suspended on the GPU: right every time, and the answer unchanged.
+  const during = withGpu.tokenizeDuringPush;
+  compare('SwiftShader, jspi-gpu, a tokenize during each push', withGpu.simd, during, GPU_LOGPROB_TOLERANCE);
+  const counts = isDuring(during) ? during : null;
+  if (!counts || counts.sameTokenizes !== counts.tokens.length || counts.suspendedPushes === 0)
+    failures.push(`tokenizes during a push: ${JSON.stringify(counts && { ...counts, logprobs: undefined })}`);
+  else
+    console.log(
+      `tokenizes during a push: ${counts.sameTokenizes} of ${counts.tokens.length} gave the prompt's ids; ` +
+        `${counts.suspendedPushes} of the pushes were suspended then`,
+    );
   const reentrancy = withGpu.reentrancy;
   if (!isReentrancy(reentrancy) || !reentrancy.promise || reentrancy.status !== 0 || reentrancy.tokens <= 0)
     failures.push(`re-entrancy: ${JSON.stringify(reentrancy)}`);
@@ -93,6 +105,10 @@ async function runPage(args: string[], search: string): Promise<Record<string, u
 
 function isAnswer(value: unknown): value is ProbeAnswer {
   return typeof value === 'object' && value !== null && 'tokens' in value && 'logprobs' in value;
+}
+
+function isDuring(value: unknown): value is ProbeAnswer & { sameTokenizes: number; suspendedPushes: number } {
+  return isAnswer(value) && 'sameTokenizes' in value && 'suspendedPushes' in value;
 }
 
 function isReentrancy(value: unknown): value is { promise: boolean; status: number; tokens: number } {
