@@ -6,11 +6,7 @@
  * `?tokens=` tokens with their logprobs. `window.probeResults` settles with every engine's answer
  * or error, and the JSPI checks below.
  */
-import { LlamaWasm } from '../../worker/engine/backends/llamacpp/llama-wasm';
-import type createLlamaEngine from '../../worker/engine/backends/llamacpp/wasm/llama-engine.mjs';
-
-const isLoader = (value: unknown): value is { default: typeof createLlamaEngine } =>
-  typeof value === 'object' && value !== null && 'default' in value && typeof value.default === 'function';
+import { importLoader, LlamaWasm } from '../../worker/engine/backends/llamacpp/llama-wasm';
 
 const query = new URLSearchParams(location.search);
 const MODEL = query.get('model') ?? '/model.gguf';
@@ -88,9 +84,8 @@ async function answer(
  * of the glue's error text, a free); the model then loads and tokenizes as it should.
  */
 async function reentrancy(name: string) {
-  const loader: unknown = await import(/* @vite-ignore */ `/llama-engine-${name}.mjs`);
-  if (!isLoader(loader)) throw new Error(`/llama-engine-${name}.mjs is not the engine's loader`);
-  const m = await loader.default({
+  const create = await importLoader(`/llama-engine-${name}.mjs`);
+  const m = await create({
     locateFile: () => `/llama-engine-${name}.wasm`,
     print: () => {},
     printErr: () => {},

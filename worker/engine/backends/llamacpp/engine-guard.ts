@@ -14,7 +14,7 @@
 import { OpenAIError, ServiceUnavailableError } from '#core/domain/errors';
 import { EngineError } from './engine-error';
 
-/** What the guard reads of the engine's memory, and how it runs a section (LlamaWasm has all three). */
+/** What the guard reads of the engine's memory, and how it runs a section (LlamaWasm has all four). */
 export interface GuardedEngine {
   /** A count that grows each time an allocation failed for want of memory. */
   memoryFailures(): number;
@@ -22,6 +22,8 @@ export interface GuardedEngine {
   heapBytes(): number;
   /** Runs `section` under the engine's lock (engine-lock.ts). */
   exclusive<T>(section: () => T | Promise<T>): Promise<T>;
+  /** Selects the slot the per-slot calls act on. */
+  use(slot: number): void;
 }
 
 const MIB = 1024 * 1024;
@@ -65,6 +67,14 @@ export class EngineGuard {
    */
   section<T>(work: () => T | Promise<T>): Promise<T> {
     return this.engine.exclusive(() => this.callAsync(async () => work()));
+  }
+
+  /** `section`, with slot `slot` selected first: the unit of a slot's calls (docs/design/webgpu-engine.md). */
+  onSlot<T>(slot: number, work: () => T | Promise<T>): Promise<T> {
+    return this.section(() => {
+      this.engine.use(slot);
+      return work();
+    });
   }
 
   /** Runs a generation, mapping a crash at any step. */

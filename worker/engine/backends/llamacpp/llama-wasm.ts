@@ -31,7 +31,7 @@ const encoder = new TextEncoder();
  * A loader imported from its URL: the pthreads builds' (not bundled: their pthread Workers load
  * the same file) and the memory64 builds' (fetched only for a model too large for wasm32).
  */
-async function importLoader(url: string): Promise<typeof createLlamaEngine> {
+export async function importLoader(url: string): Promise<typeof createLlamaEngine> {
   const loader: unknown = await import(/* @vite-ignore */ url);
   if (!isLoaderModule(loader)) throw new EngineError(`${url} is not the engine's loader`);
   return loader.default;

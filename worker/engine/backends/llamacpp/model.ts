@@ -214,8 +214,7 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   private scored(ids: number[], top: number, slot: number): Promise<PromptToken[]> {
-    return this.guard.section(async () => {
-      this.engine.use(slot);
+    return this.guard.onSlot(slot, async () => {
       const scored = ids.length > 1 ? await this.engine.score(ids, top) : [];
       return ids.map((id, i): PromptToken => {
         const bytes = this.engine.piece(id, true);
@@ -384,8 +383,7 @@ export class LlamaCppModel implements LoadedModel {
   /** A prompt with media's tokens (each media item's as the projector counts them), on a free slot. */
   private countMediaTokens(prompt: MediaPrompt): Promise<number> {
     return this.onFreeSlot((slot) =>
-      this.guard.section(async () => {
-        this.engine.use(slot);
+      this.guard.onSlot(slot, async () => {
         this.saved.drop(slot);
         return (await this.beginMedia(prompt, true)).ids.length;
       }),
@@ -437,8 +435,7 @@ export class LlamaCppModel implements LoadedModel {
     }
     if (signal.aborted) return;
     const generating = request.max_tokens !== 0;
-    const { ids, cached: cachedTokens } = await this.guard.section(async () => {
-      this.engine.use(slot);
+    const { ids, cached: cachedTokens } = await this.guard.onSlot(slot, async () => {
       const begun = await this.begin(prompt, request.cache_prompt);
       if (generating) this.setSampler(request);
       return begun;
@@ -507,10 +504,7 @@ export class LlamaCppModel implements LoadedModel {
 
   /** Drops `slot`'s cells after its first `n`. */
   private keepOnSlot(slot: number, n: number): Promise<void> {
-    return this.guard.section(() => {
-      this.engine.use(slot);
-      this.engine.keep(n);
-    });
+    return this.guard.onSlot(slot, () => this.engine.keep(n));
   }
 
   /** The request's sampler on the selected slot; a grammar llama.cpp cannot read is a 400. */

@@ -14,7 +14,6 @@ import type { EngineGuard } from './engine-guard';
 
 /** What it needs of the engine (LlamaWasm's methods). */
 export interface StateEngine {
-  use(slot: number): void;
   slotTokens(slot: number): number[];
   saveState(): Promise<Uint8Array<ArrayBuffer>>;
   restoreState(bytes: Uint8Array): Promise<number>;
@@ -47,14 +46,6 @@ export class SavedContext {
     if (found) await this.restore(this.cache, found, slot);
   }
 
-  /** `call` on `slot` (selected first: the per-slot calls act on the selected one), as one section. */
-  private slotCall<T>(slot: number, call: () => Promise<T>): Promise<T> {
-    return this.guard.section(() => {
-      this.engine.use(slot);
-      return call();
-    });
-  }
-
   /**
    * Right after the model loads: restores the state read meanwhile (readLatestState), the one
    * of its key used last, so that a reload's first request finds its prefix in the context.
@@ -66,7 +57,7 @@ export class SavedContext {
   private async restore(cache: PromptCache, found: FoundPrefix, slot = 0): Promise<void> {
     if (found.entry.tokens.length > this.slotContext) return;
     try {
-      await this.slotCall(slot, () => this.engine.restoreState(found.bytes));
+      await this.guard.onSlot(slot, () => this.engine.restoreState(found.bytes));
       cache.restored(found.entry);
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
@@ -103,7 +94,7 @@ export class SavedContext {
     try {
       const tokens = this.guard.call(() => this.engine.slotTokens(slot));
       if (!this.cache.wants(tokens)) return;
-      const bytes = await this.slotCall(slot, () => this.engine.saveState());
+      const bytes = await this.guard.onSlot(slot, () => this.engine.saveState());
       this.cache.save(tokens, Math.min(prompt, tokens.length), bytes);
     } catch (error) {
       // A state that cannot be saved costs the next load its prompt's prefill, nothing else.

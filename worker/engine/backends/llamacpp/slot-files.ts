@@ -34,7 +34,7 @@ export class SlotFiles {
     });
     if (request.action === 'erase') {
       const tokens = this.guard.call(() => this.engine.slotTokens(slot).length);
-      await this.onSlot(slot, async (engine) => engine.clearSlot(slot));
+      await this.guard.onSlot(slot, () => this.engine.clearSlot(slot));
       return done(tokens, 0);
     }
     // Checked in the Service Worker; again here, past the message boundary (an OPFS name must not escape the folder).
@@ -47,26 +47,18 @@ export class SlotFiles {
       );
     if (request.action === 'save') {
       const tokens = this.guard.call(() => this.engine.slotTokens(slot).length);
-      const bytes = await this.onSlot(slot, (engine) => engine.saveState());
+      const bytes = await this.guard.onSlot(slot, () => this.engine.saveState());
       await this.folder.write(filename, bytes);
       return done(tokens, bytes.length);
     }
     const bytes = await this.folder.read(filename);
     if (!bytes) throw refused(`there is no slot file '${filename}'`);
     try {
-      return done(await this.onSlot(slot, (engine) => engine.restoreState(bytes)), bytes.length);
+      return done(await this.guard.onSlot(slot, () => this.engine.restoreState(bytes)), bytes.length);
     } catch (error) {
       if (error instanceof EngineError) throw refused(error.message);
       throw error;
     }
-  }
-
-  /** `call` on `slot`, selected first, as one section of the engine's lock. */
-  private onSlot<T>(slot: number, call: (engine: LlamaWasm) => Promise<T>): Promise<T> {
-    return this.guard.section(() => {
-      this.engine.use(slot);
-      return call(this.engine);
-    });
   }
 }
 

@@ -13,6 +13,7 @@ function guarded() {
     memoryFailures: () => failures,
     heapBytes: () => 96 * 1024 * 1024,
     exclusive: <T>(section: () => T | Promise<T>) => lock.exclusive(section),
+    use: () => {},
   };
   const guard = new EngineGuard('m', memory, (reason) => crashes.push(reason));
   return { guard, crashes, fail: () => failures++ };

@@ -15,7 +15,6 @@ function setUp() {
   /** Slot s holds 40 + s tokens. */
   const tokens = (slot: number) => Array.from({ length: 40 + slot }, (_, i) => i);
   const engine: StateEngine = {
-    use: () => {},
     slotTokens: (slot) => tokens(slot),
     saveState: async () => {
       copies++;
@@ -25,7 +24,7 @@ function setUp() {
   };
   const guard = {
     call: <T>(step: () => T) => step(),
-    section: async <T>(work: () => T | Promise<T>) => work(),
+    onSlot: async <T>(_slot: number, work: () => T | Promise<T>) => work(),
   } as unknown as EngineGuard;
   const cache = {
     wants: () => true,
