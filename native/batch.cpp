@@ -16,7 +16,7 @@ IP_EXPORT int ip_use(int slot) {
 // row (row i: slot slots[i]'s next token). A slot appears at most once. 0 on success; -2: a slot's
 // tokens already fill its cache stream; -3: llama.cpp found no room for them (nothing was
 // decoded); -1 on failure.
-IP_EXPORT int ip_step(const int32_t * slots, const llama_token * ids, int n) {
+IP_EXPORT_MAY_SUSPEND int ip_step(const int32_t * slots, const llama_token * ids, int n) {
   Engine & e = engine();
   if (n <= 0 || n > e.n_batch) return fail("a step holds 1 to n_batch tokens");
   const int n_ctx = static_cast<int>(llama_n_ctx_seq(e.ctx));
@@ -60,7 +60,7 @@ IP_EXPORT int ip_slot_clear(int slot) {
 // Copies slot `src`'s cells into slot `dst`, which then holds src's tokens: a prompt that another
 // slot has just read is not read again (llama-server's copy_state_to, for `n` > 1). Each slot has
 // its own cache stream, and llama.cpp copies a whole stream, at the start of the next decode.
-IP_EXPORT int ip_slot_copy(int src, int dst) {
+IP_EXPORT_MAY_SUSPEND int ip_slot_copy(int src, int dst) {
   Engine & e = engine();
   const int n = static_cast<int>(e.slots.size());
   if (src < 0 || src >= n || dst < 0 || dst >= n) return fail("no slot " + std::to_string(src < 0 || src >= n ? src : dst));

@@ -26,7 +26,7 @@ static llama_context * embedding_context(int n_ctx) {
 
 // The pooled embedding of `n` ids (at most `n_ctx`, the size the embedding context is made
 // with on first use), unnormalized, in ip_out_f32. Returns its dimension, or -1.
-IP_EXPORT int ip_embed(const llama_token * ids, int n, int n_ctx) {
+IP_EXPORT_MAY_SUSPEND int ip_embed(const llama_token * ids, int n, int n_ctx) {
   llama_context * ctx = embedding_context(n_ctx);
   if (!ctx) return fail("llama.cpp could not create the embedding context");
   if (n > static_cast<int>(llama_n_ctx(ctx))) return fail("the input is too large to embed at once");

@@ -92,3 +92,8 @@ enum class Logits { none, last, all };
 int decode(llama_context * ctx, const llama_token * ids, int n, int pos, Logits logits, llama_seq_id seq = 0);
 
 #define IP_EXPORT extern "C" __attribute__((used, visibility("default")))
+// An export that may wait for the GPU (a decode, a tensor read back, the load): in the WebGPU
+// build it suspends the wasm stack (JSPI), so link-engine.sh names it in -sJSPI_EXPORTS and it
+// returns a promise there. engine-module.ts types the same exports `MaySuspend` (a unit test
+// compares the two lists). In the CPU builds it is a plain export.
+#define IP_EXPORT_MAY_SUSPEND IP_EXPORT

@@ -4,7 +4,7 @@
 // Starts a generation on `n` prompt ids. With `reuse`, the longest prefix shared with the
 // tokens already in the context is kept (at least the last prompt token is decoded again, for
 // its logits), as llama-server's prompt cache does. Returns how many tokens were reused.
-IP_EXPORT int ip_begin(const llama_token * ids, int n, int reuse) {
+IP_EXPORT_MAY_SUSPEND int ip_begin(const llama_token * ids, int n, int reuse) {
   Engine & e = engine();
   Slot & s = e.slot();
   if (n <= 0) return fail("the prompt is empty");
@@ -24,7 +24,7 @@ IP_EXPORT int ip_begin(const llama_token * ids, int n, int reuse) {
 
 // Decodes up to `max` of the prompt's pending tokens. Returns how many are still pending (0:
 // the prompt is read and the next token's logits are ready), or -1.
-IP_EXPORT int ip_prefill(int max) {
+IP_EXPORT_MAY_SUSPEND int ip_prefill(int max) {
   Engine & e = engine();
   Slot & s = e.slot();
   const size_t from = s.prompt.size() - s.pending;
@@ -54,7 +54,7 @@ IP_EXPORT int ip_prefill(int max) {
 }
 
 // Decodes the generated token `id` (its logits give the next token). -2: the context is full.
-IP_EXPORT int ip_push(llama_token id) {
+IP_EXPORT_MAY_SUSPEND int ip_push(llama_token id) {
   Engine & e = engine();
   Slot & s = e.slot();
   if (s.cached.size() >= llama_n_ctx_seq(e.ctx)) return -2;
@@ -65,12 +65,3 @@ IP_EXPORT int ip_push(llama_token id) {
   return 0;
 }
 
-// Forgets the context's contents, every slot's (the next prompt is read from its start).
-IP_EXPORT void ip_reset() {
-  Engine & e = engine();
-  llama_memory_clear(llama_get_memory(e.ctx), true);
-  for (Slot & s : e.slots) {
-    s.cached.clear();
-    s.pending = 0;
-  }
-}

@@ -35,11 +35,14 @@ IP_EXPORT uint8_t * ip_out_bytes() { return out().bytes.data(); }
 // with a KV cache stream of its own of n_ctx / n_slots cells (rounded up to 256 by llama.cpp), as
 // llama-server's --parallel N has them by default. A slot's attention then reads only its own
 // cells: batched, a sequence's results are the ones it gets alone, and a step's attention does
-// not grow with the other slots' tokens (docs/slots.md). 0 on success.
-IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads, int n_threads_batch, int max_f32_cache_mib,
-                      int n_slots) {
+// not grow with the other slots' tokens (docs/slots.md). `n_gpu_layers` is llama.cpp's -ngl:
+// the layers (and their KV cache) placed on the GPU where the build has one (the WebGPU build's
+// ggml-webgpu, found through the backend registry); the CPU builds have none and take 0. 0 on success.
+IP_EXPORT_MAY_SUSPEND int ip_load(const char * path, int n_ctx, int n_threads, int n_threads_batch,
+                                  int max_f32_cache_mib, int n_slots, int n_gpu_layers) {
   Engine & e = engine();
   if (n_slots < 1 || n_slots > 64) return fail("slots must be 1 to 64");
+  if (n_gpu_layers < 0) return fail("n_gpu_layers must be 0 or more");
   e.slots.assign(n_slots, Slot());
   llama_log_set(on_log, nullptr);
   llama_backend_init();
@@ -47,7 +50,7 @@ IP_EXPORT int ip_load(const char * path, int n_ctx, int n_threads, int n_threads
     llama_model_params mp = llama_model_default_params();
     mp.load_mode = LLAMA_LOAD_MODE_NONE;  // read the file, not mapped (a Blob in the worker)
     mp.lazy_mode = LLAMA_LAZY_MODE_OFF;
-    mp.n_gpu_layers = 0;
+    mp.n_gpu_layers = n_gpu_layers;
     e.model = llama_model_load_from_file(path, mp);
     if (!e.model) return fail("llama.cpp could not load this GGUF file");
     e.vocab = llama_model_get_vocab(e.model);

@@ -85,7 +85,7 @@ static std::string marker = mtmd_default_marker();
 // media marker (empty: mtmd's "<__media__>"; llama-server picks a random one per run and says
 // which in /props). Returns its modalities (1: images, 2: audio, 3: both), or -1 where it does
 // not fit the model.
-IP_EXPORT int ip_mmproj_load(const char * path, const char * media_marker) {
+IP_EXPORT_MAY_SUSPEND int ip_mmproj_load(const char * path, const char * media_marker) {
   Engine & e = engine();
   if (!e.model) return fail("no model is loaded");
   if (e.mtmd) mtmd_free(e.mtmd);
@@ -123,7 +123,7 @@ IP_EXPORT const char * ip_media_marker() { return marker.c_str(); }
 // kept). The prompt's tokens are in ip_out_i32 (LLAMA_TOKEN_NULL for media positions); returns
 // their count, -1 when the engine failed, or -4 when the request is at fault (ip_error names
 // the item).
-IP_EXPORT int ip_media_begin(const char * text, int len, const uint8_t * data, const int32_t * sizes, int n_media,
+IP_EXPORT_MAY_SUSPEND int ip_media_begin(const char * text, int len, const uint8_t * data, const int32_t * sizes, int n_media,
                              int reuse, int add_special, int parse_special) {
   Engine & e = engine();
   Slot & s = e.slot();

@@ -106,7 +106,7 @@ static void report(const float * logits, int n_vocab, llama_token chosen, int n)
 // draft's positions: speculative.cpp); with `n_probs` > 0 also reports its logprob and the top
 // `n_probs` (of the distribution before any sampler or ban). `ban_eog` keeps end-of-generation
 // tokens from being sampled (min_tokens). Returns the token id, or -1 when no sampler was set up.
-IP_EXPORT int ip_sample(int index, int n_probs, int ban_eog) {
+IP_EXPORT_MAY_SUSPEND int ip_sample(int index, int n_probs, int ban_eog) {
   Engine & e = engine();
   common_sampler * sampler = e.slot().sampler;
   if (!sampler) return fail("no sampler");
@@ -132,7 +132,7 @@ IP_EXPORT void ip_accept(llama_token id) { common_sampler_accept(engine().slot()
 
 // Scores `ids[1..n)`: for each, its logprob given the ones before it and the top `top`
 // (out.i32: [id, top ids...] per position, out.f32 likewise). The slot then holds `ids`.
-IP_EXPORT int ip_score(const llama_token * ids, int n, int top) {
+IP_EXPORT_MAY_SUSPEND int ip_score(const llama_token * ids, int n, int top) {
   Engine & e = engine();
   Slot & s = e.slot();
   out().i32.clear();

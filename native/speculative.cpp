@@ -38,7 +38,7 @@ IP_EXPORT int ip_draft_ngram(llama_token sampled, int size_n, int size_m) {
 
 // Decodes `n` tokens after the context's (the sampled token and its draft) in one batch, with
 // logits at each of them: ip_sample(i, ...) samples after the i-th. -2: they do not fit the context.
-IP_EXPORT int ip_push_draft(const llama_token * ids, int n) {
+IP_EXPORT_MAY_SUSPEND int ip_push_draft(const llama_token * ids, int n) {
   Engine & e = engine();
   Slot & s = e.slot();
   if (n <= 0 || n > e.n_batch) return fail("a draft batch holds 1 to n_batch tokens");

@@ -36,7 +36,7 @@ IP_EXPORT int ip_cached() {
 
 // The context's state and its tokens as a state file, in ip_out_bytes. Returns its size, or -1.
 // The caller copies it out, then frees it with ip_state_release.
-IP_EXPORT double ip_state_save() {
+IP_EXPORT_MAY_SUSPEND double ip_state_save() {
   Engine & e = engine();
   const std::vector<llama_token> & cached = e.slot().cached;
   const size_t n = cached.size();
@@ -62,7 +62,7 @@ IP_EXPORT void ip_state_release() { std::vector<uint8_t>().swap(out().bytes); }
 
 // Replaces the context's contents with the state file of `size` bytes at `data`. Returns the
 // tokens it holds (their KV entries are in the context now), or -1: then the context is empty.
-IP_EXPORT int ip_state_restore(const uint8_t * data, double size) {
+IP_EXPORT_MAY_SUSPEND int ip_state_restore(const uint8_t * data, double size) {
   Engine & e = engine();
   llama_memory_t memory = llama_get_memory(e.ctx);
   const llama_seq_id seq = e.current;

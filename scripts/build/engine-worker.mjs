@@ -81,6 +81,8 @@ export async function buildEngineWorker() {
     'llama-engine-relaxed-m64.wasm',
     'llama-engine-relaxed-mt.wasm',
     'llama-engine-relaxed.wasm',
+    'llama-engine-webgpu.mjs',
+    'llama-engine-webgpu.wasm',
     'llama-engine.wasm',
     'webllm.js',
   ];

@@ -12,6 +12,8 @@
 # keeps every compile besides.
 #   ENGINE_VARIANTS="relaxed-mt simd": builds and writes only these variants (names from
 #   engine-config.sh); the manifest test fails until all of them are built from the same inputs.
+#   INPAGE_DAWN_SRC=DIR: a copy of Dawn's source (docs/webgpu.md), read once per chroot to make
+#   the WebGPU variant's emdawnwebgpu package (make-emdawnwebgpu.sh); checked against the pins.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 source "$repo/scripts/engine/engine-config.sh"
@@ -25,7 +27,9 @@ key() { sha256sum | cut -c1-16; }
 # one llama.cpp file (llama-kv-cache.cpp) came out two ways from the same inputs. Without it, the
 # same object in every chroot. Its own ccache folder and library folders (below, `noaslr`), so
 # nothing compiled with ASLR is reused.
-in_chroot() { setarch "$(uname -m)" -R chroot "$root" env EM_COMPILER_WRAPPER=ccache CCACHE_DIR=/src/ccache-noaslr "$@"; }
+# The WebGPU variant's emdawnwebgpu package, in the chroot (below).
+package="/src/emdawnwebgpu-${DAWN_COMMIT:0:12}"
+in_chroot() { setarch "$(uname -m)" -R chroot "$root" env EM_COMPILER_WRAPPER=ccache CCACHE_DIR=/src/ccache-noaslr EMDAWNWEBGPU_DIR="$package" "$@"; }
 
 # The toolchain: the Debian versions of emscripten and what it runs (recorded in the manifest; a
 # build with others says so first, as its bytes may differ from the committed ones).
@@ -39,6 +43,7 @@ echo "build-engine: $toolchain"
 declare -A flags_of=() base=()
 names=()
 mode_of() {
+  case " $1 " in *" -sJSPI "*) echo webgpu; return ;; esac
   local mode=st
   case " $1 " in *" -sMEMORY64=1 "*) mode=m64 ;; esac
   case " $1 " in *" -pthread "*) mode="${mode/st/}-mt"; mode="${mode#-}" ;; esac
@@ -88,6 +93,21 @@ if [ "$(cat "$tree.key" 2>/dev/null)" != "$source_key" ]; then
   echo "$source_key" > "$tree.key"
 fi
 
+# The WebGPU variant's binding: Dawn's emdawnwebgpu package, made once per chroot from
+# INPAGE_DAWN_SRC (make-emdawnwebgpu.sh), and checked against the pin each time.
+digest() { (cd "$1" && find . -type f -not -path './__pycache__/*' | LC_ALL=C sort | xargs -d '\n' sha256sum | sha256sum | cut -c1-64); }
+for name in "${selected[@]}"; do
+  [ "$(mode_of "${flags_of[$name]}")" = webgpu ] || continue
+  if [ ! -f "$root$package/emdawnwebgpu.port.py" ]; then
+    rm -rf "$root$package.new"
+    bash "$repo/scripts/engine/make-emdawnwebgpu.sh" "$root$package.new"
+    mv "$root$package.new" "$root$package"
+  fi
+  [ "$(digest "$root$package")" = "$DAWN_PACKAGE_SHA256" ] ||
+    { echo "build-engine: $package is not the emdawnwebgpu package of engine-config.sh (remove it to make it again)" >&2; exit 1; }
+  break
+done
+
 # The glue, copied where it changed (an unchanged file keeps its time: its object is kept).
 glue="$work/glue"
 mkdir -p "$glue"
@@ -103,12 +123,15 @@ done
 # a variant's mode is whether its flags hold -pthread (every object of a shared-memory wasm is
 # built with atomics) and -sMEMORY64=1 (wasm64 objects): the mode's first variant builds every
 # library, the mode's others rebuild only ggml-cpu (the kernels) and link against its libraries.
+# The WebGPU variant (-sJSPI) is a mode of its own: its ggml is built with GGML_USE_WEBGPU, and
+# ggml-webgpu besides, against the package (its sha256 in the stamp).
 # A folder whose stamp (its key, the patches, build-libs.sh) matches is not built again.
 declare -A dir_of=() libs_key=()
 libs() {
   local name="$1" targets="$2" flags="${flags_of[$1]}"
   local dir="/src/build/$name-$(echo "$LLAMA_CPP_BUNDLE_SHA256 $flags $toolchain noaslr" | key)"
   local stamp="$patches_key $(key < "$repo/scripts/engine/build-libs.sh") $targets"
+  [ "$(mode_of "$flags")" != webgpu ] || stamp="$stamp $DAWN_PACKAGE_SHA256"
   dir_of[$name]="$dir"; libs_key[$name]="$dir $stamp"
   [ "$(cat "$root$dir.key" 2>/dev/null)" = "$stamp" ] && return 0
   rm -f "$root$dir.key"
@@ -118,7 +141,9 @@ libs() {
 }
 for name in "${selected[@]}"; do
   mode="$(mode_of "${flags_of[$name]}")"; first="${base[$mode]}"
-  [ -n "${dir_of[$first]:-}" ] || libs "$first" "llama llama-common mtmd"
+  targets="llama llama-common mtmd"
+  [ "$mode" != webgpu ] || targets="$targets ggml-webgpu"
+  [ -n "${dir_of[$first]:-}" ] || libs "$first" "$targets"
   [ "$name" = "$first" ] || libs "$name" ggml-cpu
 done
 
@@ -163,7 +188,7 @@ done
 
 # One loader serves every variant of a mode (the same glue and exports): it must come out the same
 # for each. llama-engine.mjs is the single-threaded wasm32 one, llama-engine-<mode>.mjs the others
-# (mt: pthreads; m64: memory64; m64-mt: both). Only the selected variants' files are written.
+# (mt: pthreads; m64: memory64; m64-mt: both; webgpu: the WebGPU one). Only the selected variants' files are written.
 loader_of() { if [ "$1" = st ]; then echo llama-engine.mjs; else echo "llama-engine-$1.mjs"; fi; }
 written=()
 for name in "${selected[@]}"; do

@@ -22,7 +22,7 @@ export function engineInputs(repo) {
   return inputs;
 }
 
-/** The sha256 of what a build was made from: the manifest's source, toolchain, variants and inputs. */
-export function buildDigest({ llamaCpp, toolchain, variants, inputs }) {
-  return sha256(JSON.stringify({ llamaCpp, toolchain, variants, inputs }));
+/** The sha256 of what a build was made from: the manifest's sources, toolchain, variants and inputs. */
+export function buildDigest({ llamaCpp, dawn, toolchain, variants, inputs }) {
+  return sha256(JSON.stringify({ llamaCpp, dawn, toolchain, variants, inputs }));
 }

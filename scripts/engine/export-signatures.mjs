@@ -1,5 +1,5 @@
 // Prints the glue's exports as Emscripten's SIGNATURE_CONVERSIONS list, for the memory64 builds
-// (link-engine.sh): each `IP_EXPORT` function of native/*.cpp as `name:sig`, its return first
+// (link-engine.sh): each `IP_EXPORT` (or `IP_EXPORT_MAY_SUSPEND`) function of native/*.cpp as `name:sig`, its return first
 // and then each parameter, `p` for a pointer and `_` for anything else. Emscripten wraps those
 // exports so that JavaScript passes and gets their pointers as Numbers, as in the wasm32 builds
 // (a memory64 export takes and returns BigInts otherwise). Exports without a pointer are left
@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const EXPORT = /^IP_EXPORT\s+([^(]*?)\s*\b(ip_\w+)\s*\(([^)]*)\)/gm;
+const EXPORT = /^IP_EXPORT(?:_MAY_SUSPEND)?\s+([^(]*?)\s*\b(ip_\w+)\s*\(([^)]*)\)/gm;
 const kind = (declaration) => (declaration.includes('*') ? 'p' : '_');
 
 const dir = process.argv[2];

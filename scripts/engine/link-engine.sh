@@ -9,6 +9,10 @@
 # With -sMEMORY64=1 the heap is 64-bit (up to 16 GiB, Chromium's and Firefox's limit) and the
 # loader is imported by URL too (only models too large for wasm32 load it); the glue's exports
 # take and return pointers as Numbers (export-signatures.mjs), as in the wasm32 builds.
+# With -sJSPI (the WebGPU variant) BUILD_DIR's libggml-webgpu.a and the emdawnwebgpu port
+# (EMDAWNWEBGPU_DIR) are linked in, the exports that may wait for the GPU (the glue's
+# IP_EXPORT_MAY_SUSPEND ones) are JSPI exports (each returns a promise), and the loader is
+# imported by URL (only a browser with a WebGPU adapter that has shader-f16 loads it).
 set -euo pipefail
 src="$1"; build="$2"; cpu="$3"; glue="$4"; out="$5"; extra="$6"
 by_url=0
@@ -27,9 +31,18 @@ case " $extra " in
     by_url=1
     ;;
 esac
+gpu=()
+case " $extra " in
+  *" -sJSPI "*)
+    suspending=$(sed -n 's/^IP_EXPORT_MAY_SUSPEND [^(]* \**\(ip_[a-z0-9_]*\)(.*/\1/p' "$glue"/*.cpp | sort -u | paste -sd, -)
+    gpu=("-sJSPI_EXPORTS=$suspending" "--use-port=${EMDAWNWEBGPU_DIR:?the package}/emdawnwebgpu.port.py"
+      "$build/ggml/src/ggml-webgpu/libggml-webgpu.a")
+    by_url=1
+    ;;
+esac
 loader=()
 [ "$by_url" = 1 ] && loader=(-sEXPORT_ES6=1)
-exports=$(sed -n 's/^IP_EXPORT [^(]* \**\(ip_[a-z0-9_]*\)(.*/_\1/p' "$glue"/*.cpp | sort -u | paste -sd, -)
+exports=$(sed -n 's/^IP_EXPORT\(_MAY_SUSPEND\)\? [^(]* \**\(ip_[a-z0-9_]*\)(.*/_\2/p' "$glue"/*.cpp | sort -u | paste -sd, -)
 # The glue's objects, kept beside OUT_BASENAME (obj/): make compiles a file again only when it, or
 # a header it includes, is newer than its object, or when the compile command or toolchain changed.
 objects="$(dirname "$out")/obj"
@@ -46,7 +59,7 @@ MAKEFILE
 em++ -O3 -msimd128 -fwasm-exceptions $extra -std=c++17 \
   "${objs[@]}" \
   "$build/tools/mtmd/libmtmd.a" "$build/vendor/hash/libvendor-hash.a" "$build/src/libllama.a" "$build/common/libllama-common.a" "$build/common/libllama-common-base.a" \
-  "$build/ggml/src/libggml.a" "$cpu/ggml/src/libggml-cpu.a" "$build/ggml/src/libggml-base.a" \
+  "$build/ggml/src/libggml.a" "$cpu/ggml/src/libggml-cpu.a" "${gpu[@]}" "$build/ggml/src/libggml-base.a" \
   -sMODULARIZE=1 -sEXPORT_NAME=createLlamaEngine -sENVIRONMENT=web,worker \
   -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB "${memory[@]}" -sSTACK_SIZE=4MB \
   -sFORCE_FILESYSTEM=1 -lworkerfs.js -sEXIT_RUNTIME=0 \

@@ -25,6 +25,14 @@ const manifest = {
     tarballSha256: config.NODE_LLAMA_CPP_TARBALL_SHA256,
     bundleSha256: config.LLAMA_CPP_BUNDLE_SHA256,
   },
+  // The WebGPU variant's binding, generated from Dawn's source (make-emdawnwebgpu.sh).
+  dawn: {
+    tag: config.DAWN_TAG,
+    commit: config.DAWN_COMMIT,
+    source: 'google/dawn at the tag (INPAGE_DAWN_SRC), its emdawnwebgpu package made by make-emdawnwebgpu.sh',
+    generatorInputsSha256: config.DAWN_INPUTS_SHA256,
+    packageSha256: config.DAWN_PACKAGE_SHA256,
+  },
   toolchain: {
     emcc: `Debian sid emscripten: ${emcc}`,
     debian: Object.fromEntries(packages.split(' ').map((entry) => entry.split('='))),

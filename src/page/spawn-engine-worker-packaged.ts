@@ -28,6 +28,8 @@ export function engineAssets(): EngineAssets | null {
       'llama-engine-relaxed-m64-mt.wasm': new URL('../inpage-llm/llama-engine-relaxed-m64-mt.wasm', import.meta.url)
         .href,
       'llama-engine-m64-mt.mjs': new URL('../inpage-llm/llama-engine-m64-mt.mjs', import.meta.url).href,
+      'llama-engine-webgpu.wasm': new URL('../inpage-llm/llama-engine-webgpu.wasm', import.meta.url).href,
+      'llama-engine-webgpu.mjs': new URL('../inpage-llm/llama-engine-webgpu.mjs', import.meta.url).href,
     },
     webllm: new URL('../inpage-llm/webllm.js', import.meta.url).href,
   };

@@ -42,6 +42,8 @@ test('init --dropin copies the SW, the drop-in script and its engine files, and 
     'inpage-llm/llama-engine-relaxed-m64-mt.wasm',
     'inpage-llm/llama-engine-m64.mjs',
     'inpage-llm/llama-engine-m64-mt.mjs',
+    'inpage-llm/llama-engine-webgpu.wasm',
+    'inpage-llm/llama-engine-webgpu.mjs',
     'inpage-llm/webllm.js',
   ]) {
     await access(join(app.dir, 'public', file));

@@ -1,7 +1,7 @@
 /**
  * The page of `npm run test:webgpu-engine` (engine-probe.ts): each engine named in `?engines=`
- * (`simd`: the committed CPU engine; others: scripts/engine/webgpu/build-engine-probe.sh's JSPI
- * probes) loads `?model=` through the engine's own `LlamaWasm` (bundled as a test build: every
+ * (`simd` and `webgpu`: the committed engines; `jspi-gpu`: scripts/engine/webgpu/build-engine-probe.sh's
+ * probe) loads `?model=` through the engine's own `LlamaWasm` (bundled as a test build: every
  * call on the context is checked to run inside a section) and answers the same prompt greedily,
  * `?tokens=` tokens with their logprobs. `window.probeResults` settles with every engine's answer
  * or error, and the JSPI checks below.
@@ -38,7 +38,9 @@ async function answer(
   const started = performance.now();
   const engine = await LlamaWasm.start({ ...files, pthreads: false });
   const blob = await (await fetch(MODEL)).blob();
-  await engine.load([{ name: 'model.gguf', blob }], 512, { prefill: 1, decode: 1 }, 512);
+  // Every layer on the GPU where the build has one (llama.cpp's -ngl 999); the CPU build takes 0.
+  const gpuLayers = name === 'simd' ? 0 : 999;
+  await engine.load([{ name: 'model.gguf', blob }], 512, { prefill: 1, decode: 1 }, 512, 1, gpuLayers);
   const loadMs = performance.now() - started;
   const ids = engine.tokenize(PROMPT, true, false);
   const begun = performance.now();
@@ -93,7 +95,7 @@ async function reentrancy(name: string) {
   m.FS.writeFile('/m.gguf', new Uint8Array(await (await fetch(MODEL)).arrayBuffer()));
   const path = m._malloc(16);
   m.HEAPU8.set(new TextEncoder().encode('/m.gguf\0'), path);
-  const pending: unknown = m._ip_load(path, 512, 1, 1, 512, 1);
+  const pending: unknown = m._ip_load(path, 512, 1, 1, 512, 1, 999);
   const promise = pending instanceof Promise;
   const scratch = m._malloc(1 << 20);
   m.HEAPU8.fill(0xab, scratch, scratch + (1 << 20));

@@ -1,16 +1,17 @@
 /**
- * `npm run test:webgpu-engine` (opt-in; not part of `npm test`): the JSPI probes of the WebGPU
- * engine variant (scripts/engine/webgpu/build-engine-probe.sh) in headless Chromium, driven by
- * the engine's own `LlamaWasm` (engine-probe-page.ts), against the committed `simd` engine in the
- * same page, on the built-in `inpage-test` model:
- * - with SwiftShader's WebGPU (`--enable-unsafe-webgpu`): `jspi` (no device without shader-f16:
+ * `npm run test:webgpu-engine` (opt-in; not part of `npm test`): the committed WebGPU engine
+ * (`webgpu`) and its SwiftShader probe (`jspi-gpu`: scripts/engine/webgpu/build-engine-probe.sh)
+ * in headless Chromium, driven by the engine's own `LlamaWasm` (engine-probe-page.ts) with every
+ * layer asked for on the GPU, against the committed `simd` engine in the same page, on the
+ * built-in `inpage-test` model:
+ * - with SwiftShader's WebGPU (`--enable-unsafe-webgpu`): `webgpu` (no device without shader-f16:
  *   the CPU) gives the `simd` engine's tokens and logprobs bit for bit; `jspi-gpu` (the f16 rewrite,
  *   every layer on SwiftShader's GPU) its greedy tokens, logprobs within GPU_LOGPROB_TOLERANCE,
  *   and again with a tokenize (right every time) while each push's decode is pending; exports
  *   that do not suspend run while `ip_load` is pending;
- * - without WebGPU: `jspi` again gives the `simd` engine's answer.
+ * - without WebGPU: `webgpu` again gives the `simd` engine's answer.
  * It proves the async engine calls and the JSPI build, not f16 numerics (docs/webgpu.md).
- *   usage: tsx test/webgpu/engine-probe.ts DIST_DIR   (the probes; writes site/ and results.json beside it)
+ *   usage: tsx test/webgpu/engine-probe.ts DIST_DIR   (the probe; writes site/ and results.json beside it)
  *   WEBGPU_ENGINE_TOKENS (16): the tokens of each answer.
  */
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
@@ -29,10 +30,12 @@ const dist = resolve(process.argv[2] ?? 'test-results/webgpu-engine/dist');
 const site = join(dirname(dist), 'site');
 const tokens = Number(process.env.WEBGPU_ENGINE_TOKENS ?? 16);
 await mkdir(site, { recursive: true });
-for (const name of ['jspi', 'jspi-gpu'])
-  for (const ext of ['wasm', 'mjs'])
-    await copyFile(join(dist, `llama-engine-${name}.${ext}`), join(site, `llama-engine-${name}.${ext}`));
-await copyFile('worker/engine/backends/llamacpp/wasm/llama-engine-simd.wasm', join(site, 'llama-engine-simd.wasm'));
+const committed = 'worker/engine/backends/llamacpp/wasm';
+for (const ext of ['wasm', 'mjs']) {
+  await copyFile(join(dist, `llama-engine-jspi-gpu.${ext}`), join(site, `llama-engine-jspi-gpu.${ext}`));
+  await copyFile(join(committed, `llama-engine-webgpu.${ext}`), join(site, `llama-engine-webgpu.${ext}`));
+}
+await copyFile(join(committed, 'llama-engine-simd.wasm'), join(site, 'llama-engine-simd.wasm'));
 await writeFile(join(site, 'model.gguf'), buildInpageTestModel());
 await writeFile(
   join(site, 'index.html'),
@@ -53,13 +56,13 @@ const report: Record<string, unknown> = {};
 try {
   const withGpu = await runPage(
     ['--enable-unsafe-webgpu'],
-    `engines=simd,jspi,jspi-gpu&reentrancy=jspi&tokenize-during-push=jspi-gpu&tokens=${tokens}`,
+    `engines=simd,webgpu,jspi-gpu&reentrancy=webgpu&tokenize-during-push=jspi-gpu&tokens=${tokens}`,
   );
-  const withoutGpu = await runPage([], `engines=simd,jspi&tokens=${tokens}`);
+  const withoutGpu = await runPage([], `engines=simd,webgpu&tokens=${tokens}`);
   Object.assign(report, { withGpu, withoutGpu });
-  compare('SwiftShader, jspi', withGpu.simd, withGpu.jspi, 0);
+  compare('SwiftShader, webgpu', withGpu.simd, withGpu.webgpu, 0);
   compare('SwiftShader, jspi-gpu', withGpu.simd, withGpu['jspi-gpu'], GPU_LOGPROB_TOLERANCE);
-  compare('no WebGPU, jspi', withoutGpu.simd, withoutGpu.jspi, 0);
+  compare('no WebGPU, webgpu', withoutGpu.simd, withoutGpu.webgpu, 0);
   // A tokenize while each push's decode is suspended on the GPU: right every time, and the answer unchanged.
   const during = withGpu.tokenizeDuringPush;
   compare('SwiftShader, jspi-gpu, a tokenize during each push', withGpu.simd, during, GPU_LOGPROB_TOLERANCE);

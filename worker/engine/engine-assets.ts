@@ -16,6 +16,8 @@ import loaderM64 from './backends/llamacpp/wasm/llama-engine-m64.mjs?url';
 import simdM64Mt from './backends/llamacpp/wasm/llama-engine-simd-m64-mt.wasm?url';
 import relaxedM64Mt from './backends/llamacpp/wasm/llama-engine-relaxed-m64-mt.wasm?url';
 import loaderM64Mt from './backends/llamacpp/wasm/llama-engine-m64-mt.mjs?url';
+import webgpu from './backends/llamacpp/wasm/llama-engine-webgpu.wasm?url';
+import loaderWebGpu from './backends/llamacpp/wasm/llama-engine-webgpu.mjs?url';
 import type { EngineBuild, EngineFile } from '#core/domain/engine-build';
 import type { EngineAssets } from '#core/protocol/engine-api';
 import { engineFilesAt, type LlamaEngineFiles } from './backends/llamacpp/engine-files';
@@ -36,6 +38,8 @@ const URLS: Record<EngineFile, string> = {
   'llama-engine-m64-mt.wasm': simdM64Mt,
   'llama-engine-relaxed-m64-mt.wasm': relaxedM64Mt,
   'llama-engine-m64-mt.mjs': loaderM64Mt,
+  'llama-engine-webgpu.wasm': webgpu,
+  'llama-engine-webgpu.mjs': loaderWebGpu,
 };
 
 const absolute = (file: EngineFile): string => new URL(URLS[file], self.location.href).href;

@@ -23,7 +23,7 @@ in_chroot() { nice -n 10 chroot "$root" env EM_CACHE=$c/em-cache "$@"; }
 # 1. The emdawnwebgpu package (Dawn's WebGPU binding for Emscripten), made once.
 if [ ! -f "$cache/emdawnwebgpu/emdawnwebgpu.port.py" ]; then
   rm -rf "$cache/emdawnwebgpu.new"
-  bash "$here/make-emdawnwebgpu.sh" "$cache/emdawnwebgpu.new" >&2
+  bash "$here/../make-emdawnwebgpu.sh" "$cache/emdawnwebgpu.new" >&2
   mv "$cache/emdawnwebgpu.new" "$cache/emdawnwebgpu"
 fi
 

@@ -45,7 +45,7 @@ export interface RequestRecord {
 export interface EngineAssets {
   /**
    * The llama.cpp engine's wasm builds and their loaders, by the name the package ships each under
-   * (src/core/domain/engine-build.ts: SIMD128 or relaxed SIMD, pthreads, memory64).
+   * (src/core/domain/engine-build.ts: SIMD128 or relaxed SIMD, pthreads, memory64; WebGPU).
    */
   llama: Record<EngineFile, string>;
   webllm: string;

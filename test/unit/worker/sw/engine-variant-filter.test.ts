@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { precachesFile } from '../../../../worker/sw/engine-variant-filter';
 
 describe('precachesFile', () => {
+  /** Whether `url` is kept: [threads+relaxed, threads+simd, relaxed, simd]. */
+  const all = (url: string) =>
+    [true, false].flatMap((threads) => [true, false].map((r) => precachesFile(url, r, threads)));
+
   const wasm = [
     'https://a.test/assets/llama-engine-Bx3_k9aQ.wasm',
     'https://a.test/inpage-llm/llama-engine.wasm',
@@ -27,14 +31,21 @@ describe('precachesFile', () => {
       'https://a.test/inpage-llm/llama-engine-relaxed-mt.wasm',
     ];
     const loader = ['https://a.test/assets/llama-engine-mt-D1x9.mjs', 'https://a.test/inpage-llm/llama-engine-mt.mjs'];
-    const all = (url: string) =>
-      [true, false].flatMap((threads) => [true, false].map((r) => precachesFile(url, r, threads)));
-    // [threads+relaxed, threads+simd, relaxed, simd]
     for (const url of mt) expect(all(url)).toEqual([false, true, false, false]);
     for (const url of relaxedMt) expect(all(url)).toEqual([true, false, false, false]);
     for (const url of loader) expect(all(url)).toEqual([true, true, false, false]);
     for (const url of wasm) expect(all(url)).toEqual([false, true, false, true]);
     for (const url of relaxed) expect(all(url)).toEqual([true, false, true, false]);
+  });
+
+  it('never keeps the WebGPU build or its loader (the engine asks the GPU; the SW does not)', () => {
+    const webgpu = [
+      'https://a.test/inpage-llm/llama-engine-webgpu.wasm',
+      'https://a.test/inpage-llm/llama-engine-webgpu.mjs',
+      'https://a.test/assets/llama-engine-webgpu-Bx3_k9aQ.wasm',
+      'https://a.test/assets/llama-engine-webgpu-D1x9.mjs',
+    ];
+    for (const url of webgpu) expect(all(url)).toEqual([false, false, false, false]);
   });
 
   it('never keeps the memory64 builds or their loaders (only a model past wasm32 fetches one)', () => {
@@ -49,13 +60,7 @@ describe('precachesFile', () => {
       'https://a.test/assets/llama-engine-relaxed-m64-mt-Q-12abCd.wasm',
       'https://a.test/assets/llama-engine-m64-mt-D1x9.mjs',
     ];
-    for (const url of m64)
-      expect([true, false].flatMap((threads) => [true, false].map((r) => precachesFile(url, r, threads)))).toEqual([
-        false,
-        false,
-        false,
-        false,
-      ]);
+    for (const url of m64) expect(all(url)).toEqual([false, false, false, false]);
   });
 
   it('keeps every other file, whatever the browser', () => {

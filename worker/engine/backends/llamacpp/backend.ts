@@ -32,7 +32,8 @@ import { LlamaWasm } from './llama-wasm';
 import type { ModelBlob } from '../../model-store/store-model';
 import { forgetModelFiles, isStoredSource, modelFiles, modelFilesStored } from './model-file';
 import { LlamaCppModel } from './model';
-import { testF32CacheMib, testMemory64 } from './test-memory';
+import { testF32CacheMib, testMemory64, testWebGpuBuild } from './test-memory';
+import { chooseEngine } from './engine-choice';
 import { PromptCache, readLatestState } from '../../prompt-cache/prompt-cache';
 import { announceStart } from '../../announce-start';
 import type { KvCacheType } from '#core/domain/tokenize';
@@ -103,11 +104,14 @@ interface DraftSetup {
   threads: EngineThreads;
   f32CacheMib: number;
   slots: number;
+  /** The model's `n_gpu_layers` (engine-choice.ts): the draft's layers go where the model's do. */
+  gpuLayers: number;
 }
 
 /**
  * The `llamacpp` backend: llama.cpp built from source for wasm by this project (native/), on the
- * CPU (no WebGPU build yet: the card's `accelerator_reason` says what else is missing).
+ * CPU, or with its layers on the GPU in the WebGPU build where the browser runs it
+ * (engine-choice.ts; the card's `accelerator_reason` says why not where it does not).
  */
 export class LlamaCppBackend implements Backend {
   readonly name = 'llamacpp' as const;
@@ -117,7 +121,8 @@ export class LlamaCppBackend implements Backend {
       spec.contextLength ?? (spec.source.kind === 'builtin' ? inpageTestSpec.contextLength : DEFAULT_CONTEXT);
     try {
       // Asked while the model downloads: where it will run (its card's `accelerator`).
-      const placing = chooseModelAccelerator(engineGpuLayers());
+      const gpuLayers = engineGpuLayers();
+      const placing = chooseModelAccelerator(gpuLayers);
       const files = await this.fetchModel(spec, onProgress);
       onProgress({ model: spec.id, phase: 'load', fraction: 0 });
       const limit = memoryLimit();
@@ -131,18 +136,31 @@ export class LlamaCppBackend implements Backend {
         Promise.all(KV_CACHE_TYPES.map((kvCacheType) => stateKey(fingerprints, { contextLength, kvCacheType })));
       const keys = cache.enabled ? modelFingerprints(files).then(keysFor) : null;
       const latest = keys ? keys.then((both) => readLatestState(both, cache)).catch(() => null) : Promise.resolve(null);
-      const threads = engineThreads();
       const slots = engineSlots();
-      const pool = Math.max(threads.prefill, threads.decode);
       const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
       // memory64 only where wasm32's heap cannot hold the model and its KV cache, and the browser runs it.
       const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib);
       const memory64 = hasMemory64() && (needsMemory64(size, cacheBytes) || (__INPAGE_TEST_HOOKS__ && testMemory64()));
-      const build = { relaxed: hasRelaxedSimd(), pthreads: threads.pthreads, memory64 };
+      const placement = await placing;
+      const {
+        build,
+        threads,
+        gpuLayers: offload,
+      } = chooseEngine({
+        placement,
+        gpuLayers,
+        threads: engineThreads(),
+        memory64,
+        relaxed: hasRelaxedSimd(),
+        forceWebGpu: __INPAGE_TEST_HOOKS__ && testWebGpuBuild(),
+      });
+      const pool = Math.max(threads.prefill, threads.decode);
       // Watched by the page while it starts: Firefox can block the worker for good there (announce-start.ts).
       const engine = await announceStart(() => LlamaWasm.start(llamaEngineFiles(build), pool));
       try {
-        await loadWithin(spec.id, engine, () => engine.load(files, contextLength, threads, f32CacheMib, slots));
+        await loadWithin(spec.id, engine, () =>
+          engine.load(files, contextLength, threads, f32CacheMib, slots, offload),
+        );
       } catch (error) {
         engine.dispose();
         throw error;
@@ -154,7 +172,7 @@ export class LlamaCppBackend implements Backend {
             spec,
             spec.draft,
             metadata,
-            { build, pool, contextLength, threads, f32CacheMib, slots },
+            { build, pool, contextLength, threads, f32CacheMib, slots, gpuLayers: offload },
             onProgress,
           );
       } catch (error) {
@@ -171,7 +189,6 @@ export class LlamaCppBackend implements Backend {
       const template = chatTemplateFromMetadata(metadata, vocab);
       const key = keys ? (await keys)[KV_CACHE_TYPES.indexOf(engine.info().kvCacheType)] : undefined;
       const promptCache = key ? PromptCache.open(key, cache) : null;
-      const placement = await placing;
       tellPlacement(spec.id, placement);
       const model = new LlamaCppModel(
         engine,
@@ -227,7 +244,7 @@ export class LlamaCppBackend implements Backend {
     const engine = await announceStart(() => LlamaWasm.start(llamaEngineFiles(setup.build), setup.pool));
     try {
       await loadWithin(draftSpec.id, engine, () =>
-        engine.load(files, setup.contextLength, setup.threads, setup.f32CacheMib, setup.slots),
+        engine.load(files, setup.contextLength, setup.threads, setup.f32CacheMib, setup.slots, setup.gpuLayers),
       );
     } catch (error) {
       engine.dispose();

@@ -11,5 +11,6 @@ export interface LlamaEngineFiles {
 /** The files of `build`, each shipped name's URL given by `url` (the bundler's, or the page's). */
 export function engineFilesAt(build: EngineBuild, url: (file: EngineFile) => string): LlamaEngineFiles {
   const loader = engineLoaderFile(build);
-  return { wasm: url(engineWasmFile(build)), loader: loader === null ? null : url(loader), pthreads: build.pthreads };
+  const pthreads = build.webgpu !== true && build.pthreads;
+  return { wasm: url(engineWasmFile(build)), loader: loader === null ? null : url(loader), pthreads };
 }

@@ -40,7 +40,9 @@ type Ptr = number;
 /**
  * What an export that may suspend returns: in the CPU variants its status at once; in a
  * WebGPU variant (JSPI) a promise of it, where ggml-webgpu waits for the GPU inside the call
- * (docs/design/webgpu-engine.md). `LlamaWasm` awaits both alike.
+ * (docs/design/webgpu-engine.md). `LlamaWasm` awaits both alike. The glue marks the same
+ * exports `IP_EXPORT_MAY_SUSPEND` (native/engine.h: the WebGPU link's `-sJSPI_EXPORTS`);
+ * engine-exports.test.ts keeps the two lists equal.
  */
 export type MaySuspend<T = number> = T | Promise<T>;
 
@@ -64,6 +66,7 @@ export interface LlamaEngineModule {
     nThreadsBatch: number,
     maxF32CacheMib: number,
     nSlots: number,
+    nGpuLayers: number,
   ): MaySuspend;
   /** The pthreads build (scripts/engine/threads-post.js): ends its pthread Workers. */
   stopThreads?(): void;
@@ -81,7 +84,6 @@ export interface LlamaEngineModule {
   _ip_keep(n: number): number;
   _ip_accept(id: number): void;
   _ip_push(id: number): MaySuspend;
-  _ip_reset(): MaySuspend<void>;
   _ip_use(slot: number): number;
   _ip_step(slots: Ptr, ids: Ptr, n: number): MaySuspend;
   _ip_slot_clear(slot: number): number;

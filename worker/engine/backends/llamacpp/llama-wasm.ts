@@ -139,6 +139,7 @@ export class LlamaWasm {
    * llama.cpp derives from the first's) with a context of `contextLength` tokens. In a worker
    * the Blobs are mounted (read in place as llama.cpp asks for their parts); elsewhere they are
    * copied in. `slots`: the sequences the context holds at once (one unified KV cache).
+   * `gpuLayers`: llama.cpp's `n_gpu_layers`, the layers the WebGPU build offloads (0 on the CPU).
    */
   async load(
     files: Array<{ name: string; blob: Blob }>,
@@ -146,13 +147,14 @@ export class LlamaWasm {
     threads: ThreadCounts,
     maxF32CacheMib: number,
     slots = 1,
+    gpuLayers = 0,
   ): Promise<void> {
     const path = `${MODEL_DIR}/${files[0]?.name ?? 'model.gguf'}`;
     if (typeof FileReaderSync !== 'undefined') bufferBlobReads(this.m.WORKERFS);
     await this.mount(MODEL_DIR, files);
     this.check(
       await this.withStringAwaited(path, (ptr) =>
-        this.m._ip_load(ptr, contextLength, threads.decode, threads.prefill, maxF32CacheMib, slots),
+        this.m._ip_load(ptr, contextLength, threads.decode, threads.prefill, maxF32CacheMib, slots, gpuLayers),
       ),
     );
     this.pending = new Array<number>(slots).fill(0);
@@ -485,13 +487,6 @@ export class LlamaWasm {
   keep(n: number): void {
     this.inSection('keep');
     this.check(this.m._ip_keep(n));
-  }
-
-  /** Empties the context (the next prompt is read from its start). */
-  async reset(): Promise<void> {
-    this.inSection('reset');
-    this.pending.fill(0);
-    await this.m._ip_reset();
   }
 
   /** The tokens whose KV entries the context holds (the prompt and generation so far). */

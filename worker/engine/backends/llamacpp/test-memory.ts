@@ -14,7 +14,9 @@
  *   first (never freed), so what it allocates after (the model, the results it hands back) lies
  *   above them: past 2 GiB, where a wasm32 address read as a signed int32 is negative;
  * - `__inpageTestMemory64 = true`: models loaded from now on get the memory64 build whatever
- *   their size (with the reserve: a heap past 4 GiB without a model of that size).
+ *   their size (with the reserve: a heap past 4 GiB without a model of that size);
+ * - `__inpageTestWebGpuBuild = true`: models loaded from now on get the WebGPU build whatever
+ *   their placement (engine-choice.ts), its layers on the GPU where ggml-webgpu finds a device.
  *
  * Kept out of production as test-trap.ts is: the only calls are under `if (__INPAGE_TEST_HOOKS__)`.
  */
@@ -26,6 +28,7 @@ const EXHAUST = '__inpageTestExhaustHeap';
 const F32_CACHE = '__inpageTestF32CacheMib';
 const RESERVE = '__inpageTestHeapReserve';
 const MEMORY64 = '__inpageTestMemory64';
+const WEBGPU_BUILD = '__inpageTestWebGpuBuild';
 
 /** Takes the test's reserve of `module`'s heap, if one is set (at the engine's start). */
 export function testHeapReserve(module: LlamaEngineModule): void {
@@ -37,6 +40,11 @@ export function testHeapReserve(module: LlamaEngineModule): void {
 /** Whether the test asks for the memory64 build. */
 export function testMemory64(): boolean {
   return Reflect.get(globalThis, MEMORY64) === true;
+}
+
+/** Whether the test asks for the WebGPU build. */
+export function testWebGpuBuild(): boolean {
+  return Reflect.get(globalThis, WEBGPU_BUILD) === true;
 }
 
 /** The test's heap ceiling in bytes, if one is set. */

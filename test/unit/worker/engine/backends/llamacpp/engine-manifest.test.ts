@@ -16,6 +16,7 @@ import { buildDigest, engineInputs, sha256 } from '../../../../../../scripts/eng
 const DIR = 'worker/engine/backends/llamacpp/wasm';
 const manifest = JSON.parse(readFileSync(`${DIR}/manifest.json`, 'utf8')) as {
   llamaCpp: { tag: string; bundleSha256: string };
+  dawn: { tag: string; commit: string; generatorInputsSha256: string; packageSha256: string };
   toolchain: { emcc: string; debian: Record<string, string> };
   variants: string[];
   inputs: Record<string, string>;
@@ -99,6 +100,19 @@ describe('the committed llama.cpp engine', () => {
     expect(from).toEqual(Object.keys(manifest.outputs).map((name) => ({ name, builtFrom: digest })));
   });
 
+  it("names Dawn's tag and commit, and the sha256 of the generator's inputs and of the package it made (engine-config.sh)", () => {
+    const config = readFileSync('scripts/engine/engine-config.sh', 'utf8');
+    const pin = (name: string) => new RegExp(`^${name}=(\\S+)$`, 'm').exec(config)?.[1];
+    expect(manifest.dawn).toMatchObject({
+      tag: pin('DAWN_TAG'),
+      commit: pin('DAWN_COMMIT'),
+      generatorInputsSha256: pin('DAWN_INPUTS_SHA256'),
+      packageSha256: pin('DAWN_PACKAGE_SHA256'),
+    });
+    expect(manifest.dawn.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(manifest.dawn.packageSha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it("names the toolchain's Debian package versions: emscripten, clang, lld, binaryen", () => {
     const packages = Object.keys(manifest.toolchain.debian).map((name) => name.replace(/-\d+$/, ''));
     expect(packages).toEqual(expect.arrayContaining(['emscripten', 'clang', 'lld', 'binaryen']));
@@ -109,7 +123,7 @@ describe('the committed llama.cpp engine', () => {
   const I32X4_DOT_I16X8_S = 186;
   const I16X8_RELAXED_DOT_I8X16_I7X16_S = 274;
 
-  it('has the eight variants, their four loaders and the kernel checks', () => {
+  it('has the nine variants, their five loaders and the kernel checks', () => {
     expect(manifest.variants).toEqual([
       'simd:',
       'relaxed:-mrelaxed-simd',
@@ -119,6 +133,7 @@ describe('the committed llama.cpp engine', () => {
       'relaxed-m64:-mrelaxed-simd -sMEMORY64=1',
       'simd-m64-mt:-sMEMORY64=1 -pthread',
       'relaxed-m64-mt:-mrelaxed-simd -sMEMORY64=1 -pthread',
+      'webgpu:-sJSPI',
     ]);
     expect(Object.keys(manifest.outputs)).toEqual([
       'kernel-check-relaxed.wasm',
@@ -134,6 +149,8 @@ describe('the committed llama.cpp engine', () => {
       'llama-engine-simd-m64.wasm',
       'llama-engine-simd-mt.wasm',
       'llama-engine-simd.wasm',
+      'llama-engine-webgpu.mjs',
+      'llama-engine-webgpu.wasm',
       'llama-engine.mjs',
     ]);
   });
@@ -147,6 +164,7 @@ describe('the committed llama.cpp engine', () => {
     'llama-engine-relaxed-m64.wasm',
     'llama-engine-simd-m64-mt.wasm',
     'llama-engine-relaxed-m64-mt.wasm',
+    'llama-engine-webgpu.wasm',
   ];
 
   it.each(ENGINES)("%s holds ggml's wasm SIMD kernels", (name) => {
@@ -154,7 +172,7 @@ describe('the committed llama.cpp engine', () => {
   });
 
   it('only the relaxed builds hold relaxed-SIMD dot products (q4_0, q4_K, q6_K)', () => {
-    const simd = ENGINES.filter((name) => name.includes('-simd'));
+    const simd = ENGINES.filter((name) => name.includes('-simd') || name.includes('-webgpu'));
     const relaxed = ENGINES.filter((name) => name.includes('-relaxed'));
     for (const name of [...simd, 'kernel-check-simd.wasm'])
       expect({ name, count: countSimd(code(name), I16X8_RELAXED_DOT_I8X16_I7X16_S) }).toEqual({ name, count: 0 });
@@ -176,6 +194,7 @@ describe('the committed llama.cpp engine', () => {
       'own memory',
       'shared',
       'shared',
+      'own memory',
     ]);
   });
 
@@ -197,6 +216,20 @@ describe('the committed llama.cpp engine', () => {
       expect(loader).toContain('applySignatureConversions');
       expect(loader).toContain('var makeWrapper_p=f=>()=>Number(f())');
     }
+  });
+
+  it('the WebGPU build links ggml-webgpu and waits through JSPI: its loader wraps the exports that may suspend', () => {
+    const loader = readFileSync(`${DIR}/llama-engine-webgpu.mjs`, 'utf8');
+    expect(loader).toContain('WebAssembly.promising');
+    expect(loader).toContain('WebAssembly.Suspending');
+    // Dawn's binding (emdawnwebgpu) asks the browser for the adapter and the device.
+    expect(loader).toContain('requestAdapter');
+    expect(loader).toContain('requestDevice');
+    for (const name of ['llama-engine.mjs', 'llama-engine-mt.mjs', 'llama-engine-m64.mjs'])
+      expect({ name, jspi: readFileSync(`${DIR}/${name}`, 'utf8').includes('WebAssembly.promising') }).toEqual({
+        name,
+        jspi: false,
+      });
   });
 
   it.each(['llama-engine-mt.mjs', 'llama-engine-m64-mt.mjs'])(

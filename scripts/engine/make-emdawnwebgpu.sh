@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Generates the emdawnwebgpu package (Dawn's WebGPU binding for Emscripten, which llama.cpp's
-# ggml-webgpu is built against) from Dawn's own source at the pinned tag, as Dawn's CMake target
+# ggml-webgpu is built against) from Dawn's own source at the pinned tag (engine-config.sh's
+# DAWN_TAG, DAWN_COMMIT and DAWN_INPUTS_SHA256), as Dawn's CMake target
 # emdawnwebgpu_pkg makes it (src/emdawnwebgpu/CMakeLists.txt), in the engine's chroot. Emscripten's
 # remote port downloads a zip at build time instead; this needs no network.
-#   usage: INPAGE_DAWN_SRC=DIR scripts/engine/webgpu/make-emdawnwebgpu.sh OUT_DIR
+#   usage: INPAGE_DAWN_SRC=DIR scripts/engine/make-emdawnwebgpu.sh OUT_DIR
 # DIR is a git repository of google/dawn (bare or not) that has the tag DAWN_TAG, or a plain copy
 # of Dawn's source at that tag. OUT_DIR must be new or empty. Prints the package's files and
-# their sha256, and one sha256 of the whole package. Linux, root (chroot).
+# their sha256, and one sha256 of the whole package (engine-config.sh's DAWN_PACKAGE_SHA256: the
+# WebGPU engine build checks it). build-engine.sh runs it for the `webgpu` variant. Linux, root (chroot).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
-DAWN_TAG=v20260317.182325
-DAWN_COMMIT=18eb229ef5f707c1464cc581252e7603c73a3ef0
-# The generator's inputs (INPUTS below, at the tag): the sha256 of their `sha256sum` listing.
-INPUTS_SHA256=813c75923b74e0bed29d6150cc28264017e34ca95e8d58be879a68e308fc8217
+source "$here/engine-config.sh"
+# The generator's inputs, taken from Dawn at the tag (DAWN_INPUTS_SHA256: the sha256 of their
+# `sha256sum` listing).
 INPUTS=(generator src/dawn/dawn.json src/dawn/dawn_wire.json src/dawn/dawn_kotlin.json
   src/dawn/webgpu_kt_docs.json src/emdawnwebgpu third_party/emdawnwebgpu include/webgpu)
 
@@ -22,10 +23,11 @@ out="${1:?usage: INPAGE_DAWN_SRC=DIR $0 OUT_DIR}"
 [ -d "$src" ] || { echo "make-emdawnwebgpu: no folder $src" >&2; exit 1; }
 if [ -e "$out" ] && [ -n "$(ls -A "$out")" ]; then echo "make-emdawnwebgpu: $out is not empty" >&2; exit 1; fi
 
-# One digest for a folder: the sha256 of its files' sorted `sha256sum` listing.
-digest() { (cd "$1" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum | sha256sum | cut -c1-64); }
+# One digest for a folder: the sha256 of its files' sorted `sha256sum` listing (Python's bytecode
+# cache, which Emscripten writes beside the port when it reads it, left out).
+digest() { (cd "$1" && find . -type f -not -path './__pycache__/*' | LC_ALL=C sort | xargs -d '\n' sha256sum | sha256sum | cut -c1-64); }
 
-root="$(bash "$here/../make-chroot.sh")"
+root="$(bash "$here/make-chroot.sh")"
 # Dawn's generator renders Jinja templates.
 if ! chroot "$root" python3 -c 'import jinja2, markupsafe' 2>/dev/null; then
   chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
@@ -52,7 +54,7 @@ else
   (cd "$src" && cp -r --parents -- "${INPUTS[@]}" "$work/dawn/")
 fi
 inputs="$(digest "$work/dawn")"
-[ "$inputs" = "$INPUTS_SHA256" ] || { echo "make-emdawnwebgpu: the inputs in $src are not Dawn's $DAWN_TAG (sha256 $inputs)" >&2; exit 1; }
+[ "$inputs" = "$DAWN_INPUTS_SHA256" ] || { echo "make-emdawnwebgpu: the inputs in $src are not Dawn's $DAWN_TAG (sha256 $inputs)" >&2; exit 1; }
 
 # 2. Dawn's generator: the headers, then the JS helpers and struct_info_webgpu.json (arguments as
 # generator/CMakeLists.txt's DawnJSONGenerator passes them).

@@ -1,0 +1,152 @@
+/**
+ * The WebGPU engine build (`llama-engine-webgpu.wasm`: llama.cpp's ggml-webgpu, its exports that
+ * may wait for the GPU suspending through JSPI, so each returns a promise) behind the Service
+ * Worker. This machine's WebGPU cannot run it (SwiftShader lacks shader-f16; without the flag
+ * there is no adapter), so no model is placed on it; the test builds' hook
+ * `__inpageTestWebGpuBuild` (test-memory.ts) loads it anyway, with every layer asked for on the
+ * GPU. ggml-webgpu then finds no device and llama.cpp keeps the layers on the CPU: its answers
+ * must be the CPU build's, bit for bit, through real promises and the engine's lock (two requests
+ * at once, a prompt's prefix reused, a slot's state saved and restored, an error), and the card still
+ * says where the model runs (`cpu`, with the reason).
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright';
+import { engineWorker } from './engine-worker-helpers';
+import { startHarness, WEBGPU_EVERYWHERE, type Harness } from './harness';
+import { postFromPage } from './page-helpers';
+
+let plain: Harness;
+let swiftShader: Harness;
+
+before(async () => {
+  plain = await startHarness();
+  swiftShader = await startHarness({ args: ['--enable-unsafe-webgpu'] });
+});
+
+after(async () => {
+  await plain.close();
+  await swiftShader.close();
+});
+
+async function loadOnWebGpuBuild(page: Page, id: string): Promise<string[]> {
+  const worker = await engineWorker(page);
+  await worker.evaluate(() => Reflect.set(globalThis, '__inpageTestWebGpuBuild', true));
+  try {
+    await page.evaluate(
+      (model) => window.inpage.load({ id: model, backend: 'llamacpp', source: { kind: 'builtin' } }),
+      id,
+    );
+  } finally {
+    await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestWebGpuBuild'));
+  }
+  return worker.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => entry.name)
+      .filter((url) => /llama-engine[^/]*\.(wasm|mjs)/.test(url)),
+  );
+}
+
+async function answers(page: Page, model: string) {
+  const ask = (prompt: string) =>
+    postFromPage(page, '/completion', {
+      model,
+      prompt,
+      n_predict: 8,
+      temperature: 0,
+      n_probs: 3,
+      return_tokens: true,
+      cache_prompt: true,
+    });
+  // Two at once (the second waits on the model's queue and the engine's lock), then a prompt
+  // that begins as the first did (its cells reused).
+  const [first, second] = await Promise.all([ask('abc'), ask('hi there')]);
+  const reused = await ask('abcdef');
+  const tokenized = await postFromPage(page, '/tokenize', { model, content: 'héllo', with_pieces: true });
+  const embedded = await postFromPage(page, '/v1/embeddings', { model, input: 'abc' });
+  const bad = await postFromPage(page, '/completion', { model, prompt: 'abc', grammar: 'root ::= (' });
+  return { first, second, reused, tokenized, embedded, bad };
+}
+
+const strip = (body: unknown) => {
+  const { content, tokens, completion_probabilities } = body as Record<string, unknown>;
+  return { content, tokens, completion_probabilities };
+};
+
+async function assertSameAnswers(page: Page, id: string): Promise<void> {
+  const [cpu, webgpu] = [await answers(page, 'inpage-test'), await answers(page, id)];
+  for (const key of ['first', 'second', 'reused'] as const) {
+    assert.equal(webgpu[key].status, 200, JSON.stringify(webgpu[key].body));
+    assert.deepEqual(strip(webgpu[key].body), strip(cpu[key].body), key);
+  }
+  assert.equal((webgpu.first.body as { content: string }).content, 'defghijk');
+  assert.deepEqual(webgpu.tokenized.body, cpu.tokenized.body);
+  assert.equal(webgpu.embedded.status, 200);
+  const vector = (body: unknown) => (body as { data: Array<{ embedding: number[] }> }).data[0]?.embedding;
+  assert.deepEqual(vector(webgpu.embedded.body), vector(cpu.embedded.body));
+  assert.equal(webgpu.bad.status, 400);
+  assert.deepEqual(webgpu.bad.body, cpu.bad.body);
+}
+
+type Json = Record<string, unknown>;
+
+/** The model's slot saved, erased and restored (`ip_state_save` and `_restore`, JSPI exports), then read again. */
+async function assertStateRoundTrip(page: Page, model: string): Promise<void> {
+  const slots = await page.evaluate(
+    async () => (await (await fetch('/slots')).json()) as Array<{ id: number; model: string }>,
+  );
+  const id = slots.find((slot) => slot.model === model)?.id;
+  assert.equal(typeof id, 'number', JSON.stringify(slots));
+  const act = (action: string, body: Json = {}) => postFromPage(page, `/slots/${id}?action=${action}`, body);
+  const saved = await act('save', { filename: 'webgpu-build.bin' });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  const nSaved = (saved.body as Json).n_saved;
+  assert.ok(typeof nSaved === 'number' && nSaved > 0, JSON.stringify(saved.body));
+  assert.equal((await act('erase')).status, 200);
+  const restored = await act('restore', { filename: 'webgpu-build.bin' });
+  assert.equal(restored.status, 200, JSON.stringify(restored.body));
+  assert.equal((restored.body as Json).n_restored, nSaved);
+  const again = await postFromPage(page, '/completion', { model, prompt: 'abcdef', n_predict: 4, temperature: 0 });
+  assert.equal((again.body as Json).content, 'ghij');
+  assert.ok(Number(((again.body as Json).timings as Json).cache_n) > 0, JSON.stringify(again.body));
+}
+
+async function card(page: Page, id: string): Promise<Record<string, unknown>> {
+  return page.evaluate(
+    async (model) => (await (await fetch(`/v1/models/${model}`)).json()) as Record<string, unknown>,
+    id,
+  );
+}
+
+test(
+  'without a WebGPU adapter, the WebGPU build answers as the CPU build does',
+  { skip: WEBGPU_EVERYWHERE },
+  async () => {
+    const { page, context } = await plain.openPage('/?model=inpage-test');
+    const fetched = await loadOnWebGpuBuild(page, 'inpage-test-webgpu');
+    assert.ok(
+      fetched.some((url) => /llama-engine-webgpu[^/]*\.wasm/.test(url)) &&
+        fetched.some((url) => /llama-engine-webgpu[^/]*\.mjs/.test(url)),
+      `the engine files fetched: ${fetched.join(', ')}`,
+    );
+    await assertSameAnswers(page, 'inpage-test-webgpu');
+    await assertStateRoundTrip(page, 'inpage-test-webgpu');
+    const model = await card(page, 'inpage-test-webgpu');
+    assert.equal(model.accelerator, 'cpu');
+    await context.close();
+  },
+);
+
+test("on SwiftShader's WebGPU (no shader-f16: ggml-webgpu finds no device), the same answers, and the card says why", async () => {
+  const { page, context } = await swiftShader.openPage('/?model=inpage-test');
+  const fetched = await loadOnWebGpuBuild(page, 'inpage-test-webgpu');
+  assert.ok(
+    fetched.some((url) => /llama-engine-webgpu[^/]*\.wasm/.test(url)),
+    `the engine files fetched: ${fetched.join(', ')}`,
+  );
+  await assertSameAnswers(page, 'inpage-test-webgpu');
+  const model = await card(page, 'inpage-test-webgpu');
+  assert.deepEqual([model.accelerator, model.accelerator_reason], ['cpu', 'no shader-f16']);
+  await context.close();
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_GPU_LAYERS } from '#core/domain/accelerator';
+import { chooseEngine, type EngineNeeds } from '../../../../../../worker/engine/backends/llamacpp/engine-choice';
+
+const cpu: EngineNeeds['placement'] = { accelerator: 'cpu', reason: 'no shader-f16' };
+const gpu: EngineNeeds['placement'] = { accelerator: 'webgpu' };
+const threads = { prefill: 2, decode: 2, pthreads: true };
+const base: EngineNeeds = { placement: cpu, gpuLayers: 'all', threads, memory64: false, relaxed: true };
+
+describe('chooseEngine', () => {
+  it('takes the CPU build for the SIMD, threads and heap where the model runs on the CPU, with 0 GPU layers', () => {
+    expect(chooseEngine(base)).toEqual({
+      build: { relaxed: true, pthreads: true, memory64: false },
+      threads,
+      gpuLayers: 0,
+    });
+    expect(chooseEngine({ ...base, memory64: true, relaxed: false }).build).toEqual({
+      relaxed: false,
+      pthreads: true,
+      memory64: true,
+    });
+  });
+
+  it('takes the WebGPU build on one thread where the model runs on the GPU, with the layers asked for', () => {
+    const one = { prefill: 1, decode: 1, pthreads: false };
+    expect(chooseEngine({ ...base, placement: gpu })).toEqual({
+      build: { webgpu: true },
+      threads: one,
+      gpuLayers: MAX_GPU_LAYERS,
+    });
+    expect(chooseEngine({ ...base, placement: gpu, gpuLayers: 7 }).gpuLayers).toBe(7);
+  });
+
+  it('keeps a model that needs memory64 on the CPU (the WebGPU build is wasm32)', () => {
+    expect(chooseEngine({ ...base, placement: gpu, memory64: true }).build).toEqual({
+      relaxed: true,
+      pthreads: true,
+      memory64: true,
+    });
+  });
+
+  it('takes the WebGPU build where a test asks for it, whatever the placement', () => {
+    expect(chooseEngine({ ...base, forceWebGpu: true }).build).toEqual({ webgpu: true });
+  });
+});
