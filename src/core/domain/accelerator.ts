@@ -27,10 +27,18 @@ export const MAX_GPU_LAYERS = 10_000;
  * - `no shader-f16`: the adapter lacks the feature llama.cpp's WebGPU shaders need (SwiftShader);
  * - `no JSPI`: the browser cannot suspend wasm on a promise, which the WebGPU engine waits with;
  * - `no WebGPU engine build`: all of the above are there, and this build of the library has no
- *   WebGPU engine yet.
+ *   WebGPU engine yet;
+ * - `a tensor past maxStorageBufferBindingSize`: all is there, but one of the model's tensors is
+ *   larger than the adapter lets one buffer binding be (`fitGpuLimits`).
  */
 export type AcceleratorReason =
-  'gpu_layers is 0' | 'no WebGPU' | 'no WebGPU adapter' | 'no shader-f16' | 'no JSPI' | 'no WebGPU engine build';
+  | 'gpu_layers is 0'
+  | 'no WebGPU'
+  | 'no WebGPU adapter'
+  | 'no shader-f16'
+  | 'no JSPI'
+  | 'no WebGPU engine build'
+  | 'a tensor past maxStorageBufferBindingSize';
 
 /** Where a model runs, and why not on the GPU where it does not. */
 export type AcceleratorChoice = { accelerator: 'webgpu' } | { accelerator: 'cpu'; reason: AcceleratorReason };
@@ -47,6 +55,14 @@ export interface WebGpuFacts {
   jspi: boolean;
   /** This library ships a WebGPU engine. */
   engine: boolean;
+  /** The adapter's limits (null without an adapter). */
+  limits: GpuLimits | null;
+}
+
+/** The adapter's limits a model's tensors must fit (ggml-webgpu asks its device for the adapter's own). */
+export interface GpuLimits {
+  /** The most bytes one storage buffer binding may hold: ggml-webgpu's largest buffer. */
+  maxStorageBufferBindingSize: number;
 }
 
 /** Where a GGUF model with `gpuLayers` runs, given `facts` (pure; unit-tested). */
@@ -66,10 +82,28 @@ const AFTER_THE_ADAPTER: ReadonlySet<AcceleratorReason> = new Set([
   'no shader-f16',
   'no JSPI',
   'no WebGPU engine build',
+  'a tensor past maxStorageBufferBindingSize',
 ]);
 
 /** Whether a model on the CPU for `reason` ran where the browser has a WebGPU adapter. */
 export const hadAdapter = (reason: AcceleratorReason): boolean => AFTER_THE_ADAPTER.has(reason);
+
+/**
+ * `choice`, once the model's tensors are known: a model placed on the GPU whose largest tensor
+ * (`largestTensorBytes`) is larger than the adapter's `maxStorageBufferBindingSize` runs on the
+ * CPU. ggml-webgpu's buffers are each at most one binding (its buffer type's largest size), so
+ * llama.cpp could not place that tensor on the GPU, and the load would fail (pure; unit-tested).
+ */
+export function fitGpuLimits(
+  choice: AcceleratorChoice,
+  largestTensorBytes: number,
+  limits: GpuLimits | null,
+): AcceleratorChoice {
+  if (choice.accelerator !== 'webgpu' || limits === null) return choice;
+  if (largestTensorBytes > limits.maxStorageBufferBindingSize)
+    return { accelerator: 'cpu', reason: 'a tensor past maxStorageBufferBindingSize' };
+  return choice;
+}
 
 function invalid(field: string, shown: string): InvalidRequestError {
   return new InvalidRequestError(

@@ -5,6 +5,7 @@ import { draftVocabularyMismatch } from '#gguf/draft-vocabulary';
 import { DraftModel } from './draft-model';
 import { GgufError } from '#gguf/gguf-error';
 import { validateGgufParts } from '#gguf/validate-gguf';
+import { largestTensorBytes } from '#gguf/largest-tensor';
 import { validateProjector } from '#gguf/validate-projector';
 import { randomMediaMarker, type Projector } from './projector';
 import { chatTemplateFromMetadata } from '#gguf/chat-template';
@@ -19,7 +20,7 @@ import {
   promptCacheSettings,
   type EngineThreads,
 } from '../../engine-settings';
-import { chooseModelAccelerator, tellPlacement } from './webgpu-probe';
+import { chooseModelAccelerator, fitModelToGpu, tellPlacement } from './webgpu-probe';
 import type { EngineBuild } from '#core/domain/engine-build';
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
@@ -128,7 +129,7 @@ export class LlamaCppBackend implements Backend {
       const limit = memoryLimit();
       const size = files.reduce((sum, file) => sum + file.blob.size, 0);
       if (size > limit.bytes) throw tooLarge(spec.id, size, files.length > 1 ? 'its files' : 'its file', limit);
-      const { metadata } = await this.validate(spec, files);
+      const { header, metadata } = await this.validate(spec, files);
       const vocab = vocabularyFromMetadata(metadata);
       const cache = promptCacheSettings();
       // The state a reload wants, read while the model loads (for either cache type it may get).
@@ -141,7 +142,7 @@ export class LlamaCppBackend implements Backend {
       // memory64 only where wasm32's heap cannot hold the model and its KV cache, and the browser runs it.
       const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib);
       const memory64 = hasMemory64() && (needsMemory64(size, cacheBytes) || (__INPAGE_TEST_HOOKS__ && testMemory64()));
-      const placement = await placing;
+      const placement = await fitModelToGpu(await placing, largestTensorBytes(header.tensors));
       const {
         build,
         threads,

@@ -5,6 +5,7 @@
  */
 import {
   chooseAccelerator,
+  fitGpuLimits,
   hadAdapter,
   type AcceleratorChoice,
   type GpuLayers,
@@ -26,6 +27,15 @@ export async function chooseModelAccelerator(gpuLayers: GpuLayers): Promise<Acce
 }
 
 /**
+ * `choice` for a model whose largest tensor is `largestTensorBytes` (the GGUF's tensor table):
+ * the CPU where that tensor is larger than the adapter lets a buffer binding be.
+ */
+export async function fitModelToGpu(choice: AcceleratorChoice, largestTensorBytes: number): Promise<AcceleratorChoice> {
+  if (choice.accelerator !== 'webgpu' || !asked) return choice;
+  return fitGpuLimits(choice, largestTensorBytes, (await asked).limits);
+}
+
+/**
  * Says in the console why `model` runs on the CPU where the browser has a WebGPU adapter (the
  * card says it too: `accelerator_reason`); nothing where the page asked for the CPU or has no GPU.
  */
@@ -34,7 +44,14 @@ export function tellPlacement(model: string, choice: AcceleratorChoice): void {
     console.info(`[inpage-llm] '${model}' runs on the CPU although this browser has WebGPU: ${choice.reason}.`);
 }
 
-const NOTHING_ASKED: WebGpuFacts = { gpu: false, adapter: false, shaderF16: false, jspi: false, engine: false };
+const NOTHING_ASKED: WebGpuFacts = {
+  gpu: false,
+  adapter: false,
+  shaderF16: false,
+  jspi: false,
+  engine: false,
+  limits: null,
+};
 
 async function askWebGpu(): Promise<WebGpuFacts> {
   const jspi = 'Suspending' in WebAssembly;
@@ -46,5 +63,11 @@ async function askWebGpu(): Promise<WebGpuFacts> {
     ADAPTER_TIMEOUT_MS,
     () => null,
   );
-  return { ...facts, gpu: true, adapter: adapter !== null, shaderF16: adapter?.features.has('shader-f16') ?? false };
+  return {
+    ...facts,
+    gpu: true,
+    adapter: adapter !== null,
+    shaderF16: adapter?.features.has('shader-f16') ?? false,
+    limits: adapter ? { maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize } : null,
+  };
 }

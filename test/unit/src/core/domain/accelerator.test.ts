@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 import {
   chooseAccelerator,
+  fitGpuLimits,
   hadAdapter,
   MAX_GPU_LAYERS,
   parseGpuLayers,
@@ -9,7 +10,8 @@ import {
   type WebGpuFacts,
 } from '../../../../../src/core/domain/accelerator';
 
-const ALL: WebGpuFacts = { gpu: true, adapter: true, shaderF16: true, jspi: true, engine: true };
+const LIMITS = { maxStorageBufferBindingSize: 128 * 2 ** 20 };
+const ALL: WebGpuFacts = { gpu: true, adapter: true, shaderF16: true, jspi: true, engine: true, limits: LIMITS };
 
 describe('where a GGUF model runs', () => {
   it('takes the GPU only where everything is there', () => {
@@ -48,6 +50,25 @@ describe('where a GGUF model runs', () => {
 
   it('keeps the CPU where the page asked for it, whatever the browser has', () => {
     expect(chooseAccelerator(0, ALL)).toEqual({ accelerator: 'cpu', reason: 'gpu_layers is 0' });
+  });
+});
+
+describe("the adapter's limits, once the model's tensors are known", () => {
+  const gpu = chooseAccelerator('all', ALL);
+
+  it('keeps the GPU where the largest tensor fits one buffer binding', () => {
+    expect(fitGpuLimits(gpu, LIMITS.maxStorageBufferBindingSize, LIMITS)).toEqual({ accelerator: 'webgpu' });
+  });
+
+  it('runs the model on the CPU where a tensor is larger, and says so past the adapter check', () => {
+    const choice = fitGpuLimits(gpu, LIMITS.maxStorageBufferBindingSize + 1, LIMITS);
+    expect(choice).toEqual({ accelerator: 'cpu', reason: 'a tensor past maxStorageBufferBindingSize' });
+    expect(choice.accelerator === 'cpu' && hadAdapter(choice.reason)).toBe(true);
+  });
+
+  it('leaves a CPU choice as it was', () => {
+    const cpu = chooseAccelerator('all', { ...ALL, shaderF16: false });
+    expect(fitGpuLimits(cpu, 2 ** 40, LIMITS)).toEqual(cpu);
   });
 });
 
