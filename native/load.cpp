@@ -79,7 +79,18 @@ IP_EXPORT_MAY_SUSPEND int ip_load(const char * path, int n_ctx, int n_threads, i
   return 0;
 }
 
-// The model's numbers: [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache].
+// The GPU devices llama.cpp's backend registry holds: ggml-webgpu's in the WebGPU build (none
+// where the adapter lacks what its shaders need, or gave no device), none in the CPU builds. Read
+// after the load, when the registry has asked the GPU (so this never waits on it).
+static int32_t gpu_devices() {
+  int32_t n = 0;
+  for (size_t i = 0; i < ggml_backend_dev_count(); i++)
+    if (ggml_backend_dev_type(ggml_backend_dev_get(i)) == GGML_BACKEND_DEVICE_TYPE_GPU) n++;
+  return n;
+}
+
+// The model's numbers: [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache,
+// n_ctx_seq, gpu_devices].
 IP_EXPORT int ip_info() {
   Engine & e = engine();
   out().i32 = {
@@ -92,6 +103,7 @@ IP_EXPORT int ip_info() {
       llama_vocab_eos(e.vocab),
       e.f32_cache ? 1 : 0,
       static_cast<int32_t>(llama_n_ctx_seq(e.ctx)),
+      gpu_devices(),
   };
   return static_cast<int>(out().i32.size());
 }

@@ -150,3 +150,46 @@ test("on SwiftShader's WebGPU (no shader-f16: ggml-webgpu finds no device), the 
   assert.deepEqual([model.accelerator, model.accelerator_reason], ['cpu', 'no shader-f16']);
   await context.close();
 });
+
+test('placed on the GPU where the WebGPU build then gets no device, the model loads again on the CPU, and says why', async () => {
+  const context = await swiftShader.browser.newContext();
+  // tsx (esbuild keepNames) wraps functions passed to the page in __name(...).
+  await context.addInitScript('globalThis.__name = (fn) => fn;');
+  const messages: string[] = [];
+  context.on('console', (message) => messages.push(message.text()));
+  const page = await context.newPage();
+  await page.goto(`${swiftShader.origin}/?model=inpage-test`);
+  await page.evaluate(() => window.inpage.ready);
+  const worker = await engineWorker(page);
+  const engineFetches = () =>
+    worker.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => entry.name)
+        .filter((url) => /llama-engine[^/]*\.wasm/.test(url)),
+    );
+  const before = await engineFetches();
+  await worker.evaluate(() => Reflect.set(globalThis, '__inpageTestPlaceOnGpu', true));
+  try {
+    await page.evaluate(() =>
+      window.inpage.load({ id: 'inpage-test-placed', backend: 'llamacpp', source: { kind: 'builtin' } }),
+    );
+  } finally {
+    await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestPlaceOnGpu'));
+  }
+  // The WebGPU build first, then a CPU build again (the page's first model had fetched one).
+  const added = (await engineFetches()).slice(before.length);
+  assert.equal(added.length, 2, added.join(', '));
+  assert.match(added[0] ?? '', /llama-engine-webgpu[^/]*\.wasm/);
+  assert.doesNotMatch(added[1] ?? '', /webgpu/);
+  const model = await card(page, 'inpage-test-placed');
+  assert.deepEqual([model.accelerator, model.accelerator_reason], ['cpu', 'no WebGPU device']);
+  assert.ok(
+    messages.includes(
+      "[inpage-llm] 'inpage-test-placed' runs on the CPU although this browser has WebGPU: no WebGPU device.",
+    ),
+    messages.join('\n'),
+  );
+  await assertSameAnswers(page, 'inpage-test-placed');
+  await context.close();
+});

@@ -53,6 +53,8 @@ globalThis.fetch = async (input, init) => {
 
 interface Answer {
   engine: string;
+  /** The GPU devices the engine's llama.cpp has (0: every layer on the CPU). */
+  gpuDevices: number;
   loadMs: number;
   prefillTokS: number;
   decodeTokS: number;
@@ -85,6 +87,7 @@ async function answer(engine: string, blob: Blob): Promise<Answer> {
       engine === 'simd' ? 0 : 999,
     );
     const loadMs = performance.now() - started;
+    const { gpuDevices } = llama.info();
     // The same prompt for every engine: the byte vocabulary's tokens of a repeated sentence.
     const ids = llama
       .tokenize('The quick brown fox jumps over the lazy dog. '.repeat(64), true, false)
@@ -111,6 +114,7 @@ async function answer(engine: string, blob: Blob): Promise<Answer> {
       const decodeMs = performance.now() - decodeStart;
       return {
         engine,
+        gpuDevices,
         loadMs: Math.round(loadMs),
         prefillTokS: Math.round((ids.length / prefillMs) * 1000 * 10) / 10,
         decodeTokS: Math.round(((tokens.length - 1) / decodeMs) * 1000 * 10) / 10,
@@ -165,7 +169,7 @@ for (const name of MODELS) {
     console.log(
       'error' in probe
         ? `${name} ${engine}: ${probe.error}`
-        : `${name} ${engine}: load ${probe.loadMs} ms, prefill ${probe.prefillTokS} tok/s, decode ${probe.decodeTokS} tok/s`,
+        : `${name} ${engine}: ${probe.gpuDevices} GPU devices, load ${probe.loadMs} ms, prefill ${probe.prefillTokS} tok/s, decode ${probe.decodeTokS} tok/s`,
     );
 }
 report.failures = failures;

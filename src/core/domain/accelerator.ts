@@ -29,7 +29,9 @@ export const MAX_GPU_LAYERS = 10_000;
  * - `no WebGPU engine build`: all of the above are there, and this build of the library has no
  *   WebGPU engine yet;
  * - `a tensor past maxStorageBufferBindingSize`: all is there, but one of the model's tensors is
- *   larger than the adapter lets one buffer binding be (`fitGpuLimits`).
+ *   larger than the adapter lets one buffer binding be (`fitGpuLimits`);
+ * - `no WebGPU device`: the model was placed on the GPU, and the WebGPU engine then got no device
+ *   from the adapter (llama.cpp's ggml-webgpu registered none): it loads again on the CPU.
  */
 export type AcceleratorReason =
   | 'gpu_layers is 0'
@@ -38,7 +40,8 @@ export type AcceleratorReason =
   | 'no shader-f16'
   | 'no JSPI'
   | 'no WebGPU engine build'
-  | 'a tensor past maxStorageBufferBindingSize';
+  | 'a tensor past maxStorageBufferBindingSize'
+  | 'no WebGPU device';
 
 /** Where a model runs, and why not on the GPU where it does not. */
 export type AcceleratorChoice = { accelerator: 'webgpu' } | { accelerator: 'cpu'; reason: AcceleratorReason };
@@ -83,6 +86,7 @@ const AFTER_THE_ADAPTER: ReadonlySet<AcceleratorReason> = new Set([
   'no JSPI',
   'no WebGPU engine build',
   'a tensor past maxStorageBufferBindingSize',
+  'no WebGPU device',
 ]);
 
 /** Whether a model on the CPU for `reason` ran where the browser has a WebGPU adapter. */

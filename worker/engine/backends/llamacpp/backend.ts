@@ -34,7 +34,8 @@ import type { ModelBlob } from '../../model-store/store-model';
 import { forgetModelFiles, isStoredSource, modelFiles, modelFilesStored } from './model-file';
 import { LlamaCppModel } from './model';
 import { testF32CacheMib, testMemory64, testWebGpuBuild } from './test-memory';
-import { chooseEngine } from './engine-choice';
+import { chooseEngine, placementAfterLoad, type EngineChoice, type EngineNeeds } from './engine-choice';
+import type { AcceleratorChoice } from '#core/domain/accelerator';
 import { PromptCache, readLatestState } from '../../prompt-cache/prompt-cache';
 import { announceStart } from '../../announce-start';
 import type { KvCacheType } from '#core/domain/tokenize';
@@ -142,30 +143,21 @@ export class LlamaCppBackend implements Backend {
       // memory64 only where wasm32's heap cannot hold the model and its KV cache, and the browser runs it.
       const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib);
       const memory64 = hasMemory64() && (needsMemory64(size, cacheBytes) || (__INPAGE_TEST_HOOKS__ && testMemory64()));
-      const placement = await fitModelToGpu(await placing, largestTensorBytes(header.tensors));
-      const {
-        build,
-        threads,
-        gpuLayers: offload,
-      } = chooseEngine({
-        placement,
-        gpuLayers,
-        threads: engineThreads(),
-        memory64,
-        relaxed: hasRelaxedSimd(),
-        forceWebGpu: __INPAGE_TEST_HOOKS__ && testWebGpuBuild(),
-      });
+      const { engine, choice, placement } = await this.startEngine(
+        spec.id,
+        {
+          placement: await fitModelToGpu(await placing, largestTensorBytes(header.tensors)),
+          gpuLayers,
+          threads: engineThreads(),
+          memory64,
+          relaxed: hasRelaxedSimd(),
+          forceWebGpu: __INPAGE_TEST_HOOKS__ && testWebGpuBuild(),
+        },
+        (started, { threads, gpuLayers: offload }) =>
+          started.load(files, contextLength, threads, f32CacheMib, slots, offload),
+      );
+      const { build, threads, gpuLayers: offload } = choice;
       const pool = Math.max(threads.prefill, threads.decode);
-      // Watched by the page while it starts: Firefox can block the worker for good there (announce-start.ts).
-      const engine = await announceStart(() => LlamaWasm.start(llamaEngineFiles(build), pool));
-      try {
-        await loadWithin(spec.id, engine, () =>
-          engine.load(files, contextLength, threads, f32CacheMib, slots, offload),
-        );
-      } catch (error) {
-        engine.dispose();
-        throw error;
-      }
       let draft: DraftModel | null = null;
       try {
         if (spec.draft)
@@ -217,6 +209,38 @@ export class LlamaCppBackend implements Backend {
         { cause: error },
       );
     }
+  }
+
+  /**
+   * Starts the engine build `needs` call for and loads the model in it (`load`). Where the model
+   * was placed on the GPU and the WebGPU build then got no GPU device (ggml-webgpu registered
+   * none: the adapter gave no device, or one without what its shaders need), the model loads again
+   * in the CPU build, and the placement says why (engine-choice.ts's `placementAfterLoad`).
+   */
+  private async startEngine(
+    id: string,
+    needs: EngineNeeds,
+    load: (engine: LlamaWasm, choice: EngineChoice) => Promise<void>,
+  ): Promise<{ engine: LlamaWasm; choice: EngineChoice; placement: AcceleratorChoice }> {
+    const startAndLoad = async (choice: EngineChoice): Promise<LlamaWasm> => {
+      const pool = Math.max(choice.threads.prefill, choice.threads.decode);
+      // Watched by the page while it starts: Firefox can block the worker for good there (announce-start.ts).
+      const engine = await announceStart(() => LlamaWasm.start(llamaEngineFiles(choice.build), pool));
+      try {
+        await loadWithin(id, engine, () => load(engine, choice));
+      } catch (error) {
+        engine.dispose();
+        throw error;
+      }
+      return engine;
+    };
+    const choice = chooseEngine(needs);
+    const engine = await startAndLoad(choice);
+    const after = placementAfterLoad(needs, choice, engine.info().gpuDevices);
+    if (!after) return { engine, choice, placement: needs.placement };
+    engine.dispose();
+    const cpu = chooseEngine({ ...needs, placement: after, forceWebGpu: false });
+    return { engine: await startAndLoad(cpu), choice: cpu, placement: after };
   }
 
   /**

@@ -51,3 +51,18 @@ export function chooseEngine(needs: EngineNeeds): EngineChoice {
   const { threads, relaxed, memory64 } = needs;
   return { build: { relaxed, pthreads: threads.pthreads, memory64 }, threads, gpuLayers: 0 };
 }
+
+/**
+ * Where a model placed on the GPU runs once its engine loaded (`gpuDevices`: the GPU devices the
+ * engine's llama.cpp has): where the WebGPU build got no device from the adapter, the CPU, for
+ * `no WebGPU device` (the caller loads it again in the CPU build, whose threads and relaxed SIMD
+ * run it faster than the WebGPU build's one thread); else null, the placement holds.
+ */
+export function placementAfterLoad(
+  needs: EngineNeeds,
+  choice: EngineChoice,
+  gpuDevices: number,
+): AcceleratorChoice | null {
+  if (needs.placement.accelerator !== 'webgpu' || choice.build.webgpu !== true || gpuDevices > 0) return null;
+  return { accelerator: 'cpu', reason: 'no WebGPU device' };
+}

@@ -92,6 +92,8 @@ export interface ModelNumbers {
   bos: number;
   /** The generation context's KV cache: F32 with flash attention off, or F16 with it (native/attention.cpp). */
   kvCacheType: KvCacheType;
+  /** The GPU devices llama.cpp has (the WebGPU build's, where ggml-webgpu got one; 0 in the CPU builds). */
+  gpuDevices: number;
 }
 
 export class LlamaWasm {
@@ -289,7 +291,7 @@ export class LlamaWasm {
 
   info(): ModelNumbers {
     const n = this.m._ip_info();
-    // [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache, n_ctx_seq] (native/load.cpp)
+    // [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache, n_ctx_seq, gpu_devices] (native/load.cpp)
     const [
       vocabSize = 0,
       contextLength = 0,
@@ -300,6 +302,7 @@ export class LlamaWasm {
       ,
       f32 = 0,
       slotContext = contextLength,
+      gpuDevices = 0,
     ] = this.i32(n);
     const kvCacheType: KvCacheType = f32 === 1 ? 'f32' : 'f16';
     return {
@@ -311,6 +314,7 @@ export class LlamaWasm {
       addBos: addBos === 1,
       bos,
       kvCacheType,
+      gpuDevices,
     };
   }
 

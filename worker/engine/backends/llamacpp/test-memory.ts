@@ -16,7 +16,10 @@
  * - `__inpageTestMemory64 = true`: models loaded from now on get the memory64 build whatever
  *   their size (with the reserve: a heap past 4 GiB without a model of that size);
  * - `__inpageTestWebGpuBuild = true`: models loaded from now on get the WebGPU build whatever
- *   their placement (engine-choice.ts), its layers on the GPU where ggml-webgpu finds a device.
+ *   their placement (engine-choice.ts), its layers on the GPU where ggml-webgpu finds a device;
+ * - `__inpageTestPlaceOnGpu = true`: models loaded from now on are placed on the GPU as where
+ *   the browser has all a WebGPU engine needs (webgpu-probe.ts), whatever this one has: the
+ *   WebGPU build then finds no device here, and the model falls back to the CPU build.
  *
  * Kept out of production as test-trap.ts is: the only calls are under `if (__INPAGE_TEST_HOOKS__)`.
  */
@@ -29,6 +32,7 @@ const F32_CACHE = '__inpageTestF32CacheMib';
 const RESERVE = '__inpageTestHeapReserve';
 const MEMORY64 = '__inpageTestMemory64';
 const WEBGPU_BUILD = '__inpageTestWebGpuBuild';
+const PLACE_ON_GPU = '__inpageTestPlaceOnGpu';
 
 /** Takes the test's reserve of `module`'s heap, if one is set (at the engine's start). */
 export function testHeapReserve(module: LlamaEngineModule): void {
@@ -45,6 +49,11 @@ export function testMemory64(): boolean {
 /** Whether the test asks for the WebGPU build. */
 export function testWebGpuBuild(): boolean {
   return Reflect.get(globalThis, WEBGPU_BUILD) === true;
+}
+
+/** Whether the test places models on the GPU. */
+export function testPlaceOnGpu(): boolean {
+  return Reflect.get(globalThis, PLACE_ON_GPU) === true;
 }
 
 /** The test's heap ceiling in bytes, if one is set. */

@@ -13,6 +13,10 @@ import {
 } from '#core/domain/accelerator';
 import { WEBGPU_ENGINE_BUILT } from '#core/domain/engine-build';
 import { withTimeout } from '#core/util/with-timeout';
+import { testPlaceOnGpu } from './test-memory';
+
+/** True only in test builds (vite.config.ts). */
+declare const __INPAGE_TEST_HOOKS__: boolean;
 
 /** How long an adapter may take: past it, the model loads on the CPU (`no WebGPU adapter`). */
 export const ADAPTER_TIMEOUT_MS = 3000;
@@ -22,6 +26,7 @@ let asked: Promise<WebGpuFacts> | undefined;
 /** Where a model with `gpuLayers` runs in this worker. */
 export async function chooseModelAccelerator(gpuLayers: GpuLayers): Promise<AcceleratorChoice> {
   if (gpuLayers === 0) return chooseAccelerator(0, NOTHING_ASKED);
+  if (__INPAGE_TEST_HOOKS__ && testPlaceOnGpu()) return { accelerator: 'webgpu' };
   asked ??= askWebGpu();
   return chooseAccelerator(gpuLayers, await asked);
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_GPU_LAYERS } from '#core/domain/accelerator';
-import { chooseEngine, type EngineNeeds } from '../../../../../../worker/engine/backends/llamacpp/engine-choice';
+import {
+  chooseEngine,
+  placementAfterLoad,
+  type EngineNeeds,
+} from '../../../../../../worker/engine/backends/llamacpp/engine-choice';
 
 const cpu: EngineNeeds['placement'] = { accelerator: 'cpu', reason: 'no shader-f16' };
 const gpu: EngineNeeds['placement'] = { accelerator: 'webgpu' };
@@ -41,5 +45,23 @@ describe('chooseEngine', () => {
 
   it('takes the WebGPU build where a test asks for it, whatever the placement', () => {
     expect(chooseEngine({ ...base, forceWebGpu: true }).build).toEqual({ webgpu: true });
+  });
+
+  it('falls back to the CPU where the WebGPU build, placed on the GPU, got no device', () => {
+    const needs = { ...base, placement: gpu };
+    const choice = chooseEngine(needs);
+    expect(placementAfterLoad(needs, choice, 0)).toEqual({ accelerator: 'cpu', reason: 'no WebGPU device' });
+    expect(placementAfterLoad(needs, choice, 1)).toBeNull();
+    expect(chooseEngine({ ...needs, placement: { accelerator: 'cpu', reason: 'no WebGPU device' } }).build).toEqual({
+      relaxed: true,
+      pthreads: true,
+      memory64: false,
+    });
+  });
+
+  it('keeps a CPU placement, and a build a test forced, as they were', () => {
+    expect(placementAfterLoad(base, chooseEngine(base), 0)).toBeNull();
+    const forced = { ...base, forceWebGpu: true };
+    expect(placementAfterLoad(forced, chooseEngine(forced), 0)).toBeNull();
   });
 });
