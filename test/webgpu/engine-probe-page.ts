@@ -16,6 +16,8 @@ const PROMPT = 'Once upon a time';
 
 export interface ProbeAnswer {
   loadMs: number;
+  /** The GPU devices the engine's llama.cpp has after the load (`ip_info`). */
+  gpuDevices: number;
   answerMs: number;
   tokens: number[];
   logprobs: number[];
@@ -42,6 +44,7 @@ async function answer(
   const gpuLayers = name === 'simd' ? 0 : 999;
   await engine.load([{ name: 'model.gguf', blob }], 512, { prefill: 1, decode: 1 }, 512, 1, gpuLayers);
   const loadMs = performance.now() - started;
+  const { gpuDevices } = engine.info();
   const ids = engine.tokenize(PROMPT, true, false);
   const begun = performance.now();
   let sameTokenizes = 0;
@@ -76,7 +79,7 @@ async function answer(
     return { tokens, logprobs };
   });
   engine.dispose();
-  const own = { loadMs, answerMs: performance.now() - begun, tokens, logprobs };
+  const own = { loadMs, gpuDevices, answerMs: performance.now() - begun, tokens, logprobs };
   return tokenizeDuringPush ? { ...own, sameTokenizes, suspendedPushes } : own;
 }
 

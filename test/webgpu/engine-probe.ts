@@ -61,6 +61,12 @@ try {
   const withoutGpu = await runPage([], `engines=simd,webgpu&tokens=${tokens}`);
   Object.assign(report, { withGpu, withoutGpu });
   compare('SwiftShader, webgpu', withGpu.simd, withGpu.webgpu, 0);
+  // Where llama.cpp's layers went: SwiftShader's adapter gives the stock engine no device (no
+  // shader-f16), the rewritten one a device; without WebGPU, none.
+  const devices = (answer: unknown) => (isAnswer(answer) ? answer.gpuDevices : null);
+  const seen = [devices(withGpu.webgpu), devices(withGpu['jspi-gpu']), devices(withoutGpu.webgpu)];
+  if (seen.join() !== '0,1,0') failures.push(`GPU devices (webgpu, jspi-gpu, no WebGPU): ${seen.join()}`);
+  else console.log(`GPU devices: webgpu 0, jspi-gpu 1 on SwiftShader; webgpu 0 without WebGPU`);
   compare('SwiftShader, jspi-gpu', withGpu.simd, withGpu['jspi-gpu'], GPU_LOGPROB_TOLERANCE);
   compare('no WebGPU, webgpu', withoutGpu.simd, withoutGpu.webgpu, 0);
   // A tokenize while each push's decode is suspended on the GPU: right every time, and the answer unchanged.
