@@ -57,14 +57,7 @@ test('without WebGPU enabled: the card says cpu, for want of an adapter', { skip
 });
 
 test('with SwiftShader WebGPU: the card says cpu, no shader-f16, and so does the console', async () => {
-  const context = await webgpu.browser.newContext();
-  // tsx (esbuild keepNames) wraps functions passed to the page in __name(...).
-  await context.addInitScript('globalThis.__name = (fn) => fn;');
-  const messages: string[] = [];
-  context.on('console', (message) => messages.push(message.text()));
-  const page = await context.newPage();
-  await page.goto(`${webgpu.origin}/?model=inpage-test`);
-  await page.evaluate(() => window.inpage.ready);
+  const { page, context, messages } = await webgpu.openPage('/?model=inpage-test');
   assert.ok(
     messages.includes("[inpage-llm] 'inpage-test' runs on the CPU although this browser has WebGPU: no shader-f16."),
     messages.join('\n'),

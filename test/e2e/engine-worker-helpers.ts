@@ -17,6 +17,21 @@ export async function engineWorker(page: Page): Promise<Worker> {
   throw new Error(`no single engine worker: ${page.workers().map((worker) => worker.url())}`);
 }
 
+/**
+ * The engine wasm files `worker` fetched, in order (resource timing: each engine's loader fetches
+ * its wasm in the worker); with `loaders`, the loaders imported by URL too.
+ */
+export function engineFilesFetched(worker: Worker, loaders = false): Promise<string[]> {
+  return worker.evaluate(
+    (pattern) =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => entry.name)
+        .filter((url) => new RegExp(pattern).test(url)),
+    loaders ? 'llama-engine[^/]*\\.(wasm|mjs)' : 'llama-engine[^/]*\\.wasm',
+  );
+}
+
 /** Starts a long stream in the page; resolves once its first bytes arrived (`window.crashStream` holds the outcome). */
 export async function startStream(page: Page): Promise<void> {
   await page.evaluate(() => {

@@ -28,8 +28,14 @@ export const CHROMIUM_ARGS = [
 export interface Harness {
   origin: string;
   browser: Browser;
-  /** A fresh context + page with the runtime ready and `window.OpenAI` available. */
-  openPage(path?: string, options?: { waitReady?: boolean }): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * A fresh context + page with the runtime ready and `window.OpenAI` available; `messages`: the
+   * text of every console message of the context's pages and workers, from its start.
+   */
+  openPage(
+    path?: string,
+    options?: { waitReady?: boolean },
+  ): Promise<{ context: BrowserContext; page: Page; messages: string[] }>;
   close(): Promise<void>;
 }
 
@@ -66,13 +72,15 @@ export async function startHarness(options: { args?: string[]; ignoreDefaultArgs
       const context = await browser.newContext();
       // tsx (esbuild keepNames) wraps functions passed to page.evaluate in __name(...).
       await context.addInitScript('globalThis.__name = (fn) => fn;');
+      const messages: string[] = [];
+      context.on('console', (message) => messages.push(message.text()));
       const page = await context.newPage();
       // Any uncaught error in the page or its workers fails the spec when the harness closes.
       page.on('pageerror', (error) => pageErrors.push(error.stack ?? error.message));
       await page.goto(origin + path);
       if (waitReady) await page.evaluate(() => window.inpage.ready);
       await page.addScriptTag({ content: script });
-      return { context, page };
+      return { context, page, messages };
     },
     async close() {
       await browser.close();

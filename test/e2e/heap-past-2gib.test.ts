@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { engineWorker } from './engine-worker-helpers';
+import { engineFilesFetched, engineWorker } from './engine-worker-helpers';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
 
@@ -62,12 +62,7 @@ for (const { name, id, reserve, memory64 } of CASES) {
       });
     }
     // The engine worker fetched the build asked for (its wasm: the loader fetches it in the worker).
-    const wasms = await worker.evaluate(() =>
-      performance
-        .getEntriesByType('resource')
-        .map((entry) => entry.name)
-        .filter((url) => /llama-engine[^/]*\.wasm/.test(url)),
-    );
+    const wasms = await engineFilesFetched(worker);
     assert.equal(
       wasms.some((url) => /-m64/.test(url)),
       memory64,

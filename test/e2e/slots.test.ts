@@ -20,7 +20,7 @@ import type { Page } from 'playwright';
 import { buildBenchModel } from '../fixtures/bench-model';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
-import { engineWorker } from './engine-worker-helpers';
+import { engineFilesFetched, engineWorker } from './engine-worker-helpers';
 import { assertSameOutput, type Probability } from './native-probabilities';
 
 const DIR = 'dist/test-slots';
@@ -203,12 +203,7 @@ test('on the memory64 build, four requests at once each get their solo tokens an
   } finally {
     await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestMemory64'));
   }
-  const wasms = await worker.evaluate(() =>
-    performance
-      .getEntriesByType('resource')
-      .map((entry) => entry.name)
-      .filter((url) => /llama-engine[^/]*-m64[^/]*\.wasm/.test(url)),
-  );
+  const wasms = (await engineFilesFetched(worker)).filter((url) => /llama-engine[^/]*-m64[^/]*\.wasm/.test(url));
   assert.ok(wasms.length > 0, 'the memory64 build was fetched');
   const requests = PROMPTS.map((prompt) => ({ ...body(prompt), model: id }));
   const solo: NativeAnswer[] = [];

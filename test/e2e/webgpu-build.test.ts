@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright';
-import { engineWorker } from './engine-worker-helpers';
+import { engineFilesFetched, engineWorker } from './engine-worker-helpers';
 import { startHarness, WEBGPU_EVERYWHERE, type Harness } from './harness';
 import { postFromPage } from './page-helpers';
 
@@ -40,12 +40,7 @@ async function loadOnWebGpuBuild(page: Page, id: string): Promise<string[]> {
   } finally {
     await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestWebGpuBuild'));
   }
-  return worker.evaluate(() =>
-    performance
-      .getEntriesByType('resource')
-      .map((entry) => entry.name)
-      .filter((url) => /llama-engine[^/]*\.(wasm|mjs)/.test(url)),
-  );
+  return engineFilesFetched(worker, true);
 }
 
 async function answers(page: Page, model: string) {
@@ -152,23 +147,9 @@ test("on SwiftShader's WebGPU (no shader-f16: ggml-webgpu finds no device), the 
 });
 
 test('placed on the GPU where the WebGPU build then gets no device, the model loads again on the CPU, and says why', async () => {
-  const context = await swiftShader.browser.newContext();
-  // tsx (esbuild keepNames) wraps functions passed to the page in __name(...).
-  await context.addInitScript('globalThis.__name = (fn) => fn;');
-  const messages: string[] = [];
-  context.on('console', (message) => messages.push(message.text()));
-  const page = await context.newPage();
-  await page.goto(`${swiftShader.origin}/?model=inpage-test`);
-  await page.evaluate(() => window.inpage.ready);
+  const { page, context, messages } = await swiftShader.openPage('/?model=inpage-test');
   const worker = await engineWorker(page);
-  const engineFetches = () =>
-    worker.evaluate(() =>
-      performance
-        .getEntriesByType('resource')
-        .map((entry) => entry.name)
-        .filter((url) => /llama-engine[^/]*\.wasm/.test(url)),
-    );
-  const before = await engineFetches();
+  const before = await engineFilesFetched(worker);
   await worker.evaluate(() => Reflect.set(globalThis, '__inpageTestPlaceOnGpu', true));
   try {
     await page.evaluate(() =>
@@ -178,7 +159,7 @@ test('placed on the GPU where the WebGPU build then gets no device, the model lo
     await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestPlaceOnGpu'));
   }
   // The WebGPU build first, then a CPU build again (the page's first model had fetched one).
-  const added = (await engineFetches()).slice(before.length);
+  const added = (await engineFilesFetched(worker)).slice(before.length);
   assert.equal(added.length, 2, added.join(', '));
   assert.match(added[0] ?? '', /llama-engine-webgpu[^/]*\.wasm/);
   assert.doesNotMatch(added[1] ?? '', /webgpu/);

@@ -13,15 +13,8 @@ import { vocabularyFromMetadata } from '#gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test-model';
 import type { Backend, LoadedModel } from '../../backend';
 import { llamaEngineFiles } from '../../engine-assets';
-import {
-  engineGpuLayers,
-  engineSlots,
-  engineThreads,
-  promptCacheSettings,
-  type EngineThreads,
-} from '../../engine-settings';
+import { engineGpuLayers, engineSlots, engineThreads, promptCacheSettings } from '../../engine-settings';
 import { chooseModelAccelerator, fitModelToGpu, tellPlacement } from './webgpu-probe';
-import type { EngineBuild } from '#core/domain/engine-build';
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
 import { memoryLimit, tooLarge } from './memory-limit';
@@ -98,16 +91,12 @@ async function loadWithin(id: string, engine: LlamaWasm, load: () => Promise<voi
   }
 }
 
-/** What a draft model is loaded with: the model's engine build, threads and context. */
+/** What a draft model is loaded with: the model's engine build, threads and GPU layers, and its context. */
 interface DraftSetup {
-  build: EngineBuild;
-  pool: number;
+  choice: EngineChoice;
   contextLength: number;
-  threads: EngineThreads;
   f32CacheMib: number;
   slots: number;
-  /** The model's `n_gpu_layers` (engine-choice.ts): the draft's layers go where the model's do. */
-  gpuLayers: number;
 }
 
 /**
@@ -156,8 +145,6 @@ export class LlamaCppBackend implements Backend {
         (started, { threads, gpuLayers: offload }) =>
           started.load(files, contextLength, threads, f32CacheMib, slots, offload),
       );
-      const { build, threads, gpuLayers: offload } = choice;
-      const pool = Math.max(threads.prefill, threads.decode);
       let draft: DraftModel | null = null;
       try {
         if (spec.draft)
@@ -165,7 +152,7 @@ export class LlamaCppBackend implements Backend {
             spec,
             spec.draft,
             metadata,
-            { build, pool, contextLength, threads, f32CacheMib, slots, gpuLayers: offload },
+            { choice, contextLength, f32CacheMib, slots },
             onProgress,
           );
       } catch (error) {
@@ -190,7 +177,7 @@ export class LlamaCppBackend implements Backend {
         // With slots, a request has its slot's cache stream (llama-server's n_ctx_slot).
         slots > 1 ? engine.info().slotContext : contextLength,
         template,
-        { prefill: threads.prefill, decode: threads.decode },
+        { prefill: choice.threads.prefill, decode: choice.threads.decode },
         promptCache,
         slots,
         draft,
@@ -222,18 +209,7 @@ export class LlamaCppBackend implements Backend {
     needs: EngineNeeds,
     load: (engine: LlamaWasm, choice: EngineChoice) => Promise<void>,
   ): Promise<{ engine: LlamaWasm; choice: EngineChoice; placement: AcceleratorChoice }> {
-    const startAndLoad = async (choice: EngineChoice): Promise<LlamaWasm> => {
-      const pool = Math.max(choice.threads.prefill, choice.threads.decode);
-      // Watched by the page while it starts: Firefox can block the worker for good there (announce-start.ts).
-      const engine = await announceStart(() => LlamaWasm.start(llamaEngineFiles(choice.build), pool));
-      try {
-        await loadWithin(id, engine, () => load(engine, choice));
-      } catch (error) {
-        engine.dispose();
-        throw error;
-      }
-      return engine;
-    };
+    const startAndLoad = (choice: EngineChoice) => this.startLoaded(id, choice, (engine) => load(engine, choice));
     const choice = chooseEngine(needs);
     const engine = await startAndLoad(choice);
     const after = placementAfterLoad(needs, choice, engine.info().gpuDevices);
@@ -241,6 +217,27 @@ export class LlamaCppBackend implements Backend {
     engine.dispose();
     const cpu = chooseEngine({ ...needs, placement: after, forceWebGpu: false });
     return { engine: await startAndLoad(cpu), choice: cpu, placement: after };
+  }
+
+  /**
+   * Starts an engine instance of `choice`'s build, with a pool for its threads, and loads a
+   * model in it (`load`, within the load's time limit); an instance whose load fails is disposed.
+   */
+  private async startLoaded(
+    id: string,
+    choice: EngineChoice,
+    load: (engine: LlamaWasm) => Promise<void>,
+  ): Promise<LlamaWasm> {
+    const pool = Math.max(choice.threads.prefill, choice.threads.decode);
+    // Watched by the page while it starts: Firefox can block the worker for good there (announce-start.ts).
+    const engine = await announceStart(() => LlamaWasm.start(llamaEngineFiles(choice.build), pool));
+    try {
+      await loadWithin(id, engine, () => load(engine));
+    } catch (error) {
+      engine.dispose();
+      throw error;
+    }
+    return engine;
   }
 
   /**
@@ -266,15 +263,10 @@ export class LlamaCppBackend implements Backend {
     const { metadata: draftMetadata } = await this.validate(draftModelSpec, files);
     const mismatch = draftVocabularyMismatch(metadata, draftMetadata);
     if (mismatch) throw refuse(`its vocabulary is not the model's (${mismatch})`);
-    const engine = await announceStart(() => LlamaWasm.start(llamaEngineFiles(setup.build), setup.pool));
-    try {
-      await loadWithin(draftSpec.id, engine, () =>
-        engine.load(files, setup.contextLength, setup.threads, setup.f32CacheMib, setup.slots, setup.gpuLayers),
-      );
-    } catch (error) {
-      engine.dispose();
-      throw error;
-    }
+    const { choice, contextLength, f32CacheMib, slots } = setup;
+    const engine = await this.startLoaded(draftSpec.id, choice, (started) =>
+      started.load(files, contextLength, choice.threads, f32CacheMib, slots, choice.gpuLayers),
+    );
     return DraftModel.create(draftSpec.id, engine, setup.slots);
   }
 
