@@ -174,3 +174,47 @@ test('placed on the GPU where the WebGPU build then gets no device, the model lo
   await assertSameAnswers(page, 'inpage-test-placed');
   await context.close();
 });
+
+test('placed on the GPU where the WebGPU build then fails to load (a trap in its wasm), the model loads on the CPU, and says why', async () => {
+  const { page, context, messages } = await swiftShader.openPage('/?model=inpage-test');
+  const worker = await engineWorker(page);
+  const before = await engineFilesFetched(worker);
+  await worker.evaluate(() => {
+    Reflect.set(globalThis, '__inpageTestPlaceOnGpu', true);
+    // The next load traps at its end: the WebGPU build's (the CPU build's after it loads as usual).
+    Reflect.set(globalThis, '__inpageTestTrapLoad', 1);
+  });
+  try {
+    await page.evaluate(() =>
+      window.inpage.load({ id: 'inpage-test-failed', backend: 'llamacpp', source: { kind: 'builtin' } }),
+    );
+  } finally {
+    await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestPlaceOnGpu'));
+  }
+  assert.equal(await worker.evaluate(() => Reflect.has(globalThis, '__inpageTestTrapLoad')), false);
+  const added = (await engineFilesFetched(worker)).slice(before.length);
+  assert.equal(added.length, 2, added.join(', '));
+  assert.match(added[0] ?? '', /llama-engine-webgpu[^/]*\.wasm/);
+  assert.doesNotMatch(added[1] ?? '', /webgpu/);
+  const model = await card(page, 'inpage-test-failed');
+  assert.deepEqual([model.accelerator, model.accelerator_reason], ['cpu', 'the WebGPU engine failed to load']);
+  assert.ok(
+    messages.some((text) =>
+      text.startsWith(
+        "[inpage-llm] The WebGPU engine failed to load 'inpage-test-failed' (RuntimeError: memory access out of bounds",
+      ),
+    ),
+    messages.join('\n'),
+  );
+  assert.ok(
+    messages.includes(
+      "[inpage-llm] 'inpage-test-failed' runs on the CPU although this browser has WebGPU: the WebGPU engine failed to load.",
+    ),
+    messages.join('\n'),
+  );
+  // The worker lives on (the trapped instance was dropped with its heap): the model and the page's first answer alike.
+  await assertSameAnswers(page, 'inpage-test-failed');
+  const first = await card(page, 'inpage-test');
+  assert.equal(first.id, 'inpage-test');
+  await context.close();
+});

@@ -31,7 +31,11 @@ export const MAX_GPU_LAYERS = 10_000;
  * - `a tensor past maxStorageBufferBindingSize`: all is there, but one of the model's tensors is
  *   larger than the adapter lets one buffer binding be (`fitGpuLimits`);
  * - `no WebGPU device`: the model was placed on the GPU, and the WebGPU engine then got no device
- *   from the adapter (llama.cpp's ggml-webgpu registered none): it loads again on the CPU.
+ *   from the adapter (llama.cpp's ggml-webgpu registered none): it loads again on the CPU;
+ * - `the WebGPU engine failed to load`: the model was placed on the GPU, and starting the WebGPU
+ *   engine or loading the model in it threw (its files missing, a trap or an `abort()` in the wasm:
+ *   ggml-webgpu aborts on a device error, a failed pipeline or a wait that fails): it loads again
+ *   on the CPU.
  */
 export type AcceleratorReason =
   | 'gpu_layers is 0'
@@ -41,7 +45,8 @@ export type AcceleratorReason =
   | 'no JSPI'
   | 'no WebGPU engine build'
   | 'a tensor past maxStorageBufferBindingSize'
-  | 'no WebGPU device';
+  | 'no WebGPU device'
+  | 'the WebGPU engine failed to load';
 
 /** Where a model runs, and why not on the GPU where it does not. */
 export type AcceleratorChoice = { accelerator: 'webgpu' } | { accelerator: 'cpu'; reason: AcceleratorReason };
@@ -87,6 +92,7 @@ const AFTER_THE_ADAPTER: ReadonlySet<AcceleratorReason> = new Set([
   'no WebGPU engine build',
   'a tensor past maxStorageBufferBindingSize',
   'no WebGPU device',
+  'the WebGPU engine failed to load',
 ]);
 
 /** Whether a model on the CPU for `reason` ran where the browser has a WebGPU adapter. */

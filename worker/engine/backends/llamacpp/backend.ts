@@ -27,7 +27,13 @@ import type { ModelBlob } from '../../model-store/store-model';
 import { forgetModelFiles, isStoredSource, modelFiles, modelFilesStored } from './model-file';
 import { LlamaCppModel } from './model';
 import { testF32CacheMib, testMemory64, testWebGpuBuild } from './test-memory';
-import { chooseEngine, placementAfterLoad, type EngineChoice, type EngineNeeds } from './engine-choice';
+import {
+  chooseEngine,
+  placementAfterFailure,
+  placementAfterLoad,
+  type EngineChoice,
+  type EngineNeeds,
+} from './engine-choice';
 import type { AcceleratorChoice } from '#core/domain/accelerator';
 import { PromptCache, readLatestState } from '../../prompt-cache/prompt-cache';
 import { announceStart } from '../../announce-start';
@@ -201,8 +207,10 @@ export class LlamaCppBackend implements Backend {
   /**
    * Starts the engine build `needs` call for and loads the model in it (`load`). Where the model
    * was placed on the GPU and the WebGPU build then got no GPU device (ggml-webgpu registered
-   * none: the adapter gave no device, or one without what its shaders need), the model loads again
-   * in the CPU build, and the placement says why (engine-choice.ts's `placementAfterLoad`).
+   * none: the adapter gave no device, or one without what its shaders need), or starting it or
+   * the load threw (its files missing, a trap or ggml-webgpu's `abort()` on a device error), the
+   * model loads again in the CPU build, and the placement says why (engine-choice.ts's
+   * `placementAfterLoad` and `placementAfterFailure`; the console has the error).
    */
   private async startEngine(
     id: string,
@@ -210,13 +218,25 @@ export class LlamaCppBackend implements Backend {
     load: (engine: LlamaWasm, choice: EngineChoice) => Promise<void>,
   ): Promise<{ engine: LlamaWasm; choice: EngineChoice; placement: AcceleratorChoice }> {
     const startAndLoad = (choice: EngineChoice) => this.startLoaded(id, choice, (engine) => load(engine, choice));
+    const onCpu = async (placement: AcceleratorChoice) => {
+      const cpu = chooseEngine({ ...needs, placement, forceWebGpu: false });
+      return { engine: await startAndLoad(cpu), choice: cpu, placement };
+    };
     const choice = chooseEngine(needs);
-    const engine = await startAndLoad(choice);
+    let engine: LlamaWasm;
+    try {
+      engine = await startAndLoad(choice);
+    } catch (error) {
+      const failed = placementAfterFailure(needs, choice);
+      if (!failed) throw error;
+      const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      console.warn(`[inpage-llm] The WebGPU engine failed to load '${id}' (${reason}); it loads on the CPU.`);
+      return onCpu(failed);
+    }
     const after = placementAfterLoad(needs, choice, engine.info().gpuDevices);
     if (!after) return { engine, choice, placement: needs.placement };
     engine.dispose();
-    const cpu = chooseEngine({ ...needs, placement: after, forceWebGpu: false });
-    return { engine: await startAndLoad(cpu), choice: cpu, placement: after };
+    return onCpu(after);
   }
 
   /**

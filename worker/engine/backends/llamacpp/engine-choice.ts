@@ -66,3 +66,14 @@ export function placementAfterLoad(
   if (needs.placement.accelerator !== 'webgpu' || choice.build.webgpu !== true || gpuDevices > 0) return null;
   return { accelerator: 'cpu', reason: 'no WebGPU device' };
 }
+
+/**
+ * Where a model placed on the GPU runs once starting the WebGPU build or loading the model in it
+ * threw: the CPU, for `the WebGPU engine failed to load` (the caller loads it again in the CPU
+ * build; an error of that load is the load's answer). Else null: the error is the load's answer
+ * (a CPU build's, or a WebGPU build a test forced).
+ */
+export function placementAfterFailure(needs: EngineNeeds, choice: EngineChoice): AcceleratorChoice | null {
+  if (needs.placement.accelerator !== 'webgpu' || choice.build.webgpu !== true) return null;
+  return { accelerator: 'cpu', reason: 'the WebGPU engine failed to load' };
+}

@@ -19,7 +19,7 @@ import type { LlamaEngineFiles } from './engine-files';
 import type { LlamaEngineModule, LlamaEngineOptions, MaySuspend } from './engine-module';
 import { EngineLock } from './engine-lock';
 import { refusedGrowths, watchHeapGrowth } from './heap-growth';
-import { armTestTrap } from './test-trap';
+import { armTestTrap, testLoadTrapPoint } from './test-trap';
 import { testHeapCeiling, testHeapReserve } from './test-memory';
 
 /** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
@@ -161,6 +161,7 @@ export class LlamaWasm {
     );
     this.pending = new Array<number>(slots).fill(0);
     this.withMedia = new Array<boolean>(slots).fill(false);
+    if (__INPAGE_TEST_HOOKS__) await testLoadTrapPoint(this);
   }
 
   /**

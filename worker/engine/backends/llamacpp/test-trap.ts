@@ -3,7 +3,8 @@
  * set `__inpageTestTrap = N` in the engine worker's global scope (through the DevTools
  * protocol); N generated tokens later, the engine reads a prompt id just below 4 GiB, far past
  * the end of its heap, and the wasm traps ("memory access out of bounds") as a heap overrun in
- * llama.cpp would.
+ * llama.cpp would. `__inpageTestTrapLoad = N` traps the same way at the end of the Nth model
+ * load from now (`testLoadTrapPoint`).
  *
  * Kept out of production: the only calls are under `if (__INPAGE_TEST_HOOKS__)`, a build-time
  * constant that is `true` only in the playground build the tests run (vite.config.ts) and
@@ -16,6 +17,7 @@ import { countdownDone } from './test-countdown';
 import { testExhaustPoint } from './test-memory';
 
 const TRIGGER = '__inpageTestTrap';
+const LOAD_TRIGGER = '__inpageTestTrapLoad';
 const modules = new WeakMap<LlamaWasm, LlamaEngineModule>();
 
 /** Remembers `module` as `engine`'s (when it starts). */
@@ -33,4 +35,15 @@ export function testTrapPoint(engine: LlamaWasm): void {
   if (!countdownDone(TRIGGER)) return;
   // A trap, thrown inside the call (the test builds run the CPU variants).
   void module?._ip_begin(0xfffffff0, 1, 0);
+}
+
+/**
+ * Called at the end of each model load in `engine` (any build, the WebGPU build's included):
+ * traps its wasm when `__inpageTestTrapLoad`'s count runs out, so that the load throws as one
+ * that ggml-webgpu aborts would (awaited: in the WebGPU build the call returns a promise, which
+ * rejects with the trap).
+ */
+export async function testLoadTrapPoint(engine: LlamaWasm): Promise<void> {
+  if (!countdownDone(LOAD_TRIGGER)) return;
+  await modules.get(engine)?._ip_begin(0xfffffff0, 1, 0);
 }

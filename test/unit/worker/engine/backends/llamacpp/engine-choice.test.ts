@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_GPU_LAYERS } from '#core/domain/accelerator';
 import {
   chooseEngine,
+  placementAfterFailure,
   placementAfterLoad,
   type EngineNeeds,
 } from '../../../../../../worker/engine/backends/llamacpp/engine-choice';
@@ -63,5 +64,23 @@ describe('chooseEngine', () => {
     expect(placementAfterLoad(base, chooseEngine(base), 0)).toBeNull();
     const forced = { ...base, forceWebGpu: true };
     expect(placementAfterLoad(forced, chooseEngine(forced), 0)).toBeNull();
+  });
+});
+
+describe('placementAfterFailure', () => {
+  it('falls back to the CPU where the WebGPU build, placed on the GPU, failed to start or load', () => {
+    const needs = { ...base, placement: gpu };
+    expect(placementAfterFailure(needs, chooseEngine(needs))).toEqual({
+      accelerator: 'cpu',
+      reason: 'the WebGPU engine failed to load',
+    });
+  });
+
+  it("leaves a CPU build's failure, and a forced WebGPU build's, as the load's answer", () => {
+    expect(placementAfterFailure(base, chooseEngine(base))).toBeNull();
+    const forced = { ...base, forceWebGpu: true };
+    expect(placementAfterFailure(forced, chooseEngine(forced))).toBeNull();
+    const large = { ...base, placement: gpu, memory64: true };
+    expect(placementAfterFailure(large, chooseEngine(large))).toBeNull();
   });
 });
