@@ -37,6 +37,8 @@ export class TabEngine {
   private current: EngineElection;
   private running: Running | null = null;
   private detach: (goodbye?: boolean) => void = () => undefined;
+  /** An engine of this tab crashed while it ran a model on the GPU: the next ones keep models on the CPU. */
+  private gpuCrashed = false;
 
   constructor(
     private readonly modelId: string,
@@ -93,8 +95,12 @@ export class TabEngine {
    */
   lead(catalogues: BackendName[], overrides: EngineSettings = {}): Remote<EngineApi> {
     this.detach();
-    const { worker, engine } = createEngine({ ...this.settings, ...overrides });
-    const watch = watchEngine(worker, engine, (reason) => this.crashed(reason));
+    const { worker, engine } = createEngine({
+      ...this.settings,
+      ...overrides,
+      ...(this.gpuCrashed ? { gpuCrashed: true } : {}),
+    });
+    const watch = watchEngine(worker, engine, (reason, onGpu) => this.crashed(reason, onGpu));
     this.running = { worker, engine, watch };
     this.detach = bridgeServiceWorker(engine, this.apiKey, [this.modelId]);
     if (catalogues.length > 0) void engine.offerCatalogue(catalogues);
@@ -140,7 +146,8 @@ export class TabEngine {
   }
 
   /** The worker died: the SW ends what it held now; this page keeps standing by for the model. */
-  private crashed(reason: string): void {
+  private crashed(reason: string, onGpu: boolean): void {
+    if (onGpu) this.gpuCrashed = true;
     this.stopEngine(LAST_ANSWERS_MS);
     this.detach(false);
     this.detach = () => undefined;

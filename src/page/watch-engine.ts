@@ -2,7 +2,7 @@
  * The page's watch over its engine worker. Any of four signs means the worker is dead, and
  * `onDead(reason)` is called once:
  * - the worker says so (`engine.crashed`: its guard caught a trap or an abort in the wasm; it
- *   then closes itself);
+ *   then closes itself; `onDead`'s `onGpu` says whether that engine ran its model on the GPU);
  * - its life lock is released: the worker holds a Web Lock the page also asks for
  *   (`EngineApi.holdLife`), which the browser grants the page the moment the worker ends,
  *   however it ends (closed, terminated, killed under memory pressure);
@@ -61,7 +61,7 @@ let lifeLocks = 0;
 export function watchEngine(
   worker: WatchedWorker,
   engine: WatchedEngine,
-  onDead: (reason: string) => void,
+  onDead: (reason: string, onGpu: boolean) => void,
   hangMs = HANG_MS,
 ): EngineWatch {
   let dead: string | null = null;
@@ -71,17 +71,17 @@ export function watchEngine(
   let pinging = false;
   const mourners = new Set<(reason: string) => void>();
   const leave = new AbortController();
-  const die = (reason: string) => {
+  const die = (reason: string, onGpu = false) => {
     if (stopped || dead !== null) return;
     dead = reason;
     stop();
     for (const mourn of mourners) mourn(reason);
-    onDead(reason);
+    onDead(reason, onGpu);
   };
   let engineStarting = false;
   const onMessage = (event: MessageEvent<unknown>) => {
     if (!isEngineToPage(event.data)) return;
-    if (event.data.type === 'engine.crashed') die(event.data.reason);
+    if (event.data.type === 'engine.crashed') die(event.data.reason, event.data.onGpu === true);
     else {
       engineStarting = event.data.type === 'engine.starting';
       lastAnswer = Date.now();

@@ -218,3 +218,63 @@ test('placed on the GPU where the WebGPU build then fails to load (a trap in its
   assert.equal(first.id, 'inpage-test');
   await context.close();
 });
+
+test("a crash of an engine that runs a model on the GPU (a lost device, say) ends the request with a 503 error; the tab's next engine keeps the models on the CPU", async () => {
+  const { page, context, messages } = await swiftShader.openPage('/?model=inpage-test');
+  const before = await engineWorker(page);
+  // Placed on the GPU, and kept there though ggml-webgpu finds no device on SwiftShader (the
+  // layers run on the CPU inside the WebGPU build): what a model on a real GPU looks like here.
+  await before.evaluate(() => {
+    Reflect.set(globalThis, '__inpageTestPlaceOnGpu', true);
+    Reflect.set(globalThis, '__inpageTestKeepGpuPlacement', true);
+  });
+  try {
+    await page.evaluate(() =>
+      window.inpage.load({ id: 'inpage-test-gpu', backend: 'llamacpp', source: { kind: 'builtin' } }),
+    );
+  } finally {
+    await before.evaluate(() => {
+      Reflect.deleteProperty(globalThis, '__inpageTestPlaceOnGpu');
+      Reflect.deleteProperty(globalThis, '__inpageTestKeepGpuPlacement');
+    });
+  }
+  assert.equal((await card(page, 'inpage-test-gpu')).accelerator, 'webgpu');
+  // Its wasm traps two tokens into the answer, as ggml-webgpu aborts when its device is lost.
+  await before.evaluate(() => Reflect.set(globalThis, '__inpageTestTrap', 2));
+  const crashed = await postFromPage(page, '/completion', {
+    model: 'inpage-test-gpu',
+    prompt: 'abc',
+    n_predict: 8,
+    temperature: 0,
+  });
+  // Mid-generation: the answer's headers went out with its first token, so the error comes
+  // under status 200 (docs/reliability.md), with llama-server's error JSON and its 503.
+  assert.equal(crashed.status, 200, JSON.stringify(crashed.body));
+  const { error } = crashed.body as { error: { code: number; message: string } };
+  assert.equal(error.code, 503, JSON.stringify(crashed.body));
+  assert.match(error.message, /'inpage-test-gpu' crashed \(memory access out of bounds\)/);
+  // The page's next engine loads both models again, on the CPU.
+  let reloaded: Record<string, unknown> = {};
+  for (let i = 0; i < 200 && reloaded.accelerator_reason !== 'the WebGPU engine crashed'; i++) {
+    reloaded = await card(page, 'inpage-test-gpu').catch(() => ({}));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.deepEqual([reloaded.accelerator, reloaded.accelerator_reason], ['cpu', 'the WebGPU engine crashed']);
+  const first = await card(page, 'inpage-test');
+  assert.deepEqual([first.accelerator, first.accelerator_reason], ['cpu', 'the WebGPU engine crashed']);
+  const after = await engineWorker(page);
+  assert.notEqual(after, before, 'a new engine worker serves');
+  const fetched = await engineFilesFetched(after, true);
+  assert.ok(
+    fetched.length > 0 && fetched.every((url) => !url.includes('webgpu')),
+    `the new engine fetched no WebGPU build: ${fetched.join(', ')}`,
+  );
+  assert.ok(
+    messages.includes(
+      "[inpage-llm] 'inpage-test-gpu' runs on the CPU although this browser has WebGPU: the WebGPU engine crashed.",
+    ),
+    messages.join('\n'),
+  );
+  await assertSameAnswers(page, 'inpage-test-gpu');
+  await context.close();
+});

@@ -45,6 +45,11 @@ export function engineGpuLayers(): GpuLayers {
   return requested.gpuLayers ?? DEFAULT_GPU_LAYERS;
 }
 
+/** Whether an engine of the page's crashed while it ran a model on the GPU (src/core/domain/accelerator.ts). */
+export function engineGpuCrashed(): boolean {
+  return requested.gpuCrashed === true;
+}
+
 /** How many ranges of a model file are downloaded at once (src/core/domain/downloads.ts). */
 export function downloadConnections(): number {
   return requested.downloads?.connections ?? DEFAULT_CONNECTIONS;

@@ -10,13 +10,17 @@ import { message, type EngineToPage } from '#core/protocol/protocol';
 
 let retiring = false;
 
-/** Retires this worker because of `reason` (once; outside a worker, as in unit tests, it does nothing). */
-export function retireWorker(reason: string): void {
+/**
+ * Retires this worker because of `reason` (once; outside a worker, as in unit tests, it does
+ * nothing). `onGpu`: the engine that crashed ran its model on the GPU (the page's next engines
+ * keep models on the CPU).
+ */
+export function retireWorker(reason: string, onGpu = false): void {
   if (retiring || typeof WorkerGlobalScope === 'undefined' || !(self instanceof WorkerGlobalScope)) return;
   retiring = true;
   console.error(`[inpage-llm] The engine crashed (${reason}); its worker closes and the page starts a new one.`);
   // The page hears it first (it tells the SW before the failed load's caller can send again);
   // the request's own error, or the load's, still goes out before the worker closes.
-  self.postMessage(message<EngineToPage, 'engine.crashed'>('engine.crashed', { reason }));
+  self.postMessage(message<EngineToPage, 'engine.crashed'>('engine.crashed', { reason, onGpu }));
   setTimeout(() => self.close(), 0);
 }

@@ -22,6 +22,9 @@ export const MAX_GPU_LAYERS = 10_000;
 /**
  * Why a GGUF model runs on the CPU, in the first of these that holds:
  * - `gpu_layers is 0`: the page asked for the CPU;
+ * - `the WebGPU engine crashed`: an engine of this tab crashed (a trap or an `abort()` in its
+ *   wasm: ggml-webgpu aborts when its device is lost) while it ran a model on the GPU; the
+ *   engines started after it keep every model on the CPU (nothing is probed);
  * - `no WebGPU`: the browser has no `navigator.gpu` in the engine's worker;
  * - `no WebGPU adapter`: it has, but gives no adapter (none, blocklisted, or no answer in time);
  * - `no shader-f16`: the adapter lacks the feature llama.cpp's WebGPU shaders need (SwiftShader);
@@ -39,6 +42,7 @@ export const MAX_GPU_LAYERS = 10_000;
  */
 export type AcceleratorReason =
   | 'gpu_layers is 0'
+  | 'the WebGPU engine crashed'
   | 'no WebGPU'
   | 'no WebGPU adapter'
   | 'no shader-f16'
@@ -85,8 +89,9 @@ export function chooseAccelerator(gpuLayers: GpuLayers, facts: WebGpuFacts): Acc
   return { accelerator: 'webgpu' };
 }
 
-/** The reasons `chooseAccelerator` gives only past its adapter check: the browser had a WebGPU adapter. */
+/** The reasons given only where the browser had a WebGPU adapter (past `chooseAccelerator`'s adapter check, or a crash on it). */
 const AFTER_THE_ADAPTER: ReadonlySet<AcceleratorReason> = new Set([
+  'the WebGPU engine crashed',
   'no shader-f16',
   'no JSPI',
   'no WebGPU engine build',

@@ -23,6 +23,11 @@ export interface EngineSettings {
   slots?: number;
   /** How many of a GGUF model's layers go to the GPU (src/core/domain/accelerator.ts). */
   gpuLayers?: GpuLayers;
+  /**
+   * An engine of this tab crashed while it ran a model on the GPU (`engine.crashed`'s `onGpu`):
+   * GGUF models load on the CPU (`the WebGPU engine crashed`).
+   */
+  gpuCrashed?: boolean;
   /** How models are downloaded (src/core/domain/downloads.ts). */
   downloads?: DownloadSettings;
   /** The prompt cache across page loads (src/core/domain/prompt-cache.ts). */

@@ -116,10 +116,11 @@ export interface SwToPageMain {
 
 /**
  * Engine worker -> its page, on the worker's own port (beside comlink's calls, which ignore it):
- * the engine crashed (`reason`) and the worker is closing; the page starts a new one.
+ * the engine crashed (`reason`) and the worker is closing; the page starts a new one, on the CPU
+ * where the crashed engine ran its model on the GPU (`onGpu`: its device lost, say).
  */
 export interface EngineToPage {
-  'engine.crashed': { reason: string };
+  'engine.crashed': { reason: string; onGpu: boolean };
   /**
    * The worker starts an engine build (its wasm, and with pthreads its thread workers) and then
    * says `engine.started`: meanwhile the page expects its pings answered even though a load runs,

@@ -66,14 +66,21 @@ describe('watchEngine', () => {
 
   it("hears the worker's crash message and its error event; a call in flight then fails with engine_crashed", async () => {
     const { worker, engine } = fakes(() => true);
-    const dead: string[] = [];
-    const watch = watchEngine(worker, engine, (reason) => dead.push(reason));
+    const dead: Array<[string, boolean]> = [];
+    const watch = watchEngine(worker, engine, (reason, onGpu) => dead.push([reason, onGpu]));
     const pending = watch.during(new Promise<never>(() => undefined));
     const failed = expect(pending).rejects.toMatchObject({ code: 'engine_crashed' });
-    worker.dispatchEvent(new MessageEvent('message', { data: { type: 'engine.crashed', reason: 'a trap' } }));
+    const data = { type: 'engine.crashed', reason: 'a trap', onGpu: false };
+    worker.dispatchEvent(new MessageEvent('message', { data }));
     await vi.advanceTimersByTimeAsync(1000);
     await failed;
-    expect(dead).toEqual(['a trap']);
+    expect(dead).toEqual([['a trap', false]]);
+    // An engine that ran its model on the GPU says so: the tab keeps its next engines on the CPU.
+    const onGpu = fakes(() => true);
+    const lost: Array<[string, boolean]> = [];
+    watchEngine(onGpu.worker, onGpu.engine, (reason, gpu) => lost.push([reason, gpu]));
+    onGpu.worker.dispatchEvent(new MessageEvent('message', { data: { ...data, reason: 'device lost', onGpu: true } }));
+    expect(lost).toEqual([['device lost', true]]);
     const other = fakes(() => true);
     const more: string[] = [];
     watchEngine(other.worker, other.engine, (reason) => more.push(reason));

@@ -13,7 +13,13 @@ import { vocabularyFromMetadata } from '#gguf/vocabulary';
 import { buildInpageTestModel, inpageTestSpec } from '#builtin-model/inpage-test-model';
 import type { Backend, LoadedModel } from '../../backend';
 import { llamaEngineFiles } from '../../engine-assets';
-import { engineGpuLayers, engineSlots, engineThreads, promptCacheSettings } from '../../engine-settings';
+import {
+  engineGpuCrashed,
+  engineGpuLayers,
+  engineSlots,
+  engineThreads,
+  promptCacheSettings,
+} from '../../engine-settings';
 import { chooseModelAccelerator, fitModelToGpu, tellPlacement } from './webgpu-probe';
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
@@ -26,7 +32,7 @@ import { LlamaWasm } from './llama-wasm';
 import type { ModelBlob } from '../../model-store/store-model';
 import { forgetModelFiles, isStoredSource, modelFiles, modelFilesStored } from './model-file';
 import { LlamaCppModel } from './model';
-import { testF32CacheMib, testMemory64, testWebGpuBuild } from './test-memory';
+import { testF32CacheMib, testKeepGpuPlacement, testMemory64, testWebGpuBuild } from './test-memory';
 import {
   chooseEngine,
   placementAfterFailure,
@@ -119,7 +125,7 @@ export class LlamaCppBackend implements Backend {
     try {
       // Asked while the model downloads: where it will run (its card's `accelerator`).
       const gpuLayers = engineGpuLayers();
-      const placing = chooseModelAccelerator(gpuLayers);
+      const placing = chooseModelAccelerator(gpuLayers, engineGpuCrashed());
       const files = await this.fetchModel(spec, onProgress);
       onProgress({ model: spec.id, phase: 'load', fraction: 0 });
       const limit = memoryLimit();
@@ -178,7 +184,8 @@ export class LlamaCppBackend implements Backend {
       tellPlacement(spec.id, placement);
       const model = new LlamaCppModel(
         engine,
-        new EngineGuard(spec.id, engine, retireWorker),
+        // A crash on the GPU (a lost device, say) keeps the page's next engines on the CPU.
+        new EngineGuard(spec.id, engine, (reason) => retireWorker(reason, placement.accelerator === 'webgpu')),
         vocab,
         // With slots, a request has its slot's cache stream (llama-server's n_ctx_slot).
         slots > 1 ? engine.info().slotContext : contextLength,
@@ -233,7 +240,8 @@ export class LlamaCppBackend implements Backend {
       console.warn(`[inpage-llm] The WebGPU engine failed to load '${id}' (${reason}); it loads on the CPU.`);
       return onCpu(failed);
     }
-    const after = placementAfterLoad(needs, choice, engine.info().gpuDevices);
+    const keep = __INPAGE_TEST_HOOKS__ && testKeepGpuPlacement();
+    const after = keep ? null : placementAfterLoad(needs, choice, engine.info().gpuDevices);
     if (!after) return { engine, choice, placement: needs.placement };
     engine.dispose();
     return onCpu(after);

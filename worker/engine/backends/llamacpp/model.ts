@@ -142,7 +142,7 @@ export class LlamaCppModel implements LoadedModel {
       await this.engine.begin(ids.length > 0 ? ids : [0], false);
       while ((await this.prefillStep()) > 0);
       this.engine.sampler({ temperature: 0 });
-      if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
+      if (__INPAGE_TEST_HOOKS__) await testTrapPoint(this.engine);
       await this.engine.sample(0, false);
     });
   }
@@ -489,7 +489,7 @@ export class LlamaCppModel implements LoadedModel {
         }
         unused = 0;
         if (last === null) return;
-        if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
+        if (__INPAGE_TEST_HOOKS__) await testTrapPoint(this.engine);
         // A draft's tokens all get sampled after it, so each needs room for one more token.
         const left = request.max_tokens === null ? Infinity : request.max_tokens - generated;
         const room = Math.min(this.contextLength - promptTokens - generated, left) - 1;
@@ -588,7 +588,7 @@ export class LlamaCppModel implements LoadedModel {
     let tokenMs = this.steps.expectedMs(DECODE_COST_IN_PROMPT_TOKENS);
     for (let generated = 0; ;) {
       if (signal.aborted) return;
-      if (__INPAGE_TEST_HOOKS__) testTrapPoint(this.engine);
+      if (__INPAGE_TEST_HOOKS__) await testTrapPoint(this.engine);
       announceBusy(tokenMs);
       const started = performance.now();
       const banEog = generated < request.min_tokens;

@@ -19,7 +19,10 @@
  *   their placement (engine-choice.ts), its layers on the GPU where ggml-webgpu finds a device;
  * - `__inpageTestPlaceOnGpu = true`: models loaded from now on are placed on the GPU as where
  *   the browser has all a WebGPU engine needs (webgpu-probe.ts), whatever this one has: the
- *   WebGPU build then finds no device here, and the model falls back to the CPU build.
+ *   WebGPU build then finds no device here, and the model falls back to the CPU build;
+ * - `__inpageTestKeepGpuPlacement = true`: a model placed on the GPU keeps its placement though
+ *   the WebGPU build found no device (llama.cpp runs its layers on the CPU, inside that build):
+ *   its card says `webgpu`, and a crash of its engine counts as a crash on the GPU.
  *
  * Kept out of production as test-trap.ts is: the only calls are under `if (__INPAGE_TEST_HOOKS__)`.
  */
@@ -33,6 +36,7 @@ const RESERVE = '__inpageTestHeapReserve';
 const MEMORY64 = '__inpageTestMemory64';
 const WEBGPU_BUILD = '__inpageTestWebGpuBuild';
 const PLACE_ON_GPU = '__inpageTestPlaceOnGpu';
+const KEEP_GPU_PLACEMENT = '__inpageTestKeepGpuPlacement';
 
 /** Takes the test's reserve of `module`'s heap, if one is set (at the engine's start). */
 export function testHeapReserve(module: LlamaEngineModule): void {
@@ -54,6 +58,11 @@ export function testWebGpuBuild(): boolean {
 /** Whether the test places models on the GPU. */
 export function testPlaceOnGpu(): boolean {
   return Reflect.get(globalThis, PLACE_ON_GPU) === true;
+}
+
+/** Whether the test keeps a GPU placement the WebGPU build found no device for. */
+export function testKeepGpuPlacement(): boolean {
+  return Reflect.get(globalThis, KEEP_GPU_PLACEMENT) === true;
 }
 
 /** The test's heap ceiling in bytes, if one is set. */

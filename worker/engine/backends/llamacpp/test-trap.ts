@@ -27,14 +27,14 @@ export function armTestTrap(engine: LlamaWasm, module: LlamaEngineModule): void 
 
 /**
  * Called once per generated token: traps `engine`'s wasm when the trigger's count runs out (and
- * runs test-memory.ts's trigger).
+ * runs test-memory.ts's trigger). Awaited: in the WebGPU build the call returns a promise, which
+ * rejects with the trap (a CPU build's call throws it).
  */
-export function testTrapPoint(engine: LlamaWasm): void {
+export async function testTrapPoint(engine: LlamaWasm): Promise<void> {
   const module = modules.get(engine);
   if (module) testExhaustPoint(module);
   if (!countdownDone(TRIGGER)) return;
-  // A trap, thrown inside the call (the test builds run the CPU variants).
-  void module?._ip_begin(0xfffffff0, 1, 0);
+  await module?._ip_begin(0xfffffff0, 1, 0);
 }
 
 /**

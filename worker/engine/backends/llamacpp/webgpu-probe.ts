@@ -23,9 +23,13 @@ export const ADAPTER_TIMEOUT_MS = 3000;
 
 let asked: Promise<WebGpuFacts> | undefined;
 
-/** Where a model with `gpuLayers` runs in this worker. */
-export async function chooseModelAccelerator(gpuLayers: GpuLayers): Promise<AcceleratorChoice> {
+/**
+ * Where a model with `gpuLayers` runs in this worker; on the CPU, without asking, where an
+ * engine of the page's crashed on the GPU before (`gpuCrashed`).
+ */
+export async function chooseModelAccelerator(gpuLayers: GpuLayers, gpuCrashed = false): Promise<AcceleratorChoice> {
   if (gpuLayers === 0) return chooseAccelerator(0, NOTHING_ASKED);
+  if (gpuCrashed) return { accelerator: 'cpu', reason: 'the WebGPU engine crashed' };
   if (__INPAGE_TEST_HOOKS__ && testPlaceOnGpu()) return { accelerator: 'webgpu' };
   asked ??= askWebGpu();
   return chooseAccelerator(gpuLayers, await asked);

@@ -46,6 +46,9 @@ describe('where a GGUF model runs', () => {
       true,
       false,
     ]);
+    // The reasons met once a model was placed on the GPU: the WebGPU engine ran there.
+    const afterPlacing = ['no WebGPU device', 'the WebGPU engine failed to load', 'the WebGPU engine crashed'] as const;
+    expect(afterPlacing.map(hadAdapter)).toEqual([true, true, true]);
   });
 
   it('keeps the CPU where the page asked for it, whatever the browser has', () => {
