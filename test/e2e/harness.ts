@@ -49,11 +49,18 @@ export function openaiScript(): Promise<string> {
  * `ignoreDefaultArgs`: playwright's own flags to leave out (`--disable-back-forward-cache`
  * for the back/forward cache spec).
  */
-export async function startHarness(options: { args?: string[]; ignoreDefaultArgs?: string[] } = {}): Promise<Harness> {
+/**
+ * `outDir`: serve that folder instead of the built `dist/` (test/webgpu/sw-differential.test.ts
+ * serves a copy whose WebGPU engine is the SwiftShader probe).
+ */
+export async function startHarness(
+  options: { args?: string[]; ignoreDefaultArgs?: string[]; outDir?: string } = {},
+): Promise<Harness> {
   const server: PreviewServer = await preview({
     configFile: 'vite.config.ts',
     logLevel: 'silent',
     preview: { port: 0, host: '127.0.0.1', strictPort: false },
+    ...(options.outDir ? { build: { outDir: options.outDir } } : {}),
   });
   const address = server.httpServer.address();
   if (address === null || typeof address === 'string') throw new Error('preview server has no port');
