@@ -278,3 +278,36 @@ test("a crash of an engine that runs a model on the GPU (a lost device, say) end
   await assertSameAnswers(page, 'inpage-test-gpu');
   await context.close();
 });
+
+test('placed on the GPU, a model that needs the memory64 build runs on the CPU in it (the WebGPU build is wasm32), and says why', async () => {
+  const { page, context, messages } = await swiftShader.openPage('/?model=inpage-test');
+  const worker = await engineWorker(page);
+  const before = await engineFilesFetched(worker);
+  await worker.evaluate(() => {
+    Reflect.set(globalThis, '__inpageTestPlaceOnGpu', true);
+    Reflect.set(globalThis, '__inpageTestMemory64', true);
+  });
+  try {
+    await page.evaluate(() =>
+      window.inpage.load({ id: 'inpage-test-m64', backend: 'llamacpp', source: { kind: 'builtin' } }),
+    );
+  } finally {
+    await worker.evaluate(() => {
+      Reflect.deleteProperty(globalThis, '__inpageTestPlaceOnGpu');
+      Reflect.deleteProperty(globalThis, '__inpageTestMemory64');
+    });
+  }
+  const added = (await engineFilesFetched(worker)).slice(before.length);
+  assert.equal(added.length, 1, added.join(', '));
+  assert.match(added[0] ?? '', /llama-engine-[a-z]+-m64[^/]*\.wasm/);
+  const model = await card(page, 'inpage-test-m64');
+  assert.deepEqual([model.accelerator, model.accelerator_reason], ['cpu', 'a heap past 4 GiB']);
+  assert.ok(
+    messages.includes(
+      "[inpage-llm] 'inpage-test-m64' runs on the CPU although this browser has WebGPU: a heap past 4 GiB.",
+    ),
+    messages.join('\n'),
+  );
+  await assertSameAnswers(page, 'inpage-test-m64');
+  await context.close();
+});

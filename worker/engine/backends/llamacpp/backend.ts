@@ -40,7 +40,7 @@ import {
   type EngineChoice,
   type EngineNeeds,
 } from './engine-choice';
-import type { AcceleratorChoice } from '#core/domain/accelerator';
+import { fitWasm32Heap, type AcceleratorChoice } from '#core/domain/accelerator';
 import { PromptCache, readLatestState } from '../../prompt-cache/prompt-cache';
 import { announceStart } from '../../announce-start';
 import type { KvCacheType } from '#core/domain/tokenize';
@@ -147,7 +147,7 @@ export class LlamaCppBackend implements Backend {
       const { engine, choice, placement } = await this.startEngine(
         spec.id,
         {
-          placement: await fitModelToGpu(await placing, largestTensorBytes(header.tensors)),
+          placement: fitWasm32Heap(await fitModelToGpu(await placing, largestTensorBytes(header.tensors)), memory64),
           gpuLayers,
           threads: engineThreads(),
           memory64,

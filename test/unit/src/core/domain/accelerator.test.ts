@@ -3,6 +3,7 @@ import { InvalidRequestError } from '../../../../../src/core/domain/errors';
 import {
   chooseAccelerator,
   fitGpuLimits,
+  fitWasm32Heap,
   hadAdapter,
   MAX_GPU_LAYERS,
   parseGpuLayers,
@@ -72,6 +73,25 @@ describe("the adapter's limits, once the model's tensors are known", () => {
   it('leaves a CPU choice as it was', () => {
     const cpu = chooseAccelerator('all', { ...ALL, shaderF16: false });
     expect(fitGpuLimits(cpu, 2 ** 40, LIMITS)).toEqual(cpu);
+  });
+});
+
+describe("wasm32's heap, once the model's size is known", () => {
+  const gpu = chooseAccelerator('all', ALL);
+
+  it('keeps the GPU where wasm32 holds the model and its cache', () => {
+    expect(fitWasm32Heap(gpu, false)).toEqual({ accelerator: 'webgpu' });
+  });
+
+  it('runs a model that needs memory64 on the CPU (the WebGPU build is wasm32), and says so', () => {
+    const choice = fitWasm32Heap(gpu, true);
+    expect(choice).toEqual({ accelerator: 'cpu', reason: 'a heap past 4 GiB' });
+    expect(choice.accelerator === 'cpu' && hadAdapter(choice.reason)).toBe(true);
+  });
+
+  it('leaves a CPU choice as it was', () => {
+    const cpu = chooseAccelerator('all', { ...ALL, shaderF16: false });
+    expect(fitWasm32Heap(cpu, true)).toEqual(cpu);
   });
 });
 
