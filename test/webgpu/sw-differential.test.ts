@@ -24,6 +24,7 @@ import { engineFilesFetched, engineWorker } from '../e2e/engine-worker-helpers';
 import { startHarness, type Harness } from '../e2e/harness';
 import { postFromPage } from '../e2e/page-helpers';
 import { benchModelSpec } from '../fixtures/bench-model';
+import { pngBytes } from '../fixtures/test-media';
 
 const PROBE = resolve(process.env.WEBGPU_PROBE_DIST ?? 'test-results/webgpu-engine/dist');
 const SITE = resolve('test-results/webgpu-sw/dist');
@@ -173,5 +174,62 @@ test('with half the layers on the GPU (&gpu_layers=4 of 8), the same tokens as t
   const gap = logprobGap(half, cpu);
   assert.ok(gap <= QUANTIZED_TOLERANCE, `logprobs ${gap} from the CPU's`);
   console.log(JSON.stringify({ halfOffload: { logprobGap: gap, decodeTokS: half.timings.predicted_per_second } }));
+  await context.close();
+});
+
+// The projector itself runs on the CPU in every build (native/media.cpp sets mtmd's use_gpu to
+// false); the image's embeddings then go through the model's layers on the GPU.
+test("an image to the vision test pair, the model on the GPU: the CPU build's answer", async () => {
+  const { page, context } = await harness.openPage('/?model=inpage-test-vision');
+  const worker = await engineWorker(page);
+  await worker.evaluate(() => Reflect.set(globalThis, '__inpageTestPlaceOnGpu', true));
+  try {
+    await page.evaluate(async () => {
+      const url = (name: string) => new URL(`/models/${name}.gguf`, location.href).href;
+      await window.inpage.load({
+        id: 'vision-gpu',
+        backend: 'llamacpp',
+        source: { kind: 'url', url: url('inpage-test-vision') },
+        mmproj: { id: 'vision-gpu.mmproj', source: { kind: 'url', url: url('inpage-test-vision.mmproj') } },
+      });
+    });
+  } finally {
+    await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestPlaceOnGpu'));
+  }
+  assert.equal((await card(page, 'vision-gpu')).accelerator, 'webgpu');
+  const image = Buffer.from(pngBytes(40, 56, (x, y) => [x * 6, 255 - y * 4, (x * y) % 256])).toString('base64');
+  const chat = (model: string) =>
+    postFromPage(page, '/v1/chat/completions', {
+      model,
+      temperature: 0,
+      max_tokens: 8,
+      logprobs: true,
+      top_logprobs: 1,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'what is in it?' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${image}` } },
+          ],
+        },
+      ],
+    });
+  type Chat = {
+    choices: Array<{ message: { content: string }; logprobs: { content: Array<{ logprob: number }> } }>;
+    usage: { prompt_tokens: number };
+  };
+  const [cpu, gpu] = [await chat('inpage-test-vision'), await chat('vision-gpu')];
+  assert.equal(cpu.status, 200, JSON.stringify(cpu.body));
+  assert.equal(gpu.status, 200, JSON.stringify(gpu.body));
+  const [a, b] = [cpu.body as Chat, gpu.body as Chat];
+  assert.equal(b.choices[0]?.message.content, a.choices[0]?.message.content);
+  assert.equal(b.usage.prompt_tokens, a.usage.prompt_tokens);
+  const gaps = (b.choices[0]?.logprobs.content ?? []).map((entry, i) =>
+    Math.abs(entry.logprob - (a.choices[0]?.logprobs.content[i]?.logprob ?? NaN)),
+  );
+  const gap = Math.max(...gaps);
+  assert.ok(gap <= F32_TOLERANCE, `logprobs ${gap} from the CPU's`);
+  console.log(JSON.stringify({ visionOnGpu: { content: b.choices[0]?.message.content, logprobGap: gap } }));
   await context.close();
 });
