@@ -29,18 +29,30 @@ after(async () => {
   await swiftShader.close();
 });
 
-async function loadOnWebGpuBuild(page: Page, id: string): Promise<string[]> {
+/**
+ * Loads the built-in model as `id` with the test builds' `hooks` (test-memory.ts) set in the
+ * engine worker's global scope meanwhile.
+ */
+async function loadWithHooks(page: Page, id: string, hooks: Record<string, unknown>): Promise<void> {
   const worker = await engineWorker(page);
-  await worker.evaluate(() => Reflect.set(globalThis, '__inpageTestWebGpuBuild', true));
+  await worker.evaluate((set) => {
+    for (const [name, value] of Object.entries(set)) Reflect.set(globalThis, name, value);
+  }, hooks);
   try {
     await page.evaluate(
       (model) => window.inpage.load({ id: model, backend: 'llamacpp', source: { kind: 'builtin' } }),
       id,
     );
   } finally {
-    await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestWebGpuBuild'));
+    await worker.evaluate((names) => {
+      for (const name of names) Reflect.deleteProperty(globalThis, name);
+    }, Object.keys(hooks));
   }
-  return engineFilesFetched(worker, true);
+}
+
+async function loadOnWebGpuBuild(page: Page, id: string): Promise<string[]> {
+  await loadWithHooks(page, id, { __inpageTestWebGpuBuild: true });
+  return engineFilesFetched(await engineWorker(page), true);
 }
 
 async function answers(page: Page, model: string) {
@@ -150,14 +162,7 @@ test('placed on the GPU where the WebGPU build then gets no device, the model lo
   const { page, context, messages } = await swiftShader.openPage('/?model=inpage-test');
   const worker = await engineWorker(page);
   const before = await engineFilesFetched(worker);
-  await worker.evaluate(() => Reflect.set(globalThis, '__inpageTestPlaceOnGpu', true));
-  try {
-    await page.evaluate(() =>
-      window.inpage.load({ id: 'inpage-test-placed', backend: 'llamacpp', source: { kind: 'builtin' } }),
-    );
-  } finally {
-    await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestPlaceOnGpu'));
-  }
+  await loadWithHooks(page, 'inpage-test-placed', { __inpageTestPlaceOnGpu: true });
   // The WebGPU build first, then a CPU build again (the page's first model had fetched one).
   const added = (await engineFilesFetched(worker)).slice(before.length);
   assert.equal(added.length, 2, added.join(', '));
@@ -179,18 +184,9 @@ test('placed on the GPU where the WebGPU build then fails to load (a trap in its
   const { page, context, messages } = await swiftShader.openPage('/?model=inpage-test');
   const worker = await engineWorker(page);
   const before = await engineFilesFetched(worker);
-  await worker.evaluate(() => {
-    Reflect.set(globalThis, '__inpageTestPlaceOnGpu', true);
-    // The next load traps at its end: the WebGPU build's (the CPU build's after it loads as usual).
-    Reflect.set(globalThis, '__inpageTestTrapLoad', 1);
-  });
-  try {
-    await page.evaluate(() =>
-      window.inpage.load({ id: 'inpage-test-failed', backend: 'llamacpp', source: { kind: 'builtin' } }),
-    );
-  } finally {
-    await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestPlaceOnGpu'));
-  }
+  // The next load traps at its end: the WebGPU build's (the CPU build's after it loads as usual).
+  await worker.evaluate(() => Reflect.set(globalThis, '__inpageTestTrapLoad', 1));
+  await loadWithHooks(page, 'inpage-test-failed', { __inpageTestPlaceOnGpu: true });
   assert.equal(await worker.evaluate(() => Reflect.has(globalThis, '__inpageTestTrapLoad')), false);
   const added = (await engineFilesFetched(worker)).slice(before.length);
   assert.equal(added.length, 2, added.join(', '));
@@ -224,20 +220,7 @@ test("a crash of an engine that runs a model on the GPU (a lost device, say) end
   const before = await engineWorker(page);
   // Placed on the GPU, and kept there though ggml-webgpu finds no device on SwiftShader (the
   // layers run on the CPU inside the WebGPU build): what a model on a real GPU looks like here.
-  await before.evaluate(() => {
-    Reflect.set(globalThis, '__inpageTestPlaceOnGpu', true);
-    Reflect.set(globalThis, '__inpageTestKeepGpuPlacement', true);
-  });
-  try {
-    await page.evaluate(() =>
-      window.inpage.load({ id: 'inpage-test-gpu', backend: 'llamacpp', source: { kind: 'builtin' } }),
-    );
-  } finally {
-    await before.evaluate(() => {
-      Reflect.deleteProperty(globalThis, '__inpageTestPlaceOnGpu');
-      Reflect.deleteProperty(globalThis, '__inpageTestKeepGpuPlacement');
-    });
-  }
+  await loadWithHooks(page, 'inpage-test-gpu', { __inpageTestPlaceOnGpu: true, __inpageTestKeepGpuPlacement: true });
   assert.equal((await card(page, 'inpage-test-gpu')).accelerator, 'webgpu');
   // Its wasm traps two tokens into the answer, as ggml-webgpu aborts when its device is lost.
   await before.evaluate(() => Reflect.set(globalThis, '__inpageTestTrap', 2));
@@ -283,20 +266,7 @@ test('placed on the GPU, a model that needs the memory64 build runs on the CPU i
   const { page, context, messages } = await swiftShader.openPage('/?model=inpage-test');
   const worker = await engineWorker(page);
   const before = await engineFilesFetched(worker);
-  await worker.evaluate(() => {
-    Reflect.set(globalThis, '__inpageTestPlaceOnGpu', true);
-    Reflect.set(globalThis, '__inpageTestMemory64', true);
-  });
-  try {
-    await page.evaluate(() =>
-      window.inpage.load({ id: 'inpage-test-m64', backend: 'llamacpp', source: { kind: 'builtin' } }),
-    );
-  } finally {
-    await worker.evaluate(() => {
-      Reflect.deleteProperty(globalThis, '__inpageTestPlaceOnGpu');
-      Reflect.deleteProperty(globalThis, '__inpageTestMemory64');
-    });
-  }
+  await loadWithHooks(page, 'inpage-test-m64', { __inpageTestPlaceOnGpu: true, __inpageTestMemory64: true });
   const added = (await engineFilesFetched(worker)).slice(before.length);
   assert.equal(added.length, 1, added.join(', '));
   assert.match(added[0] ?? '', /llama-engine-[a-z]+-m64[^/]*\.wasm/);
