@@ -7,6 +7,7 @@
  * or error, and the JSPI checks below.
  */
 import { importLoader, LlamaWasm } from '../../worker/engine/backends/llamacpp/llama-wasm';
+import { greedyAnswer } from './greedy-answer';
 
 const query = new URLSearchParams(location.search);
 const MODEL = query.get('model') ?? '/model.gguf';
@@ -49,34 +50,22 @@ async function answer(
   const begun = performance.now();
   let sameTokenizes = 0;
   let suspendedPushes = 0;
-  const { tokens, logprobs } = await engine.exclusive(async () => {
-    engine.use(0);
-    await engine.begin(ids, false);
-    while (((await engine.prefill(64)) ?? 1) > 0);
-    engine.sampler({ temperature: 0 });
-    const tokens: number[] = [];
-    const logprobs: number[] = [];
-    for (let i = 0; i < TOKENS; i++) {
-      const token = await engine.sample(1, true);
-      tokens.push(token.id);
-      logprobs.push(token.logprob);
-      engine.accept(token.id);
-      const pushed = engine.push(token.id);
-      if (tokenizeDuringPush) {
-        if (engine.tokenize(PROMPT, true, false).join() === ids.join()) sameTokenizes += 1;
-        // Not settled after 20 microtasks: the decode suspended (it waits for the GPU, in a task); a
-        // call that ran to its end settles within a few (measured: the CPU probe's never counted here).
-        let settled = false;
-        void pushed.then(
-          () => (settled = true),
-          () => (settled = true),
-        );
-        for (let tick = 0; tick < 20 && !settled; tick++) await Promise.resolve();
-        if (!settled) suspendedPushes += 1;
-      }
-      if (!(await pushed)) break;
-    }
-    return { tokens, logprobs };
+  // With a tokenize of the prompt while each push may be suspended.
+  const duringPush = async (pushed: Promise<boolean>) => {
+    if (engine.tokenize(PROMPT, true, false).join() === ids.join()) sameTokenizes += 1;
+    // Not settled after 20 microtasks: the decode suspended (it waits for the GPU, in a task); a
+    // call that ran to its end settles within a few (measured: the CPU probe's never counted here).
+    let settled = false;
+    void pushed.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    for (let tick = 0; tick < 20 && !settled; tick++) await Promise.resolve();
+    if (!settled) suspendedPushes += 1;
+  };
+  const { tokens, logprobs } = await greedyAnswer(engine, ids, TOKENS, {
+    prefillChunk: 64,
+    ...(tokenizeDuringPush ? { duringPush } : {}),
   });
   engine.dispose();
   const own = { loadMs, gpuDevices, answerMs: performance.now() - begun, tokens, logprobs };

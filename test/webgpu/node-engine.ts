@@ -20,6 +20,7 @@ import { create, globals } from 'webgpu';
 import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
 import { ggufParts } from '../../src/builtin-model/gguf-writer';
 import { LlamaWasm } from '../../worker/engine/backends/llamacpp/llama-wasm';
+import { greedyAnswer } from './greedy-answer';
 import { benchModelSpec, type BenchShapeName } from '../fixtures/bench-model';
 import type { GgmlType } from '../../src/builtin-model/quantize';
 
@@ -92,36 +93,16 @@ async function answer(engine: string, blob: Blob): Promise<Answer> {
     const ids = llama
       .tokenize('The quick brown fox jumps over the lazy dog. '.repeat(64), true, false)
       .slice(0, PROMPT_TOKENS);
-    return await llama.exclusive(async () => {
-      llama.use(0);
-      const prefillStart = performance.now();
-      await llama.begin(ids, false);
-      while (((await llama.prefill(512)) ?? 1) > 0);
-      llama.sampler({ temperature: 0 });
-      const first = await llama.sample(1, true);
-      const prefillMs = performance.now() - prefillStart;
-      const tokens = [first.id];
-      const logprobs = [first.logprob];
-      llama.accept(first.id);
-      const decodeStart = performance.now();
-      for (let i = 1; i < TOKENS; i++) {
-        if (!(await llama.push(tokens[tokens.length - 1] ?? 0))) break;
-        const token = await llama.sample(1, true);
-        tokens.push(token.id);
-        logprobs.push(token.logprob);
-        llama.accept(token.id);
-      }
-      const decodeMs = performance.now() - decodeStart;
-      return {
-        engine,
-        gpuDevices,
-        loadMs: Math.round(loadMs),
-        prefillTokS: Math.round((ids.length / prefillMs) * 1000 * 10) / 10,
-        decodeTokS: Math.round(((tokens.length - 1) / decodeMs) * 1000 * 10) / 10,
-        tokens,
-        logprobs,
-      };
-    });
+    const { tokens, logprobs, prefillMs, decodeMs } = await greedyAnswer(llama, ids, TOKENS, { prefillChunk: 512 });
+    return {
+      engine,
+      gpuDevices,
+      loadMs: Math.round(loadMs),
+      prefillTokS: Math.round((ids.length / prefillMs) * 1000 * 10) / 10,
+      decodeTokS: Math.round(((tokens.length - 1) / decodeMs) * 1000 * 10) / 10,
+      tokens,
+      logprobs,
+    };
   } finally {
     llama.dispose();
   }

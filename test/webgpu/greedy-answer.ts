@@ -1,0 +1,55 @@
+/**
+ * One greedy answer from the engine's own `LlamaWasm` on slot 0, as the WebGPU checks drive it
+ * (engine-probe-page.ts in a page, node-engine.ts in Node): the prompt's ids begun and prefilled
+ * in chunks, then `count` tokens sampled greedily with their logprobs, each accepted and pushed
+ * (the last one too: a push is what a next token would decode), inside one section of the
+ * engine's lock.
+ */
+import type { LlamaWasm } from '../../worker/engine/backends/llamacpp/llama-wasm';
+
+export interface GreedyAnswer {
+  tokens: number[];
+  logprobs: number[];
+  /** From the begin to the first token sampled (the prompt's prefill), in ms. */
+  prefillMs: number;
+  /** From the first token sampled to the last, in ms (`tokens.length - 1` pushes and samples). */
+  decodeMs: number;
+}
+
+export interface GreedyOptions {
+  /** The most prompt tokens one prefill call reads. */
+  prefillChunk: number;
+  /** Called with each push's promise, before it is awaited (a call made while the decode may be suspended). */
+  duringPush?: (pushed: Promise<boolean>) => Promise<void>;
+}
+
+export async function greedyAnswer(
+  engine: LlamaWasm,
+  ids: readonly number[],
+  count: number,
+  { prefillChunk, duringPush }: GreedyOptions,
+): Promise<GreedyAnswer> {
+  return engine.exclusive(async () => {
+    engine.use(0);
+    const started = performance.now();
+    await engine.begin([...ids], false);
+    while (((await engine.prefill(prefillChunk)) ?? 1) > 0);
+    engine.sampler({ temperature: 0 });
+    const tokens: number[] = [];
+    const logprobs: number[] = [];
+    let firstAt = started;
+    let lastAt = started;
+    for (let i = 0; i < count; i++) {
+      const token = await engine.sample(1, true);
+      lastAt = performance.now();
+      if (i === 0) firstAt = lastAt;
+      tokens.push(token.id);
+      logprobs.push(token.logprob);
+      engine.accept(token.id);
+      const pushed = engine.push(token.id);
+      if (duringPush) await duringPush(pushed);
+      if (!(await pushed)) break;
+    }
+    return { tokens, logprobs, prefillMs: firstAt - started, decodeMs: lastAt - firstAt };
+  });
+}
