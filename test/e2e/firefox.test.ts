@@ -419,7 +419,18 @@ describe('Firefox ESR on a plain static host', () => {
     await page.reload();
     await page.evaluate(() => window.inpage.ready.then(() => undefined));
     assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the SW isolates the second load');
-    assert.deepEqual(await servedThreads(page), { prefill: 2, decode: 2 });
+    // Firefox at times hangs creating the pthread workers of a page that follows another in the
+    // tab (start-inpage.ts's firstLoad: 4 starts in 91), and that page then runs on one thread for
+    // its life (one thread after the reload in 2 of 6 runs here on 2026-12-05, most likely this):
+    // reload at most twice more. Were the SW's
+    // isolation broken, every load would run one thread and this would still fail.
+    let threads = await servedThreads(page);
+    for (let tries = 0; tries < 2 && threads?.prefill !== 2; tries++) {
+      await page.reload();
+      await page.evaluate(() => window.inpage.ready.then(() => undefined));
+      threads = await servedThreads(page);
+    }
+    assert.deepEqual(threads, { prefill: 2, decode: 2 });
     assert.equal(await greedy(), single);
     await context.close();
   });
