@@ -34,7 +34,7 @@ export async function testTrapPoint(engine: LlamaWasm): Promise<void> {
   const module = modules.get(engine);
   if (module) testExhaustPoint(module);
   if (!countdownDone(TRIGGER)) return;
-  await module?._ip_begin(0xfffffff0, 1, 0);
+  await trap(engine);
 }
 
 /**
@@ -45,5 +45,10 @@ export async function testTrapPoint(engine: LlamaWasm): Promise<void> {
  */
 export async function testLoadTrapPoint(engine: LlamaWasm): Promise<void> {
   if (!countdownDone(LOAD_TRIGGER)) return;
+  await trap(engine);
+}
+
+/** Reads a prompt id just below 4 GiB, far past the heap's end: the wasm traps inside the call. */
+async function trap(engine: LlamaWasm): Promise<void> {
   await modules.get(engine)?._ip_begin(0xfffffff0, 1, 0);
 }
