@@ -11,8 +11,10 @@
 //
 // Only projectors whose media take one position per token are loaded (not M-RoPE ones, such as
 // Qwen2-VL's), since a slot's position is its token count everywhere else in the glue. The
-// projector runs on one thread: ggml would start threads of its own for it inside the call, and
-// the pthreads build's Workers are all held by the engine's pool (threads.cpp).
+// projector runs on the GPU where the caller asks and the build has one (the WebGPU build's
+// device: llama-server's `--mmproj-offload`), else on the CPU on one thread: ggml would start
+// threads of its own for it inside the call, and the pthreads build's Workers are all held by the
+// engine's pool (threads.cpp).
 #include "engine.h"
 
 #include <cstring>
@@ -60,9 +62,14 @@ static size_t kept_prefix(const Slot & s, const std::vector<llama_token> & ids, 
 }
 
 // mtmd's log: errors to the console, and the last one kept (mtmd_init_from_file says why it
-// failed only there).
+// failed only there). clip says which backend each of its encoders got only there too ("CLIP
+// using WebGPU backend"; a device that fails to start leaves it on the CPU), so
+// `projector_on_gpu` is read from it.
 static std::string last_error;
+static bool projector_on_gpu = false;
 static void on_mtmd_log(ggml_log_level level, const char * text, void *) {
+  const char * using_backend = strstr(text, "CLIP using ");
+  if (using_backend && strncmp(using_backend, "CLIP using CPU ", 15) != 0) projector_on_gpu = true;
   if (level != GGML_LOG_LEVEL_ERROR) return;
   fputs(text, stderr);
   last_error = text;
@@ -83,9 +90,10 @@ static std::string marker = mtmd_default_marker();
 
 // Loads the projector at `path` for the loaded model (replacing any other), with `marker` as the
 // media marker (empty: mtmd's "<__media__>"; llama-server picks a random one per run and says
-// which in /props). Returns its modalities (1: images, 2: audio, 3: both), or -1 where it does
+// which in /props), on the GPU where `use_gpu` is 1 and the build has a GPU device. Returns its
+// modalities (1: images, 2: audio, 3: both), plus 4 where it runs on the GPU, or -1 where it does
 // not fit the model.
-IP_EXPORT_MAY_SUSPEND int ip_mmproj_load(const char * path, const char * media_marker) {
+IP_EXPORT_MAY_SUSPEND int ip_mmproj_load(const char * path, const char * media_marker, int use_gpu) {
   Engine & e = engine();
   if (!e.model) return fail("no model is loaded");
   if (e.mtmd) mtmd_free(e.mtmd);
@@ -93,13 +101,14 @@ IP_EXPORT_MAY_SUSPEND int ip_mmproj_load(const char * path, const char * media_m
   mtmd_log_set(on_mtmd_log, nullptr);
   mtmd_helper_log_set(on_mtmd_log, nullptr);
   mtmd_context_params params = mtmd_context_params_default();
-  params.use_gpu = false;
+  params.use_gpu = use_gpu != 0;
   params.print_timings = false;
   params.n_threads = 1;
   params.warmup = false;
   marker = *media_marker ? media_marker : mtmd_default_marker();
   params.media_marker = marker.c_str();
   last_error.clear();
+  projector_on_gpu = false;
   try {
     e.mtmd = mtmd_init_from_file(path, e.model, params);
   } catch (const std::exception & error) {
@@ -111,7 +120,7 @@ IP_EXPORT_MAY_SUSPEND int ip_mmproj_load(const char * path, const char * media_m
     e.mtmd = nullptr;
     return fail("this projector places media with M-RoPE positions, which the engine does not support yet");
   }
-  return (mtmd_support_vision(e.mtmd) ? 1 : 0) | (mtmd_support_audio(e.mtmd) ? 2 : 0);
+  return (mtmd_support_vision(e.mtmd) ? 1 : 0) | (mtmd_support_audio(e.mtmd) ? 2 : 0) | (projector_on_gpu ? 4 : 0);
 }
 
 // The marker that stands for one media item in ip_media_begin's text.

@@ -60,7 +60,8 @@ const TEXT = 'describe';
 async function engineWith(model: Uint8Array<ArrayBuffer>, projector: Uint8Array<ArrayBuffer>): Promise<Engine> {
   const engine = await LlamaWasm.start({ wasm: wasmUrl, loader: null, pthreads: false });
   await engine.load([{ name: 'model.gguf', blob: new Blob([model]) }], 4096, { prefill: 1, decode: 1 }, 512);
-  await engine.loadProjector({ name: 'mmproj.gguf', blob: new Blob([projector]) });
+  const { onGpu } = await engine.loadProjector({ name: 'mmproj.gguf', blob: new Blob([projector]) });
+  assert.equal(onGpu, false, 'the CPU build has no GPU device for the projector');
   return engine;
 }
 

@@ -36,7 +36,13 @@ const loadPair = (id: string, model: string, projector: string) =>
           source: { kind: 'url', url: url(model) },
           mmproj: { id: projector, source: { kind: 'url', url: url(projector) } },
         });
-        return { card: card as { mmproj?: string; modalities?: { vision: boolean; audio: boolean } } };
+        return {
+          card: card as {
+            mmproj?: string;
+            mmproj_accelerator?: string;
+            modalities?: { vision: boolean; audio: boolean };
+          },
+        };
       } catch (error) {
         return { message: String((error as Error).message), code: (error as { code?: string }).code ?? null };
       }
@@ -63,6 +69,7 @@ describe('a projector beside its model', () => {
     const { card } = result;
     assert.ok(card, JSON.stringify(result));
     assert.equal(card.mmproj, 'inpage-test-audio.mmproj');
+    assert.equal(card.mmproj_accelerator, 'cpu');
     assert.deepEqual(card.modalities, { vision: false, audio: true });
     assert.deepEqual((await props('audio-pair')).modalities, { vision: false, video: false, audio: true });
   });

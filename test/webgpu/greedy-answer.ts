@@ -1,15 +1,20 @@
 /**
  * One greedy answer from the engine's own `LlamaWasm` on slot 0, as the WebGPU checks drive it
- * (engine-probe-page.ts in a page, node-engine.ts in Node): the prompt's ids begun and prefilled
- * in chunks, then `count` tokens sampled greedily with their logprobs, each accepted and pushed
+ * (engine-probe-page.ts in a page, node-engine.ts in Node): the prompt (ids, or text with media
+ * through the loaded projector) begun and prefilled in chunks, then `count` tokens sampled greedily with their logprobs, each accepted and pushed
  * (the last one too: a push is what a next token would decode), inside one section of the
  * engine's lock.
  */
 import type { LlamaWasm } from '../../worker/engine/backends/llamacpp/llama-wasm';
 
+/** A prompt of ids, or of text whose media markers stand for `media` (LlamaWasm.beginWithMedia). */
+export type GreedyPrompt = readonly number[] | { text: string; media: readonly Uint8Array[] };
+
 export interface GreedyAnswer {
   tokens: number[];
   logprobs: number[];
+  /** The prompt's positions (a media item's included). */
+  promptTokens: number;
   /** From the begin to the first token sampled (the prompt's prefill), in ms. */
   prefillMs: number;
   /** From the first token sampled to the last, in ms (`tokens.length - 1` pushes and samples). */
@@ -25,14 +30,20 @@ export interface GreedyOptions {
 
 export async function greedyAnswer(
   engine: LlamaWasm,
-  ids: readonly number[],
+  prompt: GreedyPrompt,
   count: number,
   { prefillChunk, duringPush }: GreedyOptions,
 ): Promise<GreedyAnswer> {
   return engine.exclusive(async () => {
     engine.use(0);
     const started = performance.now();
-    await engine.begin([...ids], false);
+    let promptTokens = 0;
+    if ('text' in prompt)
+      promptTokens = (await engine.beginWithMedia(prompt.text, prompt.media, false, true, true)).ids.length;
+    else {
+      await engine.begin([...prompt], false);
+      promptTokens = prompt.length;
+    }
     while (((await engine.prefill(prefillChunk)) ?? 1) > 0);
     engine.sampler({ temperature: 0 });
     const tokens: number[] = [];
@@ -50,6 +61,6 @@ export async function greedyAnswer(
       if (duringPush) await duringPush(pushed);
       if (!(await pushed)) break;
     }
-    return { tokens, logprobs, prefillMs: firstAt - started, decodeMs: lastAt - firstAt };
+    return { tokens, logprobs, promptTokens, prefillMs: firstAt - started, decodeMs: lastAt - firstAt };
   });
 }

@@ -7,7 +7,10 @@
  * are compared with its answer, and every engine's prefill and decode speed is reported.
  * Bundled by scripts/engine/webgpu/pack-device.sh into `.device/node-engine.mjs`.
  *   usage: node node-engine.mjs DIR   (DIR: the engines' files; writes node-engine.json to $OUT or DIR)
- *   NODE_ENGINE_MODELS (inpage-test,small-q4_0): `inpage-test` and bench models (bench-models.ts's names);
+ *   NODE_ENGINE_MODELS (inpage-test,small-q4_0,inpage-test-vision): `inpage-test`, bench models
+ *     (bench-models.ts's names) and `inpage-test-vision` (the vision pair: its projector asked onto
+ *     the GPU, unlike a page today, taken where the engine has one; a prompt with an image; its patch
+ *     kernel F16, as converted CLIPs have it; `inpage-test-vision-f32`: F32, for the f16-rewrite probe);
  *   NODE_ENGINE_ENGINES (simd,webgpu): engine names, `llama-engine-NAME.{wasm,mjs}` in DIR;
  *   NODE_ENGINE_TOKENS (32), NODE_ENGINE_PROMPT (128): generated and prompt tokens;
  *   NODE_ENGINE_DAWN: Dawn toggles for `create()` (e.g. enable-dawn-features=vulkan_enable_f16_on_nvidia).
@@ -22,11 +25,13 @@ import { ggufParts } from '../../src/builtin-model/gguf-writer';
 import { LlamaWasm } from '../../worker/engine/backends/llamacpp/llama-wasm';
 import { greedyAnswer } from './greedy-answer';
 import { benchModelSpec, type BenchShapeName } from '../fixtures/bench-model';
+import { buildInpageTestVisionModel, buildInpageTestVisionProjector } from '../fixtures/inpage-test-vision';
+import { pngBytes } from '../fixtures/test-media';
 import type { GgmlType } from '../../src/builtin-model/quantize';
 
 const dir = resolve(process.argv[2] ?? '.');
 const env = process.env;
-const MODELS = (env.NODE_ENGINE_MODELS ?? 'inpage-test,small-q4_0').split(',').filter(Boolean);
+const MODELS = (env.NODE_ENGINE_MODELS ?? 'inpage-test,small-q4_0,inpage-test-vision').split(',').filter(Boolean);
 const ENGINES = (env.NODE_ENGINE_ENGINES ?? 'simd,webgpu').split(',').filter(Boolean);
 const TOKENS = Number(env.NODE_ENGINE_TOKENS ?? 32);
 const PROMPT_TOKENS = Number(env.NODE_ENGINE_PROMPT ?? 128);
@@ -56,6 +61,8 @@ interface Answer {
   engine: string;
   /** The GPU devices the engine's llama.cpp has (0: every layer on the CPU). */
   gpuDevices: number;
+  /** The vision pair: whether mtmd put the projector on the GPU. */
+  projectorOnGpu?: boolean;
   loadMs: number;
   prefillTokS: number;
   decodeTokS: number;
@@ -63,14 +70,23 @@ interface Answer {
   logprobs: number[];
 }
 
+const SENTENCE = 'The quick brown fox jumps over the lazy dog. ';
+/** The vision pair's projectors by model name (the patch kernel's type), and its image (as sw-differential.test.ts's). */
+const VISION: Record<string, 'f16' | 'f32'> = { 'inpage-test-vision': 'f16', 'inpage-test-vision-f32': 'f32' };
+const IMAGE = new Uint8Array(pngBytes(40, 56, (x, y) => [x * 6, 255 - y * 4, (x * y) % 256]));
+
 function model(name: string): Blob {
   if (name === 'inpage-test') return new Blob([buildInpageTestModel()]);
+  if (VISION[name]) return new Blob([buildInpageTestVisionModel()]);
   const [shape, type] = name.split('-') as [BenchShapeName, GgmlType];
   return new Blob([...ggufParts(benchModelSpec(shape, type))]);
 }
 
-/** `engine`'s greedy answer to a prompt of PROMPT_TOKENS tokens on `blob`, every layer on the GPU where it has one. */
-async function answer(engine: string, blob: Blob): Promise<Answer> {
+/**
+ * `engine`'s greedy answer to a prompt of PROMPT_TOKENS tokens on `blob` (the vision pair: an
+ * image, then the sentence), every layer on the GPU where it has one.
+ */
+async function answer(engine: string, name: string, blob: Blob): Promise<Answer> {
   const url = (ext: string) => pathToFileURL(join(dir, `llama-engine-${engine}.${ext}`)).href;
   const started = performance.now();
   const llama = await LlamaWasm.start({
@@ -89,16 +105,28 @@ async function answer(engine: string, blob: Blob): Promise<Answer> {
     );
     const loadMs = performance.now() - started;
     const { gpuDevices } = llama.info();
-    // The same prompt for every engine: the byte vocabulary's tokens of a repeated sentence.
-    const ids = llama
-      .tokenize('The quick brown fox jumps over the lazy dog. '.repeat(64), true, false)
-      .slice(0, PROMPT_TOKENS);
-    const { tokens, logprobs, prefillMs, decodeMs } = await greedyAnswer(llama, ids, TOKENS, { prefillChunk: 512 });
+    // The same prompt for every engine: the byte vocabulary's tokens of a repeated sentence (the
+    // vision pair: the image, then the sentence once).
+    const patchType = VISION[name];
+    const projector = patchType
+      ? await llama.loadProjector(
+          { name: 'mmproj.gguf', blob: new Blob([buildInpageTestVisionProjector(patchType)]) },
+          '<__media__>',
+          engine !== 'simd',
+        )
+      : null;
+    const prompt = projector
+      ? { text: `<__media__>${SENTENCE}`, media: [IMAGE] }
+      : llama.tokenize(SENTENCE.repeat(64), true, false).slice(0, PROMPT_TOKENS);
+    const { tokens, logprobs, promptTokens, prefillMs, decodeMs } = await greedyAnswer(llama, prompt, TOKENS, {
+      prefillChunk: 512,
+    });
     return {
       engine,
       gpuDevices,
+      ...(projector ? { projectorOnGpu: projector.onGpu } : {}),
       loadMs: Math.round(loadMs),
-      prefillTokS: Math.round((ids.length / prefillMs) * 1000 * 10) / 10,
+      prefillTokS: Math.round((promptTokens / prefillMs) * 1000 * 10) / 10,
       decodeTokS: Math.round(((tokens.length - 1) / decodeMs) * 1000 * 10) / 10,
       tokens,
       logprobs,
@@ -127,7 +155,7 @@ for (const name of MODELS) {
   const answers: Record<string, Answer | { error: string }> = {};
   for (const engine of ENGINES) {
     try {
-      answers[engine] = await answer(engine, blob);
+      answers[engine] = await answer(engine, name, blob);
     } catch (error) {
       answers[engine] = { error: String(error) };
       failures.push(`${name}, ${engine}: ${String(error)}`);
@@ -144,6 +172,8 @@ for (const name of MODELS) {
     Object.assign(probe, { sameTokens: same, logprobGap: gap, decodeVsSimd: probe.decodeTokS / reference.decodeTokS });
     if (!same || !(gap <= LOGPROB_TOLERANCE))
       failures.push(`${name}, ${engine}: same tokens ${same}, logprob gap ${gap}`);
+    if (probe.gpuDevices > 0 && probe.projectorOnGpu === false)
+      failures.push(`${name}, ${engine}: the projector ran on the CPU beside a GPU device`);
   }
   (report.models as Record<string, unknown>)[name] = { bytes: blob.size, answers };
   for (const [engine, probe] of Object.entries(answers))

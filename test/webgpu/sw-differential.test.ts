@@ -177,8 +177,9 @@ test('with half the layers on the GPU (&gpu_layers=4 of 8), the same tokens as t
   await context.close();
 });
 
-// The projector itself runs on the CPU in every build (native/media.cpp sets mtmd's use_gpu to
-// false); the image's embeddings then go through the model's layers on the GPU.
+// The projector itself runs on the CPU in every build (backend.ts's PROJECTOR_ON_GPU: on the GPU
+// here its answer differed, docs/webgpu.md), and the card says so; the image's embeddings then go
+// through the model's layers on the GPU.
 test("an image to the vision test pair, the model on the GPU: the CPU build's answer", async () => {
   const { page, context } = await harness.openPage('/?model=inpage-test-vision');
   const worker = await engineWorker(page);
@@ -196,7 +197,9 @@ test("an image to the vision test pair, the model on the GPU: the CPU build's an
   } finally {
     await worker.evaluate(() => Reflect.deleteProperty(globalThis, '__inpageTestPlaceOnGpu'));
   }
-  assert.equal((await card(page, 'vision-gpu')).accelerator, 'webgpu');
+  const placed = await card(page, 'vision-gpu');
+  assert.equal(placed.accelerator, 'webgpu');
+  assert.equal(placed.mmproj_accelerator, 'cpu');
   const image = Buffer.from(pngBytes(40, 56, (x, y) => [x * 6, 255 - y * 4, (x * y) % 256])).toString('base64');
   const chat = (model: string) =>
     postFromPage(page, '/v1/chat/completions', {

@@ -35,6 +35,11 @@ export interface ModelCard {
   draft_model?: string;
   /** Its multimodal projector's id (llama.cpp's mtmd, `startInpage({ mmproj })`), where it has one. */
   mmproj?: string;
+  /**
+   * Where that projector's encoders run: `webgpu` where the model's WebGPU engine has a device
+   * (llama-server's default, `--mmproj-offload`; whatever `gpu_layers` says), else `cpu`.
+   */
+  mmproj_accelerator?: Accelerator;
   /** What it reads besides text (llama-server's `/props` `modalities`): with a projector, images or audio. */
   modalities?: { vision: boolean; audio: boolean };
   /** What it runs on: `webgpu` (WebLLM; a GGUF model where the browser has all a WebGPU engine needs) or `cpu`. */

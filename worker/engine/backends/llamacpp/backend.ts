@@ -46,6 +46,14 @@ import { announceStart } from '../../announce-start';
 import type { KvCacheType } from '#core/domain/tokenize';
 import { modelFingerprints, stateKey } from '../../prompt-cache/state-key';
 
+/**
+ * Whether a projector asks for the GPU (mtmd's `use_gpu`, llama-server's default
+ * `--mmproj-offload`). Not yet: on SwiftShader (the f16-rewrite probe) the vision test pair's
+ * projector on the GPU gave other answers than on the CPU, and other ones in each run (every op passing
+ * test-backend-ops there: docs/webgpu.md). node-engine.ts asks for it, for a real GPU to decide.
+ */
+const PROJECTOR_ON_GPU = false;
+
 declare const __INPAGE_TEST_HOOKS__: boolean;
 
 const DEFAULT_CONTEXT = 4096;
@@ -327,8 +335,9 @@ export class LlamaCppBackend implements Backend {
     }
     const marker = randomMediaMarker();
     try {
-      const modalities = await engine.loadProjector({ name: file.name, blob: file.blob }, marker);
-      return { id: projectorSpec.id, modalities, marker };
+      const loaded = { name: file.name, blob: file.blob };
+      const { modalities, onGpu } = await engine.loadProjector(loaded, marker, PROJECTOR_ON_GPU);
+      return { id: projectorSpec.id, modalities, accelerator: onGpu ? 'webgpu' : 'cpu', marker };
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       throw refuse(error.message, error);

@@ -70,6 +70,12 @@ export interface Modalities {
   audio: boolean;
 }
 
+/** A projector once loaded: what it reads, and whether mtmd placed its encoders on the GPU (ip_mmproj_load's bit 4). */
+export interface ProjectorLoad {
+  modalities: Modalities;
+  onGpu: boolean;
+}
+
 /** One candidate of the raw distribution: token id and logprob. */
 export interface RawCandidate {
   id: number;
@@ -178,19 +184,20 @@ export class LlamaWasm {
 
   /**
    * Loads a projector (llama.cpp's mtmd, an `--mmproj` GGUF) for the loaded model, mounted as
-   * the model's file is; returns what it reads. `mediaMarker` stands for one media item in a
-   * prompt (empty: mtmd's `<__media__>`). A projector made for another model throws (llama.cpp's
-   * message says why: the widths differ, say).
+   * the model's file is; returns what it reads and where it runs. `mediaMarker` stands for one
+   * media item in a prompt (empty: mtmd's `<__media__>`); `onGpu` asks for the GPU (mtmd's
+   * `use_gpu`: taken where the build has a GPU device). A projector made for another model throws
+   * (llama.cpp's message says why: the widths differ, say).
    */
-  async loadProjector(file: { name: string; blob: Blob }, mediaMarker = ''): Promise<Modalities> {
+  async loadProjector(file: { name: string; blob: Blob }, mediaMarker = '', onGpu = false): Promise<ProjectorLoad> {
     const path = `${PROJECTOR_DIR}/${file.name}`;
     await this.mount(PROJECTOR_DIR, [file]);
     const bits = this.check(
       await this.withStringAwaited(path, (pathPtr) =>
-        this.withStringAwaited(mediaMarker, (markerPtr) => this.m._ip_mmproj_load(pathPtr, markerPtr)),
+        this.withStringAwaited(mediaMarker, (markerPtr) => this.m._ip_mmproj_load(pathPtr, markerPtr, onGpu ? 1 : 0)),
       ),
     );
-    return { vision: (bits & 1) !== 0, audio: (bits & 2) !== 0 };
+    return { modalities: { vision: (bits & 1) !== 0, audio: (bits & 2) !== 0 }, onGpu: (bits & 4) !== 0 };
   }
 
   /**

@@ -71,6 +71,7 @@ export class LlamaCppModel implements LoadedModel {
     chat_template: ChatTemplateOrigin;
     draft_model?: string;
     mmproj?: string;
+    mmproj_accelerator?: Accelerator;
     modalities?: { vision: boolean; audio: boolean };
     accelerator: Accelerator;
     accelerator_reason?: AcceleratorReason;
@@ -115,7 +116,9 @@ export class LlamaCppModel implements LoadedModel {
       slots,
       chat_template: chatTemplate.origin,
       ...(draft ? { draft_model: draft.id } : {}),
-      ...(projector ? { mmproj: projector.id, modalities: projector.modalities } : {}),
+      ...(projector
+        ? { mmproj: projector.id, mmproj_accelerator: projector.accelerator, modalities: projector.modalities }
+        : {}),
       accelerator: placement.accelerator,
       ...(placement.accelerator === 'cpu' ? { accelerator_reason: placement.reason } : {}),
     };

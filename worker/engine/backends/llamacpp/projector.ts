@@ -4,12 +4,18 @@
  * Like llama-server, each load picks a random marker (`<__media_...__>`, said in `/props`), so a
  * request's text cannot spell one by chance.
  */
+import type { Accelerator } from '#core/domain/accelerator';
 import type { Modalities } from './llama-wasm';
 
 export interface Projector {
   /** Its id (the file's name without `.gguf`), for cards and errors. */
   readonly id: string;
   readonly modalities: Modalities;
+  /**
+   * Where its encoders run: `webgpu` where the model's engine has a GPU device (llama-server's
+   * default, `--mmproj-offload`), else `cpu` (native/media.cpp).
+   */
+  readonly accelerator: Accelerator;
   /** llama-server's `media_marker`. */
   readonly marker: string;
 }
