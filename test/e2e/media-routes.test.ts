@@ -22,7 +22,7 @@ import {
   buildInpageTestVisionProjector,
   inpageTestVisionImageTokens,
 } from '../fixtures/inpage-test-vision';
-import { pngBytes, wavBytes } from '../fixtures/test-media';
+import { gradientPng, pngBytes, wavBytes } from '../fixtures/test-media';
 import { serverSkip, startMmprojServer, toolsExtraSkip, type LlamaServer } from './llama-server';
 import { mtmdCliText } from './mtmd-cli';
 import { mtmdTestMedia } from './mtmd-test-media';
@@ -36,7 +36,7 @@ if (mtmdCliSkip) console.log(`# skipped: ${mtmdCliSkip}`);
 
 const fixture = usePage('/?model=inpage-test-vision');
 
-const IMAGE = pngBytes(40, 56, (x, y) => [x * 6, 255 - y * 4, (x * y) % 256]);
+const IMAGE = gradientPng();
 const SOUND = wavBytes(1.5, (t) => 0.4 * Math.sin(2 * Math.PI * 330 * t) * Math.exp(-t));
 const dataUrl = (type: string, bytes: Uint8Array) => `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { mkdir } from 'node:fs/promises';
-import { pngBytes, wavBytes } from '../fixtures/test-media';
+import { gradientPng, wavBytes } from '../fixtures/test-media';
 import { usePage } from './page-fixture';
 import { axeViolations } from './page-helpers';
 
@@ -13,7 +13,7 @@ import { axeViolations } from './page-helpers';
 const SHOTS = 'test-results/playground-media';
 const fixture = usePage('/?model=inpage-test-vision');
 
-const IMAGE = pngBytes(40, 56, (x, y) => [x * 6, 255 - y * 4, (x * y) % 256]);
+const IMAGE = gradientPng();
 
 test('chat: a picked PNG goes with the message, shows in the transcript and in the code; the model answers', async () => {
   const { page } = fixture;

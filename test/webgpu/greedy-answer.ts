@@ -1,9 +1,9 @@
 /**
  * One greedy answer from the engine's own `LlamaWasm` on slot 0, as the WebGPU checks drive it
  * (engine-probe-page.ts in a page, node-engine.ts in Node): the prompt (ids, or text with media
- * through the loaded projector) begun and prefilled in chunks, then `count` tokens sampled greedily with their logprobs, each accepted and pushed
- * (the last one too: a push is what a next token would decode), inside one section of the
- * engine's lock.
+ * through the loaded projector) begun and prefilled in chunks, then `count` tokens sampled
+ * greedily with their logprobs, each accepted and pushed (the last one too: a push is what a next
+ * token would decode), inside one section of the engine's lock.
  */
 import type { LlamaWasm } from '../../worker/engine/backends/llamacpp/llama-wasm';
 

@@ -26,7 +26,7 @@ import { LlamaWasm } from '../../worker/engine/backends/llamacpp/llama-wasm';
 import { greedyAnswer } from './greedy-answer';
 import { benchModelSpec, type BenchShapeName } from '../fixtures/bench-model';
 import { buildInpageTestVisionModel, buildInpageTestVisionProjector } from '../fixtures/inpage-test-vision';
-import { pngBytes } from '../fixtures/test-media';
+import { gradientPng } from '../fixtures/test-media';
 import type { GgmlType } from '../../src/builtin-model/quantize';
 
 const dir = resolve(process.argv[2] ?? '.');
@@ -71,9 +71,9 @@ interface Answer {
 }
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog. ';
-/** The vision pair's projectors by model name (the patch kernel's type), and its image (as sw-differential.test.ts's). */
+/** The vision pair's projectors by model name (the patch kernel's type), and its image (the image tests' picture). */
 const VISION: Record<string, 'f16' | 'f32'> = { 'inpage-test-vision': 'f16', 'inpage-test-vision-f32': 'f32' };
-const IMAGE = new Uint8Array(pngBytes(40, 56, (x, y) => [x * 6, 255 - y * 4, (x * y) % 256]));
+const IMAGE = new Uint8Array(gradientPng());
 
 function model(name: string): Blob {
   if (name === 'inpage-test') return new Blob([buildInpageTestModel()]);

@@ -24,7 +24,7 @@ import { engineFilesFetched, engineWorker } from '../e2e/engine-worker-helpers';
 import { startHarness, type Harness } from '../e2e/harness';
 import { postFromPage } from '../e2e/page-helpers';
 import { benchModelSpec } from '../fixtures/bench-model';
-import { pngBytes } from '../fixtures/test-media';
+import { gradientPng } from '../fixtures/test-media';
 
 const PROBE = resolve(process.env.WEBGPU_PROBE_DIST ?? 'test-results/webgpu-engine/dist');
 const SITE = resolve('test-results/webgpu-sw/dist');
@@ -200,7 +200,7 @@ test("an image to the vision test pair, the model on the GPU: the CPU build's an
   const placed = await card(page, 'vision-gpu');
   assert.equal(placed.accelerator, 'webgpu');
   assert.equal(placed.mmproj_accelerator, 'cpu');
-  const image = Buffer.from(pngBytes(40, 56, (x, y) => [x * 6, 255 - y * 4, (x * y) % 256])).toString('base64');
+  const image = gradientPng().toString('base64');
   const chat = (model: string) =>
     postFromPage(page, '/v1/chat/completions', {
       model,

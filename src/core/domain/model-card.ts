@@ -36,8 +36,8 @@ export interface ModelCard {
   /** Its multimodal projector's id (llama.cpp's mtmd, `startInpage({ mmproj })`), where it has one. */
   mmproj?: string;
   /**
-   * Where that projector's encoders run: `webgpu` where the model's WebGPU engine has a device
-   * (llama-server's default, `--mmproj-offload`; whatever `gpu_layers` says), else `cpu`.
+   * Where that projector's encoders run: `webgpu` where the worker asks for the GPU (llama-server's
+   * default, `--mmproj-offload`; not yet: docs/webgpu.md) and the model's engine has a device, else `cpu`.
    */
   mmproj_accelerator?: Accelerator;
   /** What it reads besides text (llama-server's `/props` `modalities`): with a projector, images or audio. */

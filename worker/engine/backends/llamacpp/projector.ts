@@ -12,8 +12,8 @@ export interface Projector {
   readonly id: string;
   readonly modalities: Modalities;
   /**
-   * Where its encoders run: `webgpu` where the model's engine has a GPU device (llama-server's
-   * default, `--mmproj-offload`), else `cpu` (native/media.cpp).
+   * Where its encoders run: `webgpu` where the load asked for the GPU (backend.ts's
+   * `PROJECTOR_ON_GPU`) and the model's engine has a GPU device, else `cpu` (native/media.cpp).
    */
   readonly accelerator: Accelerator;
   /** llama-server's `media_marker`. */
