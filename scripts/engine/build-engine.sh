@@ -22,14 +22,17 @@ work="$root/src"
 dest="$repo/worker/engine/backends/llamacpp/wasm"
 mkdir -p "$work/build" "$work/out" "$dest"
 key() { sha256sum | cut -c1-16; }
-# Every compile and link runs without address-space randomization (setarch -R): clang 21's
-# WebAssembly exception codegen keys a map by pointers (llvm/llvm-project#204883), so with ASLR
-# one llama.cpp file (llama-kv-cache.cpp) came out two ways from the same inputs. Without it, the
-# same object in every chroot. Its own ccache folder and library folders (below, `noaslr`), so
-# nothing compiled with ASLR is reused.
+# Every compile goes through cc-wrapper.sh: ccache, with heap-align.so preloaded into the
+# compiler. clang 21's WebAssembly exception codegen walks a map keyed by pointers
+# (llvm/llvm-project#204883), so one llama.cpp file (llama-kv-cache.cpp) came out two ways from
+# the same inputs wherever the heap moved: with address-space randomization, and, without it
+# (setarch -R), with a path of another length. The shim starts the compiler's slabs on 64 KiB
+# boundaries, so that map's order no longer follows the heap (heap-align.c). setarch -R stays,
+# for any other pointer order. Its own ccache folder and library folders (below, `heapalign` and
+# the shim's sha256 in their keys), so nothing compiled without it is reused.
 # The WebGPU variant's emdawnwebgpu package, in the chroot (below).
 package="/src/emdawnwebgpu-${DAWN_COMMIT:0:12}"
-in_chroot() { setarch "$(uname -m)" -R chroot "$root" env EM_COMPILER_WRAPPER=ccache CCACHE_DIR=/src/ccache-noaslr EMDAWNWEBGPU_DIR="$package" "$@"; }
+in_chroot() { setarch "$(uname -m)" -R chroot "$root" env EM_COMPILER_WRAPPER=/src/cc-wrapper.sh CCACHE_DIR=/src/ccache-heapalign EMDAWNWEBGPU_DIR="$package" "$@"; }
 
 # The toolchain: the Debian versions of emscripten and what it runs (recorded in the manifest; a
 # build with others says so first, as its bytes may differ from the committed ones).
@@ -115,9 +118,15 @@ mkdir -p "$glue"
   cmp -s "$repo/native/$file" "$glue/$file" || { mkdir -p "$glue/$(dirname "$file")" && cp "$repo/native/$file" "$glue/$file"; }
 done
 (cd "$glue" && find . -type f) | while read -r file; do [ -e "$repo/native/$file" ] || rm "$glue/$file"; done
-for script in build-libs.sh link-engine.sh link-kernel-check.sh threads-post.js export-signatures.mjs; do
+for script in build-libs.sh link-engine.sh link-kernel-check.sh threads-post.js export-signatures.mjs cc-wrapper.sh; do
   cmp -s "$repo/scripts/engine/$script" "$work/$script" || cp "$repo/scripts/engine/$script" "$work/$script"
 done
+# The compiler's shim (heap-align.c), built with the chroot's clang for the chroot's own
+# programs; -nostdlib: glibc's functions resolve in the compiler's process.
+if ! cmp -s "$repo/scripts/engine/heap-align.c" "$work/heap-align.c" || [ ! -f "$work/heap-align.so" ]; then
+  cp "$repo/scripts/engine/heap-align.c" "$work/heap-align.c"
+  chroot "$root" "$(echo "$deps" | grep '^clang-')" -O2 -fPIC -shared -nostdlib -o /src/heap-align.so /src/heap-align.c
+fi
 
 # The libraries, one folder per variant, named by its key (the bundle, its flags, the toolchain):
 # a variant's mode is whether its flags hold -pthread (every object of a shared-memory wasm is
@@ -129,7 +138,7 @@ done
 declare -A dir_of=() libs_key=()
 libs() {
   local name="$1" targets="$2" flags="${flags_of[$1]}"
-  local dir="/src/build/$name-$(echo "$LLAMA_CPP_BUNDLE_SHA256 $flags $toolchain noaslr" | key)"
+  local dir="/src/build/$name-$(echo "$LLAMA_CPP_BUNDLE_SHA256 $flags $toolchain heapalign $(key < "$repo/scripts/engine/heap-align.c")" | key)"
   local stamp="$patches_key $(key < "$repo/scripts/engine/build-libs.sh") $targets"
   [ "$(mode_of "$flags")" != webgpu ] || stamp="$stamp $DAWN_PACKAGE_SHA256"
   dir_of[$name]="$dir"; libs_key[$name]="$dir $stamp"

@@ -8,8 +8,9 @@
 #   usage: INPAGE_ENGINE_CHROOT=DIR [INPAGE_DAWN_SRC=DAWN] scripts/engine/webgpu/build-engine-probe.sh OUT_DIR
 # Runs build-backend-ops.sh first (the emdawnwebgpu package and the rewritten ggml-webgpu, in the
 # chroot's /src/webgpu-ops), then the engine's libraries with WebGPU on (/src/build/webgpu-probe,
-# from the engine's tree; ccache and setarch -R as build-engine.sh has them) and the link
-# (/src/webgpu-probe). Writes the probe's .wasm and .mjs to OUT_DIR. Linux, root (chroot).
+# from the engine's tree; ccache and setarch -R, not build-engine.sh's heap shim: the probe's
+# bytes are not committed) and the link (/src/webgpu-probe). Writes the probe's .wasm and .mjs
+# to OUT_DIR. Linux, root (chroot).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../../.." && pwd)"
@@ -29,6 +30,15 @@ in_chroot bash $probe/build-libs.sh /src/llama.cpp $libs "-sJSPI" "llama llama-c
 cp "$root/src/webgpu-ops/build/ggml/src/ggml-webgpu/libggml-webgpu.a" "$root$libs/ggml/src/ggml-webgpu/libggml-webgpu.a"
 
 rm -rf "$root$probe/glue" && cp -r "$repo/native" "$root$probe/glue"
+# A projector asked onto the GPU runs without flash attention. Left to itself (mtmd's default,
+# `auto`), clip turns it on where the backend has FLASH_ATTN_EXT, casting K and V to F16 first,
+# and the rewrite's F16 is not F16: its shaders read and write those tensors' 2-byte elements as
+# 4-byte floats, past the ends of their buffers (docs/webgpu.md, "The projector on the GPU").
+# The text models' attention is F32 already (attention.cpp: an F32 cache, flash attention off).
+glue_media="$root$probe/glue/media.cpp"
+sed -i 's/^\(  *\)params\.warmup = false;$/&\n\1if (params.use_gpu) params.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED;/' "$glue_media"
+grep -q 'if (params.use_gpu) params.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED;' "$glue_media" ||
+  { echo "build-engine-probe: the projector's flash attention could not be turned off" >&2; exit 1; }
 mkdir -p "$root$probe/jspi-gpu"
 in_chroot bash $probe/link-engine.sh /src/llama.cpp $libs $libs $probe/glue "$probe/jspi-gpu/llama-engine" "-sJSPI" >&2
 cp "$root$probe/jspi-gpu/llama-engine.wasm" "$out/llama-engine-jspi-gpu.wasm"

@@ -48,9 +48,10 @@ import { modelFingerprints, stateKey } from '../../prompt-cache/state-key';
 
 /**
  * Whether a projector asks for the GPU (mtmd's `use_gpu`, llama-server's default
- * `--mmproj-offload`). Not yet: on SwiftShader (the f16-rewrite probe) the vision test pair's
- * projector on the GPU gave other answers than on the CPU, and other ones in each run (every op passing
- * test-backend-ops there: docs/webgpu.md). node-engine.ts asks for it, for a real GPU to decide.
+ * `--mmproj-offload`). Not yet: the projector's graph has F16 tensors of its own (its patch
+ * embedding's im2col, flash attention's K and V), which SwiftShader's f16-rewrite probe cannot
+ * compute; its F32 ops there give the CPU's answer (docs/webgpu.md). node-engine.ts asks for it,
+ * for a real GPU to decide.
  */
 const PROJECTOR_ON_GPU = false;
 
