@@ -177,9 +177,9 @@ test('with half the layers on the GPU (&gpu_layers=4 of 8), the same tokens as t
   await context.close();
 });
 
-// The projector itself runs on the CPU in every build (backend.ts's PROJECTOR_ON_GPU: on the GPU
-// here its answer differed, docs/webgpu.md), and the card says so; the image's embeddings then go
-// through the model's layers on the GPU.
+// The projector itself runs on the CPU in every build (backend.ts's PROJECTOR_ON_GPU: its graph's
+// F16 tensors are beyond this probe, docs/webgpu.md), and the card says so; the image's embeddings
+// then go through the model's layers on the GPU.
 test("an image to the vision test pair, the model on the GPU: the CPU build's answer", async () => {
   const { page, context } = await harness.openPage('/?model=inpage-test-vision');
   const worker = await engineWorker(page);

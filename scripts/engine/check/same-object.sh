@@ -2,7 +2,7 @@
 # Checks that the engine build's compiles do not depend on where the compiler's heap is
 # (heap-align.c, docs/engine.md "Byte for byte"): compiles one llama.cpp source as a variant's
 # library folder does, through cc-wrapper.sh without its cache, with address-space randomization
-# on and outputs of four path lengths, six times in all, and fails unless every object is the same.
+# on and outputs at six path lengths, and fails unless every object is the same.
 # Opt-in, after `npm run build:engine` (it reads that folder's compile_commands.json). Linux, root.
 #   usage: INPAGE_ENGINE_CHROOT=DIR scripts/engine/check/same-object.sh [SOURCE]   (src/llama-kv-cache.cpp)
 #   SAME_OBJECT_VARIANT=simd-mt: that variant's folder (the newest one), not `simd`'s.
