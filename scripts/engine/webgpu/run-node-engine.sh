@@ -14,6 +14,7 @@ export LD_LIBRARY_PATH="$P/gl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LI
 if [ -z "${NODE_ENGINE_VK:-}" ]; then
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
   export NODE_ENGINE_DAWN="${NODE_ENGINE_DAWN:-enable-dawn-features=vulkan_enable_f16_on_nvidia}"
+  export NODE_ENGINE_GPU_REQUIRED="${NODE_ENGINE_GPU_REQUIRED:-1}"
   nvidia-smi -L || true
 else
   export VK_DRIVER_FILES="$NODE_ENGINE_VK"

@@ -1,0 +1,81 @@
+/**
+ * The stock WebGPU engine (`llama-engine-webgpu`, its f16 shaders as shipped) on an adapter with
+ * `shader-f16`, without a GPU (issue 36): Mesa's lavapipe, a conformant software Vulkan driver, in
+ * a sid chroot, under Dawn's Node binding (scripts/engine/webgpu/lavapipe.sh, the packed check a
+ * lent GPU runs). Chromium's own adapters here are SwiftShader's, without f16, and Chromium does
+ * not offer lavapipe to a page (docs/webgpu.md, "lavapipe"), so this runs in Node.
+ *
+ * Each model is answered greedily by the `simd` CPU engine, then by the WebGPU engine with every
+ * layer on lavapipe following the CPU's tokens: the test models must give the CPU's tokens, and
+ * the vision pair's projector runs on the GPU too (its F16 patch kernel and flash attention).
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+interface Answer {
+  gpuDevices: number;
+  projectorOnGpu?: boolean;
+  sameTokens?: boolean;
+  logprobGap?: number;
+  flips?: { at: number; margin: number }[];
+  error?: string;
+}
+
+interface Report {
+  adapter: { description: string; f16: boolean } | null;
+  models: Record<string, { answers: Record<string, Answer> }>;
+  failures: string[];
+}
+
+function lavapipe(out: string): Promise<{ code: number | null; log: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['scripts/engine/webgpu/lavapipe.sh', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, log }));
+  });
+}
+
+test('the WebGPU engine on lavapipe (shader-f16) gives the CPU engine’s tokens', { timeout: 900_000 }, async () => {
+  const out = mkdtempSync(join(tmpdir(), 'inpage-lavapipe-'));
+  try {
+    const { code, log } = await lavapipe(out);
+    assert.equal(code, 0, log.slice(-4000));
+    const report = JSON.parse(readFileSync(join(out, 'node-engine.json'), 'utf8')) as Report;
+    assert.equal(report.adapter?.f16, true, `lavapipe offers shader-f16: ${JSON.stringify(report.adapter)}`);
+    assert.match(report.adapter?.description ?? '', /llvmpipe/);
+    assert.deepEqual(report.failures, []);
+    const webgpu = (name: string): Answer => {
+      const answer = report.models[name]?.answers.webgpu;
+      assert.ok(answer && !answer.error, `${name}: ${JSON.stringify(answer)}`);
+      assert.equal(answer.gpuDevices, 1, `${name}: every layer on lavapipe`);
+      return answer;
+    };
+    // The test models: the CPU's tokens at every position, logprobs close (measured: 0 for the
+    // text model, 1.1e-3 for the vision pair, whose image embedding passes through f16).
+    for (const [name, tolerance] of [
+      ['inpage-test', 1e-3],
+      ['inpage-test-vision', 5e-3],
+    ] as const) {
+      const answer = webgpu(name);
+      assert.equal(answer.sameTokens, true, name);
+      assert.ok((answer.logprobGap ?? Infinity) <= tolerance, `${name}: logprob gap ${answer.logprobGap}`);
+    }
+    assert.equal(webgpu('inpage-test-vision').projectorOnGpu, true, 'the projector on lavapipe');
+    // The bench models' random weights make near-ties: another token only where the CPU's margin
+    // is within the tolerance (node-engine.ts fails otherwise), logprobs within 0.05.
+    for (const name of ['small-q4_0', 'small-q8_0']) {
+      const answer = webgpu(name);
+      assert.ok((answer.logprobGap ?? Infinity) <= 0.05, `${name}: logprob gap ${answer.logprobGap}`);
+      for (const flip of answer.flips ?? []) assert.ok(flip.margin <= 0.1, `${name}: ${JSON.stringify(flip)}`);
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
