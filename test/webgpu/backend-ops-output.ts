@@ -104,7 +104,9 @@ const STRUCT_BLOCK_OPS = new Set(['GET_ROWS']);
 const F16_UNNAMED: Record<string, RegExp> = { FLASH_ATTN_EXT: /(^|,)mask=1(,|$)/ };
 
 /**
- * Why a case may fail here, or null: `f16` for a case with a tensor the test build's shaders
+ * Why a case may fail here, or null. `f16BlockTypes` null: the build computes f16 as f16 (no
+ * rewrite: WEBGPU_OPS_F16=native, on an adapter with shader-f16), so only the dispatch limit is
+ * allowed. Otherwise: `f16` for a case with a tensor the test build's shaders
  * cannot read (build-backend-ops.sh computes f16 as f32): a parameter `…=f16` (type_a=f16,
  * type_K=f16, m_prec=f16, …) or F16_UNNAMED, 4 bytes read for each 2-byte element, or, in
  * STRUCT_BLOCK_OPS, `…=TYPE` for a quantized type in `f16BlockTypes` (its block is read through a
@@ -112,7 +114,7 @@ const F16_UNNAMED: Record<string, RegExp> = { FLASH_ATTN_EXT: /(^|,)mask=1(,|$)/
  */
 export function expectedFailure(
   testCase: BackendOpsCase,
-  f16BlockTypes: ReadonlySet<string>,
+  f16BlockTypes: ReadonlySet<string> | null,
 ): 'f16' | 'dispatch limit' | null {
   const { deviceErrors } = testCase;
   if (
@@ -121,6 +123,7 @@ export function expectedFailure(
   ) {
     return 'dispatch limit';
   }
+  if (f16BlockTypes === null) return null;
   if (!deviceErrors.every((error) => REWRITE_DEVICE_ERROR.test(error) || INVALID_AFTER.test(error))) return null;
   const values = testCase.params.split(',').map((param) => param.slice(param.indexOf('=') + 1).toLowerCase());
   const f16Block = STRUCT_BLOCK_OPS.has(testCase.op) && values.some((value) => f16BlockTypes.has(value));
@@ -136,11 +139,14 @@ export interface Verdict {
   problems: string[];
 }
 
-/** `exitStatus`: what the page reported (main's return code, or an abort or exception). */
+/**
+ * `exitStatus`: what the page reported (main's return code, or an abort or exception);
+ * `f16BlockTypes`: as expectedFailure's (null: f16 computed as f16, every F16 case must pass).
+ */
 export function judge(
   run: BackendOpsRun,
   exitStatus: unknown,
-  f16BlockTypes: ReadonlySet<string>,
+  f16BlockTypes: ReadonlySet<string> | null,
   backend = 'WebGPU',
 ): Verdict {
   const counts: Record<CaseStatus, number> = { ok: 0, fail: 0, 'not supported': 0, skipped: 0 };

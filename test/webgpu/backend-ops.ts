@@ -6,8 +6,8 @@
  * backend-ops-output.ts. The test build computes f16 as f32 (SwiftShader has no shader-f16), so
  * this proves the plumbing and the shaders, not f16 numerics (docs/webgpu.md).
  *   usage: tsx test/webgpu/backend-ops.ts DIST_DIR
- *   WEBGPU_OPS=MUL_MAT,ROPE (default: the five below); WEBGPU_OPS_PARAMS=REGEX (test-backend-ops' -p,
- *   default DEFAULT_PARAMS); WEBGPU_OPS_CHROMIUM_ARGS (default --enable-unsafe-webgpu: SwiftShader's WebGPU);
+ *   WEBGPU_OPS=MUL_MAT,ROPE and WEBGPU_OPS_PARAMS=REGEX (test-backend-ops' -p): backend-ops-cases.ts;
+ *   WEBGPU_OPS_CHROMIUM_ARGS (default --enable-unsafe-webgpu: SwiftShader's WebGPU);
  *   WEBGPU_OPS_TIMEOUT_S (per op, default 1200). Writes each op's output and results.json beside DIST_DIR.
  */
 import { createWriteStream } from 'node:fs';
@@ -17,25 +17,11 @@ import { chromium, type ConsoleMessage } from 'playwright';
 import { CHROMIUM_ARGS } from '../e2e/harness';
 import { serveFolder } from '../e2e/static-server';
 import { judge, parseBackendOps, type Verdict } from './backend-ops-output';
-
-const DEFAULT_OPS = ['MUL_MAT', 'FLASH_ATTN_EXT', 'ROPE', 'SOFT_MAX', 'GET_ROWS'];
+import { opArguments, opsToRun } from './backend-ops-cases';
 
 const dist = resolve(process.argv[2] ?? 'test-results/webgpu-ops/dist');
 const results = dirname(dist);
-const ops = (process.env.WEBGPU_OPS ?? DEFAULT_OPS.join(',')).split(',').filter(Boolean);
-/**
- * test-backend-ops' `-p` (a regex its cases' parameters must match) for the ops whose whole suite
- * takes too long here. MUL_MAT's (over 1,600 cases, not done in 16 min): every type_a against
- * an F32 type_b in 16x256 blocks, for 1 and 16 columns (the vector and the matrix kernels).
- * FLASH_ATTN_EXT's thousands (head sizes to 576, KV to 2,048 cells): 64-wide heads over 113 KV
- * cells, every KV type among them. WEBGPU_OPS_PARAMS replaces them for every op run (empty: each
- * op's whole suite).
- */
-const DEFAULT_PARAMS: Record<string, string> = {
-  MUL_MAT: '^type_a=[^,]+,type_b=f32,m=16,n=(1|16),k=256,',
-  FLASH_ATTN_EXT: '^hsk=64,hsv=64,.*,kv=113,',
-};
-const paramsOf = (op: string) => process.env.WEBGPU_OPS_PARAMS ?? DEFAULT_PARAMS[op];
+const ops = opsToRun(process.env);
 const timeoutMs = Number(process.env.WEBGPU_OPS_TIMEOUT_S ?? 1200) * 1000;
 
 interface OpResult extends Verdict {
@@ -82,8 +68,7 @@ console.log("\ntest:webgpu-ops passed (F16 cases fail by the test build's f16 re
 
 /** One op in a fresh page: its output to OP.log, judged. */
 async function runOp(op: string): Promise<OpResult> {
-  const params = paramsOf(op);
-  const args = ['test', '-o', op, ...(params ? ['-p', params] : [])];
+  const args = opArguments(op, process.env);
   const query = args.map((arg) => `arg=${encodeURIComponent(arg)}`).join('&');
   const context = await browser.newContext();
   const page = await context.newPage();

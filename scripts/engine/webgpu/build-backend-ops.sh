@@ -5,7 +5,11 @@
 # `shader-f16`, which stock ggml-webgpu requires, so the copy of llama.cpp built here has its
 # WGSL rewritten to compute f16 as f32 and its device no longer asks for the feature (rewrite()
 # below): the suite then proves the plumbing and the shaders, not f16 numerics.
-#   usage: INPAGE_ENGINE_CHROOT=DIR [INPAGE_DAWN_SRC=DAWN] scripts/engine/webgpu/build-backend-ops.sh OUT_DIR
+# WEBGPU_OPS_F16=native keeps the shaders and the device's shader-f16 as upstream has them, for an
+# adapter that has the feature (Mesa's lavapipe: lavapipe-ops.sh runs that build in Node), and
+# links for Node as well as the web; it is kept in /src/webgpu-ops-f16 beside the rewritten one.
+# Both log a WebGPU validation error instead of aborting (below).
+#   usage: INPAGE_ENGINE_CHROOT=DIR [INPAGE_DAWN_SRC=DAWN] [WEBGPU_OPS_F16=native] scripts/engine/webgpu/build-backend-ops.sh OUT_DIR
 # Takes the engine's llama.cpp tree (the chroot's /src/llama.cpp, made by `npm run build:engine`)
 # and keeps everything in the chroot's /src/webgpu-ops between runs: the emdawnwebgpu package
 # (made by make-emdawnwebgpu.sh from INPAGE_DAWN_SRC when missing), the rewritten copy of the
@@ -15,8 +19,10 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:?usage: $0 OUT_DIR}"
 root="$(bash "$here/../make-chroot.sh")"
-cache="$root/src/webgpu-ops"   # /src/webgpu-ops in the chroot
-c=/src/webgpu-ops
+native_f16=0
+[ "${WEBGPU_OPS_F16:-rewrite}" = native ] && native_f16=1
+c=/src/webgpu-ops$([ $native_f16 = 1 ] && echo -f16 || true)   # in the chroot
+cache="$root$c"
 mkdir -p "$cache" "$out"
 in_chroot() { nice -n 10 chroot "$root" env EM_CACHE=$c/em-cache "$@"; }
 
@@ -62,25 +68,33 @@ f16_as_f32() {
       if (FNR == last) pending = 1 }
     END { if (pending) print "alias f16 = f32;" }' "$1" "$1" | sed -e 's/bitcast<vec2<f16>>(/unpack2x16float(/g'
 }
-for shader in "$webgpu"/wgsl-shaders/*.wgsl "$webgpu"/wgsl-shaders/*.tmpl; do
-  if grep -q 'enable f16;\|bitcast<vec2<f16>>(' "$shader"; then rewrite "$shader" f16_as_f32; fi
-done
-! grep -rq 'enable f16\|bitcast<vec2<f16>>' "$webgpu/wgsl-shaders" || { echo "build-backend-ops: a shader still needs shader-f16" >&2; exit 1; }
+if [ $native_f16 = 0 ]; then
+  for shader in "$webgpu"/wgsl-shaders/*.wgsl "$webgpu"/wgsl-shaders/*.tmpl; do
+    if grep -q 'enable f16;\|bitcast<vec2<f16>>(' "$shader"; then rewrite "$shader" f16_as_f32; fi
+  done
+  ! grep -rq 'enable f16\|bitcast<vec2<f16>>' "$webgpu/wgsl-shaders" || { echo "build-backend-ops: a shader still needs shader-f16" >&2; exit 1; }
+fi
 # The device: counted without shader-f16, and created without asking for it. A WebGPU validation
 # error (the uncaptured-error callback) is logged, not an abort, so that one bad case does not end
 # the run: the runner fails on any such line it does not expect (backend-ops-output.ts).
 cpp="$webgpu/ggml-webgpu.cpp"
-rewrite "$cpp" sed -e 's/adapter != nullptr && adapter.HasFeature(wgpu::FeatureName::ShaderF16)/adapter != nullptr/' \
-  -e 's/required_features *= { wgpu::FeatureName::ShaderF16 };/required_features = {};/' \
-  -e 's/GGML_ABORT("ggml_webgpu: Device error!/GGML_LOG_ERROR("ggml_webgpu: Device error!/'
-! grep -q 'FeatureName::ShaderF16\|GGML_ABORT("ggml_webgpu: Device error' "$cpp" ||
-  { echo "build-backend-ops: the rewrite of ggml-webgpu.cpp did not apply" >&2; exit 1; }
+if [ $native_f16 = 0 ]; then
+  rewrite "$cpp" sed -e 's/adapter != nullptr && adapter.HasFeature(wgpu::FeatureName::ShaderF16)/adapter != nullptr/' \
+    -e 's/required_features *= { wgpu::FeatureName::ShaderF16 };/required_features = {};/' \
+    -e 's/GGML_ABORT("ggml_webgpu: Device error!/GGML_LOG_ERROR("ggml_webgpu: Device error!/'
+  ! grep -q 'FeatureName::ShaderF16\|GGML_ABORT("ggml_webgpu: Device error' "$cpp" ||
+    { echo "build-backend-ops: the rewrite of ggml-webgpu.cpp did not apply" >&2; exit 1; }
+else
+  rewrite "$cpp" sed -e 's/GGML_ABORT("ggml_webgpu: Device error!/GGML_LOG_ERROR("ggml_webgpu: Device error!/'
+  ! grep -q 'GGML_ABORT("ggml_webgpu: Device error' "$cpp" && grep -q 'FeatureName::ShaderF16' "$cpp" ||
+    { echo "build-backend-ops: the rewrite of ggml-webgpu.cpp did not apply" >&2; exit 1; }
+fi
 
 # 3. Configure (build-libs.sh's flags, WebGPU on, tests on) when the flags changed, then build
 # the one target. The link makes a classic script that waits for callMain (the runner's page
 # calls it with each op's arguments) and leaves the runtime when main returns (Module.onExit).
 flags="-O3 -msimd128 -fwasm-exceptions"
-link="-sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sSTACK_SIZE=8MB -sENVIRONMENT=web -sINVOKE_RUN=0 -sEXIT_RUNTIME=1 -sEXPORTED_RUNTIME_METHODS=callMain"
+link="-sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sSTACK_SIZE=8MB -sENVIRONMENT=web$([ $native_f16 = 1 ] && echo ,node || true) -sINVOKE_RUN=0 -sEXIT_RUNTIME=1 -sEXPORTED_RUNTIME_METHODS=callMain"
 config="$flags|$link|$c/emdawnwebgpu"
 if [ "$(cat "$cache/build.config" 2>/dev/null)" != "$config" ]; then
   rm -f "$cache/build.config"

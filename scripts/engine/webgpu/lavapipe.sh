@@ -17,9 +17,12 @@ bash "$here/pack-device.sh" "$repo/.device" >/dev/null
 rm -rf "$chroot_dir/root/device" "$chroot_dir/root/out" && mkdir -p "$chroot_dir/root/out"
 cp -r "$repo/.device" "$chroot_dir/root/device"
 models="${NODE_ENGINE_MODELS:-inpage-test,small-q4_0,small-q8_0,inpage-test-vision}"
+pass=()
+for name in NODE_ENGINE_ENGINES NODE_ENGINE_TOKENS NODE_ENGINE_PROMPT NODE_ENGINE_TOLERANCE NODE_ENGINE_TIMEOUT_S; do
+  [ -z "${!name+set}" ] || pass+=("$name=${!name}")
+done
 status=0
-chroot "$chroot_dir" env -i PATH=/usr/bin:/bin HOME=/root OUT=/root/out NODE_ENGINE_MODELS="$models" \
-  $(env | grep -E '^NODE_ENGINE_(ENGINES|TOKENS|PROMPT|TOLERANCE|TIMEOUT_S)=' || true) \
+chroot "$chroot_dir" env -i PATH=/usr/bin:/bin HOME=/root OUT=/root/out NODE_ENGINE_MODELS="$models" "${pass[@]}" \
   NODE_ENGINE_VK=/usr/share/vulkan/icd.d/lvp_icd.json NODE_ENGINE_GPU_REQUIRED=1 \
   bash /root/device/run-node-engine.sh /root/device || status=$?
 cp "$chroot_dir/root/out/node-engine.json" "$out/" 2>/dev/null || true

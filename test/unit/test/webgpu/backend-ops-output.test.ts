@@ -59,6 +59,13 @@ describe('expectedFailure', () => {
     expect(expectedFailure(parsed(`  ${MM16}`, OTHER), new Set())).toBeNull();
   });
 
+  it('allows no f16 failure where the build computes f16 natively (null), only the dispatch limit', () => {
+    expect(expectedFailure(parsed(`  ${MM16}`, REWRITE, INVALID), null)).toBeNull();
+    expect(expectedFailure(parsed('  FLASH_ATTN_EXT(hsk=64,hsv=64,nh=4,mask=1,type_K=f32)'), null)).toBeNull();
+    expect(expectedFailure(parsed(`  ${ROWS}`), null)).toBeNull();
+    expect(expectedFailure(parsed(`  ${MM}`, DISPATCH, INVALID), null)).toBe('dispatch limit');
+  });
+
   it('allows a struct-read block type only in GET_ROWS, and the known dispatch limit', () => {
     expect(expectedFailure(parsed(`  ${ROWS}`), new Set(['q4_0']))).toBe('f16');
     expect(expectedFailure(parsed(`  ${ROWS}`), new Set(['q8_0']))).toBeNull();
