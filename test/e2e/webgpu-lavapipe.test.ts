@@ -5,9 +5,11 @@
  * lent GPU runs). Chromium's own adapters here are SwiftShader's, without f16, and Chromium does
  * not offer lavapipe to a page (docs/webgpu.md, "lavapipe"), so this runs in Node.
  *
- * Each model is answered greedily by the `simd` CPU engine, then by the WebGPU engine with every
- * layer on lavapipe following the CPU's tokens: the test models must give the CPU's tokens, and
- * the vision pair's projector runs on the GPU too (its F16 patch kernel and flash attention).
+ * Each model is answered greedily by the `simd` CPU engine, then by the WebGPU engine following
+ * the CPU's tokens, with every layer on lavapipe (`webgpu`), and with the last layer and the output
+ * there, the rest on the CPU in the same engine (`webgpu@2`, llama.cpp's -ngl 2): the test models
+ * must give the CPU's tokens, and the vision pair's projector runs on the GPU too (its F16 patch
+ * kernel and flash attention).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -51,29 +53,32 @@ test('the WebGPU engine on lavapipe (shader-f16) gives the CPU engine’s tokens
     assert.equal(report.adapter?.f16, true, `lavapipe offers shader-f16: ${JSON.stringify(report.adapter)}`);
     assert.match(report.adapter?.description ?? '', /llvmpipe/);
     assert.deepEqual(report.failures, []);
-    const webgpu = (name: string): Answer => {
-      const answer = report.models[name]?.answers.webgpu;
-      assert.ok(answer && !answer.error, `${name}: ${JSON.stringify(answer)}`);
-      assert.equal(answer.gpuDevices, 1, `${name}: every layer on lavapipe`);
+    const webgpu = (name: string, engine: string): Answer => {
+      const answer = report.models[name]?.answers[engine];
+      assert.ok(answer && !answer.error, `${name}, ${engine}: ${JSON.stringify(answer)}`);
+      assert.equal(answer.gpuDevices, 1, `${name}, ${engine}: lavapipe's device`);
       return answer;
     };
-    // The test models: the CPU's tokens at every position, logprobs close (measured: 0 for the
-    // text model, 1.1e-3 for the vision pair, whose image embedding passes through f16).
-    for (const [name, tolerance] of [
-      ['inpage-test', 1e-3],
-      ['inpage-test-vision', 5e-3],
-    ] as const) {
-      const answer = webgpu(name);
-      assert.equal(answer.sameTokens, true, name);
-      assert.ok((answer.logprobGap ?? Infinity) <= tolerance, `${name}: logprob gap ${answer.logprobGap}`);
-    }
-    assert.equal(webgpu('inpage-test-vision').projectorOnGpu, true, 'the projector on lavapipe');
-    // The bench models' random weights make near-ties: another token only where the CPU's margin
-    // is within the tolerance (node-engine.ts fails otherwise), logprobs within 0.05.
-    for (const name of ['small-q4_0', 'small-q8_0']) {
-      const answer = webgpu(name);
-      assert.ok((answer.logprobGap ?? Infinity) <= 0.05, `${name}: logprob gap ${answer.logprobGap}`);
-      for (const flip of answer.flips ?? []) assert.ok(flip.margin <= 0.1, `${name}: ${JSON.stringify(flip)}`);
+    for (const engine of ['webgpu', 'webgpu@2']) {
+      // The test models: the CPU's tokens at every position, logprobs close (measured: 0 for the
+      // text model, 1.1e-3 for the vision pair, whose image embedding passes through f16).
+      for (const [name, tolerance] of [
+        ['inpage-test', 1e-3],
+        ['inpage-test-vision', 5e-3],
+      ] as const) {
+        const answer = webgpu(name, engine);
+        assert.equal(answer.sameTokens, true, `${name}, ${engine}`);
+        assert.ok((answer.logprobGap ?? Infinity) <= tolerance, `${name}, ${engine}: logprob gap ${answer.logprobGap}`);
+      }
+      assert.equal(webgpu('inpage-test-vision', engine).projectorOnGpu, true, `${engine}: the projector on lavapipe`);
+      // The bench models' random weights make near-ties: another token only where the CPU's margin
+      // is within the tolerance (node-engine.ts fails otherwise), logprobs within 0.05.
+      for (const name of ['small-q4_0', 'small-q8_0']) {
+        const answer = webgpu(name, engine);
+        assert.ok((answer.logprobGap ?? Infinity) <= 0.05, `${name}, ${engine}: logprob gap ${answer.logprobGap}`);
+        for (const flip of answer.flips ?? [])
+          assert.ok(flip.margin <= 0.1, `${name}, ${engine}: ${JSON.stringify(flip)}`);
+      }
     }
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -14,7 +14,9 @@
  *     (bench-models.ts's names) and `inpage-test-vision` (the vision pair: its projector asked onto
  *     the GPU, unlike a page today, taken where the engine has one; a prompt with an image; its patch
  *     kernel F16, as converted CLIPs have it; `inpage-test-vision-f32`: F32, for the f16-rewrite probe);
- *   NODE_ENGINE_ENGINES (simd,webgpu): engine names, `llama-engine-NAME.{wasm,mjs}` in DIR;
+ *   NODE_ENGINE_ENGINES (simd,webgpu): engine names, `llama-engine-NAME.{wasm,mjs}` in DIR, every
+ *     layer on the GPU where the engine has one; `NAME@N`: N layers there (llama.cpp's -ngl N), the
+ *     rest on the CPU inside that engine;
  *   NODE_ENGINE_TOKENS (32), NODE_ENGINE_PROMPT (128): generated and prompt tokens;
  *   NODE_ENGINE_DAWN: Dawn toggles for `create()` (e.g. enable-dawn-features=vulkan_enable_f16_on_nvidia).
  *   NODE_ENGINE_TOLERANCE (0.05): the largest logprob gap allowed;
@@ -99,11 +101,12 @@ function model(name: string): Blob {
  * answer's tokens pushed in place of its own.
  */
 async function answer(engine: string, name: string, blob: Blob, follow?: readonly number[]): Promise<Answer> {
-  const url = (ext: string) => pathToFileURL(join(dir, `llama-engine-${engine}.${ext}`)).href;
+  const [file = engine, layers] = engine.split('@');
+  const url = (ext: string) => pathToFileURL(join(dir, `llama-engine-${file}.${ext}`)).href;
   const started = performance.now();
   const llama = await LlamaWasm.start({
     wasm: url('wasm'),
-    loader: engine === 'simd' ? null : url('mjs'),
+    loader: file === 'simd' ? null : url('mjs'),
     pthreads: false,
   });
   try {
@@ -113,7 +116,7 @@ async function answer(engine: string, name: string, blob: Blob, follow?: readonl
       { prefill: 1, decode: 1 },
       512,
       1,
-      engine === 'simd' ? 0 : 999,
+      file === 'simd' ? 0 : Number(layers ?? 999),
     );
     const loadMs = performance.now() - started;
     const { gpuDevices } = llama.info();
@@ -124,7 +127,7 @@ async function answer(engine: string, name: string, blob: Blob, follow?: readonl
       ? await llama.loadProjector(
           { name: 'mmproj.gguf', blob: new Blob([buildInpageTestVisionProjector(patchType)]) },
           '<__media__>',
-          engine !== 'simd',
+          file !== 'simd',
         )
       : null;
     const prompt = projector

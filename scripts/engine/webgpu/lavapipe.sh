@@ -6,8 +6,10 @@
 # It checks the shaders' f16 arithmetic and the engine's plumbing on a conformant Vulkan driver;
 # lavapipe runs on this machine's CPU, so its speed says nothing of a GPU's.
 #   usage: scripts/engine/webgpu/lavapipe.sh [OUTDIR]   (default test-results/webgpu-lavapipe)
-#   NODE_ENGINE_MODELS (inpage-test,small-q4_0,small-q8_0,inpage-test-vision) and the other
-#   NODE_ENGINE_* of node-engine.ts pass through. Linux, root; npm registry and Debian's apt.
+#   NODE_ENGINE_MODELS (inpage-test,small-q4_0,small-q8_0,inpage-test-vision), NODE_ENGINE_ENGINES
+#   (simd,webgpu,webgpu@2: every layer on lavapipe, then the last layer and the output only, the
+#   rest on the CPU in the same engine) and the other NODE_ENGINE_* of node-engine.ts pass through.
+#   Linux, root; npm registry and Debian's apt.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../../.." && pwd)"
@@ -17,6 +19,7 @@ bash "$here/pack-device.sh" "$repo/.device" >/dev/null
 rm -rf "$chroot_dir/root/device" "$chroot_dir/root/out" && mkdir -p "$chroot_dir/root/out"
 cp -r "$repo/.device" "$chroot_dir/root/device"
 models="${NODE_ENGINE_MODELS:-inpage-test,small-q4_0,small-q8_0,inpage-test-vision}"
+export NODE_ENGINE_ENGINES="${NODE_ENGINE_ENGINES:-simd,webgpu,webgpu@2}"
 pass=()
 for name in NODE_ENGINE_ENGINES NODE_ENGINE_TOKENS NODE_ENGINE_PROMPT NODE_ENGINE_TOLERANCE NODE_ENGINE_TIMEOUT_S; do
   [ -z "${!name+set}" ] || pass+=("$name=${!name}")
