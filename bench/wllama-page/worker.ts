@@ -4,21 +4,10 @@
  * and streamed llama-server completions. Bench-only: nothing in src/ or worker/ imports wllama.
  */
 import { Wllama, type RawCompletionChunk } from '@wllama/wllama';
+import { GREEDY_SERVER } from './greedy-sampling';
 import type { PageMessage, WllamaBody, WorkerMessage } from './protocol';
 
 const quietLogger = { debug: () => {}, log: () => {}, warn: console.warn, error: console.error };
-
-/** Every sampler off as the engine set them (llama-server's own defaults, top_k 40 and min_p 0.05, are not). */
-const GREEDY_SERVER = {
-  top_p: 1,
-  top_k: 0,
-  min_p: 0,
-  typical_p: 1,
-  mirostat: 0,
-  presence_penalty: 0,
-  frequency_penalty: 0,
-  repeat_penalty: 1,
-};
 
 /** Streamed, with the token counts in the last chunk (a name wllama's typings lack; llama-server reads it). */
 const STREAMED = { stream: true, stream_options: { include_usage: true } } as const;

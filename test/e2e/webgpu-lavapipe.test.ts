@@ -9,7 +9,8 @@
  * the CPU's tokens, with every layer on lavapipe (`webgpu`), and with the last layer and the output
  * there, the rest on the CPU in the same engine (`webgpu@2`, llama.cpp's -ngl 2): the test models
  * must give the CPU's tokens, and the vision pair's projector runs on the GPU too (its F16 patch
- * kernel and flash attention).
+ * kernel and flash attention). wllama 3.13 runs beside them on lavapipe (the baseline the device
+ * check reports), and must give the CPU's tokens on the test model too.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -27,9 +28,16 @@ interface Answer {
   error?: string;
 }
 
+interface Baseline {
+  sameTokens?: boolean;
+  logprobGap?: number;
+  decodeTokS?: number;
+  error?: string;
+}
+
 interface Report {
   adapter: { description: string; f16: boolean } | null;
-  models: Record<string, { answers: Record<string, Answer> }>;
+  models: Record<string, { answers: Record<string, Answer>; baselines?: Record<string, Baseline> }>;
   failures: string[];
 }
 
@@ -80,6 +88,13 @@ test('the WebGPU engine on lavapipe (shader-f16) gives the CPU engine’s tokens
           assert.ok(flip.margin <= 0.1, `${name}, ${engine}: ${JSON.stringify(flip)}`);
       }
     }
+    // The browser peer on the same device (wllama 3.13's own ggml-webgpu, run in Node as the
+    // device check runs it): the CPU engine's tokens on the test model. It proves the baseline's
+    // harness (wllama-node.ts) before a GPU session relies on it.
+    const wllama = report.models['inpage-test']?.baselines?.wllama;
+    assert.ok(wllama && !wllama.error, `wllama on lavapipe: ${JSON.stringify(wllama)}`);
+    assert.equal(wllama.sameTokens, true, 'wllama gives the CPU engine’s tokens on inpage-test');
+    assert.ok((wllama.logprobGap ?? Infinity) <= 1e-3, `wllama: logprob gap ${wllama.logprobGap}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

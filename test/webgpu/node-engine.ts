@@ -19,6 +19,10 @@
  *     rest on the CPU inside that engine;
  *   NODE_ENGINE_TOKENS (32), NODE_ENGINE_PROMPT (128): generated and prompt tokens;
  *   NODE_ENGINE_DAWN: Dawn toggles for `create()` (e.g. enable-dawn-features=vulkan_enable_f16_on_nvidia).
+ *   NODE_ENGINE_BASELINES (none): the browser peer on the same device, reported beside the engines
+ *     and never failing the check: `wllama` (wllama 3.13, `wllama.wasm` in DIR, every layer on the
+ *     GPU; `wllama@N`: N layers), run in this thread (wllama-node.ts) on each text model, its
+ *     prompt the `simd` engine's prompt as text, its tokens free-running;
  *   NODE_ENGINE_TOLERANCE (0.05): the largest logprob gap allowed;
  *   NODE_ENGINE_GPU_REQUIRED (0): 1 fails an engine other than `simd` that found no GPU device
  *     (where the adapter has shader-f16: lavapipe, a lent GPU), rather than comparing its CPU run.
@@ -37,6 +41,7 @@ import { buildInpageTestVisionModel, buildInpageTestVisionProjector } from '../f
 import { gradientPng } from '../fixtures/test-media';
 import type { GgmlType } from '../../src/builtin-model/quantize';
 import type { RawCandidate } from '../../worker/engine/backends/llamacpp/llama-wasm';
+import { wllamaAnswer, type WllamaAnswer } from './wllama-node';
 
 const dir = resolve(process.argv[2] ?? '.');
 const env = process.env;
@@ -49,6 +54,7 @@ const LOGPROB_TOLERANCE = Number(env.NODE_ENGINE_TOLERANCE ?? 0.05);
 /** Candidates each position reports: enough to find the `simd` engine's token among another's. */
 const TOP = 8;
 const GPU_REQUIRED = env.NODE_ENGINE_GPU_REQUIRED === '1';
+const BASELINES = (env.NODE_ENGINE_BASELINES ?? '').split(',').filter(Boolean);
 
 // What a page's worker has and Node lacks: `navigator.gpu` (kept referenced: dawn.node crashes
 // once its instance is collected), WebGPU's constants, a worker's globals for Emscripten's web
@@ -81,6 +87,8 @@ interface Answer {
   tokens: number[];
   logprobs: number[];
   candidates: RawCandidate[][];
+  /** A text model's prompt as text (its tokens' pieces), for a baseline that takes no ids. */
+  promptText?: string;
 }
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog. ';
@@ -133,6 +141,9 @@ async function answer(engine: string, name: string, blob: Blob, follow?: readonl
     const prompt = projector
       ? { text: `<__media__>${SENTENCE}`, media: [IMAGE] }
       : llama.tokenize(SENTENCE.repeat(64), true, false).slice(0, PROMPT_TOKENS);
+    const promptText = Array.isArray(prompt)
+      ? new TextDecoder().decode(new Uint8Array(prompt.flatMap((id) => llama.piece(id, false))))
+      : undefined;
     const { tokens, logprobs, candidates, promptTokens, prefillMs, decodeMs } = await greedyAnswer(
       llama,
       prompt,
@@ -149,6 +160,7 @@ async function answer(engine: string, name: string, blob: Blob, follow?: readonl
       tokens,
       logprobs,
       candidates,
+      ...(promptText === undefined ? {} : { promptText }),
     };
   } finally {
     llama.dispose();
@@ -171,6 +183,34 @@ function agreement(reference: Answer, probe: Answer) {
       flips.push({ at, margin: (reference.logprobs[at] ?? 0) - (reference.candidates[at]?.[1]?.logprob ?? -Infinity) });
   });
   return { sameTokens: flips.length === 0, flips, logprobGap };
+}
+
+/**
+ * A baseline's answer (`wllama` or `wllama@N`) to the `simd` engine's prompt, compared free-running:
+ * whether its tokens are the `simd` engine's, and the largest logprob gap over the tokens before
+ * the first that differs.
+ */
+async function baseline(spec: string, blob: Blob, reference: Answer) {
+  const [, layers] = spec.split('@');
+  const wasm = pathToFileURL(join(dir, 'wllama.wasm')).href;
+  const navigator = { gpu, userAgent: 'Node', hardwareConcurrency: 1 };
+  const own: WllamaAnswer = await wllamaAnswer(
+    wasm,
+    blob,
+    reference.promptText ?? '',
+    TOKENS,
+    Number(layers ?? 999),
+    navigator,
+  );
+  let common = 0;
+  while (common < own.tokens.length && own.tokens[common] === reference.tokens[common]) common++;
+  const gaps = own.logprobs.slice(0, common).map((logprob, i) => Math.abs(logprob - (reference.logprobs[i] ?? 0)));
+  return {
+    ...own,
+    sameTokens: common === reference.tokens.length,
+    commonTokens: common,
+    logprobGap: Math.max(0, ...gaps),
+  };
 }
 
 const adapter = await gpu.requestAdapter();
@@ -214,7 +254,22 @@ for (const name of MODELS) {
     if (probe.gpuDevices > 0 && probe.projectorOnGpu === false)
       failures.push(`${name}, ${engine}: the projector ran on the CPU beside a GPU device`);
   }
-  (report.models as Record<string, unknown>)[name] = { bytes: blob.size, answers };
+  const baselines: Record<string, object> = {};
+  const textReference = reference && !('error' in reference) && reference.promptText !== undefined ? reference : null;
+  if (textReference)
+    for (const spec of BASELINES) {
+      try {
+        const own = await baseline(spec, blob, textReference);
+        baselines[spec] = own;
+        console.log(
+          `${name} ${spec}: load ${own.loadMs} ms, prefill ${own.prefillTokS} tok/s, decode ${own.decodeTokS} tok/s`,
+        );
+      } catch (error) {
+        baselines[spec] = { error: String(error) };
+        console.log(`${name} ${spec}: ${String(error)}`);
+      }
+    }
+  (report.models as Record<string, unknown>)[name] = { bytes: blob.size, answers, baselines };
   for (const [engine, probe] of Object.entries(answers))
     console.log(
       'error' in probe

@@ -8,7 +8,8 @@
 #   usage: scripts/engine/webgpu/lavapipe.sh [OUTDIR]   (default test-results/webgpu-lavapipe)
 #   NODE_ENGINE_MODELS (inpage-test,small-q4_0,small-q8_0,inpage-test-vision), NODE_ENGINE_ENGINES
 #   (simd,webgpu,webgpu@2: every layer on lavapipe, then the last layer and the output only, the
-#   rest on the CPU in the same engine) and the other NODE_ENGINE_* of node-engine.ts pass through.
+#   rest on the CPU in the same engine), NODE_ENGINE_BASELINES (wllama: wllama 3.13 on lavapipe too,
+#   reported) and the other NODE_ENGINE_* of node-engine.ts pass through.
 #   Linux, root; npm registry and Debian's apt.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -20,8 +21,9 @@ rm -rf "$chroot_dir/root/device" "$chroot_dir/root/out" && mkdir -p "$chroot_dir
 cp -r "$repo/.device" "$chroot_dir/root/device"
 models="${NODE_ENGINE_MODELS:-inpage-test,small-q4_0,small-q8_0,inpage-test-vision}"
 export NODE_ENGINE_ENGINES="${NODE_ENGINE_ENGINES:-simd,webgpu,webgpu@2}"
+export NODE_ENGINE_BASELINES="${NODE_ENGINE_BASELINES-wllama}"
 pass=()
-for name in NODE_ENGINE_ENGINES NODE_ENGINE_TOKENS NODE_ENGINE_PROMPT NODE_ENGINE_TOLERANCE NODE_ENGINE_TIMEOUT_S; do
+for name in NODE_ENGINE_ENGINES NODE_ENGINE_BASELINES NODE_ENGINE_TOKENS NODE_ENGINE_PROMPT NODE_ENGINE_TOLERANCE NODE_ENGINE_TIMEOUT_S; do
   [ -z "${!name+set}" ] || pass+=("$name=${!name}")
 done
 status=0

