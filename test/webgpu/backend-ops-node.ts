@@ -18,9 +18,9 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInThisContext } from 'node:vm';
-import { create, globals } from 'webgpu';
 import { judge, parseBackendOps, type Verdict } from './backend-ops-output';
 import { opArguments, opsToRun } from './backend-ops-cases';
+import { installNodeGpu } from './node-gpu';
 
 const env = process.env;
 const dir = resolve(process.argv[2] ?? '.');
@@ -32,10 +32,7 @@ else await runAll();
 
 /** In the child: test-backend-ops with `args`, its stdout and stderr as lines on stdout. */
 function runChild(args: string[]): void {
-  const gpu = create((env.WEBGPU_OPS_DAWN ?? '').split(' ').filter(Boolean));
-  // Kept referenced: dawn.node crashes once its instance is collected.
-  Object.assign(globalThis, globals, { keptGpu: gpu });
-  Object.defineProperty(globalThis.navigator, 'gpu', { value: gpu, configurable: true });
+  installNodeGpu(env.WEBGPU_OPS_DAWN);
   const line = (text: string) => process.stdout.write(`${text}\n`);
   const end = (status: string) => {
     line(`${EXIT_MARK}${status}`);

@@ -31,7 +31,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { create, globals } from 'webgpu';
 import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
 import { ggufParts } from '../../src/builtin-model/gguf-writer';
 import { LlamaWasm } from '../../worker/engine/backends/llamacpp/llama-wasm';
@@ -41,6 +40,7 @@ import { buildInpageTestVisionModel, buildInpageTestVisionProjector } from '../f
 import { gradientPng } from '../fixtures/test-media';
 import type { GgmlType } from '../../src/builtin-model/quantize';
 import type { RawCandidate } from '../../worker/engine/backends/llamacpp/llama-wasm';
+import { installNodeGpu } from './node-gpu';
 import { wllamaAnswer, type WllamaAnswer } from './wllama-node';
 
 const dir = resolve(process.argv[2] ?? '.');
@@ -56,12 +56,10 @@ const TOP = 8;
 const GPU_REQUIRED = env.NODE_ENGINE_GPU_REQUIRED === '1';
 const BASELINES = (env.NODE_ENGINE_BASELINES ?? '').split(',').filter(Boolean);
 
-// What a page's worker has and Node lacks: `navigator.gpu` (kept referenced: dawn.node crashes
-// once its instance is collected), WebGPU's constants, a worker's globals for Emscripten's web
-// loader (it then reads the wasm with fetch), and fetch for file: URLs.
-const gpu = create((env.NODE_ENGINE_DAWN ?? '').split(' ').filter(Boolean));
-Object.assign(globalThis, globals, { keptGpu: gpu });
-Object.defineProperty(globalThis.navigator, 'gpu', { value: gpu, configurable: true });
+// What a page's worker has and Node lacks: `navigator.gpu` and WebGPU's constants (node-gpu.ts),
+// a worker's globals for Emscripten's web loader (it then reads the wasm with fetch), and fetch
+// for file: URLs.
+const gpu = installNodeGpu(env.NODE_ENGINE_DAWN);
 Object.assign(globalThis, {
   WorkerGlobalScope: class {},
   self: globalThis,

@@ -1,5 +1,5 @@
 /**
- * npm `webgpu` (Dawn's Node binding, `dawn.node`), as node-engine.ts uses it. Not a dependency:
+ * npm `webgpu` (Dawn's Node binding, `dawn.node`), as node-gpu.ts uses it. Not a dependency:
  * scripts/engine/webgpu/pack-device.sh packs it beside the bundle, for a GPU host.
  */
 declare module 'webgpu' {

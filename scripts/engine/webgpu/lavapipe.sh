@@ -19,15 +19,16 @@ chroot_dir="$(bash "$here/make-vulkan-chroot.sh")"
 bash "$here/pack-device.sh" "$repo/.device" >/dev/null
 rm -rf "$chroot_dir/root/device" "$chroot_dir/root/out" && mkdir -p "$chroot_dir/root/out"
 cp -r "$repo/.device" "$chroot_dir/root/device"
-models="${NODE_ENGINE_MODELS:-inpage-test,small-q4_0,small-q8_0,inpage-test-vision}"
+export NODE_ENGINE_MODELS="${NODE_ENGINE_MODELS:-inpage-test,small-q4_0,small-q8_0,inpage-test-vision}"
 export NODE_ENGINE_ENGINES="${NODE_ENGINE_ENGINES:-simd,webgpu,webgpu@2}"
 export NODE_ENGINE_BASELINES="${NODE_ENGINE_BASELINES-wllama}"
 pass=()
-for name in NODE_ENGINE_ENGINES NODE_ENGINE_BASELINES NODE_ENGINE_TOKENS NODE_ENGINE_PROMPT NODE_ENGINE_TOLERANCE NODE_ENGINE_TIMEOUT_S; do
+for name in NODE_ENGINE_MODELS NODE_ENGINE_ENGINES NODE_ENGINE_BASELINES NODE_ENGINE_TOKENS NODE_ENGINE_PROMPT \
+  NODE_ENGINE_TOLERANCE NODE_ENGINE_TIMEOUT_S; do
   [ -z "${!name+set}" ] || pass+=("$name=${!name}")
 done
 status=0
-chroot "$chroot_dir" env -i PATH=/usr/bin:/bin HOME=/root OUT=/root/out NODE_ENGINE_MODELS="$models" "${pass[@]}" \
+chroot "$chroot_dir" env -i PATH=/usr/bin:/bin HOME=/root OUT=/root/out "${pass[@]}" \
   NODE_ENGINE_VK=/usr/share/vulkan/icd.d/lvp_icd.json NODE_ENGINE_GPU_REQUIRED=1 \
   bash /root/device/run-node-engine.sh /root/device || status=$?
 cp "$chroot_dir/root/out/node-engine.json" "$out/" 2>/dev/null || true
