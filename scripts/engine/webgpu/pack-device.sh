@@ -8,9 +8,9 @@
 # - engines.tar.xz: the committed `simd` and `webgpu` engines, wllama 3.13's wasm (the baseline),
 #   and ENGINE_EXTRA's files (e.g. the SwiftShader probe's llama-engine-jspi-gpu.*);
 # - gl/*.deb: the Vulkan loader (the host's NVIDIA driver needs one); run-node-engine.sh.
-# About 34 MB. The repo's own tracked files travel with every device call (64 MiB in all): move
-# worker/engine/backends/llamacpp/wasm/ out of the working tree for the call (the pack has its
-# engines), then `git checkout -- worker/engine/backends/llamacpp/wasm`.
+# About 34 MB. The repo's own tracked files travel with every device call (64 MiB in all):
+# device-call.sh prepare takes the committed engines out for the call (the pack has its own), and
+# device-call.sh restore puts them back.
 #   usage: scripts/engine/webgpu/pack-device.sh [DIR]   (npm registry and Debian's apt reachable)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
