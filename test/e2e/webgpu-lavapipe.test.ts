@@ -18,28 +18,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-
-interface Answer {
-  gpuDevices: number;
-  projectorOnGpu?: boolean;
-  sameTokens?: boolean;
-  logprobGap?: number;
-  flips?: { at: number; margin: number }[];
-  error?: string;
-}
-
-interface Baseline {
-  sameTokens?: boolean;
-  logprobGap?: number;
-  decodeTokS?: number;
-  error?: string;
-}
-
-interface Report {
-  adapter: { description: string; f16: boolean } | null;
-  models: Record<string, { answers: Record<string, Answer>; baselines?: Record<string, Baseline> }>;
-  failures: string[];
-}
+import type { NodeEngineReport, ReportAnswer } from '../webgpu/node-engine-report';
 
 function lavapipe(out: string): Promise<{ code: number | null; log: string }> {
   return new Promise((resolve, reject) => {
@@ -57,11 +36,11 @@ test('the WebGPU engine on lavapipe (shader-f16) gives the CPU engine’s tokens
   try {
     const { code, log } = await lavapipe(out);
     assert.equal(code, 0, log.slice(-4000));
-    const report = JSON.parse(readFileSync(join(out, 'node-engine.json'), 'utf8')) as Report;
+    const report = JSON.parse(readFileSync(join(out, 'node-engine.json'), 'utf8')) as NodeEngineReport;
     assert.equal(report.adapter?.f16, true, `lavapipe offers shader-f16: ${JSON.stringify(report.adapter)}`);
     assert.match(report.adapter?.description ?? '', /llvmpipe/);
     assert.deepEqual(report.failures, []);
-    const webgpu = (name: string, engine: string): Answer => {
+    const webgpu = (name: string, engine: string): ReportAnswer => {
       const answer = report.models[name]?.answers[engine];
       assert.ok(answer && !answer.error, `${name}, ${engine}: ${JSON.stringify(answer)}`);
       assert.equal(answer.gpuDevices, 1, `${name}, ${engine}: lavapipe's device`);

@@ -222,6 +222,13 @@ const report: Record<string, unknown> = {
     f16: adapter.features.has('shader-f16'),
   },
   maxStorageBufferBindingSize: adapter?.limits.maxStorageBufferBindingSize,
+  settings: {
+    tokens: TOKENS,
+    promptTokens: PROMPT_TOKENS,
+    tolerance: LOGPROB_TOLERANCE,
+    engines: ENGINES,
+    baselines: BASELINES,
+  },
   models: {},
 };
 const failures: string[] = [];
