@@ -1,8 +1,9 @@
 /**
  * The stock WebGPU engine (`llama-engine-webgpu`, its f16 shaders as shipped) on an adapter with
  * `shader-f16`, without a GPU (issue 36): Mesa's lavapipe, a conformant software Vulkan driver, in
- * a sid chroot, under Dawn's Node binding (scripts/engine/webgpu/lavapipe.sh, the packed check a
- * lent GPU runs). Chromium's own adapters here are SwiftShader's, without f16, and Chromium does
+ * a sid chroot, under Dawn's Node binding (scripts/engine/webgpu/lavapipe.sh: the packed check a
+ * lent GPU runs, through the device call's own command and the GPU host's path in
+ * run-node-engine.sh, lavapipe standing in for NVIDIA's driver in a throwaway overlay). Chromium's own adapters here are SwiftShader's, without f16, and Chromium does
  * not offer lavapipe to a page (docs/webgpu.md, "lavapipe"), so this runs in Node.
  *
  * Each model is answered greedily by the `simd` CPU engine, then by the WebGPU engine following

@@ -7,7 +7,8 @@
 #   binding (npm `webgpu`, linux-x64 only): the host's `navigator.gpu`;
 # - engines.tar.xz: the committed `simd` and `webgpu` engines, wllama 3.13's wasm (the baseline),
 #   and ENGINE_EXTRA's files (e.g. the SwiftShader probe's llama-engine-jspi-gpu.*);
-# - gl/*.deb: the Vulkan loader (the host's NVIDIA driver needs one); run-node-engine.sh.
+# - gl/*.deb: the Vulkan loader and glvnd's libraries (the host's NVIDIA driver needs them);
+#   run-node-engine.sh.
 # About 34 MB. The repo's own tracked files travel with every device call (64 MiB in all):
 # device-call.sh prepare takes the committed engines out for the call (the pack has its own), and
 # device-call.sh restore puts them back.
@@ -40,11 +41,16 @@ if [ ! -s "$dir/webgpu.tar.xz" ]; then
   cp -r "$tmp/w/package/dist/linux-x64" "$tmp/stage/node_modules/webgpu/dist/"
   tar cJf "$dir/webgpu.tar.xz" -C "$tmp/stage" node_modules
 fi
-if ! ls "$dir"/gl/*.deb >/dev/null 2>&1; then
+# The loaders the device tool's notes and ../shared/gpu-node bring (measured on an H200 there):
+# NVIDIA's Vulkan driver (libGLX_nvidia) needs glvnd's libGLdispatch, which a bare host may lack.
+GL_DEBS="libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2"
+missing=""
+for deb in $GL_DEBS; do ls "$dir/gl/${deb}_"*.deb >/dev/null 2>&1 || missing="$missing $deb"; done
+if [ -n "$missing" ]; then
   mkdir -p "$dir/gl" /tmp/amd64/partial
   o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
   apt-get $o update -qq >/dev/null
-  (cd "$dir/gl" && apt-get $o download -qq libvulkan1 >/dev/null)
+  (cd "$dir/gl" && apt-get $o download -qq $missing >/dev/null)
 fi
 
 # The bundle and the engines: made again each time (they follow the checkout).
