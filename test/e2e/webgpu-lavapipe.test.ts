@@ -41,6 +41,7 @@ test('the WebGPU engine on lavapipe (shader-f16) gives the CPU engine’s tokens
     assert.equal(report.adapter?.f16, true, `lavapipe offers shader-f16: ${JSON.stringify(report.adapter)}`);
     assert.match(report.adapter?.description ?? '', /llvmpipe/);
     assert.deepEqual(report.failures, []);
+    assert.equal(report.complete, true, 'the report of a run that finished says so');
     const webgpu = (name: string, engine: string): ReportAnswer => {
       const answer = report.models[name]?.answers[engine];
       assert.ok(answer && !answer.error, `${name}, ${engine}: ${JSON.stringify(answer)}`);

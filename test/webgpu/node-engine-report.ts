@@ -47,4 +47,6 @@ export interface NodeEngineReport {
     { bytes?: number; answers: Record<string, ReportAnswer>; baselines?: Record<string, ReportBaseline> }
   >;
   failures: string[];
+  /** Written with the last model; a report without it was stopped (the device tool's limit) and holds the models before. */
+  complete?: boolean;
 }

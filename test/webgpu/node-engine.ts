@@ -232,6 +232,11 @@ const report: Record<string, unknown> = {
   models: {},
 };
 const failures: string[] = [];
+/** Writes the report so far: a run the device tool stops at its limit still returns every finished model. */
+function save(): void {
+  report.failures = failures;
+  writeFileSync(join(env.OUT ?? dir, 'node-engine.json'), `${JSON.stringify(report, null, 1)}\n`);
+}
 for (const name of MODELS) {
   const blob = model(name);
   const answers: Record<string, Answer | { error: string }> = {};
@@ -281,8 +286,9 @@ for (const name of MODELS) {
         ? `${name} ${engine}: ${probe.error}`
         : `${name} ${engine}: ${probe.gpuDevices} GPU devices, load ${probe.loadMs} ms, prefill ${probe.prefillTokS} tok/s, decode ${probe.decodeTokS} tok/s`,
     );
+  save();
 }
-report.failures = failures;
-writeFileSync(join(env.OUT ?? dir, 'node-engine.json'), `${JSON.stringify(report, null, 1)}\n`);
+report.complete = true;
+save();
 console.log(failures.length > 0 ? `FAILED:\n${failures.join('\n')}` : 'node-engine: passed');
 process.exit(failures.length > 0 ? 1 : 0);

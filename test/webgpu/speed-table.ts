@@ -35,8 +35,12 @@ function gap(value: number | undefined): string {
 function answerTokens(engine: string, answer: ReportAnswer): string {
   if (engine === 'simd') return '(the reference)';
   if (answer.sameTokens) return "the CPU's";
-  const at = (answer.flips ?? []).map((flip) => `${flip.at} (margin ${flip.margin.toPrecision(2)})`);
-  return `the CPU's but at ${at.join(', ')}`;
+  const flips = answer.flips ?? [];
+  if (flips.length > 3) {
+    const widest = Math.max(...flips.map((flip) => flip.margin));
+    return `the CPU's but at ${flips.length} near-ties (CPU margins up to ${widest.toPrecision(2)})`;
+  }
+  return `the CPU's but at ${flips.map((flip) => `${flip.at} (margin ${flip.margin.toPrecision(2)})`).join(', ')}`;
 }
 
 function baselineTokens(baseline: ReportBaseline): string {
@@ -91,7 +95,8 @@ export function runLine(report: NodeEngineReport): string {
   const asked = report.settings
     ? `, ${report.settings.tokens} tokens after a ${report.settings.promptTokens}-token prompt, tolerance ${report.settings.tolerance}`
     : '';
-  return `Adapter: ${adapter}; Node ${report.node ?? '?'}${asked}.`;
+  const stopped = report.complete ? '' : ' The run stopped before its end: the models below are those it finished.';
+  return `Adapter: ${adapter}; Node ${report.node ?? '?'}${asked}.${stopped}`;
 }
 
 /** Whether the report allows each switch to be flipped, and why not. */
@@ -105,6 +110,7 @@ export function verdict(report: NodeEngineReport): Verdict {
     software && `${adapter.description} is a software renderer, not a GPU`,
   ])
     if (why) (engine.push(why), projector.push(why));
+  if (!report.complete) for (const list of [engine, projector]) list.push('the run stopped before its end');
   if (report.failures.length > 0) engine.push(`the check failed: ${report.failures.join('; ')}`);
   const text = Object.keys(report.models).filter((name) => !VISION.test(name));
   if (!text.includes('inpage-test')) engine.push('inpage-test was not run');

@@ -38,5 +38,5 @@ export VK_ICD_FILENAMES="$VK_DRIVER_FILES" XDG_RUNTIME_DIR=/tmp
 xz -dc "$dir/node.xz" > "$P/node" && chmod +x "$P/node"
 tar xJf "$dir/webgpu.tar.xz" -C "$P" && tar xJf "$dir/engines.tar.xz" -C "$P"
 cp "$dir/node-engine.mjs" "$P/"
-cd "$P" && timeout "${NODE_ENGINE_TIMEOUT_S:-480}" ./node node-engine.mjs "$P"
+cd "$P" && timeout "${NODE_ENGINE_TIMEOUT_S:-390}" ./node node-engine.mjs "$P"
 rc=$?; echo "rc=$rc"; exit $rc

@@ -38,6 +38,13 @@ describe('speedTable', () => {
     expect(table).toHaveLength(2 + 15);
   });
 
+  it('sums up more than three near-ties', () => {
+    const report = lavapipe();
+    const answer = report.models['small-q4_0']?.answers.webgpu;
+    if (answer) answer.flips = [0.001, 0.019, 0.002, 0.0001].map((margin, at) => ({ at, margin }));
+    expect(speedTable(report)).toContain("| the CPU's but at 4 near-ties (CPU margins up to 0.019) | 0.027 |");
+  });
+
   it('names the adapter and the settings', () => {
     expect(runLine(lavapipe())).toBe(
       'Adapter: llvmpipe: Mesa 26.2.6-1 (LLVM 22.1.8) (mesa, software), shader-f16 yes; Node v24.22.3, 32 tokens after a 128-token prompt, tolerance 0.05.',
@@ -76,6 +83,13 @@ describe('verdict', () => {
     const answer = report.models['inpage-test']?.answers.webgpu;
     if (answer) answer.sameTokens = false;
     expect(verdict(report).engineBuilt.why).toEqual(["inpage-test, webgpu: not the CPU's tokens"]);
+  });
+
+  it('keeps both off where the run was stopped before its end', () => {
+    const report = onGpu();
+    delete report.complete;
+    expect(verdict(report).engineBuilt.why).toEqual(['the run stopped before its end']);
+    expect(verdict(report).projectorOnGpu.why).toEqual(['the run stopped before its end']);
   });
 
   it('keeps the projector off where it ran on the CPU or answered otherwise', () => {
