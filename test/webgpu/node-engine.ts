@@ -82,6 +82,8 @@ interface Answer {
   loadMs: number;
   prefillTokS: number;
   decodeTokS: number;
+  /** The wasm heap after the answer: the host memory the engine holds (weights on the GPU need no copy there). */
+  heapBytes: number;
   tokens: number[];
   logprobs: number[];
   candidates: RawCandidate[][];
@@ -155,6 +157,7 @@ async function answer(engine: string, name: string, blob: Blob, follow?: readonl
       loadMs: Math.round(loadMs),
       prefillTokS: Math.round((promptTokens / prefillMs) * 1000 * 10) / 10,
       decodeTokS: Math.round(((tokens.length - 1) / decodeMs) * 1000 * 10) / 10,
+      heapBytes: llama.heapBytes(),
       tokens,
       logprobs,
       candidates,

@@ -52,15 +52,15 @@ function baselineTokens(baseline: ReportBaseline): string {
 /** The report as a markdown table: one row per model and engine, then its baselines. */
 export function speedTable(report: NodeEngineReport): string {
   const rows = [
-    '| model | run | GPU devices | prefill tok/s | decode tok/s | decode / simd | decode / wllama | tokens | largest logprob gap |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
+    '| model | run | GPU devices | prefill tok/s | decode tok/s | decode / simd | decode / wllama | wasm heap MiB | tokens | largest logprob gap |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
   ];
   for (const [name, { answers, baselines = {} }] of Object.entries(report.models)) {
     const simd = answers.simd?.decodeTokS;
     const wllama = baselines.wllama?.error ? undefined : baselines.wllama?.decodeTokS;
     for (const [engine, answer] of Object.entries(answers)) {
       if (answer.error) {
-        rows.push(`| ${name} | ${engine} | - | - | - | - | - | failed: ${answer.error.slice(0, 80)} | - |`);
+        rows.push(`| ${name} | ${engine} | - | - | - | - | - | - | failed: ${answer.error.slice(0, 80)} | - |`);
         continue;
       }
       const decode = answer.decodeTokS;
@@ -68,18 +68,21 @@ export function speedTable(report: NodeEngineReport): string {
       rows.push(
         `| ${name} | ${engine} | ${devices} | ${fixed(answer.prefillTokS, 1)} | ${fixed(decode, 1)} | ` +
           `${engine === 'simd' ? '1' : fixed(decode !== undefined && simd ? decode / simd : undefined, 2)} | ` +
-          `${fixed(decode !== undefined && wllama ? decode / wllama : undefined, 2)} | ${answerTokens(engine, answer)} | ${gap(answer.logprobGap)} |`,
+          `${fixed(decode !== undefined && wllama ? decode / wllama : undefined, 2)} | ` +
+          `${fixed(answer.heapBytes === undefined ? undefined : answer.heapBytes / 2 ** 20, 0)} | ${answerTokens(engine, answer)} | ${gap(answer.logprobGap)} |`,
       );
     }
     for (const [spec, baseline] of Object.entries(baselines)) {
       if (baseline.error) {
-        rows.push(`| ${name} | ${spec} (baseline) | - | - | - | - | - | failed: ${baseline.error.slice(0, 80)} | - |`);
+        rows.push(
+          `| ${name} | ${spec} (baseline) | - | - | - | - | - | - | failed: ${baseline.error.slice(0, 80)} | - |`,
+        );
         continue;
       }
       const decode = baseline.decodeTokS;
       rows.push(
         `| ${name} | ${spec} (baseline) | - | ${fixed(baseline.prefillTokS, 1)} | ${fixed(decode, 1)} | ` +
-          `${fixed(decode !== undefined && simd ? decode / simd : undefined, 2)} | ${spec === 'wllama' ? '1' : '-'} | ` +
+          `${fixed(decode !== undefined && simd ? decode / simd : undefined, 2)} | ${spec === 'wllama' ? '1' : '-'} | - | ` +
           `${baselineTokens(baseline)} | ${gap(baseline.logprobGap)} |`,
       );
     }

@@ -23,17 +23,17 @@ describe('speedTable', () => {
   it('writes one row per engine and baseline, with ratios to the CPU engine and to wllama', () => {
     const table = speedTable(lavapipe()).split('\n');
     expect(table[0]).toBe(
-      '| model | run | GPU devices | prefill tok/s | decode tok/s | decode / simd | decode / wllama | tokens | largest logprob gap |',
+      '| model | run | GPU devices | prefill tok/s | decode tok/s | decode / simd | decode / wllama | wasm heap MiB | tokens | largest logprob gap |',
     );
-    expect(table).toContain("| inpage-test | webgpu | 1 | 236.3 | 37.0 | 0.08 | 0.98 | the CPU's | 0 |");
+    expect(table).toContain("| inpage-test | webgpu | 1 | 214.0 | 38.7 | 0.03 | 0.99 | 64 | the CPU's | 0 |");
     expect(table).toContain(
-      "| small-q4_0 | webgpu | 1 | 47.8 | 8.8 | 0.07 | 0.89 | the CPU's but at 1 (margin 0.0028) | 0.027 |",
-    );
-    expect(table).toContain(
-      "| small-q4_0 | wllama (baseline) | - | 51.5 | 9.9 | 0.08 | 1 | the CPU's first 1, free-running | 0.013 |",
+      "| small-q4_0 | webgpu | 1 | 52.3 | 9.2 | 0.05 | 0.79 | 64 | the CPU's but at 1 (margin 0.0028) | 0.027 |",
     );
     expect(table).toContain(
-      "| inpage-test-vision | webgpu@2 | 1 (and the projector) | 168.1 | 148.8 | 0.05 | - | the CPU's | 0.00083 |",
+      "| small-q4_0 | wllama (baseline) | - | 52.2 | 11.6 | 0.06 | 1 | - | the CPU's first 1, free-running | 0.013 |",
+    );
+    expect(table).toContain(
+      "| inpage-test-vision | webgpu@2 | 1 (and the projector) | 144.1 | 125.7 | 0.08 | - | 192 | the CPU's | 0.00083 |",
     );
     expect(table).toHaveLength(2 + 15);
   });
