@@ -252,7 +252,7 @@ test("a crash of an engine that runs a model on the GPU (a lost device, say) end
   await context.close();
 });
 
-test('placed on the GPU, a model that needs the memory64 build runs on the CPU in it (the WebGPU build is wasm32), and says why', async () => {
+test('placed on the GPU, a model whose share on the CPU needs the memory64 build runs on the CPU in it (the WebGPU build is wasm32), and says why', async () => {
   const { page, context, messages } = await swiftShader.openPage('/?model=inpage-test');
   const worker = await engineWorker(page);
   const before = await engineFilesFetched(worker);

@@ -33,8 +33,9 @@ export const MAX_GPU_LAYERS = 10_000;
  *   WebGPU engine yet;
  * - `a tensor past maxStorageBufferBindingSize`: all is there, but one of the model's tensors is
  *   larger than the adapter lets one buffer binding be (`fitGpuLimits`);
- * - `a heap past 4 GiB`: all is there, but the model and its KV cache need the memory64 build,
- *   and the WebGPU build is wasm32 (`fitWasm32Heap`);
+ * - `a heap past 4 GiB`: all is there, but what stays on the CPU (the input layer, the layers
+ *   not offloaded, their KV cache) needs the memory64 build, and the WebGPU build is wasm32
+ *   (`fitWasm32Heap`);
  * - `no WebGPU device`: the model was placed on the GPU, and the WebGPU engine then got no device
  *   from the adapter (llama.cpp's ggml-webgpu registered none): it loads again on the CPU;
  * - `the WebGPU engine failed to load`: the model was placed on the GPU, and starting the WebGPU
@@ -125,13 +126,13 @@ export function fitGpuLimits(
 }
 
 /**
- * `choice`, once the model's heap is known: a model placed on the GPU that needs the memory64
- * build (its weights and KV cache past wasm32's heap: heap-choice.ts) runs on the CPU, in that
- * build, since the WebGPU build is wasm32 (pure; unit-tested). Without this its card would say
- * `webgpu` while the CPU build ran it.
+ * `choice`, once the model's heap is known: a model placed on the GPU whose share on the CPU
+ * needs the memory64 build (`hostMemory64`: heap-choice.ts's `hostShare` past wasm32's heap) runs
+ * on the CPU, in that build, since the WebGPU build is wasm32 (pure; unit-tested). Without this
+ * its card would say `webgpu` while the CPU build ran it.
  */
-export function fitWasm32Heap(choice: AcceleratorChoice, memory64: boolean): AcceleratorChoice {
-  if (choice.accelerator !== 'webgpu' || !memory64) return choice;
+export function fitWasm32Heap(choice: AcceleratorChoice, hostMemory64: boolean): AcceleratorChoice {
+  if (choice.accelerator !== 'webgpu' || !hostMemory64) return choice;
   return { accelerator: 'cpu', reason: 'a heap past 4 GiB' };
 }
 

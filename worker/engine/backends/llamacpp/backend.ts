@@ -24,7 +24,7 @@ import { chooseModelAccelerator, fitModelToGpu, tellPlacement } from './webgpu-p
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
 import { memoryLimit, tooLarge } from './memory-limit';
-import { kvCacheBytes, needsMemory64 } from './heap-choice';
+import { hostShare, kvCacheBytes, needsMemory64 } from './heap-choice';
 import { hasMemory64 } from '#core/util/memory64';
 import { hasRelaxedSimd } from '#core/util/relaxed-simd';
 import { EngineError } from './engine-error';
@@ -40,7 +40,7 @@ import {
   type EngineChoice,
   type EngineNeeds,
 } from './engine-choice';
-import { fitWasm32Heap, type AcceleratorChoice } from '#core/domain/accelerator';
+import { fitWasm32Heap, MAX_GPU_LAYERS, type AcceleratorChoice } from '#core/domain/accelerator';
 import { PromptCache, readLatestState } from '../../prompt-cache/prompt-cache';
 import { announceStart } from '../../announce-start';
 import type { KvCacheType } from '#core/domain/tokenize';
@@ -152,11 +152,18 @@ export class LlamaCppBackend implements Backend {
       const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
       // memory64 only where wasm32's heap cannot hold the model and its KV cache, and the browser runs it.
       const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib);
-      const memory64 = hasMemory64() && (needsMemory64(size, cacheBytes) || (__INPAGE_TEST_HOOKS__ && testMemory64()));
+      const forced64 = __INPAGE_TEST_HOOKS__ && testMemory64();
+      const memory64 = hasMemory64() && (needsMemory64(size, cacheBytes) || forced64);
+      // On the GPU, only what stays on the CPU (hostShare) must fit the wasm32 WebGPU build's heap.
+      const host = hostShare(header.tensors, metadata, gpuLayers === 'all' ? MAX_GPU_LAYERS : gpuLayers, cacheBytes);
+      const hostMemory64 = needsMemory64(host.weights, host.cache) || forced64;
       const { engine, choice, placement } = await this.startEngine(
         spec.id,
         {
-          placement: fitWasm32Heap(await fitModelToGpu(await placing, largestTensorBytes(header.tensors)), memory64),
+          placement: fitWasm32Heap(
+            await fitModelToGpu(await placing, largestTensorBytes(header.tensors)),
+            hostMemory64,
+          ),
           gpuLayers,
           threads: engineThreads(),
           memory64,

@@ -20,7 +20,7 @@ export interface EngineNeeds {
   gpuLayers: GpuLayers;
   /** The page's threads, and whether the pthreads build runs them. */
   threads: EngineThreads;
-  /** The model and its KV cache need a memory64 heap (heap-choice.ts). */
+  /** The model and its KV cache need a memory64 heap on the CPU (heap-choice.ts): the CPU build's heap. */
   memory64: boolean;
   /** The browser validates relaxed SIMD. */
   relaxed: boolean;
@@ -43,7 +43,9 @@ const ONE_THREAD: EngineThreads = { prefill: 1, decode: 1, pthreads: false };
  * memory64 stays on the CPU: the WebGPU build is wasm32.
  */
 export function chooseEngine(needs: EngineNeeds): EngineChoice {
-  const webgpu = !needs.memory64 && (needs.placement.accelerator === 'webgpu' || needs.forceWebGpu === true);
+  // A GPU placement already fits the wasm32 build's heap (fitWasm32Heap with the host's share);
+  // `memory64` is the whole model's need, for the CPU build it falls back to.
+  const webgpu = needs.placement.accelerator === 'webgpu' || (needs.forceWebGpu === true && !needs.memory64);
   if (webgpu) {
     const gpuLayers = needs.gpuLayers === 'all' ? MAX_GPU_LAYERS : needs.gpuLayers;
     return { build: { webgpu: true }, threads: ONE_THREAD, gpuLayers };

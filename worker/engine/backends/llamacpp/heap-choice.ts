@@ -50,3 +50,45 @@ export function kvCacheBytes(
 /** Whether a model of `modelBytes` with a cache of `cacheBytes` needs the memory64 heap. */
 export const needsMemory64 = (modelBytes: number, cacheBytes: number): boolean =>
   modelBytes + cacheBytes > MAX_MODEL_BYTES;
+
+/** The part of a model and its KV cache that stays in the engine's heap. */
+export interface HostShare {
+  weights: number;
+  cache: number;
+}
+
+/** Which of llama.cpp's layers a tensor belongs to: a repeating layer's index, `output`, or the input (the rest). */
+function tensorLayer(name: string): number | 'output' | 'input' {
+  const block = /^blk\.(\d+)\./.exec(name);
+  if (block) return Number(block[1]);
+  return /^output(_norm)?\./.test(name) ? 'output' : 'input';
+}
+
+/**
+ * What stays in the WebGPU engine's heap with `gpuLayers` of the model's layers on the GPU, as
+ * llama.cpp places them (llama-model.cpp): of the `block_count` repeating layers and the output
+ * layer, the last `gpuLayers` go to the GPU (the output layer first), each with its share of the
+ * KV cache (`offload_kqv`); the input layer (`token_embd`) and any tensor outside the layers stay
+ * on the CPU. Weights on the GPU keep no copy in the heap (measured: docs/webgpu.md, "Host memory
+ * with the weights on the device"), so a model larger than wasm32's heap can run on the GPU in the
+ * wasm32 WebGPU build.
+ */
+export function hostShare(
+  tensors: readonly { name: string; bytes: bigint }[],
+  metadata: Metadata,
+  gpuLayers: number,
+  cacheBytes: number,
+): HostShare {
+  const arch = metadata.get('general.architecture');
+  const layers = (typeof arch === 'string' ? archNumber(metadata, arch, 'block_count') : undefined) ?? 0;
+  // llama.cpp's i_gpu_start: layers from it on, and the output layer (index `layers`), are offloaded.
+  const firstOnGpu = Math.max(layers + 1 - gpuLayers, 0);
+  let weights = 0n;
+  for (const tensor of tensors) {
+    const layer = tensorLayer(tensor.name);
+    const index = layer === 'output' ? layers : layer;
+    if (index === 'input' || index < firstOnGpu) weights += tensor.bytes;
+  }
+  const cpuLayers = Math.min(firstOnGpu, layers);
+  return { weights: Number(weights), cache: layers > 0 ? (cacheBytes * cpuLayers) / layers : cacheBytes };
+}

@@ -36,8 +36,19 @@ describe('chooseEngine', () => {
     expect(chooseEngine({ ...base, placement: gpu, gpuLayers: 7 }).gpuLayers).toBe(7);
   });
 
-  it('keeps a model that needs memory64 on the CPU (the WebGPU build is wasm32)', () => {
-    expect(chooseEngine({ ...base, placement: gpu, memory64: true }).build).toEqual({
+  it('follows the placement for a model that needs memory64 on the CPU: its CPU share fits the wasm32 WebGPU build', () => {
+    // fitWasm32Heap placed it on the GPU with what stays on the CPU (heap-choice.ts's hostShare).
+    expect(chooseEngine({ ...base, placement: gpu, memory64: true }).build).toEqual({ webgpu: true });
+    const fellBack = { accelerator: 'cpu', reason: 'no WebGPU device' } as const;
+    expect(chooseEngine({ ...base, placement: fellBack, memory64: true }).build).toEqual({
+      relaxed: true,
+      pthreads: true,
+      memory64: true,
+    });
+  });
+
+  it('keeps a model that needs memory64 on the CPU build where only a test forced the WebGPU build', () => {
+    expect(chooseEngine({ ...base, forceWebGpu: true, memory64: true }).build).toEqual({
       relaxed: true,
       pthreads: true,
       memory64: true,
@@ -80,7 +91,13 @@ describe('placementAfterFailure', () => {
     expect(placementAfterFailure(base, chooseEngine(base))).toBeNull();
     const forced = { ...base, forceWebGpu: true };
     expect(placementAfterFailure(forced, chooseEngine(forced))).toBeNull();
+    // A model placed on the GPU that needs memory64 on the CPU falls back to the CPU (in that build).
     const large = { ...base, placement: gpu, memory64: true };
-    expect(placementAfterFailure(large, chooseEngine(large))).toBeNull();
+    expect(placementAfterFailure(large, chooseEngine(large))).toEqual({
+      accelerator: 'cpu',
+      reason: 'the WebGPU engine failed to load',
+    });
+    const forcedLarge = { ...base, forceWebGpu: true, memory64: true };
+    expect(placementAfterFailure(forcedLarge, chooseEngine(forcedLarge))).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 /** The heap a model loads into (heap-choice.ts): memory64 only where its weights and KV cache need more than wasm32's room. */
 import { describe, expect, it } from 'vitest';
-import { kvCacheBytes, needsMemory64 } from '../../../../../../worker/engine/backends/llamacpp/heap-choice';
+import { hostShare, kvCacheBytes, needsMemory64 } from '../../../../../../worker/engine/backends/llamacpp/heap-choice';
 
 const GIB = 2 ** 30;
 
@@ -40,5 +40,52 @@ describe('kvCacheBytes and needsMemory64', () => {
       ['mamba.block_count', 64],
     ]);
     expect(kvCacheBytes(recurrent, GIB, 4096, 512)).toBe(0);
+  });
+});
+
+describe('hostShare', () => {
+  /** A 4-layer model's tensors: the input, each layer's two, the output's norm and matrix. */
+  const tensors = [
+    { name: 'token_embd.weight', bytes: 1000n },
+    ...[0, 1, 2, 3].flatMap((i) => [
+      { name: `blk.${i}.attn_q.weight`, bytes: 100n },
+      { name: `blk.${i}.ffn_up.weight`, bytes: 200n },
+    ]),
+    { name: 'output_norm.weight', bytes: 10n },
+    { name: 'output.weight', bytes: 1000n },
+    { name: 'rope_freqs.weight', bytes: 5n },
+  ];
+  const four = new Map<string, string | number>([...llama3b, ['llama.block_count', 4]]);
+
+  it('keeps the input layer and the tensors outside the layers on the CPU, the rest on the GPU with every layer', () => {
+    expect(hostShare(tensors, four, 10_000, 400)).toEqual({ weights: 1005, cache: 0 });
+    expect(hostShare(tensors, four, 5, 400)).toEqual({ weights: 1005, cache: 0 });
+  });
+
+  it('offloads the output layer first, then the repeating layers from the last, with their KV cache (llama.cpp -ngl)', () => {
+    expect(hostShare(tensors, four, 1, 400)).toEqual({ weights: 1005 + 4 * 300, cache: 400 });
+    expect(hostShare(tensors, four, 2, 400)).toEqual({ weights: 1005 + 3 * 300, cache: 300 });
+    expect(hostShare(tensors, four, 4, 400)).toEqual({ weights: 1005 + 300, cache: 100 });
+  });
+
+  it('keeps everything on the CPU with no GPU layers', () => {
+    expect(hostShare(tensors, four, 0, 400)).toEqual({ weights: 1005 + 1200 + 1010, cache: 400 });
+  });
+
+  it('puts a 7 GiB model with a long context on the GPU in wasm32, where on the CPU it needs memory64', () => {
+    const MIB = 2 ** 20;
+    const big = [
+      { name: 'token_embd.weight', bytes: BigInt(400 * MIB) },
+      ...Array.from({ length: 28 }, (_, i) => ({ name: `blk.${i}.ffn_up.weight`, bytes: BigInt(225 * MIB) })),
+      { name: 'output.weight', bytes: BigInt(400 * MIB) },
+    ];
+    const size = (800 + 28 * 225) * MIB;
+    const cache = kvCacheBytes(llama3b, size, 32768, 512);
+    expect(needsMemory64(size, cache)).toBe(true);
+    const host = hostShare(big, llama3b, 10_000, cache);
+    expect(host).toEqual({ weights: 400 * MIB, cache: 0 });
+    expect(needsMemory64(host.weights, host.cache)).toBe(false);
+    const half = hostShare(big, llama3b, 15, cache);
+    expect(needsMemory64(half.weights, half.cache)).toBe(true);
   });
 });
