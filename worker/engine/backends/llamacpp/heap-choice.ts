@@ -71,7 +71,8 @@ function tensorLayer(name: string): number | 'output' | 'input' {
  * KV cache (`offload_kqv`); the input layer (`token_embd`) and any tensor outside the layers stay
  * on the CPU. Weights on the GPU keep no copy in the heap (measured: docs/webgpu.md, "Host memory
  * with the weights on the device"), so a model larger than wasm32's heap can run on the GPU in the
- * wasm32 WebGPU build.
+ * wasm32 WebGPU build; llama.cpp's loader reads each of them through one heap buffer as large as
+ * the largest (`read_buf`: no mmap under Emscripten), which is counted.
  */
 export function hostShare(
   tensors: readonly { name: string; bytes: bigint }[],
@@ -84,11 +85,18 @@ export function hostShare(
   // llama.cpp's i_gpu_start: layers from it on, and the output layer (index `layers`), are offloaded.
   const firstOnGpu = Math.max(layers + 1 - gpuLayers, 0);
   let weights = 0n;
+  let staging = 0n;
   for (const tensor of tensors) {
     const layer = tensorLayer(tensor.name);
     const index = layer === 'output' ? layers : layer;
     if (index === 'input' || index < firstOnGpu) weights += tensor.bytes;
+    else if (tensor.bytes > staging) staging = tensor.bytes;
   }
+  // Tied embeddings (no output.weight): llama.cpp loads token_embd again as the output layer's matrix.
+  const embeddings = tensors.find((tensor) => tensor.name === 'token_embd.weight');
+  const tied = embeddings && !tensors.some((tensor) => tensor.name === 'output.weight');
+  if (tied && firstOnGpu <= layers && embeddings.bytes > staging) staging = embeddings.bytes;
   const cpuLayers = Math.min(firstOnGpu, layers);
-  return { weights: Number(weights), cache: layers > 0 ? (cacheBytes * cpuLayers) / layers : cacheBytes };
+  // The loader reads each offloaded tensor through a heap buffer as large as the largest (no mmap here).
+  return { weights: Number(weights + staging), cache: layers > 0 ? (cacheBytes * cpuLayers) / layers : cacheBytes };
 }
