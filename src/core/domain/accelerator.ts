@@ -110,7 +110,8 @@ export const hadAdapter = (reason: AcceleratorReason): boolean => AFTER_THE_ADAP
 
 /**
  * `choice`, once the model's tensors are known: a model placed on the GPU whose largest tensor
- * (`largestTensorBytes`) is larger than the adapter's `maxStorageBufferBindingSize` runs on the
+ * there (`largestTensorBytes`: the input layer's stays on the CPU) is larger than the adapter's
+ * `maxStorageBufferBindingSize` runs on the
  * CPU. ggml-webgpu's buffers are each at most one binding (its buffer type's largest size), so
  * llama.cpp could not place that tensor on the GPU, and the load would fail (pure; unit-tested).
  */

@@ -5,7 +5,6 @@ import { draftVocabularyMismatch } from '#gguf/draft-vocabulary';
 import { DraftModel } from './draft-model';
 import { GgufError } from '#gguf/gguf-error';
 import { validateGgufParts } from '#gguf/validate-gguf';
-import { largestTensorBytes } from '#gguf/largest-tensor';
 import { validateProjector } from '#gguf/validate-projector';
 import { randomMediaMarker, type Projector } from './projector';
 import { chatTemplateFromMetadata } from '#gguf/chat-template';
@@ -154,16 +153,14 @@ export class LlamaCppBackend implements Backend {
       const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib);
       const forced64 = __INPAGE_TEST_HOOKS__ && testMemory64();
       const memory64 = hasMemory64() && (needsMemory64(size, cacheBytes) || forced64);
-      // On the GPU, only what stays on the CPU (hostShare) must fit the wasm32 WebGPU build's heap.
+      // On the GPU, only what stays on the CPU (hostShare) must fit the wasm32 WebGPU build's heap,
+      // and only the tensors offloaded must each fit one of the GPU's buffer bindings.
       const host = hostShare(header.tensors, metadata, gpuLayers === 'all' ? MAX_GPU_LAYERS : gpuLayers, cacheBytes);
       const hostMemory64 = needsMemory64(host.weights, host.cache) || forced64;
       const { engine, choice, placement } = await this.startEngine(
         spec.id,
         {
-          placement: fitWasm32Heap(
-            await fitModelToGpu(await placing, largestTensorBytes(header.tensors)),
-            hostMemory64,
-          ),
+          placement: fitWasm32Heap(await fitModelToGpu(await placing, host.largestOnGpu), hostMemory64),
           gpuLayers,
           threads: engineThreads(),
           memory64,

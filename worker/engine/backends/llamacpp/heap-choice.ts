@@ -7,6 +7,7 @@
  * weights, else llama.cpp's F16).
  */
 import type { GgufValue } from '#gguf/read-gguf-header';
+import { placeLayers } from './layer-placement';
 import { MAX_MODEL_BYTES } from './memory-limit';
 
 /** native/attention.cpp's `kMaxWeightsAndCache`: an F32 cache only where the weights and it stay within 3 GiB. */
@@ -51,28 +52,20 @@ export function kvCacheBytes(
 export const needsMemory64 = (modelBytes: number, cacheBytes: number): boolean =>
   modelBytes + cacheBytes > MAX_MODEL_BYTES;
 
-/** The part of a model and its KV cache that stays in the engine's heap. */
+/** The part of a model and its KV cache that stays in the engine's heap, and the largest tensor offloaded. */
 export interface HostShare {
   weights: number;
   cache: number;
-}
-
-/** Which of llama.cpp's layers a tensor belongs to: a repeating layer's index, `output`, or the input (the rest). */
-function tensorLayer(name: string): number | 'output' | 'input' {
-  const block = /^blk\.(\d+)\./.exec(name);
-  if (block) return Number(block[1]);
-  return /^output(_norm)?\./.test(name) ? 'output' : 'input';
+  largestOnGpu: number;
 }
 
 /**
  * What stays in the WebGPU engine's heap with `gpuLayers` of the model's layers on the GPU, as
- * llama.cpp places them (llama-model.cpp): of the `block_count` repeating layers and the output
- * layer, the last `gpuLayers` go to the GPU (the output layer first), each with its share of the
- * KV cache (`offload_kqv`); the input layer (`token_embd`) and any tensor outside the layers stay
- * on the CPU. Weights on the GPU keep no copy in the heap (measured: docs/webgpu.md, "Host memory
- * with the weights on the device"), so a model larger than wasm32's heap can run on the GPU in the
- * wasm32 WebGPU build; llama.cpp's loader reads each of them through one heap buffer as large as
- * the largest (`read_buf`: no mmap under Emscripten), which is counted.
+ * llama.cpp places them (layer-placement.ts), each offloaded layer with its share of the KV cache
+ * (`offload_kqv`). Weights on the GPU keep no copy in the heap (measured: docs/webgpu.md, "Host
+ * memory with the weights on the device"), so a model larger than wasm32's heap can run on the GPU
+ * in the wasm32 WebGPU build; llama.cpp's loader reads each of them through one heap buffer as
+ * large as the largest (`read_buf`: no mmap under Emscripten), which is counted.
  */
 export function hostShare(
   tensors: readonly { name: string; bytes: bigint }[],
@@ -82,21 +75,10 @@ export function hostShare(
 ): HostShare {
   const arch = metadata.get('general.architecture');
   const layers = (typeof arch === 'string' ? archNumber(metadata, arch, 'block_count') : undefined) ?? 0;
-  // llama.cpp's i_gpu_start: layers from it on, and the output layer (index `layers`), are offloaded.
-  const firstOnGpu = Math.max(layers + 1 - gpuLayers, 0);
-  let weights = 0n;
-  let staging = 0n;
-  for (const tensor of tensors) {
-    const layer = tensorLayer(tensor.name);
-    const index = layer === 'output' ? layers : layer;
-    if (index === 'input' || index < firstOnGpu) weights += tensor.bytes;
-    else if (tensor.bytes > staging) staging = tensor.bytes;
-  }
-  // Tied embeddings (no output.weight): llama.cpp loads token_embd again as the output layer's matrix.
-  const embeddings = tensors.find((tensor) => tensor.name === 'token_embd.weight');
-  const tied = embeddings && !tensors.some((tensor) => tensor.name === 'output.weight');
-  if (tied && firstOnGpu <= layers && embeddings.bytes > staging) staging = embeddings.bytes;
-  const cpuLayers = Math.min(firstOnGpu, layers);
-  // The loader reads each offloaded tensor through a heap buffer as large as the largest (no mmap here).
-  return { weights: Number(weights + staging), cache: layers > 0 ? (cacheBytes * cpuLayers) / layers : cacheBytes };
+  const { cpuBytes, largestOnGpu, cpuLayers } = placeLayers(tensors, layers, gpuLayers);
+  return {
+    weights: cpuBytes + largestOnGpu,
+    cache: layers > 0 ? (cacheBytes * cpuLayers) / layers : cacheBytes,
+    largestOnGpu,
+  };
 }

@@ -36,8 +36,9 @@ export async function chooseModelAccelerator(gpuLayers: GpuLayers, gpuCrashed = 
 }
 
 /**
- * `choice` for a model whose largest tensor is `largestTensorBytes` (the GGUF's tensor table):
- * the CPU where that tensor is larger than the adapter lets a buffer binding be.
+ * `choice` for a model whose largest tensor on the GPU is `largestTensorBytes` (the GGUF's tensor
+ * table, placed as llama.cpp places it: layer-placement.ts): the CPU where that tensor is larger
+ * than the adapter lets a buffer binding be.
  */
 export async function fitModelToGpu(choice: AcceleratorChoice, largestTensorBytes: number): Promise<AcceleratorChoice> {
   if (choice.accelerator !== 'webgpu' || !asked) return choice;

@@ -59,22 +59,30 @@ describe('hostShare', () => {
 
   it('keeps the input layer and the tensors outside the layers on the CPU, the rest on the GPU with every layer', () => {
     // 1005 on the CPU, and the loader's buffer for the largest offloaded tensor (output.weight).
-    expect(hostShare(tensors, four, 10_000, 400)).toEqual({ weights: 1005 + 1000, cache: 0 });
-    expect(hostShare(tensors, four, 5, 400)).toEqual({ weights: 1005 + 1000, cache: 0 });
+    expect(hostShare(tensors, four, 10_000, 400)).toEqual({ weights: 1005 + 1000, cache: 0, largestOnGpu: 1000 });
+    expect(hostShare(tensors, four, 5, 400)).toEqual({ weights: 1005 + 1000, cache: 0, largestOnGpu: 1000 });
   });
 
   it('offloads the output layer first, then the repeating layers from the last, with their KV cache (llama.cpp -ngl)', () => {
-    expect(hostShare(tensors, four, 1, 400)).toEqual({ weights: 1005 + 4 * 300 + 1000, cache: 400 });
-    expect(hostShare(tensors, four, 2, 400)).toEqual({ weights: 1005 + 3 * 300 + 1000, cache: 300 });
-    expect(hostShare(tensors, four, 4, 400)).toEqual({ weights: 1005 + 300 + 1000, cache: 100 });
+    expect(hostShare(tensors, four, 1, 400)).toEqual({
+      weights: 1005 + 4 * 300 + 1000,
+      cache: 400,
+      largestOnGpu: 1000,
+    });
+    expect(hostShare(tensors, four, 2, 400)).toEqual({
+      weights: 1005 + 3 * 300 + 1000,
+      cache: 300,
+      largestOnGpu: 1000,
+    });
+    expect(hostShare(tensors, four, 4, 400)).toEqual({ weights: 1005 + 300 + 1000, cache: 100, largestOnGpu: 1000 });
     // Tied embeddings: token_embd is read again for the output layer on the GPU.
     const tied = tensors.filter((tensor) => tensor.name !== 'output.weight');
-    expect(hostShare(tied, four, 2, 400)).toEqual({ weights: 1005 + 3 * 300 + 1000, cache: 300 });
-    expect(hostShare(tied, four, 0, 400)).toEqual({ weights: 1005 + 1200 + 10, cache: 400 });
+    expect(hostShare(tied, four, 2, 400)).toEqual({ weights: 1005 + 3 * 300 + 1000, cache: 300, largestOnGpu: 1000 });
+    expect(hostShare(tied, four, 0, 400)).toEqual({ weights: 1005 + 1200 + 10, cache: 400, largestOnGpu: 0 });
   });
 
   it('keeps everything on the CPU with no GPU layers', () => {
-    expect(hostShare(tensors, four, 0, 400)).toEqual({ weights: 1005 + 1200 + 1010, cache: 400 });
+    expect(hostShare(tensors, four, 0, 400)).toEqual({ weights: 1005 + 1200 + 1010, cache: 400, largestOnGpu: 0 });
   });
 
   it('puts a 7 GiB model with a long context on the GPU in wasm32, where on the CPU it needs memory64', () => {
@@ -88,7 +96,7 @@ describe('hostShare', () => {
     const cache = kvCacheBytes(llama3b, size, 32768, 512);
     expect(needsMemory64(size, cache)).toBe(true);
     const host = hostShare(big, llama3b, 10_000, cache);
-    expect(host).toEqual({ weights: 800 * MIB, cache: 0 });
+    expect(host).toEqual({ weights: 800 * MIB, cache: 0, largestOnGpu: 400 * MIB });
     expect(needsMemory64(host.weights, host.cache)).toBe(false);
     const half = hostShare(big, llama3b, 15, cache);
     expect(needsMemory64(half.weights, half.cache)).toBe(true);
