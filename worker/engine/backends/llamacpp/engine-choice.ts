@@ -39,12 +39,12 @@ const ONE_THREAD: EngineThreads = { prefill: 1, decode: 1, pthreads: false };
 /**
  * The WebGPU build where the model runs on the GPU (or a test asks for it), with every layer
  * the page allows offloaded (`'all'`: more than any model has, which llama.cpp reads as all of
- * them); else the CPU build for the browser's SIMD, threads and heap. A model that needs
- * memory64 stays on the CPU: the WebGPU build is wasm32.
+ * them); else the CPU build for the browser's SIMD, threads and heap. A GPU placement already
+ * fits the wasm32 WebGPU build's heap (fitWasm32Heap, with what stays on the CPU); `memory64` is
+ * the whole model's need on the CPU, for the build a failed GPU load falls back to, and keeps a
+ * build a test forced on the CPU.
  */
 export function chooseEngine(needs: EngineNeeds): EngineChoice {
-  // A GPU placement already fits the wasm32 build's heap (fitWasm32Heap with the host's share);
-  // `memory64` is the whole model's need, for the CPU build it falls back to.
   const webgpu = needs.placement.accelerator === 'webgpu' || (needs.forceWebGpu === true && !needs.memory64);
   if (webgpu) {
     const gpuLayers = needs.gpuLayers === 'all' ? MAX_GPU_LAYERS : needs.gpuLayers;
