@@ -16,6 +16,8 @@ export interface ReportAnswer {
   decodeTokS?: number;
   /** The wasm heap after the answer (reports from 2026-12-06 on). */
   heapBytes?: number;
+  /** The bytes of the GPU buffers the engine created (reports from 2026-12-06 on). */
+  gpuBufferBytes?: number;
   /** Against the `simd` engine (absent on its own answer): every position's argmax its token. */
   sameTokens?: boolean;
   /** Positions whose argmax differed, with the `simd` engine's margin there. */

@@ -40,7 +40,7 @@ import { buildInpageTestVisionModel, buildInpageTestVisionProjector } from '../f
 import { gradientPng } from '../fixtures/test-media';
 import type { GgmlType } from '../../src/builtin-model/quantize';
 import type { RawCandidate } from '../../worker/engine/backends/llamacpp/llama-wasm';
-import { installNodeGpu } from './node-gpu';
+import { countGpuBuffers, installNodeGpu } from './node-gpu';
 import { wllamaAnswer, type WllamaAnswer } from './wllama-node';
 
 const dir = resolve(process.argv[2] ?? '.');
@@ -60,6 +60,7 @@ const BASELINES = (env.NODE_ENGINE_BASELINES ?? '').split(',').filter(Boolean);
 // a worker's globals for Emscripten's web loader (it then reads the wasm with fetch), and fetch
 // for file: URLs.
 const gpu = installNodeGpu(env.NODE_ENGINE_DAWN);
+const gpuBuffers = countGpuBuffers(gpu);
 Object.assign(globalThis, {
   WorkerGlobalScope: class {},
   self: globalThis,
@@ -84,6 +85,8 @@ interface Answer {
   decodeTokS: number;
   /** The wasm heap after the answer: the host memory the engine holds (weights on the GPU need no copy there). */
   heapBytes: number;
+  /** The bytes of the GPU buffers the engine created (node-gpu.ts's countGpuBuffers). */
+  gpuBufferBytes: number;
   tokens: number[];
   logprobs: number[];
   candidates: RawCandidate[][];
@@ -112,6 +115,7 @@ async function answer(engine: string, name: string, blob: Blob, follow?: readonl
   const [file = engine, layers] = engine.split('@');
   const url = (ext: string) => pathToFileURL(join(dir, `llama-engine-${file}.${ext}`)).href;
   const started = performance.now();
+  gpuBuffers.take();
   const llama = await LlamaWasm.start({
     wasm: url('wasm'),
     loader: file === 'simd' ? null : url('mjs'),
@@ -158,6 +162,7 @@ async function answer(engine: string, name: string, blob: Blob, follow?: readonl
       prefillTokS: Math.round((promptTokens / prefillMs) * 1000 * 10) / 10,
       decodeTokS: Math.round(((tokens.length - 1) / decodeMs) * 1000 * 10) / 10,
       heapBytes: llama.heapBytes(),
+      gpuBufferBytes: gpuBuffers.take(),
       tokens,
       logprobs,
       candidates,

@@ -13,3 +13,36 @@ export function installNodeGpu(toggles: string | undefined): GPU {
   Object.defineProperty(globalThis.navigator, 'gpu', { value: gpu, configurable: true });
   return gpu;
 }
+
+/**
+ * Counts the bytes of the GPU buffers created on `gpu`'s devices (ggml-webgpu's weights, KV cache
+ * and compute buffers, and its small parameter and staging buffers): how much of a model went to
+ * the GPU. The count covers every device requested after the call; `take()` returns it and starts
+ * again from 0.
+ */
+export function countGpuBuffers(gpu: GPU): { take: () => number } {
+  let bytes = 0;
+  const requestAdapter = gpu.requestAdapter.bind(gpu);
+  gpu.requestAdapter = async (options) => {
+    const adapter = await requestAdapter(options);
+    if (!adapter) return adapter;
+    const requestDevice = adapter.requestDevice.bind(adapter);
+    adapter.requestDevice = async (descriptor) => {
+      const device = await requestDevice(descriptor);
+      const createBuffer = device.createBuffer.bind(device);
+      device.createBuffer = (buffer) => {
+        bytes += buffer.size;
+        return createBuffer(buffer);
+      };
+      return device;
+    };
+    return adapter;
+  };
+  return {
+    take: () => {
+      const taken = bytes;
+      bytes = 0;
+      return taken;
+    },
+  };
+}

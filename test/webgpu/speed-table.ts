@@ -28,6 +28,10 @@ function fixed(value: number | undefined, digits: number): string {
   return value === undefined || !Number.isFinite(value) ? '-' : value.toFixed(digits);
 }
 
+function mib(bytes: number | undefined): string {
+  return fixed(bytes === undefined ? undefined : bytes / 2 ** 20, 0);
+}
+
 function gap(value: number | undefined): string {
   return value === undefined ? '-' : value === 0 ? '0' : value.toPrecision(2);
 }
@@ -49,41 +53,76 @@ function baselineTokens(baseline: ReportBaseline): string {
     : `the CPU's first ${baseline.commonTokens ?? 0}, free-running`;
 }
 
+const COLUMNS = [
+  'model',
+  'run',
+  'GPU devices',
+  'prefill tok/s',
+  'decode tok/s',
+  'decode / simd',
+  'decode / wllama',
+  'wasm heap MiB',
+  'GPU buffers MiB',
+  'tokens',
+  'largest logprob gap',
+];
+/** Left-aligned: the names and the tokens; the figures to the right. */
+const TEXT = new Set(['model', 'run', 'tokens']);
+
+const row = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+const failed = (name: string, run: string, error: string): string =>
+  row([name, run, ...Array<string>(COLUMNS.length - 4).fill('-'), `failed: ${error.slice(0, 80)}`, '-']);
+
 /** The report as a markdown table: one row per model and engine, then its baselines. */
 export function speedTable(report: NodeEngineReport): string {
-  const rows = [
-    '| model | run | GPU devices | prefill tok/s | decode tok/s | decode / simd | decode / wllama | wasm heap MiB | tokens | largest logprob gap |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
-  ];
+  const rows = [row(COLUMNS), row(COLUMNS.map((column) => (TEXT.has(column) ? '---' : '---:')))];
   for (const [name, { answers, baselines = {} }] of Object.entries(report.models)) {
     const simd = answers.simd?.decodeTokS;
     const wllama = baselines.wllama?.error ? undefined : baselines.wllama?.decodeTokS;
+    const ratio = (decode: number | undefined, to: number | undefined) =>
+      fixed(decode !== undefined && to ? decode / to : undefined, 2);
     for (const [engine, answer] of Object.entries(answers)) {
       if (answer.error) {
-        rows.push(`| ${name} | ${engine} | - | - | - | - | - | - | failed: ${answer.error.slice(0, 80)} | - |`);
+        rows.push(failed(name, engine, answer.error));
         continue;
       }
       const decode = answer.decodeTokS;
-      const devices = `${answer.gpuDevices}${answer.projectorOnGpu ? ' (and the projector)' : ''}`;
       rows.push(
-        `| ${name} | ${engine} | ${devices} | ${fixed(answer.prefillTokS, 1)} | ${fixed(decode, 1)} | ` +
-          `${engine === 'simd' ? '1' : fixed(decode !== undefined && simd ? decode / simd : undefined, 2)} | ` +
-          `${fixed(decode !== undefined && wllama ? decode / wllama : undefined, 2)} | ` +
-          `${fixed(answer.heapBytes === undefined ? undefined : answer.heapBytes / 2 ** 20, 0)} | ${answerTokens(engine, answer)} | ${gap(answer.logprobGap)} |`,
+        row([
+          name,
+          engine,
+          `${answer.gpuDevices}${answer.projectorOnGpu ? ' (and the projector)' : ''}`,
+          fixed(answer.prefillTokS, 1),
+          fixed(decode, 1),
+          engine === 'simd' ? '1' : ratio(decode, simd),
+          ratio(decode, wllama),
+          mib(answer.heapBytes),
+          mib(answer.gpuBufferBytes),
+          answerTokens(engine, answer),
+          gap(answer.logprobGap),
+        ]),
       );
     }
     for (const [spec, baseline] of Object.entries(baselines)) {
       if (baseline.error) {
-        rows.push(
-          `| ${name} | ${spec} (baseline) | - | - | - | - | - | - | failed: ${baseline.error.slice(0, 80)} | - |`,
-        );
+        rows.push(failed(name, `${spec} (baseline)`, baseline.error));
         continue;
       }
       const decode = baseline.decodeTokS;
       rows.push(
-        `| ${name} | ${spec} (baseline) | - | ${fixed(baseline.prefillTokS, 1)} | ${fixed(decode, 1)} | ` +
-          `${fixed(decode !== undefined && simd ? decode / simd : undefined, 2)} | ${spec === 'wllama' ? '1' : '-'} | - | ` +
-          `${baselineTokens(baseline)} | ${gap(baseline.logprobGap)} |`,
+        row([
+          name,
+          `${spec} (baseline)`,
+          '-',
+          fixed(baseline.prefillTokS, 1),
+          fixed(decode, 1),
+          ratio(decode, simd),
+          spec === 'wllama' ? '1' : '-',
+          '-',
+          '-',
+          baselineTokens(baseline),
+          gap(baseline.logprobGap),
+        ]),
       );
     }
   }

@@ -23,19 +23,29 @@ describe('speedTable', () => {
   it('writes one row per engine and baseline, with ratios to the CPU engine and to wllama', () => {
     const table = speedTable(lavapipe()).split('\n');
     expect(table[0]).toBe(
-      '| model | run | GPU devices | prefill tok/s | decode tok/s | decode / simd | decode / wllama | wasm heap MiB | tokens | largest logprob gap |',
+      '| model | run | GPU devices | prefill tok/s | decode tok/s | decode / simd | decode / wllama | wasm heap MiB | GPU buffers MiB | tokens | largest logprob gap |',
     );
-    expect(table).toContain("| inpage-test | webgpu | 1 | 214.0 | 38.7 | 0.03 | 0.99 | 64 | the CPU's | 0 |");
+    expect(table[1]).toBe('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
+    expect(table).toContain("| inpage-test | webgpu | 1 | 245.5 | 36.6 | 0.03 | 0.84 | 64 | 19 | the CPU's | 0 |");
     expect(table).toContain(
-      "| small-q4_0 | webgpu | 1 | 52.3 | 9.2 | 0.05 | 0.79 | 64 | the CPU's but at 1 (margin 0.0028) | 0.027 |",
-    );
-    expect(table).toContain(
-      "| small-q4_0 | wllama (baseline) | - | 52.2 | 11.6 | 0.06 | 1 | - | the CPU's first 1, free-running | 0.013 |",
+      "| small-q4_0 | webgpu | 1 | 51.8 | 8.7 | 0.06 | 0.77 | 64 | 84 | the CPU's but at 1 (margin 0.0028) | 0.027 |",
     );
     expect(table).toContain(
-      "| inpage-test-vision | webgpu@2 | 1 (and the projector) | 144.1 | 125.7 | 0.08 | - | 192 | the CPU's | 0.00083 |",
+      "| small-q4_0 | wllama (baseline) | - | 53.3 | 11.3 | 0.07 | 1 | - | - | the CPU's first 1, free-running | 0.013 |",
+    );
+    expect(table).toContain(
+      "| inpage-test-vision | webgpu@2 | 1 (and the projector) | 262.8 | 225.1 | 0.09 | - | 192 | 6 | the CPU's | 0.00083 |",
     );
     expect(table).toHaveLength(2 + 15);
+  });
+
+  it('says where an engine failed, in the tokens column', () => {
+    const report = lavapipe();
+    const models = report.models['small-q8_0'];
+    if (models) models.answers.webgpu = { gpuDevices: 0, error: 'RuntimeError: unreachable' };
+    expect(speedTable(report)).toContain(
+      '| small-q8_0 | webgpu | - | - | - | - | - | - | - | failed: RuntimeError: unreachable | - |',
+    );
   });
 
   it('sums up more than three near-ties', () => {
