@@ -69,6 +69,14 @@ test('the WebGPU engine on lavapipe (shader-f16) gives the CPU engine’s tokens
           assert.ok(flip.margin <= 0.1, `${name}, ${engine}: ${JSON.stringify(flip)}`);
       }
     }
+    // Every layer offloaded: the weights live in the GPU's buffers, and the heap keeps no copy of
+    // them (heap-choice.ts's hostShare counts on it); with two layers, some of them.
+    const q8 = report.models['small-q8_0'];
+    const [cpu, all, two] = ['simd', 'webgpu', 'webgpu@2'].map((engine) => q8?.answers[engine]);
+    assert.ok(q8?.bytes && cpu?.heapBytes && all?.heapBytes && two?.gpuBufferBytes, JSON.stringify(q8));
+    assert.ok((all.gpuBufferBytes ?? 0) >= q8.bytes, `GPU buffers ${all.gpuBufferBytes} for a ${q8.bytes}-byte model`);
+    assert.ok(cpu.heapBytes - all.heapBytes >= q8.bytes, `heap ${all.heapBytes} against the CPU's ${cpu.heapBytes}`);
+    assert.ok(two.gpuBufferBytes < (all.gpuBufferBytes ?? 0), 'two layers take less of the GPU than all');
     // The browser peer on the same device (wllama 3.13's own ggml-webgpu, run in Node as the
     // device check runs it): the CPU engine's tokens on the test model. It proves the baseline's
     // harness (wllama-node.ts) before a GPU session relies on it.
