@@ -252,6 +252,22 @@ test("a crash of an engine that runs a model on the GPU (a lost device, say) end
   await context.close();
 });
 
+test('placed on the GPU, a model that needs memory64 only on the CPU (its layers all fit on the GPU) takes the WebGPU build, and the memory64 build where it falls back', async () => {
+  const { page, context, messages } = await swiftShader.openPage('/?model=inpage-test');
+  const worker = await engineWorker(page);
+  const before = await engineFilesFetched(worker);
+  // As a model past wasm32's heap with every layer offloaded (heap-choice.ts's hostShare): the
+  // WebGPU build first; here it gets no device, and the model loads in the memory64 CPU build.
+  await loadWithHooks(page, 'inpage-test-big', { __inpageTestPlaceOnGpu: true, __inpageTestMemory64: 'cpu' });
+  const added = (await engineFilesFetched(worker)).slice(before.length);
+  assert.equal(added.length, 2, added.join(', '));
+  assert.match(added[0] ?? '', /llama-engine-webgpu[^/]*\.wasm/);
+  assert.match(added[1] ?? '', /llama-engine-[a-z]+-m64[^/]*\.wasm/);
+  await assertOnCpu(page, messages, 'inpage-test-big', 'no WebGPU device');
+  await assertSameAnswers(page, 'inpage-test-big');
+  await context.close();
+});
+
 test('placed on the GPU, a model whose share on the CPU needs the memory64 build runs on the CPU in it (the WebGPU build is wasm32), and says why', async () => {
   const { page, context, messages } = await swiftShader.openPage('/?model=inpage-test');
   const worker = await engineWorker(page);

@@ -151,12 +151,12 @@ export class LlamaCppBackend implements Backend {
       const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
       // memory64 only where wasm32's heap cannot hold the model and its KV cache, and the browser runs it.
       const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib);
-      const forced64 = __INPAGE_TEST_HOOKS__ && testMemory64();
-      const memory64 = hasMemory64() && (needsMemory64(size, cacheBytes) || forced64);
+      const forced64 = __INPAGE_TEST_HOOKS__ ? testMemory64() : null;
+      const memory64 = hasMemory64() && (needsMemory64(size, cacheBytes) || forced64 !== null);
       // On the GPU, only what stays on the CPU (hostShare) must fit the wasm32 WebGPU build's heap,
       // and only the tensors offloaded must each fit one of the GPU's buffer bindings.
       const host = hostShare(header.tensors, metadata, gpuLayers === 'all' ? MAX_GPU_LAYERS : gpuLayers, cacheBytes);
-      const hostMemory64 = needsMemory64(host.weights, host.cache) || forced64;
+      const hostMemory64 = needsMemory64(host.weights, host.cache) || forced64 === 'all';
       const { engine, choice, placement } = await this.startEngine(
         spec.id,
         {

@@ -14,7 +14,10 @@
  *   first (never freed), so what it allocates after (the model, the results it hands back) lies
  *   above them: past 2 GiB, where a wasm32 address read as a signed int32 is negative;
  * - `__inpageTestMemory64 = true`: models loaded from now on get the memory64 build whatever
- *   their size (with the reserve: a heap past 4 GiB without a model of that size);
+ *   their size (with the reserve: a heap past 4 GiB without a model of that size); `'cpu'`: they
+ *   need it on the CPU only, as a model past wasm32's heap whose every layer the GPU takes
+ *   (heap-choice.ts's hostShare): placed on the GPU they get the WebGPU build, and the memory64
+ *   build where they fall back to the CPU;
  * - `__inpageTestWebGpuBuild = true`: models loaded from now on get the WebGPU build whatever
  *   their placement (engine-choice.ts), its layers on the GPU where ggml-webgpu finds a device;
  * - `__inpageTestPlaceOnGpu = true`: models loaded from now on are placed on the GPU as where
@@ -45,9 +48,10 @@ export function testHeapReserve(module: LlamaEngineModule): void {
     throw new Error(`the test's heap reserve of ${bytes} bytes could not be taken`);
 }
 
-/** Whether the test asks for the memory64 build. */
-export function testMemory64(): boolean {
-  return Reflect.get(globalThis, MEMORY64) === true;
+/** Whether the test asks for the memory64 build: for every placement (`all`), or on the CPU only. */
+export function testMemory64(): 'all' | 'cpu' | null {
+  const asked: unknown = Reflect.get(globalThis, MEMORY64);
+  return asked === true ? 'all' : asked === 'cpu' ? 'cpu' : null;
 }
 
 /** Whether the test asks for the WebGPU build. */
