@@ -145,14 +145,13 @@ export function runLine(report: NodeEngineReport): string {
 export function verdict(report: NodeEngineReport): Verdict {
   const engine: string[] = [];
   const projector: string[] = [];
+  /** A reason that keeps both switches off. */
+  const both = (why: string) => (engine.push(why), projector.push(why));
   const adapter = report.adapter;
-  const software = adapter && SOFTWARE.test(`${adapter.description} ${adapter.architecture ?? ''}`);
-  for (const why of [
-    !adapter?.f16 && 'the adapter has no shader-f16',
-    software && `${adapter.description} is a software renderer, not a GPU`,
-  ])
-    if (why) (engine.push(why), projector.push(why));
-  if (!report.complete) for (const list of [engine, projector]) list.push('the run stopped before its end');
+  if (!adapter?.f16) both('the adapter has no shader-f16');
+  if (adapter && SOFTWARE.test(`${adapter.description} ${adapter.architecture ?? ''}`))
+    both(`${adapter.description} is a software renderer, not a GPU`);
+  if (!report.complete) both('the run stopped before its end');
   if (report.failures.length > 0) engine.push(`the check failed: ${report.failures.join('; ')}`);
   const text = Object.keys(report.models).filter((name) => !VISION.test(name));
   if (!text.includes('inpage-test')) engine.push('inpage-test was not run');
