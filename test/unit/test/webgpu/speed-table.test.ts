@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { NodeEngineReport } from '../../../webgpu/node-engine-report';
+import type { NodeEngineReport, ReportAnswer } from '../../../webgpu/node-engine-report';
 import { runLine, speedTable, verdict } from '../../../webgpu/speed-table';
 
 const FIXTURE = resolve(import.meta.dirname, '../../../fixtures/node-engine-lavapipe.json');
@@ -16,6 +16,19 @@ const lavapipe = (): NodeEngineReport => JSON.parse(readFileSync(FIXTURE, 'utf8'
 function onGpu(): NodeEngineReport {
   const report = lavapipe();
   report.adapter = { vendor: 'nvidia', architecture: 'hopper', description: 'NVIDIA H100 80GB HBM3', f16: true };
+  return report;
+}
+
+/** `report` with `change` made to `model`'s answer by `run` (which the fixture must hold). */
+function changed(
+  report: NodeEngineReport,
+  model: string,
+  run: string,
+  change: Partial<ReportAnswer>,
+): NodeEngineReport {
+  const answer = report.models[model]?.answers[run];
+  if (!answer) throw new Error(`the fixture has no answer of ${run} to ${model}`);
+  Object.assign(answer, change);
   return report;
 }
 
@@ -40,18 +53,15 @@ describe('speedTable', () => {
   });
 
   it('says where an engine failed, in the tokens column', () => {
-    const report = lavapipe();
-    const models = report.models['small-q8_0'];
-    if (models) models.answers.webgpu = { gpuDevices: 0, error: 'RuntimeError: unreachable' };
+    const report = changed(lavapipe(), 'small-q8_0', 'webgpu', { error: 'RuntimeError: unreachable' });
     expect(speedTable(report)).toContain(
       '| small-q8_0 | webgpu | - | - | - | - | - | - | - | failed: RuntimeError: unreachable | - |',
     );
   });
 
   it('sums up more than three near-ties', () => {
-    const report = lavapipe();
-    const answer = report.models['small-q4_0']?.answers.webgpu;
-    if (answer) answer.flips = [0.001, 0.019, 0.002, 0.0001].map((margin, at) => ({ at, margin }));
+    const flips = [0.001, 0.019, 0.002, 0.0001].map((margin, at) => ({ at, margin }));
+    const report = changed(lavapipe(), 'small-q4_0', 'webgpu', { flips });
     expect(speedTable(report)).toContain("| the CPU's but at 4 near-ties (CPU margins up to 0.019) | 0.027 |");
   });
 
@@ -82,16 +92,12 @@ describe('verdict', () => {
     failed.failures = ['small-q8_0, webgpu: logprob gap 0.2'];
     expect(verdict(failed).engineBuilt.ok).toBe(false);
     expect(verdict(failed).projectorOnGpu.ok).toBe(true);
-    const cpu = onGpu();
-    const answer = cpu.models['small-q8_0']?.answers['webgpu@2'];
-    if (answer) answer.gpuDevices = 0;
+    const cpu = changed(onGpu(), 'small-q8_0', 'webgpu@2', { gpuDevices: 0 });
     expect(verdict(cpu).engineBuilt.why).toEqual(['small-q8_0, webgpu@2: no GPU device']);
   });
 
   it('keeps the engine off where the test model flipped a token, even at a near-tie', () => {
-    const report = onGpu();
-    const answer = report.models['inpage-test']?.answers.webgpu;
-    if (answer) answer.sameTokens = false;
+    const report = changed(onGpu(), 'inpage-test', 'webgpu', { sameTokens: false });
     expect(verdict(report).engineBuilt.why).toEqual(["inpage-test, webgpu: not the CPU's tokens"]);
   });
 
@@ -103,9 +109,7 @@ describe('verdict', () => {
   });
 
   it('keeps the projector off where it ran on the CPU or answered otherwise', () => {
-    const cpu = onGpu();
-    const vision = cpu.models['inpage-test-vision']?.answers.webgpu;
-    if (vision) vision.projectorOnGpu = false;
+    const cpu = changed(onGpu(), 'inpage-test-vision', 'webgpu', { projectorOnGpu: false });
     expect(verdict(cpu).projectorOnGpu.why).toEqual(['webgpu: the projector ran on the CPU']);
     expect(verdict(cpu).engineBuilt.ok).toBe(true);
     const none = onGpu();
