@@ -1,5 +1,9 @@
 // Embeddings: a second context on the same weights, made with `embeddings` on first use.
+// A reranker (a model whose GGUF says `pooling_type` rank) pools through its classification
+// head there: its "embedding" is the head's n_cls_out scores, llama-server's /rerank score first.
 #include "engine.h"
+
+#include "common.h"
 
 // The context for embeddings: `n_ctx` tokens per input, the model's pooling (mean when it has none).
 static llama_context * embedding_context(int n_ctx) {
@@ -25,7 +29,8 @@ static llama_context * embedding_context(int n_ctx) {
 }
 
 // The pooled embedding of `n` ids (at most `n_ctx`, the size the embedding context is made
-// with on first use), unnormalized, in ip_out_f32. Returns its dimension, or -1.
+// with on first use), unnormalized, in ip_out_f32. Returns its dimension, or -1. With rank
+// pooling it is the classification head's n_cls_out floats (what llama.cpp pools to there).
 IP_EXPORT_MAY_SUSPEND int ip_embed(const llama_token * ids, int n, int n_ctx) {
   llama_context * ctx = embedding_context(n_ctx);
   if (!ctx) return fail("llama.cpp could not create the embedding context");
@@ -34,7 +39,41 @@ IP_EXPORT_MAY_SUSPEND int ip_embed(const llama_token * ids, int n, int n_ctx) {
   if (decode(ctx, ids, n, 0, Logits::all) != 0) return fail("llama_decode failed on the input");
   const float * pooled = llama_get_embeddings_seq(ctx, 0);
   if (!pooled) return fail("the model gave no pooled embedding");
-  const int dim = llama_model_n_embd_out(engine().model);
+  const bool rank = llama_pooling_type(ctx) == LLAMA_POOLING_TYPE_RANK;
+  const int dim = rank ? llama_model_n_cls_out(engine().model) : llama_model_n_embd_out(engine().model);
   out().f32.assign(pooled, pooled + dim);
   return dim;
+}
+
+// The ids llama-server scores a query and a document with (server-common.cpp's
+// format_prompt_rerank), in ip_out_i32; returns their count. The model's `rerank` chat template
+// (Qwen3-Reranker's) with `{query}` and then `{document}` replaced, tokenized with special
+// tokens parsed and none added; without one, [BOS] query [EOS] [SEP] document [EOS], each of
+// BOS, EOS (SEP where the vocabulary has no EOS) and SEP where the vocabulary adds it, the texts
+// tokenized with special tokens as plain text.
+IP_EXPORT int ip_rerank_prompt(const char * query, int query_len, const char * doc, int doc_len) {
+  Engine & e = engine();
+  const std::string q(query, query_len);
+  const std::string d(doc, doc_len);
+  std::vector<llama_token> & ids = out().i32;
+  ids.clear();
+  const char * tmpl = llama_model_chat_template(e.model, "rerank");
+  if (tmpl) {
+    std::string prompt = tmpl;
+    string_replace_all(prompt, "{query}", q);
+    string_replace_all(prompt, "{document}", d);
+    ids = common_tokenize(e.vocab, prompt, false, true);
+    return static_cast<int>(ids.size());
+  }
+  llama_token eos = llama_vocab_eos(e.vocab);
+  if (eos == LLAMA_TOKEN_NULL) eos = llama_vocab_sep(e.vocab);
+  const std::vector<llama_token> q_ids = common_tokenize(e.vocab, q, false, false);
+  const std::vector<llama_token> d_ids = common_tokenize(e.vocab, d, false, false);
+  if (llama_vocab_get_add_bos(e.vocab)) ids.push_back(llama_vocab_bos(e.vocab));
+  ids.insert(ids.end(), q_ids.begin(), q_ids.end());
+  if (llama_vocab_get_add_eos(e.vocab)) ids.push_back(eos);
+  if (llama_vocab_get_add_sep(e.vocab)) ids.push_back(llama_vocab_sep(e.vocab));
+  ids.insert(ids.end(), d_ids.begin(), d_ids.end());
+  if (llama_vocab_get_add_eos(e.vocab)) ids.push_back(eos);
+  return static_cast<int>(ids.size());
 }

@@ -90,7 +90,8 @@ static int32_t gpu_devices() {
 }
 
 // The model's numbers: [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache,
-// n_ctx_seq, gpu_devices].
+// n_ctx_seq, gpu_devices, pooling, n_cls_out]. `pooling` is the model's llama_pooling_type (its
+// GGUF's `pooling_type`; 0, none, where it has none): 4 (rank) makes it a reranker (embed.cpp).
 IP_EXPORT int ip_info() {
   Engine & e = engine();
   out().i32 = {
@@ -104,6 +105,8 @@ IP_EXPORT int ip_info() {
       e.f32_cache ? 1 : 0,
       static_cast<int32_t>(llama_n_ctx_seq(e.ctx)),
       gpu_devices(),
+      static_cast<int32_t>(llama_pooling_type(e.ctx)),
+      static_cast<int32_t>(llama_model_n_cls_out(e.model)),
   };
   return static_cast<int>(out().i32.size());
 }

@@ -83,7 +83,12 @@ export function checkLlamaLayout(header: GgufHeader, arch: string, vocabSize: nu
     for (const [name, ...dims] of required) need(blk(name), ...dims);
     for (const [name, ...dims] of optional) may(blk(name), ...dims);
   }
-  if (arch === 'qwen3') layout.set('cls_out.weight', { dims: [], required: false });
+  // A reranker's classification head (llama.cpp's LLM_TENSOR_CLS_OUT, `cls.output`): one row per
+  // label of `classifier.output_labels` (Qwen3-Reranker: yes, no), else one.
+  if (arch === 'qwen3') {
+    const labels = key('classifier.output_labels')?.value;
+    may('cls.output.weight', nEmbd, Array.isArray(labels) && labels.length > 0 ? labels.length : 1);
+  }
   checkAgainst(header, arch, layout);
 }
 

@@ -23,6 +23,7 @@ import type {
   SamplingParams,
 } from '#core/domain/generation';
 import type { EmbeddingResult } from '#core/domain/embedding';
+import type { RerankResult } from '#core/domain/rerank';
 import type { KvCacheType } from '#core/domain/tokenize';
 import type { SlotActionRequest, SlotActionResult } from '#core/domain/slots';
 
@@ -188,6 +189,8 @@ export interface LoadedModel {
   scorePrompt(prompt: PromptInput, top: number, signal: AbortSignal): Promise<PromptToken[]>;
   /** One pooled vector per input (models that can embed; the others list `embeddings` as unsupported). */
   embed?(inputs: PromptInput[], signal: AbortSignal): Promise<EmbeddingResult>;
+  /** A reranker's score for each document against the query (models that list `rerank` as unsupported have none). */
+  rerank?(query: string, documents: string[], signal: AbortSignal): Promise<RerankResult>;
   /** llama-server's slot actions on the model's context (absent: the backend has none, a 501). */
   slotAction?(request: SlotActionRequest): Promise<SlotActionResult>;
   unload(): Promise<void>;

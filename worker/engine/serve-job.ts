@@ -12,6 +12,7 @@ import type { RequestLog } from './request-log';
 import { requestControl } from './request-control';
 import { runGeneration } from './run-generation';
 import { runEmbedding } from './run-embedding';
+import { runRerank } from './run-rerank';
 import { runApplyTemplate, runDetokenize, runTokenize } from './run-tokenize';
 import { runProps } from './run-props';
 import { runReady } from './run-ready';
@@ -41,6 +42,7 @@ type Runner<K extends JobKind> = (
 const runners: { [K in JobKind]: Runner<K> } = {
   generation: runGeneration,
   embedding: runEmbedding,
+  rerank: runRerank,
   tokenize: runTokenize,
   detokenize: runDetokenize,
   'apply-template': runApplyTemplate,

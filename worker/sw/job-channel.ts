@@ -46,6 +46,7 @@ export interface JobKindSpec<E extends { type: string }> {
 export const JOB_KINDS: { [K in JobKind]: JobKindSpec<JobEvent<K>> } = {
   generation: { isEvent: isJobEvent.generation, ends: new Set(['generation.done', 'generation.error']) },
   embedding: { isEvent: isJobEvent.embedding, ends: new Set(['embedding.result', 'generation.error']) },
+  rerank: { isEvent: isJobEvent.rerank, ends: new Set(['rerank.result', 'generation.error']) },
   tokenize: { isEvent: isJobEvent.tokenize, ends: new Set(['tokenize.result', 'generation.error']) },
   detokenize: { isEvent: isJobEvent.detokenize, ends: new Set(['detokenize.result', 'generation.error']) },
   'apply-template': {

@@ -44,6 +44,7 @@ type Opener<K extends JobKind> = (
 export const openJob: { [K in JobKind]: Opener<K> } = {
   generation: (route, request, signal) => open(route, { kind: 'generation', request }, JOB_KINDS.generation, signal),
   embedding: (route, request, signal) => open(route, { kind: 'embedding', request }, JOB_KINDS.embedding, signal),
+  rerank: (route, request, signal) => open(route, { kind: 'rerank', request }, JOB_KINDS.rerank, signal),
   tokenize: (route, request, signal) => open(route, { kind: 'tokenize', request }, JOB_KINDS.tokenize, signal),
   detokenize: (route, request, signal) => open(route, { kind: 'detokenize', request }, JOB_KINDS.detokenize, signal),
   'apply-template': (route, request, signal) =>

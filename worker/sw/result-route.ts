@@ -1,8 +1,8 @@
 /**
  * A route whose job has one result, as a definition: what it parses, the job it sends (a kind
  * of the job protocol and its request), the capability check, and the answer built from the
- * result. Embeddings is one; a rerank or tokenize route would be another definition, one job
- * kind, and one engine runner.
+ * result: embeddings, rerank, tokenize and the others, each a definition, one job kind, and one
+ * engine runner.
  */
 import type { ModelCapabilities } from '#core/domain/capabilities';
 import type { JobRequests } from '#core/protocol/protocol';
@@ -17,7 +17,7 @@ import { withRoutes } from './upstream/route-request';
 import { prefixParent } from '#core/domain/route-prefix';
 
 /** The job kinds whose first output is their one result. */
-type ResultKind = 'embedding' | 'tokenize' | 'detokenize' | 'apply-template' | 'props';
+type ResultKind = 'embedding' | 'rerank' | 'tokenize' | 'detokenize' | 'apply-template' | 'props';
 type Result<K extends ResultKind> = OpenJob<JobEvent<K>>['first'];
 
 export interface ResultRouteDefinition<B extends { model: string }, K extends ResultKind> {

@@ -39,6 +39,7 @@ import { embeddingsRoute } from './routes/embeddings/route';
 import { modelRoute } from './routes/model';
 import { modelsRoute } from './routes/models';
 import { readyRoute } from './routes/ready/route';
+import { rerankRoutes } from './routes/rerank/route';
 import { responsesRoute } from './routes/responses/route';
 import { transcriptionsRoute } from './routes/transcriptions/route';
 
@@ -64,6 +65,7 @@ const routes: Route[] = [
   nativeCompletionRoute(self.clients, prefix),
   nativeCompletionsRoute(self.clients, prefix),
   embeddingRoute(self.clients, prefix),
+  ...rerankRoutes.map((route) => route(self.clients, prefix)),
   metricsRoute(self.clients, prefix),
   propsRoute(self.clients, prefix),
   slotsRoute(self.clients, prefix),

@@ -18,6 +18,8 @@ export const FEATURES = [
   'chat',
   /** `/v1/embeddings` (checked by `checkEmbeddingCapabilities` in `embedding.ts`). */
   'embeddings',
+  /** `/v1/rerank`: the model is a reranker (checked by `checkRerankCapabilities` in `rerank.ts`). */
+  'rerank',
   /** Constrained output. */
   'grammar',
   /** A constraint that exists only as GBNF: grammar, regex, choice. */

@@ -9,6 +9,7 @@
 import type { DraftCounts } from '../domain/speculative';
 import type { BuildStamp } from './build-stamp';
 import type { EmbeddingRequest } from '../domain/embedding';
+import type { RerankRequest } from '../domain/rerank';
 import type { WireError } from '../domain/errors';
 import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from '../domain/generation';
 import type { ModelCard } from '../domain/model-card';
@@ -31,6 +32,8 @@ export type MessageOf<M> = { [K in keyof M & string]: { type: K } & M[K] }[keyof
 export interface JobRequests {
   generation: GenerationRequest;
   embedding: EmbeddingRequest;
+  /** llama-server's `/rerank`: a reranker's score for each document against a query. */
+  rerank: RerankRequest;
   tokenize: TokenizeRequest;
   detokenize: DetokenizeRequest;
   'apply-template': ApplyTemplateRequest;
@@ -197,6 +200,13 @@ export interface EngineToSwEmbedding {
   'generation.error': { error: WireError };
 }
 
+/** Engine worker -> SW on a rerank job's port: one result or one error. */
+export interface EngineToSwRerank {
+  /** One score per document, in order; the tokens evaluated. */
+  'rerank.result': { scores: number[]; prompt_tokens: number };
+  'generation.error': { error: WireError };
+}
+
 /** Engine worker -> SW on a tokenizer job's port: one result or one error. */
 export interface EngineToSwTokens {
   'tokenize.result': TokenizeResult;
@@ -217,6 +227,7 @@ export interface EngineToSwReady {
 export interface JobEvents {
   generation: EngineToSw;
   embedding: EngineToSwEmbedding & Pick<EngineToSw, 'generation.alive'>;
+  rerank: EngineToSwRerank & Pick<EngineToSw, 'generation.alive'>;
   tokenize: Pick<EngineToSwTokens, 'tokenize.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
   detokenize: Pick<EngineToSwTokens, 'detokenize.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
   'apply-template': Pick<EngineToSwTokens, 'apply-template.result' | 'generation.error'> &
@@ -275,6 +286,7 @@ export const isEngineToSwEmbedding = messageGuard<EngineToSwEmbedding>(['embeddi
 export const isJobEvent: { [K in JobKind]: (data: unknown) => data is MessageOf<JobEvents[K]> } = {
   generation: isEngineToSw,
   embedding: messageGuard<JobEvents['embedding']>(['embedding.result', 'generation.error', 'generation.alive']),
+  rerank: messageGuard<JobEvents['rerank']>(['rerank.result', 'generation.error', 'generation.alive']),
   tokenize: messageGuard<JobEvents['tokenize']>(['tokenize.result', 'generation.error', 'generation.alive']),
   detokenize: messageGuard<JobEvents['detokenize']>(['detokenize.result', 'generation.error', 'generation.alive']),
   'apply-template': messageGuard<JobEvents['apply-template']>([

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildInpageTestModel } from '../../../../src/builtin-model/inpage-test-model';
 import { validateGguf } from '../../../../src/gguf/validate-gguf';
 import { mapGguf } from '../../../fixtures/gguf-layout';
+import { buildInpageTestRerankModel } from '../../../fixtures/inpage-test-rerank';
 
 const base = buildInpageTestModel();
 const layout = mapGguf(base);
@@ -143,6 +144,19 @@ describe('validateGguf', () => {
     );
     await refused(edited((v) => v.setBigUint64(tensor('output.weight').dimsAt[1] ?? 0, 257n, true))).toThrow(
       /tensor 'output.weight'/,
+    );
+  });
+
+  it("accepts a reranker's classification head (cls.output, a row per label), and only of that shape", async () => {
+    const reranker = buildInpageTestRerankModel();
+    const { architecture, header } = await validateGguf(new Blob([reranker]));
+    expect(architecture).toBe('qwen3');
+    expect(header.tensors.find((t) => t.name === 'cls.output.weight')?.dims).toStrictEqual([64, 2]);
+    const head = mapGguf(reranker).tensors.find((t) => t.name === 'cls.output.weight');
+    const bytes = reranker.slice();
+    new DataView(bytes.buffer).setBigUint64(head?.dimsAt[1] ?? 0, 1n, true);
+    await refused(new Blob([bytes])).toThrow(
+      "tensor 'cls.output.weight' has shape [64, 1], expected [64, 2] from the qwen3 hyper-parameters",
     );
   });
 });

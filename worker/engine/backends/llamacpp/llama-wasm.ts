@@ -100,7 +100,12 @@ export interface ModelNumbers {
   kvCacheType: KvCacheType;
   /** The GPU devices llama.cpp has (the WebGPU build's, where ggml-webgpu got one; 0 in the CPU builds). */
   gpuDevices: number;
+  /** The model's llama_pooling_type (its GGUF's `pooling_type`; 0, none, where it has none): 4 is rank, a reranker. */
+  pooling: number;
 }
+
+/** llama.cpp's LLAMA_POOLING_TYPE_RANK: the model is a reranker, its pooled output a score. */
+export const RANK_POOLING = 4;
 
 export class LlamaWasm {
   /** Per slot: the prompt tokens `begin` left to read, less those `prefill` read since. */
@@ -299,7 +304,7 @@ export class LlamaWasm {
 
   info(): ModelNumbers {
     const n = this.m._ip_info();
-    // [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache, n_ctx_seq, gpu_devices] (native/load.cpp)
+    // [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache, n_ctx_seq, gpu_devices, pooling, n_cls_out] (native/load.cpp)
     const [
       vocabSize = 0,
       contextLength = 0,
@@ -311,6 +316,7 @@ export class LlamaWasm {
       f32 = 0,
       slotContext = contextLength,
       gpuDevices = 0,
+      pooling = 0,
     ] = this.i32(n);
     const kvCacheType: KvCacheType = f32 === 1 ? 'f32' : 'f16';
     return {
@@ -323,6 +329,7 @@ export class LlamaWasm {
       bos,
       kvCacheType,
       gpuDevices,
+      pooling,
     };
   }
 
@@ -332,6 +339,20 @@ export class LlamaWasm {
       this.m._ip_tokenize(ptr, length, addSpecial ? 1 : 0, parseSpecial ? 1 : 0),
     );
     if (n < 0) throw new EngineError('the text could not be tokenized');
+    return this.i32(n);
+  }
+
+  /**
+   * The ids llama-server scores a query and a document with on a reranker (native/embed.cpp):
+   * its `rerank` template filled in, else `[BOS] query [EOS] [SEP] document [EOS]`.
+   */
+  rerankPrompt(query: string, document: string): number[] {
+    const n = this.withString(query, (queryPtr, queryLength) =>
+      this.withString(document, (documentPtr, documentLength) =>
+        this.m._ip_rerank_prompt(queryPtr, queryLength, documentPtr, documentLength),
+      ),
+    );
+    if (n < 0) throw new EngineError('the query and document could not be tokenized');
     return this.i32(n);
   }
 

@@ -6,6 +6,7 @@ import type { PromptInput } from '#core/domain/generation';
 import type { ChatTemplate, ChatTemplateOrigin } from '#gguf/chat-template';
 import type { Vocabulary } from '#gguf/vocabulary';
 import type { EmbeddingResult } from '#core/domain/embedding';
+import type { RerankResult } from '#core/domain/rerank';
 import type { ThreadCounts } from '#core/domain/threads';
 import type { Accelerator, AcceleratorChoice, AcceleratorReason } from '#core/domain/accelerator';
 import type { KvCacheType } from '#core/domain/tokenize';
@@ -23,7 +24,7 @@ import type { PromptSegment } from '../../chat/prompt-segments';
 import { Utf8Hold } from '../../utf8-hold';
 import type { Projector } from './projector';
 import { EngineError, EngineInputError } from './engine-error';
-import type { LlamaWasm, RawCandidate, SampledToken } from './llama-wasm';
+import { RANK_POOLING, type LlamaWasm, type RawCandidate, type SampledToken } from './llama-wasm';
 import { samplerSpec } from './sampler-spec';
 import { tokenSpelling } from './token-spelling';
 import { Pacer } from './yield-to-events';
@@ -103,6 +104,8 @@ export class LlamaCppModel implements LoadedModel {
     const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
     if (!draft) unsupported.push('draft_model');
     if (!vocab.fim) unsupported.push('suffix');
+    // A reranker (rank pooling) pools to its classification head's scores, not an embedding.
+    unsupported.push(engine.info().pooling === RANK_POOLING ? 'embeddings' : 'rerank');
     this.capabilities = {
       unsupported,
       context_length: contextLength,
@@ -233,23 +236,49 @@ export class LlamaCppModel implements LoadedModel {
     const vectors: number[][] = [];
     let promptTokens = 0;
     const pacer = new Pacer();
-    const most = Math.min(EMBEDDING_BATCH, this.contextLength);
     for (const input of inputs) {
       if (signal.aborted) break;
       const ids = this.guard.call(() => this.promptIds(input, null));
       if (ids.length === 0) throw new InvalidRequestError('An input is empty (it has no tokens).', 'input');
-      if (ids.length > most)
-        throw new InvalidRequestError(
-          `An input is ${ids.length} tokens, longer than this backend embeds at once (${most} tokens).`,
-          'input',
-          'context_length_exceeded',
-        );
-      announceBusy(this.steps.expectedMs(ids.length));
-      vectors.push(await this.guard.section(() => this.engine.embed(ids, most)));
+      vectors.push(await this.pooled(ids, 'An input', 'input'));
       promptTokens += ids.length;
       await pacer.maybeYield();
     }
     return { vectors, promptTokens };
+  }
+
+  /**
+   * A reranker's score of each document against the query, as llama-server's `/rerank`: the
+   * pair's prompt (native/embed.cpp) pooled through the classification head, its first output.
+   */
+  async rerank(query: string, documents: string[], signal: AbortSignal): Promise<RerankResult> {
+    const scores: number[] = [];
+    let promptTokens = 0;
+    const pacer = new Pacer();
+    for (const document of documents) {
+      if (signal.aborted) break;
+      const ids = this.guard.call(() => this.engine.rerankPrompt(query, document));
+      if (ids.length === 0)
+        throw new InvalidRequestError('A query and document are empty together (they have no tokens).', 'documents');
+      const [score = 0] = await this.pooled(ids, 'A document with the query', 'documents');
+      scores.push(score);
+      promptTokens += ids.length;
+      await pacer.maybeYield();
+    }
+    return { scores, promptTokens };
+  }
+
+  /** The pooled output of `ids` (one batch, at most EMBEDDING_BATCH tokens); `what`/`param` name the input in a 400. */
+  private async pooled(ids: number[], what: string, param: string): Promise<number[]> {
+    const most = Math.min(EMBEDDING_BATCH, this.contextLength);
+    if (ids.length > most)
+      throw new InvalidRequestError(
+        `${what} is ${ids.length} tokens, longer than this backend embeds at once (${most} tokens).`,
+        param,
+        'context_length_exceeded',
+      );
+    announceBusy(this.steps.expectedMs(ids.length));
+    return this.guard.section(() => this.engine.embed(ids, most));
   }
 
   /** Restores the state a page load read for it (saved-context.ts), before its first request. */

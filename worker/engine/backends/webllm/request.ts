@@ -19,6 +19,7 @@ export const WEBLLM_UNSUPPORTED: readonly CapabilityName[] = [
   'prompt_logprobs',
   'suffix',
   'embeddings',
+  'rerank',
   'prompt_constraint',
   'gbnf_constraint',
   'tools',
