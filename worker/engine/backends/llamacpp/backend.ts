@@ -23,6 +23,7 @@ import { chooseModelAccelerator, fitModelToGpu, tellPlacement } from './webgpu-p
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
 import { memoryLimit, tooLarge } from './memory-limit';
+import { fitPositions, isEncoder } from './encoder-model';
 import { hostShare, kvCacheBytes, needsMemory64 } from './heap-choice';
 import { hasMemory64 } from '#core/util/memory64';
 import { hasRelaxedSimd } from '#core/util/relaxed-simd';
@@ -128,7 +129,7 @@ export class LlamaCppBackend implements Backend {
   readonly name = 'llamacpp' as const;
 
   async load(spec: ModelSpec, onProgress: (progress: LoadProgress) => void): Promise<LoadedModel> {
-    const contextLength =
+    const requestedContext =
       spec.contextLength ?? (spec.source.kind === 'builtin' ? inpageTestSpec.contextLength : DEFAULT_CONTEXT);
     try {
       // Asked while the model downloads: where it will run (its card's `accelerator`).
@@ -141,6 +142,8 @@ export class LlamaCppBackend implements Backend {
       if (size > limit.bytes) throw tooLarge(spec.id, size, files.length > 1 ? 'its files' : 'its file', limit);
       const { header, metadata } = await this.validate(spec, files);
       const vocab = vocabularyFromMetadata(metadata);
+      // A model with learned positions (BERT's) has no context past its trained one.
+      const contextLength = fitPositions(requestedContext, header.tensors, metadata);
       const cache = promptCacheSettings();
       // The state a reload wants, read while the model loads (for either cache type it may get).
       const keysFor = async (fingerprints: string[]) =>
@@ -209,6 +212,7 @@ export class LlamaCppBackend implements Backend {
         draft,
         projector,
         placement,
+        isEncoder(metadata),
       );
       await firstEvaluation(spec.id, model);
       await model.warmStart(await latest);

@@ -100,8 +100,11 @@ export class LlamaCppModel implements LoadedModel {
     private readonly draft: DraftModel | null,
     projector: Projector | null,
     placement: AcceleratorChoice,
+    encoder = false,
   ) {
     const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
+    // An encoder (attention not causal: BERT's) embeds and reranks; it continues no text (encoder-model.ts).
+    if (encoder) unsupported.push('generation');
     if (!draft) unsupported.push('draft_model');
     if (!vocab.fim) unsupported.push('suffix');
     // A reranker (rank pooling) pools to its classification head's scores, not an embedding.
