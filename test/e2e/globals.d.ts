@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { createParser } from 'eventsource-parser';
-import type { embed, generateText, jsonSchema, Output, streamText, tool } from 'ai';
+import type { embed, generateText, jsonSchema, Output, rerank, streamText, tool } from 'ai';
+import type { createCohere } from '@ai-sdk/cohere';
 import type { createOpenAI } from '@ai-sdk/openai';
 import type { createAnthropic } from '@ai-sdk/anthropic';
 import type Anthropic from '@anthropic-ai/sdk';
@@ -44,6 +45,8 @@ declare global {
       tool: typeof tool;
       createAnthropic: typeof createAnthropic;
     };
+    /** Only on pages that loaded the 'ai-sdk-cohere' script. */
+    AISDKCohere: { rerank: typeof rerank; createCohere: typeof createCohere };
     /** Only on pages that loaded the 'langchain' script. */
     LangChain: {
       ChatOpenAI: typeof ChatOpenAI;

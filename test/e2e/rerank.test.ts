@@ -17,13 +17,14 @@ import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './ll
 import { askBoth, type Json } from './llama-server-compare';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
+import { loadSdk } from './sdk-scripts';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
 
 const MODELS = ['inpage-test-rerank', 'inpage-test-rerank-plain', 'inpage-test-bert-rerank'] as const;
 type Model = (typeof MODELS)[number];
-const fixture = usePage();
+const fixture = usePage(undefined, (page) => loadSdk(page, 'ai-sdk-cohere'));
 const native = new Map<Model, LlamaServer>();
 
 const QUERY = 'what does a cat eat?';
@@ -100,8 +101,11 @@ describe('rerank against native llama-server --reranking', { skip: skip ?? false
           assert.equal(answer.native.status, 200, `${label}: ${answer.nativeText.slice(0, 300)}`);
           const own = answer.own.body as Json;
           const theirs = answer.native.body as Json;
+          // The usage llama-server gives; `usage.completion_tokens` and `meta` are additions (rerank-response.ts).
+          const { completion_tokens: completion, ...usage } = own.usage as Json;
+          assert.equal(completion, 0, label);
           assert.deepEqual(
-            { model: own.model, object: own.object, usage: own.usage },
+            { model: own.model, object: own.object, usage },
             { model: theirs.model, object: theirs.object, usage: theirs.usage },
             label,
           );
@@ -131,6 +135,30 @@ describe('rerank against native llama-server --reranking', { skip: skip ?? false
         assert.ok(Array.isArray(answer.own.body), label);
         assertSameResults(resultsOf(answer.own.body), resultsOf(answer.native.body), label);
       }
+  });
+
+  test("the AI SDK's rerank() with its Cohere provider (baseURL /v1): llama-server's ranking", async () => {
+    const native = await both('inpage-test-rerank', '/v1/rerank', { query: QUERY, documents: DOCUMENTS, top_n: 3 });
+    const own = await fixture.page.evaluate(
+      async ({ query, documents }) => {
+        const { rerank, createCohere } = window.AISDKCohere;
+        const cohere = createCohere({ baseURL: location.origin + '/v1', apiKey: 'x' });
+        const result = await rerank({ model: cohere.reranking('inpage-test-rerank'), query, documents, topN: 3 });
+        return result.ranking.map(({ originalIndex, score, document }) => ({ originalIndex, score, document }));
+      },
+      { query: QUERY, documents: DOCUMENTS },
+    );
+    const theirs = resultsOf(native.native.body);
+    assert.equal(own.length, 3);
+    assertSameResults(
+      own.map(({ originalIndex, score }) => ({ index: originalIndex, score })),
+      theirs,
+      'AI SDK rerank',
+    );
+    assert.deepEqual(
+      own.map(({ document }) => document),
+      theirs.map(({ index }) => DOCUMENTS[index]),
+    );
   });
 
   test("llama-server's 400s, with its messages", async () => {

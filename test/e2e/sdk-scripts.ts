@@ -7,7 +7,8 @@
  * - `langchain`: `@langchain/openai`'s `ChatOpenAI` and `@langchain/core`'s messages (`window.LangChain`);
  * - `llamaindex`: `@llamaindex/openai`'s `OpenAI` and `OpenAIResponses` (`window.LlamaIndex`);
  * - `anthropic`: the official Anthropic SDK (`window.Anthropic`);
- * - `ai-sdk-anthropic`: the Vercel AI SDK with its Anthropic provider (`window.AISDKAnthropic`).
+ * - `ai-sdk-anthropic`: the Vercel AI SDK with its Anthropic provider (`window.AISDKAnthropic`);
+ * - `ai-sdk-cohere`: the Vercel AI SDK's `rerank` with its Cohere provider (`window.AISDKCohere`).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -27,6 +28,8 @@ const ENTRIES = {
   anthropic: `import Anthropic from '@anthropic-ai/sdk'; globalThis.Anthropic = Anthropic;`,
   'ai-sdk-anthropic': `import { generateText, streamText, jsonSchema, tool } from 'ai'; import { createAnthropic } from '@ai-sdk/anthropic';
     globalThis.AISDKAnthropic = { generateText, streamText, jsonSchema, tool, createAnthropic };`,
+  'ai-sdk-cohere': `import { rerank } from 'ai'; import { createCohere } from '@ai-sdk/cohere';
+    globalThis.AISDKCohere = { rerank, createCohere };`,
 } as const;
 
 export type SdkName = keyof typeof ENTRIES;

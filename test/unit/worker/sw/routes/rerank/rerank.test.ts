@@ -61,17 +61,18 @@ describe('validateRerank', () => {
 describe('rerankResponse', () => {
   const scores = { scores: [0.2, 0.9, 0.2, 0.5], prompt_tokens: 40 };
 
-  it('sorts best first (ties in document order), cuts to top_n, in Jina shape with usage', () => {
+  it("sorts best first (ties in document order), cuts to top_n, in Jina's shape with usage, Cohere's meta and Together's completion_tokens", () => {
     const body = validateRerank({ model: 'm', query: 'q', documents: ['a', 'b', 'c', 'd'], top_n: 3 });
     expect(rerankResponse(body, scores)).toStrictEqual({
       model: 'm',
       object: 'list',
-      usage: { prompt_tokens: 40, total_tokens: 40 },
+      usage: { prompt_tokens: 40, completion_tokens: 0, total_tokens: 40 },
       results: [
         { index: 1, relevance_score: 0.9 },
         { index: 3, relevance_score: 0.5 },
         { index: 0, relevance_score: 0.2 },
       ],
+      meta: { tokens: { input_tokens: 40, output_tokens: 0 } },
     });
   });
 
