@@ -18,6 +18,16 @@ static llama_context * embedding_context(int n_ctx) {
   cp.n_threads_batch = llama_n_threads_batch(e.ctx);
   cp.embeddings = true;
   cp.no_perf = true;
+  // The generation context's attention where it has an F32 cache (attention.cpp; this context is
+  // no longer than that one, so its cache fits the same budget), in one micro-batch still. With a
+  // prefix kept (reuses_prefix), its K and V come from another micro-batch than a whole decode's,
+  // a float's noise apart: in F16 that noise rounds to other values, which moved a test
+  // reranker's score by up to 3e-4; in F32 the score stayed within 1e-6 (docs/speed.md).
+  if (e.f32_cache) {
+    cp.type_k = GGML_TYPE_F32;
+    cp.type_v = GGML_TYPE_F32;
+    cp.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED;
+  }
   e.embed_ctx = llama_init_from_model(e.model, cp);
   if (e.embed_ctx && llama_pooling_type(e.embed_ctx) == LLAMA_POOLING_TYPE_NONE) {
     llama_free(e.embed_ctx);
@@ -28,20 +38,49 @@ static llama_context * embedding_context(int n_ctx) {
   return e.embed_ctx;
 }
 
+// Whether an input may keep the KV entries of the prefix it shares with the one before: only
+// where the pooled output reads the last token alone, which a causal model's KV cache makes
+// the same whatever was decoded before it in this sequence (LAST pooling: Qwen3-Embedding; rank
+// pooling of qwen3 and qwen3vl, which llama.cpp takes at the last token: Qwen3-Reranker, whose
+// rerank template and query open every document's prompt). Mean and CLS pooling read every token
+// or the first of the batch, and an encoder (BERT's) has no KV cache: all is decoded again.
+static bool reuses_prefix(llama_context * ctx) {
+  if (!llama_get_memory(ctx)) return false;
+  const enum llama_pooling_type pooling = llama_pooling_type(ctx);
+  if (pooling == LLAMA_POOLING_TYPE_LAST) return true;
+  if (pooling != LLAMA_POOLING_TYPE_RANK) return false;
+  char arch[32] = {0};
+  if (llama_model_meta_val_str(engine().model, "general.architecture", arch, sizeof arch) < 0) return false;
+  return std::string(arch) == "qwen3" || std::string(arch) == "qwen3vl";
+}
+
 // The pooled embedding of `n` ids (at most `n_ctx`, the size the embedding context is made
 // with on first use), unnormalized, in ip_out_f32. Returns its dimension, or -1. With rank
 // pooling it is the classification head's n_cls_out floats (what llama.cpp pools to there).
+// ip_out_i32 holds one number: how many leading ids were kept from the input before
+// (reuses_prefix), not decoded again.
 IP_EXPORT_MAY_SUSPEND int ip_embed(const llama_token * ids, int n, int n_ctx) {
   llama_context * ctx = embedding_context(n_ctx);
   if (!ctx) return fail("llama.cpp could not create the embedding context");
   if (n > static_cast<int>(llama_n_ctx(ctx))) return fail("the input is too large to embed at once");
-  llama_memory_clear(llama_get_memory(ctx), true);
-  if (decode(ctx, ids, n, 0, Logits::all) != 0) return fail("llama_decode failed on the input");
+  std::vector<llama_token> & embedded = engine().embedded;
+  // The prefix kept (reuses_prefix), short of the last token, which is always decoded.
+  int keep = 0;
+  if (reuses_prefix(ctx)) {
+    const int most = std::min(static_cast<int>(embedded.size()), n - 1);
+    while (keep < most && embedded[keep] == ids[keep]) keep++;
+  }
+  if (keep > 0) llama_memory_seq_rm(llama_get_memory(ctx), 0, keep, -1);
+  else llama_memory_clear(llama_get_memory(ctx), true);
+  embedded.clear();
+  if (decode(ctx, ids + keep, n - keep, keep, Logits::all) != 0) return fail("llama_decode failed on the input");
+  embedded.assign(ids, ids + n);
   const float * pooled = llama_get_embeddings_seq(ctx, 0);
   if (!pooled) return fail("the model gave no pooled embedding");
   const bool rank = llama_pooling_type(ctx) == LLAMA_POOLING_TYPE_RANK;
   const int dim = rank ? llama_model_n_cls_out(engine().model) : llama_model_n_embd_out(engine().model);
   out().f32.assign(pooled, pooled + dim);
+  out().i32.assign(1, keep);
   return dim;
 }
 

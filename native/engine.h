@@ -42,6 +42,7 @@ struct Engine {
   const llama_vocab * vocab = nullptr;
   llama_context * ctx = nullptr;        // generation and scoring
   llama_context * embed_ctx = nullptr;  // embeddings (made on first use)
+  std::vector<llama_token> embedded;    // the ids whose KV entries embed_ctx holds (embed.cpp)
   ggml_threadpool * threads = nullptr;  // the pthreads build's pool (threads.cpp), else null
   mtmd_context * mtmd = nullptr;        // the projector (media.cpp), else null
   std::vector<Slot> slots = std::vector<Slot>(1);

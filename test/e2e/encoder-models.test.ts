@@ -35,7 +35,12 @@ function largestGap(own: unknown, theirs: unknown, label: string): number {
 describe('a BERT embedder against native llama-server --embedding', { skip: skip ?? false }, () => {
   before(async () => {
     placeModel(MODEL, buildInpageTestBertModel());
-    native = await startLlamaServer({ model: MODEL, args: ['--embedding', '-c', '512', '-np', '1'] });
+    // The attention the engine gives a model whose cache would fit in F32: flash attention off
+    // (native/attention.cpp; the embedding context follows the generation context's).
+    native = await startLlamaServer({
+      model: MODEL,
+      args: ['--embedding', '-c', '512', '-np', '1', '--flash-attn', 'off'],
+    });
     card = await fixture.page.evaluate(
       async (model) => JSON.parse(JSON.stringify(await window.inpage.load(`/models/${model}.gguf`))) as Json,
       MODEL,

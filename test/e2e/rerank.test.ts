@@ -1,18 +1,20 @@
 /**
  * llama-server's rerank endpoint against Debian's native `llama-server --reranking` on the same
- * generated rerankers (test/fixtures/inpage-test-rerank.ts): `inpage-test-rerank`, whose `rerank`
- * template holds the query and the document, and `inpage-test-rerank-plain`, without one, whose
- * vocabulary adds BOS, EOS and SEP, both Qwen3-Reranker's layout; and `inpage-test-bert-rerank`
- * (bge-reranker's: a BERT encoder with a WordPiece vocabulary, [CLS] query [SEP] document [SEP]). On every path (`/rerank`, `/reranking`, `/v1/rerank`,
- * `/v1/reranking`), in Jina's shape and TEI's: the same order, the same token counts (so the same
- * prompts) and the same scores within 1e-5; llama-server's 400s; a model that is not a
- * reranker, and embeddings asked of a reranker, are 400s naming `model`. Part of the llama-server
- * differential: skipped, with what is missing, where the server's chroot cannot be made.
+ * generated rerankers (test/fixtures/): `inpage-test-rerank`, whose `rerank` template holds the
+ * query and the document, and `inpage-test-rerank-plain`, without one, whose vocabulary adds BOS,
+ * EOS and SEP, both Qwen3-Reranker's layout; and `inpage-test-bert-rerank`, bge-reranker's (a BERT
+ * encoder, a WordPiece vocabulary: [CLS] query [SEP] document [SEP]). On every path (`/rerank`,
+ * `/reranking`, `/v1/rerank`, `/v1/reranking`), in Jina's shape and TEI's: the same order, the
+ * same token counts (so the same prompts) and the same scores within 1e-5, pairs that keep the
+ * prefix they share with the one before included (`/metrics` counts the kept tokens, checked token
+ * for token); llama-server's 400s; the AI SDK's `rerank()`; a model that is not a reranker, and
+ * embeddings asked of a reranker, are 400s naming `model`. Part of the llama-server differential:
+ * skipped, with what is missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildInpageTestBertModel } from '../fixtures/inpage-test-bert';
-import { buildInpageTestRerankModel } from '../fixtures/inpage-test-rerank';
+import { buildInpageTestRerankModel, inpageTestRerankSpec } from '../fixtures/inpage-test-rerank';
 import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
 import { askBoth, type Json } from './llama-server-compare';
 import { usePage } from './page-fixture';
@@ -52,7 +54,10 @@ function resultsOf(answer: unknown): Result[] {
   }));
 }
 
-/** Same order, same texts, scores within 1e-5 (the wasm engine and native x86 sum in other orders). */
+/**
+ * Same order, same texts, scores within 1e-5 (the wasm engine and native x86 sum in other orders;
+ * with the prefix kept, the Qwen3-shaped ones were within 1e-6 in F32 caches; in F16 ones, 3e-4).
+ */
 function assertSameResults(own: Result[], theirs: Result[], label: string) {
   assert.deepEqual(
     own.map(({ index, text }) => ({ index, text })),
@@ -72,9 +77,9 @@ describe('rerank against native llama-server --reranking', { skip: skip ?? false
     placeModel('inpage-test-bert-rerank', buildInpageTestBertModel(true));
     // One slot: each pair is scored alone, as here. With two, llama-server puts two documents in one
     // batch, which moves the BERT reranker's scores by up to 2e-4 (the same pair alone: 5e-8 from ours).
-    const servers = await Promise.all(
-      MODELS.map((model) => startLlamaServer({ model, args: ['--reranking', '-np', '1'] })),
-    );
+    // The KV cache the engine gives these small models: F32, flash attention off (native/attention.cpp).
+    const args = ['--reranking', '-np', '1', '--cache-type-k', 'f32', '--cache-type-v', 'f32', '--flash-attn', 'off'];
+    const servers = await Promise.all(MODELS.map((model) => startLlamaServer({ model, args })));
     MODELS.forEach((model, i) => native.set(model, servers[i] as LlamaServer));
     await fixture.page.evaluate(async (models) => {
       await window.inpage.load({ id: 'inpage-test', backend: 'llamacpp', source: { kind: 'builtin' } });
@@ -159,6 +164,49 @@ describe('rerank against native llama-server --reranking', { skip: skip ?? false
       own.map(({ document }) => document),
       theirs.map(({ index }) => DOCUMENTS[index]),
     );
+  });
+
+  test('a Qwen3-shaped reranker keeps the prefix pairs share (the template and the query): /metrics counts it', async () => {
+    const spec = inpageTestRerankSpec;
+    const bytes = (text: string) => [...new TextEncoder().encode(text)];
+    // The byte vocabulary: a pair's ids are its prompt's bytes (the template's) or BOS, EOS, SEP around them.
+    const idsOf: Record<string, (document: string) => number[]> = {
+      'inpage-test-rerank': (document) =>
+        bytes(spec.rerankTemplate.split('{query}').join(QUERY).split('{document}').join(document)),
+      'inpage-test-rerank-plain': (document) => [256, ...bytes(QUERY), 257, 258, ...bytes(document), 257],
+    };
+    const counter = async (name: string, model: string) => {
+      const text = await fixture.page.evaluate(() => fetch('/metrics').then((r) => r.text()));
+      const line = text.split('\n').find((l) => l.startsWith(`llamacpp:${name}{model="${model}"} `));
+      return Number(line?.split(' ')[1] ?? NaN);
+    };
+    for (const model of MODELS) {
+      const ask = () => both(model, '/v1/rerank', { query: QUERY, documents: DOCUMENTS });
+      await ask();
+      const [cachedBefore, evaluatedBefore] = [
+        await counter('prompt_tokens_cached_total', model),
+        await counter('prompt_tokens_total', model),
+      ];
+      const usage = ((await ask()).own.body as { usage: { prompt_tokens: number } }).usage;
+      const ids = idsOf[model];
+      // Each pair keeps what it shares with the one before (the first, the request before's last), short of its last id.
+      const expected = ids
+        ? DOCUMENTS.map((document, i) => {
+            const [previous, own] = [ids(DOCUMENTS.at(i - 1) ?? ''), ids(document)];
+            let shared = 0;
+            while (shared < own.length - 1 && previous[shared] === own[shared]) shared++;
+            return shared;
+          }).reduce((a, b) => a + b, 0)
+        : 0; // BERT's: no KV cache, every pair read whole
+      const cached = (await counter('prompt_tokens_cached_total', model)) - cachedBefore;
+      assert.equal(cached, expected, model);
+      assert.equal(
+        (await counter('prompt_tokens_total', model)) - evaluatedBefore,
+        usage.prompt_tokens - expected,
+        model,
+      );
+      if (ids) assert.ok(expected > usage.prompt_tokens / 3, `${model}: ${expected} of ${usage.prompt_tokens}`);
+    }
   });
 
   test("llama-server's 400s, with its messages", async () => {

@@ -25,6 +25,7 @@ export async function runEmbedding(
       message<EngineToSwEmbedding, 'embedding.result'>('embedding.result', {
         vectors: result.vectors,
         prompt_tokens: result.promptTokens,
+        cached_tokens: result.cachedTokens,
       }),
     );
   return { prompt: result.promptTokens, completion: 0 };

@@ -25,6 +25,7 @@ export async function runRerank(
       message<EngineToSwRerank, 'rerank.result'>('rerank.result', {
         scores: result.scores,
         prompt_tokens: result.promptTokens,
+        cached_tokens: result.cachedTokens,
       }),
     );
   return { prompt: result.promptTokens, completion: 0 };

@@ -143,7 +143,7 @@ export class JobChannel<E extends { type: string }> {
   private acknowledged = false;
   /** Silence from the engine (no acknowledgement, or its page closed: its worker died) ends the job with `engine_gone`. */
   private readonly watch = new KeepaliveWatch(() => this.push(this.acknowledged ? silent() : unacknowledged()));
-  /** Counts the job for `/metrics` (generation and embedding jobs). */
+  /** Counts the job for `/metrics` (generation, embedding and rerank jobs). */
   private readonly meter: JobMeter | null;
 
   /** Until the first output, with `loading`: the silence allowed (`LOADING_SILENCE_MS`). */

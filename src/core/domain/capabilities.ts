@@ -22,7 +22,10 @@ export interface ModelCapabilities {
 }
 
 const FEATURE_MESSAGES: Partial<Record<CapabilityName, [string, string]>> = {
-  generation: ['model', 'This model is an embedding model: it cannot generate text. Use /v1/embeddings.'],
+  generation: [
+    'model',
+    'This model is an embedding model or a reranker: it cannot generate text. Use /v1/embeddings (or /v1/rerank).',
+  ],
   token_ids: ['prompt', "Token-id prompts are not supported by this model's backend."],
   prompt_logprobs: ['echo', "'echo' with 'logprobs' is not supported by this model's backend."],
   suffix: ['suffix', "'suffix' (fill-in-the-middle) is not supported by this model."],

@@ -13,10 +13,15 @@ export interface EmbeddingRequest {
   inputs: Array<string | number[]>;
 }
 
-/** One vector per input, in order (the SW scales them to unit length), and the inputs' tokens. */
+/**
+ * One vector per input, in order (the SW scales them to unit length), and the inputs' tokens;
+ * `cachedTokens` of them were kept from the input before, not evaluated again (llamacpp's
+ * last-token pooling: native/embed.cpp).
+ */
 export interface EmbeddingResult {
   vectors: number[][];
   promptTokens: number;
+  cachedTokens: number;
 }
 
 /** Refuses what this model cannot embed, before the engine is woken. */

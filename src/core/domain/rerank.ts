@@ -14,10 +14,15 @@ export interface RerankRequest {
   documents: string[];
 }
 
-/** One score per document, in the documents' order, and the tokens evaluated for all of them. */
+/**
+ * One score per document, in the documents' order, and the pairs' tokens; `cachedTokens` of them
+ * were kept from the pair before (the template's head and the query on Qwen3-Reranker), not
+ * evaluated again.
+ */
 export interface RerankResult {
   scores: number[];
   promptTokens: number;
+  cachedTokens: number;
 }
 
 /** Refuses what this model cannot rerank, before the engine is woken. */

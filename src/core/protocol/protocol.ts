@@ -195,15 +195,15 @@ export interface EngineToSw {
 
 /** Engine worker -> SW on an embedding job's port: one result or one error, and `generation.alive` answers. */
 export interface EngineToSwEmbedding {
-  /** One vector per input, in order; the inputs' token count. */
-  'embedding.result': { vectors: number[][]; prompt_tokens: number };
+  /** One vector per input, in order; the inputs' token count, and those kept from the input before. */
+  'embedding.result': { vectors: number[][]; prompt_tokens: number; cached_tokens: number };
   'generation.error': { error: WireError };
 }
 
 /** Engine worker -> SW on a rerank job's port: one result or one error. */
 export interface EngineToSwRerank {
-  /** One score per document, in order; the tokens evaluated. */
-  'rerank.result': { scores: number[]; prompt_tokens: number };
+  /** One score per document, in order; the pairs' tokens, and those kept from the pair before. */
+  'rerank.result': { scores: number[]; prompt_tokens: number; cached_tokens: number };
   'generation.error': { error: WireError };
 }
 

@@ -1,10 +1,10 @@
 /**
  * Counts one job for `/metrics` (`model-metrics.ts`) from the events its channel sees:
- * generation and embedding jobs only (a tokenizer or props job is not a request to the model).
+ * generation, embedding and rerank jobs only (a tokenizer or props job is not a request to the model).
  * Deferred until the engine's first output, processing until the job ends. The seconds are
  * the Service Worker's clock: a prompt's from the engine taking it (`generation.prompt`, else
  * the job's start) to its first token, generation's from there to the choice's end; an
- * embedding's whole time is prompt time. Tokens are the counts the engine reports at the end,
+ * embedding's or rerank's whole time is prompt time. Tokens are the counts the engine reports at the end,
  * the ones the answer reports. A job that ends before its first output because its engine went
  * is not counted: it is started again on the engine that takes over.
  */
@@ -27,16 +27,21 @@ export class JobMeter {
 
   /** A meter for `job`, or null for a kind that is not counted. */
   static of(job: Job): JobMeter | null {
-    return job.kind === 'generation' || job.kind === 'embedding' ? new JobMeter(countersOf(job.request.model)) : null;
+    return job.kind === 'generation' || job.kind === 'embedding' || job.kind === 'rerank'
+      ? new JobMeter(countersOf(job.request.model))
+      : null;
   }
 
   /** Sees one event of the job (in order). */
   see(event: { type: string }): void {
     if (this.phase === 'ended' || !isJobEvent.generation(event) || event.type === 'generation.alive') {
-      if (this.phase !== 'ended' && isJobEvent.embedding(event) && event.type === 'embedding.result') {
+      const pooled =
+        (isJobEvent.embedding(event) && event.type === 'embedding.result') ||
+        (isJobEvent.rerank(event) && event.type === 'rerank.result');
+      if (this.phase !== 'ended' && pooled) {
         this.start();
         this.turn(performance.now(), 'prompt');
-        this.record({ prompt: event.prompt_tokens, completion: 0, cached: 0 });
+        this.record({ prompt: event.prompt_tokens, completion: 0, cached: event.cached_tokens });
       }
       return;
     }

@@ -581,12 +581,16 @@ export class LlamaWasm {
     return this.entries(n, top);
   }
 
-  /** The pooled (unnormalized) embedding of `ids`, in a context of `contextLength` tokens. */
-  async embed(ids: readonly number[], contextLength: number): Promise<number[]> {
+  /**
+   * The pooled (unnormalized) embedding of `ids`, in a context of `contextLength` tokens, and how
+   * many leading ids were kept from the call before, not evaluated again (native/embed.cpp).
+   */
+  async embed(ids: readonly number[], contextLength: number): Promise<{ vector: number[]; kept: number }> {
     this.inSection('embed');
     const dim = this.check(await this.withIdsAwaited(ids, (ptr) => this.m._ip_embed(ptr, ids.length, contextLength)));
     const at = address(this.m._ip_out_f32()) / 4;
-    return Array.from(this.m.HEAPF32.subarray(at, at + dim));
+    const [kept = 0] = this.i32(1);
+    return { vector: Array.from(this.m.HEAPF32.subarray(at, at + dim)), kept };
   }
 
   /** `count` report entries (id and logprob, then `top` candidates) from the output buffers. */

@@ -238,16 +238,19 @@ export class LlamaCppModel implements LoadedModel {
   async embed(inputs: PromptInput[], signal: AbortSignal): Promise<EmbeddingResult> {
     const vectors: number[][] = [];
     let promptTokens = 0;
+    let cachedTokens = 0;
     const pacer = new Pacer();
     for (const input of inputs) {
       if (signal.aborted) break;
       const ids = this.guard.call(() => this.promptIds(input, null));
       if (ids.length === 0) throw new InvalidRequestError('An input is empty (it has no tokens).', 'input');
-      vectors.push(await this.pooled(ids, 'An input', 'input'));
+      const { vector, kept } = await this.pooled(ids, 'An input', 'input');
+      vectors.push(vector);
       promptTokens += ids.length;
+      cachedTokens += kept;
       await pacer.maybeYield();
     }
-    return { vectors, promptTokens };
+    return { vectors, promptTokens, cachedTokens };
   }
 
   /**
@@ -257,22 +260,27 @@ export class LlamaCppModel implements LoadedModel {
   async rerank(query: string, documents: string[], signal: AbortSignal): Promise<RerankResult> {
     const scores: number[] = [];
     let promptTokens = 0;
+    let cachedTokens = 0;
     const pacer = new Pacer();
     for (const document of documents) {
       if (signal.aborted) break;
       const ids = this.guard.call(() => this.engine.rerankPrompt(query, document));
       if (ids.length === 0)
         throw new InvalidRequestError('A query and document are empty together (they have no tokens).', 'documents');
-      const [score = 0] = await this.pooled(ids, 'A document with the query', 'documents');
-      scores.push(score);
+      const { vector, kept } = await this.pooled(ids, 'A document with the query', 'documents');
+      scores.push(vector[0] ?? 0);
       promptTokens += ids.length;
+      cachedTokens += kept;
       await pacer.maybeYield();
     }
-    return { scores, promptTokens };
+    return { scores, promptTokens, cachedTokens };
   }
 
-  /** The pooled output of `ids` (one batch, at most EMBEDDING_BATCH tokens); `what`/`param` name the input in a 400. */
-  private async pooled(ids: number[], what: string, param: string): Promise<number[]> {
+  /**
+   * The pooled output of `ids` (one batch, at most EMBEDDING_BATCH tokens) and the leading ids kept
+   * from the input before; `what`/`param` name the input in a 400.
+   */
+  private async pooled(ids: number[], what: string, param: string): Promise<{ vector: number[]; kept: number }> {
     const most = Math.min(EMBEDDING_BATCH, this.contextLength);
     if (ids.length > most)
       throw new InvalidRequestError(

@@ -77,7 +77,7 @@ export async function webllmEmbed(
     vectors.push(...data.map((entry) => entry.embedding));
     promptTokens += response.usage.prompt_tokens;
   }
-  return { vectors, promptTokens };
+  return { vectors, promptTokens, cachedTokens: 0 };
 }
 
 /** WebLLM's input errors as 400s naming `input`; GPU failures as 503s; anything else as it is. */
