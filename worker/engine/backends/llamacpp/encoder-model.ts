@@ -6,14 +6,11 @@
  * has none past its trained context: a longer input would read past that table, a trap in the
  * engine, so its context stops there (llama-server's default context is the trained one too).
  */
-import type { GgufValue } from '#gguf/read-gguf-header';
-
-type Metadata = ReadonlyMap<string, GgufValue>;
+import { archNumber, archValue, type Metadata } from './arch-metadata';
 
 /** The model's attention is not causal: it cannot generate. */
 export function isEncoder(metadata: Metadata): boolean {
-  const arch = metadata.get('general.architecture');
-  return typeof arch === 'string' && metadata.get(`${arch}.attention.causal`) === false;
+  return archValue(metadata, 'attention.causal') === false;
 }
 
 /**
@@ -27,8 +24,6 @@ export function fitPositions(
 ): number {
   const table = tensors.find((tensor) => tensor.name === 'position_embd.weight');
   if (!table) return requested;
-  const arch = metadata.get('general.architecture');
-  const trained = typeof arch === 'string' ? metadata.get(`${arch}.context_length`) : undefined;
-  const rows = Math.min(Number(table.dims[1] ?? 0), typeof trained === 'number' ? trained : Infinity);
+  const rows = Math.min(Number(table.dims[1] ?? 0), archNumber(metadata, 'context_length') ?? Infinity);
   return rows > 0 ? Math.min(requested, rows) : requested;
 }

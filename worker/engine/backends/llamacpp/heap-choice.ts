@@ -6,21 +6,12 @@
  * native/attention.cpp does (its type too: F32 where that fits the budget and 3 GiB with the
  * weights, else llama.cpp's F16).
  */
-import type { GgufValue } from '#gguf/read-gguf-header';
+import { archNumber, type Metadata } from './arch-metadata';
 import { placeLayers } from './layer-placement';
 import { MAX_MODEL_BYTES } from './memory-limit';
 
 /** native/attention.cpp's `kMaxWeightsAndCache`: an F32 cache only where the weights and it stay within 3 GiB. */
 const MAX_WEIGHTS_AND_F32_CACHE = 3 * 2 ** 30;
-
-/** The GGUF's metadata, values by key (as `validateGgufParts` gives it). */
-type Metadata = ReadonlyMap<string, GgufValue>;
-
-function archNumber(metadata: Metadata, arch: string, key: string): number | undefined {
-  const value = metadata.get(`${arch}.${key}`);
-  const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'number' ? first : undefined;
-}
 
 /**
  * The KV cache's bytes for `contextLength` tokens: per layer and token, a key and a value of each
@@ -33,16 +24,13 @@ export function kvCacheBytes(
   contextLength: number,
   f32CacheMib: number,
 ): number {
-  const arch = metadata.get('general.architecture');
-  if (typeof arch !== 'string') return 0;
-  const heads = archNumber(metadata, arch, 'attention.head_count') ?? 0;
+  const heads = archNumber(metadata, 'attention.head_count') ?? 0;
   if (heads <= 0) return 0;
-  const layers = archNumber(metadata, arch, 'block_count') ?? 0;
-  const kvHeads = archNumber(metadata, arch, 'attention.head_count_kv') ?? heads;
+  const layers = archNumber(metadata, 'block_count') ?? 0;
+  const kvHeads = archNumber(metadata, 'attention.head_count_kv') ?? heads;
   const key =
-    archNumber(metadata, arch, 'attention.key_length') ??
-    Math.floor((archNumber(metadata, arch, 'embedding_length') ?? 0) / heads);
-  const value = archNumber(metadata, arch, 'attention.value_length') ?? key;
+    archNumber(metadata, 'attention.key_length') ?? Math.floor((archNumber(metadata, 'embedding_length') ?? 0) / heads);
+  const value = archNumber(metadata, 'attention.value_length') ?? key;
   const f32 = layers * contextLength * kvHeads * (key + value) * 4;
   const f32Fits = f32 <= f32CacheMib * 2 ** 20 && modelBytes + f32 <= MAX_WEIGHTS_AND_F32_CACHE;
   return f32Fits ? f32 : f32 / 2;
@@ -73,8 +61,7 @@ export function hostShare(
   gpuLayers: number,
   cacheBytes: number,
 ): HostShare {
-  const arch = metadata.get('general.architecture');
-  const layers = (typeof arch === 'string' ? archNumber(metadata, arch, 'block_count') : undefined) ?? 0;
+  const layers = archNumber(metadata, 'block_count') ?? 0;
   const { cpuBytes, largestOnGpu, cpuLayers } = placeLayers(tensors, layers, gpuLayers);
   return {
     weights: cpuBytes + largestOnGpu,
