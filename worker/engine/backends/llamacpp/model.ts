@@ -107,8 +107,9 @@ export class LlamaCppModel implements LoadedModel {
     if (encoder) unsupported.push('generation');
     if (!draft) unsupported.push('draft_model');
     if (!vocab.fim) unsupported.push('suffix');
+    const { pooling, kvCacheType } = engine.info();
     // A reranker (rank pooling) pools to its classification head's scores, not an embedding.
-    unsupported.push(engine.info().pooling === RANK_POOLING ? 'embeddings' : 'rerank');
+    unsupported.push(pooling === RANK_POOLING ? 'embeddings' : 'rerank');
     this.capabilities = {
       unsupported,
       context_length: contextLength,
@@ -116,7 +117,7 @@ export class LlamaCppModel implements LoadedModel {
       max_token_bytes: vocab.maxTokenBytes,
       ...(projector ? { modalities: projector.modalities } : {}),
     };
-    this.kvCacheType = engine.info().kvCacheType;
+    this.kvCacheType = kvCacheType;
     this.details = {
       threads,
       slots,
@@ -236,21 +237,13 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   async embed(inputs: PromptInput[], signal: AbortSignal): Promise<EmbeddingResult> {
-    const vectors: number[][] = [];
-    let promptTokens = 0;
-    let cachedTokens = 0;
-    const pacer = new Pacer();
-    for (const input of inputs) {
-      if (signal.aborted) break;
-      const ids = this.guard.call(() => this.promptIds(input, null));
-      if (ids.length === 0) throw new InvalidRequestError('An input is empty (it has no tokens).', 'input');
-      const { vector, kept } = await this.pooled(ids, 'An input', 'input');
-      vectors.push(vector);
-      promptTokens += ids.length;
-      cachedTokens += kept;
-      await pacer.maybeYield();
-    }
-    return { vectors, promptTokens, cachedTokens };
+    const { outputs, promptTokens, cachedTokens } = await this.poolEach(
+      inputs,
+      (input) => this.promptIds(input, null),
+      { empty: 'An input is empty (it has no tokens).', long: 'An input', param: 'input' },
+      signal,
+    );
+    return { vectors: outputs, promptTokens, cachedTokens };
   }
 
   /**
@@ -258,38 +251,53 @@ export class LlamaCppModel implements LoadedModel {
    * pair's prompt (native/embed.cpp) pooled through the classification head, its first output.
    */
   async rerank(query: string, documents: string[], signal: AbortSignal): Promise<RerankResult> {
-    const scores: number[] = [];
+    const { outputs, promptTokens, cachedTokens } = await this.poolEach(
+      documents,
+      (document) => this.engine.rerankPrompt(query, document),
+      {
+        empty: 'A query and document are empty together (they have no tokens).',
+        long: 'A document with the query',
+        param: 'documents',
+      },
+      signal,
+    );
+    return { scores: outputs.map((output) => output[0] ?? 0), promptTokens, cachedTokens };
+  }
+
+  /**
+   * The pooled output of each item's ids (`idsOf`), one after another, each in one batch of at
+   * most EMBEDDING_BATCH tokens, yielding between them; the items' tokens, and those kept from the
+   * item before (native/embed.cpp). `text` names an item in a 400: empty, or too long.
+   */
+  private async poolEach<T>(
+    items: readonly T[],
+    idsOf: (item: T) => number[],
+    text: { empty: string; long: string; param: string },
+    signal: AbortSignal,
+  ): Promise<{ outputs: number[][]; promptTokens: number; cachedTokens: number }> {
+    const outputs: number[][] = [];
     let promptTokens = 0;
     let cachedTokens = 0;
     const pacer = new Pacer();
-    for (const document of documents) {
+    const most = Math.min(EMBEDDING_BATCH, this.contextLength);
+    for (const item of items) {
       if (signal.aborted) break;
-      const ids = this.guard.call(() => this.engine.rerankPrompt(query, document));
-      if (ids.length === 0)
-        throw new InvalidRequestError('A query and document are empty together (they have no tokens).', 'documents');
-      const { vector, kept } = await this.pooled(ids, 'A document with the query', 'documents');
-      scores.push(vector[0] ?? 0);
+      const ids = this.guard.call(() => idsOf(item));
+      if (ids.length === 0) throw new InvalidRequestError(text.empty, text.param);
+      if (ids.length > most)
+        throw new InvalidRequestError(
+          `${text.long} is ${ids.length} tokens, longer than this backend embeds at once (${most} tokens).`,
+          text.param,
+          'context_length_exceeded',
+        );
+      announceBusy(this.steps.expectedMs(ids.length));
+      const { vector, kept } = await this.guard.section(() => this.engine.embed(ids, most));
+      outputs.push(vector);
       promptTokens += ids.length;
       cachedTokens += kept;
       await pacer.maybeYield();
     }
-    return { scores, promptTokens, cachedTokens };
-  }
-
-  /**
-   * The pooled output of `ids` (one batch, at most EMBEDDING_BATCH tokens) and the leading ids kept
-   * from the input before; `what`/`param` name the input in a 400.
-   */
-  private async pooled(ids: number[], what: string, param: string): Promise<{ vector: number[]; kept: number }> {
-    const most = Math.min(EMBEDDING_BATCH, this.contextLength);
-    if (ids.length > most)
-      throw new InvalidRequestError(
-        `${what} is ${ids.length} tokens, longer than this backend embeds at once (${most} tokens).`,
-        param,
-        'context_length_exceeded',
-      );
-    announceBusy(this.steps.expectedMs(ids.length));
-    return this.guard.section(() => this.engine.embed(ids, most));
+    return { outputs, promptTokens, cachedTokens };
   }
 
   /** Restores the state a page load read for it (saved-context.ts), before its first request. */
