@@ -44,6 +44,8 @@ const gpuLayers = readGpuLayersParam(params.get('gpu_layers'));
 const draftModel = params.get('draft_model') || undefined;
 /** `&mmproj=<URL>`: a multimodal projector for the model (as `startInpage({ mmproj })`); a catalogue model's own otherwise. */
 const mmprojParam = params.get('mmproj') || undefined;
+/** `&lora=<model>` (once per adapter): LoRA adapters at scale 1, named as `?model=` is (as `startInpage({ lora })`). */
+const lora = params.getAll('lora').filter((adapter) => adapter.length > 0);
 
 /** `&hf_endpoint=<URL>`: where `?model=hf:owner/repo[:QUANT]` is resolved (a Hugging Face mirror). */
 const hfEndpoint = params.get('hf_endpoint');
@@ -107,6 +109,7 @@ function start(
     ...(gpuLayers === undefined ? {} : { gpuLayers }),
     ...(draftModel ? { draftModel } : {}),
     ...(mmproj ? { mmproj } : {}),
+    ...(lora.length > 0 ? { lora } : {}),
     ...(hfEndpoint ? { hfEndpoint } : {}),
     ...(connections === undefined ? {} : { downloads: { connections } }),
     ...(persist ? { persist } : {}),

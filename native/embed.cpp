@@ -34,7 +34,10 @@ static llama_context * embedding_context(int n_ctx) {
     cp.pooling_type = LLAMA_POOLING_TYPE_MEAN;
     e.embed_ctx = llama_init_from_model(e.model, cp);
   }
-  if (e.embed_ctx) attach_threads(e.embed_ctx);
+  if (e.embed_ctx) {
+    attach_threads(e.embed_ctx);
+    apply_loras(e.embed_ctx, e.embed_lora_scales);
+  }
   return e.embed_ctx;
 }
 
@@ -70,8 +73,9 @@ IP_EXPORT_MAY_SUSPEND int ip_embed(const llama_token * ids, int n, int n_ctx) {
     const int most = std::min(static_cast<int>(embedded.size()), n - 1);
     while (keep < most && embedded[keep] == ids[keep]) keep++;
   }
-  if (keep > 0) llama_memory_seq_rm(llama_get_memory(ctx), 0, keep, -1);
-  else llama_memory_clear(llama_get_memory(ctx), true);
+  // A memory that cannot drop a tail (a recurrent model's state) is cleared, and all is decoded.
+  if (keep > 0 && !llama_memory_seq_rm(llama_get_memory(ctx), 0, keep, -1)) keep = 0;
+  if (keep == 0) llama_memory_clear(llama_get_memory(ctx), true);
   embedded.clear();
   if (decode(ctx, ids + keep, n - keep, keep, Logits::all) != 0) return fail("llama_decode failed on the input");
   embedded.assign(ids, ids + n);

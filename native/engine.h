@@ -50,7 +50,11 @@ struct Engine {
   std::vector<llama_token> eog;         // the vocabulary's end-of-generation tokens
   int n_batch = 512;
   bool f32_cache = false;               // the generation context's KV cache is F32 (attention.cpp)
+  std::vector<llama_adapter_lora *> loras;  // LoRA adapters, in load order (lora.cpp)
+  std::vector<float> lora_scales;       // their scales now on the generation context (0: off)
+  std::vector<float> embed_lora_scales; // and on the embedding context
   std::string error;
+  std::string log_error;                // llama.cpp's last error line in its log (load.cpp's on_log)
 
   Slot & slot() { return slots[current]; }
 };
@@ -84,6 +88,9 @@ int fail(const std::string & message);
 // there), encodes it with the projector and decodes its embeddings at `from` (media.cpp).
 // Returns the chunk's token count, or -1 (ip_error says why).
 int decode_media(Slot & s, size_t from);
+
+// Sets the engine's LoRA adapters on `ctx` at `scales` (lora.cpp); none loaded: nothing.
+void apply_loras(llama_context * ctx, std::vector<float> & scales);
 
 // Which positions of a batch get logits.
 enum class Logits { none, last, all };

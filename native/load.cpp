@@ -19,8 +19,11 @@ int fail(const std::string & message) {
 }
 
 // llama.cpp's log goes to the console only for errors (the page's console is the user's).
+// The last error line is kept too, for a reason llama.cpp only logs (lora.cpp).
 static void on_log(ggml_log_level level, const char * text, void *) {
-  if (level == GGML_LOG_LEVEL_ERROR) fputs(text, stderr);
+  if (level != GGML_LOG_LEVEL_ERROR) return;
+  fputs(text, stderr);
+  engine().log_error = text;
 }
 
 IP_EXPORT const char * ip_error() { return engine().error.c_str(); }
@@ -90,8 +93,8 @@ static int32_t gpu_devices() {
 }
 
 // The model's numbers: [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache,
-// n_ctx_seq, gpu_devices, pooling, n_cls_out]. `pooling` is the model's llama_pooling_type (its
-// GGUF's `pooling_type`; 0, none, where it has none): 4 (rank) makes it a reranker (embed.cpp).
+// n_ctx_seq, gpu_devices, pooling]. `pooling` is the model's llama_pooling_type (its GGUF's
+// `pooling_type`; 0, none, where it has none): 4 (rank) makes it a reranker (embed.cpp).
 IP_EXPORT int ip_info() {
   Engine & e = engine();
   out().i32 = {
@@ -106,7 +109,6 @@ IP_EXPORT int ip_info() {
       static_cast<int32_t>(llama_n_ctx_seq(e.ctx)),
       gpu_devices(),
       static_cast<int32_t>(llama_pooling_type(e.ctx)),
-      static_cast<int32_t>(llama_model_n_cls_out(e.model)),
   };
   return static_cast<int>(out().i32.size());
 }

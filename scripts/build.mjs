@@ -34,6 +34,7 @@ execFileSync('npx', ['tsx', 'scripts/write-test-qwen3-model.ts', 'dist/models/in
 });
 execFileSync('npx', ['tsx', 'scripts/write-test-mmproj-models.ts', 'dist/models'], { stdio: 'ignore' });
 execFileSync('npx', ['tsx', 'scripts/write-test-pooling-models.ts', 'dist/models'], { stdio: 'ignore' });
+execFileSync('npx', ['tsx', 'scripts/write-test-lora-adapters.ts', 'dist/models'], { stdio: 'ignore' });
 const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;
 console.log(
   `built dist/ (sw ${stamp.version} ${stamp.checksum}; playground precache ${precached.playground.count} files, ` +

@@ -3,6 +3,7 @@ import type { RequestRecord } from '../core/protocol/engine-api';
 import type { BackendName } from '../core/domain/backend-name';
 import type { ModelCard } from '../core/domain/model-card';
 import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
+import type { LoraOption } from './lora-option';
 import type { WebLLMCacheBackend } from '../core/domain/webllm-source';
 import type { OpenAIError } from '../core/domain/errors';
 import type { RouteTable } from '../core/route-table/route-table-schema';
@@ -110,6 +111,14 @@ export interface InpageOptions {
    * `/props` and the model's card say which modalities it takes.
    */
   mmproj?: string | ModelSpec;
+  /**
+   * LoRA adapters (llama-server's `--lora`, `--lora-scaled`): GGUF adapters made for the model,
+   * each named as `model` is, alone (scale 1) or as `{ adapter, scale }`, loaded with it in this
+   * order (an adapter's id is its place: docs/lora.md). Requests run at these scales unless they
+   * send `lora: [{id, scale}]`; `POST /lora-adapters` changes them. An adapter made for another
+   * model fails the load (503 `model_load_failed`, with llama.cpp's reason).
+   */
+  lora?: LoraOption[];
   /**
    * How GGUF models are downloaded into the model store (docs/models.md): `connections`, 1-16
    * (default 4), is how many ranges of a file, or parts of a split model, are fetched at once

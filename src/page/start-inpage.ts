@@ -15,6 +15,7 @@ import { readDownloads } from '../core/domain/downloads';
 import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
 import { withDraftModel } from './draft-model-option';
 import { withProjector } from './mmproj-option';
+import { withLoraAdapters } from './lora-option';
 import type { EngineApi, EngineSettings, RequestRecord } from '../core/protocol/engine-api';
 import type { DeviceState, Inpage, InpageOptions, ModelManager } from './inpage-options';
 import { toOpenAIError } from '../core/domain/errors';
@@ -104,6 +105,11 @@ export function startInpage(options: InpageOptions = {}): Inpage {
       models = {
         ...models,
         primary: withProjector(models.primary, options.mmproj, document.baseURI, options.hfEndpoint),
+      };
+    if (options.lora !== undefined)
+      models = {
+        ...models,
+        primary: withLoraAdapters(models.primary, options.lora, document.baseURI, options.hfEndpoint),
       };
   } catch (error) {
     const name = typeof model === 'string' ? model : model.id;

@@ -6,6 +6,7 @@
  * WebLLM backends implement exactly this.
  */
 import type { DraftCounts, SpeculativeRequest } from '#core/domain/speculative';
+import type { LoraAdapterInfo, LoraScale } from '#core/domain/lora';
 import type { BackendName } from '#core/domain/backend-name';
 import type { ModelCard } from '#core/domain/model-card';
 import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
@@ -61,6 +62,8 @@ export interface ChoiceRequest<P = PromptInput> extends SamplingParams {
   cache_prompt: boolean;
   /** Speculative decoding, or null: off (only backends that have it get a request with it). */
   speculative: SpeculativeRequest | null;
+  /** LoRA adapters' scales: those listed, the others 0; empty: the model's own (src/core/domain/lora.ts). */
+  lora: readonly LoraScale[];
   /** The constraint the whole output must match (GBNF, and the JSON schema of JSON constraints), or null. */
   grammar: OutputGrammar | null;
 }
@@ -184,13 +187,24 @@ export interface LoadedModel {
   countPromptTokens(prompt: PromptInput, signal: AbortSignal): Promise<number>;
   /**
    * Each prompt token with its log-probability given the ones before it (for `echo` +
-   * `logprobs`); the first token has none (`logprob: null`, `top: null`).
+   * `logprobs`); the first token has none (`logprob: null`, `top: null`). `lora`: the request's
+   * LoRA adapters' scales (empty: the model's).
    */
-  scorePrompt(prompt: PromptInput, top: number, signal: AbortSignal): Promise<PromptToken[]>;
+  scorePrompt(
+    prompt: PromptInput,
+    top: number,
+    signal: AbortSignal,
+    lora: readonly LoraScale[],
+  ): Promise<PromptToken[]>;
   /** One pooled vector per input (models that can embed; the others list `embeddings` as unsupported). */
   embed?(inputs: PromptInput[], signal: AbortSignal): Promise<EmbeddingResult>;
   /** A reranker's score for each document against the query (models that list `rerank` as unsupported have none). */
   rerank?(query: string, documents: string[], signal: AbortSignal): Promise<RerankResult>;
+  /**
+   * llama-server's `/lora-adapters`: its LoRA adapters at the model's scales, after setting
+   * those (`set`: the listed ones, the others 0) where given (absent: the backend loads none).
+   */
+  loraAdapters?(set: readonly LoraScale[] | null): LoraAdapterInfo[];
   /** llama-server's slot actions on the model's context (absent: the backend has none, a 501). */
   slotAction?(request: SlotActionRequest): Promise<SlotActionResult>;
   unload(): Promise<void>;

@@ -2,6 +2,7 @@
 import { codePoints } from '#core/util/code-points';
 import type { PromptInput, TokenLogprob } from '#core/domain/generation';
 import type { LoadedModel } from './backend';
+import type { LoraScale } from '#core/domain/lora';
 import { Utf8Hold } from './utf8-hold';
 
 /** The echoed prompt of a choice: its text, and its tokens when asked. */
@@ -21,12 +22,13 @@ export async function echoPrompt(
   prompt: PromptInput,
   logprobs: number | null,
   signal: AbortSignal,
+  lora: readonly LoraScale[] = [],
 ): Promise<EchoPiece> {
   if (logprobs === null) {
     const text = await model.promptText(prompt);
     return { text, tokens: null, points: codePoints(text) };
   }
-  const scored = await model.scorePrompt(prompt, logprobs, signal);
+  const scored = await model.scorePrompt(prompt, logprobs, signal, lora);
   // Offsets as the completion's: the tokens of a split character all start where it starts.
   const utf8 = new Utf8Hold();
   const tokens: TokenLogprob[] = [];

@@ -61,6 +61,7 @@ export function choiceRequest<P = PromptInput>(
     token_info: needsTokens(request) ? (request.logprobs ?? 0) : null,
     cache_prompt: request.cache_prompt,
     speculative: request.speculative,
+    lora: request.lora,
     grammar: request.grammar,
     ...pickSampling(request),
     seed: request.seed === null ? null : request.seed + choice,

@@ -83,7 +83,7 @@ export async function runGeneration(
         continue;
       }
       const { prompt, opensReasoning } = await renderFor(model, requested);
-      const echo = request.echo ? await echoPrompt(model, prompt, request.logprobs, signal) : null;
+      const echo = request.echo ? await echoPrompt(model, prompt, request.logprobs, signal, request.lora) : null;
       if (!(await runPrompt(model, prompt, { echo, opensReasoning }, p, context))) return tally.snapshot();
     }
     postToSw(port, 'generation.done', { counts: tally.snapshot() });

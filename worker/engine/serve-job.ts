@@ -17,6 +17,7 @@ import { runApplyTemplate, runDetokenize, runTokenize } from './run-tokenize';
 import { runProps } from './run-props';
 import { runReady } from './run-ready';
 import { runSlotAction } from './run-slot-action';
+import { runLora } from './run-lora';
 
 /** The part of a model's engine entry a job needs. */
 export interface JobTarget {
@@ -49,6 +50,7 @@ const runners: { [K in JobKind]: Runner<K> } = {
   props: runProps,
   ready: runReady,
   slot: runSlotAction,
+  lora: runLora,
 };
 
 const postError = (port: MessagePort, error: unknown) =>

@@ -56,6 +56,7 @@ export const JOB_KINDS: { [K in JobKind]: JobKindSpec<JobEvent<K>> } = {
   props: { isEvent: isJobEvent.props, ends: new Set(['props.result', 'generation.error']) },
   ready: { isEvent: isJobEvent.ready, ends: new Set(['ready.result', 'generation.error']) },
   slot: { isEvent: isJobEvent.slot, ends: new Set(['slot.result', 'generation.error']) },
+  lora: { isEvent: isJobEvent.lora, ends: new Set(['lora.result', 'generation.error']) },
 };
 
 /**

@@ -52,6 +52,7 @@ export const openJob: { [K in JobKind]: Opener<K> } = {
   props: (route, request, signal) => open(route, { kind: 'props', request }, JOB_KINDS.props, signal),
   ready: (route, request, signal) => open(route, { kind: 'ready', request }, JOB_KINDS.ready, signal),
   slot: (route, request, signal) => open(route, { kind: 'slot', request }, JOB_KINDS.slot, signal),
+  lora: (route, request, signal) => open(route, { kind: 'lora', request }, JOB_KINDS.lora, signal),
 };
 
 async function open<E extends { type: string }>(

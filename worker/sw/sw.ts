@@ -34,6 +34,7 @@ import { metricsRoute } from './routes/llama-server/metrics-route';
 import { nativeCompletionRoute, nativeCompletionsRoute } from './routes/llama-server/completion-route';
 import { propsRoute } from './routes/llama-server/props-route';
 import { slotsRoute } from './routes/llama-server/slots-route';
+import { loraAdaptersRoutes } from './routes/llama-server/lora-adapters-route';
 import { slotActionRoute } from './routes/llama-server/slot-action-route';
 import { embeddingsRoute } from './routes/embeddings/route';
 import { modelRoute } from './routes/model';
@@ -69,6 +70,7 @@ const routes: Route[] = [
   metricsRoute(self.clients, prefix),
   propsRoute(self.clients, prefix),
   slotsRoute(self.clients, prefix),
+  ...loraAdaptersRoutes(self.clients, prefix),
   slotActionRoute(self.clients, prefix),
   modelsRoute(self.clients, prefix),
   modelRoute(self.clients, prefix),

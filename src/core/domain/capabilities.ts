@@ -8,6 +8,7 @@ import { InvalidRequestError } from './errors';
 import { hasMedia, isChatPrompt, type GenerationRequest, type RequestPrompt } from './generation';
 import { isActive, PARAMETERS, type ParameterName } from './parameters';
 import { resolveSpeculative } from './speculative';
+import { checkLoraScales } from './lora';
 
 /** A model's limits and the parameters and features it cannot honour. */
 export interface ModelCapabilities {
@@ -19,6 +20,8 @@ export interface ModelCapabilities {
   max_token_bytes: number;
   /** What it reads besides text, through its projector (issue 32); absent: text only. */
   modalities?: { vision: boolean; audio: boolean };
+  /** How many LoRA adapters it has loaded (ids 0 to n - 1: lora.ts); absent: none. */
+  lora_adapters?: number;
 }
 
 const FEATURE_MESSAGES: Partial<Record<CapabilityName, [string, string]>> = {
@@ -126,6 +129,7 @@ export function checkCapabilities(capabilities: ModelCapabilities, request: Gene
     }
   }
   checkMedia(capabilities, request);
+  checkLoraScales(request.lora, capabilities.lora_adapters ?? 0);
   for (const prompt of request.prompts) {
     const least = minPromptTokens(prompt, capabilities);
     if (least >= capabilities.context_length) {

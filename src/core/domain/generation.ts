@@ -7,6 +7,7 @@ import type { ChatPrompt } from './chat-prompt';
 import type { MediaKind } from '#core/media/media-kind';
 import type { ParameterValues } from './parameters';
 import type { SpeculativeRequest } from './speculative';
+import type { LoraScale } from './lora';
 
 export type { SamplingParams } from './parameters';
 
@@ -104,6 +105,8 @@ export interface GenerationRequest extends ParameterValues {
   cache_prompt: boolean;
   /** Speculative decoding (llama-server's `speculative.*` fields), or null: off. */
   speculative: SpeculativeRequest | null;
+  /** LoRA adapters' scales (llama-server's `lora`): those listed, the others 0; empty: the model's own (lora.ts). */
+  lora: readonly LoraScale[];
   /** Running token counts with every piece (vLLM's continuous usage stats). */
   continuous_usage: boolean;
 }

@@ -30,6 +30,19 @@ export interface ModelSpec {
    * turns images or audio into the model's embeddings, loaded with the model.
    */
   mmproj?: ProjectorSpec;
+  /**
+   * LoRA adapters (llama-server's `--lora`, `--lora-scaled`; llamacpp): GGUF adapters made for
+   * this model, loaded with it in this order (an adapter's id is its place), each at its `scale`
+   * until `POST /lora-adapters` changes it (0: loaded, off: `--lora-init-without-apply`).
+   */
+  lora?: LoraAdapterSpec[];
+}
+
+/** A model's LoRA adapter: its id (for progress and errors), where its GGUF comes from, and its scale. */
+export interface LoraAdapterSpec {
+  id: string;
+  source: ModelSource;
+  scale: number;
 }
 
 /** A model's draft model: its id (for progress and errors) and where its GGUF comes from. */

@@ -12,14 +12,17 @@
  *   takes any id), `n_keep`/`n_discard` (context shift, which neither does by default: a prompt
  *   past the context is a 400), `n_cache_reuse`, `sse_ping_interval`, `backend_sampling`.
  * - `speculative.*`: speculative decoding (speculative-fields.ts).
+ * - `lora`: the LoRA adapters' scales for this request (lora-field.ts, src/core/domain/lora.ts).
  * - Refused unless off: `timings_per_token`, `return_progress`, `post_sampling_probs`,
- *   `verbose`, `n_indent`, `t_max_predict_ms`, `lora` (no adapters are loaded here).
+ *   `verbose`, `n_indent`, `t_max_predict_ms`.
  */
 import * as v from 'valibot';
 import { InvalidRequestError } from '../domain/errors';
 import type { SpeculativeRequest } from '../domain/speculative';
+import type { LoraScale } from '../domain/lora';
 import { booleanField, integerField } from './fields';
 import { readSpeculative, speculativeFields } from './speculative-fields';
+import { loraField, readLora } from './lora-field';
 
 const optional = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);
 
@@ -41,7 +44,7 @@ export const llamaServerFields = {
   verbose: optional(booleanField('verbose')),
   n_indent: optional(integerField('n_indent', 0)),
   t_max_predict_ms: optional(integerField('t_max_predict_ms', -1)),
-  lora: optional(v.array(v.unknown(), "Invalid type for 'lora': expected an array of {id, scale}.")),
+  lora: optional(loraField('lora')),
   ...speculativeFields,
 };
 
@@ -57,7 +60,6 @@ const REFUSED: Array<[keyof LlamaServerInput, (input: LlamaServerInput) => boole
   ['verbose', (i) => i.verbose === true, "llama-server's debug output is not produced here"],
   ['n_indent', (i) => (i.n_indent ?? 0) > 0, 'indentation stops are not supported here'],
   ['t_max_predict_ms', (i) => (i.t_max_predict_ms ?? 0) > 0, 'a time limit on generation is not supported here'],
-  ['lora', (i) => (i.lora ?? []).length > 0, 'no LoRA adapters are loaded here'],
 ];
 
 /** What the OpenAI routes take from llama-server's fields (after the refusals). */
@@ -70,6 +72,8 @@ export interface LlamaServerOptions {
   n: number | undefined;
   /** The `speculative.*` fields (speculative-fields.ts). */
   speculative: SpeculativeRequest | null;
+  /** The LoRA adapters' scales it asks for (empty: the model's own). */
+  lora: LoraScale[];
 }
 
 export function readLlamaServerFields(input: LlamaServerInput): LlamaServerOptions {
@@ -83,5 +87,6 @@ export function readLlamaServerFields(input: LlamaServerInput): LlamaServerOptio
     n_probs: input.n_probs != null && input.n_probs > 0 ? input.n_probs : undefined,
     n: input.n_cmpl ?? undefined,
     speculative: readSpeculative(input),
+    lora: readLora(input.lora),
   };
 }

@@ -80,5 +80,6 @@ function toRequest(input: CompletionBody): Omit<CompletionRequest, 'grammar'> {
     continuous_usage: input.stream_options?.continuous_usage_stats ?? false,
     cache_prompt: input.cache_prompt ?? true,
     speculative: native.speculative,
+    lora: native.lora,
   };
 }

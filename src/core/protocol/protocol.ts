@@ -10,6 +10,7 @@ import type { DraftCounts } from '../domain/speculative';
 import type { BuildStamp } from './build-stamp';
 import type { EmbeddingRequest } from '../domain/embedding';
 import type { RerankRequest } from '../domain/rerank';
+import type { LoraAdapterInfo, LoraAdaptersRequest } from '../domain/lora';
 import type { WireError } from '../domain/errors';
 import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from '../domain/generation';
 import type { ModelCard } from '../domain/model-card';
@@ -42,6 +43,8 @@ export interface JobRequests {
   ready: ReadyRequest;
   /** llama-server's slot actions: the model's context saved to, or restored from, a named file; or erased. */
   slot: SlotActionRequest;
+  /** llama-server's `/lora-adapters`: the model's LoRA adapters, and setting their scales. */
+  lora: LoraAdaptersRequest;
 }
 
 export type JobKind = keyof JobRequests;
@@ -214,6 +217,7 @@ export interface EngineToSwTokens {
   'apply-template.result': { prompt: string };
   'props.result': PropsResult;
   'slot.result': SlotActionResult;
+  'lora.result': { adapters: LoraAdapterInfo[] };
   'generation.error': { error: WireError };
 }
 
@@ -235,6 +239,7 @@ export interface JobEvents {
   props: Pick<EngineToSwTokens, 'props.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
   ready: EngineToSwReady & Pick<EngineToSw, 'generation.alive'>;
   slot: Pick<EngineToSwTokens, 'slot.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
+  lora: Pick<EngineToSwTokens, 'lora.result' | 'generation.error'> & Pick<EngineToSw, 'generation.alive'>;
 }
 
 /** SW -> engine worker on every job's port, whatever its kind. */
@@ -297,6 +302,7 @@ export const isJobEvent: { [K in JobKind]: (data: unknown) => data is MessageOf<
   props: messageGuard<JobEvents['props']>(['props.result', 'generation.error', 'generation.alive']),
   ready: messageGuard<JobEvents['ready']>(['ready.result', 'generation.error', 'generation.alive']),
   slot: messageGuard<JobEvents['slot']>(['slot.result', 'generation.error', 'generation.alive']),
+  lora: messageGuard<JobEvents['lora']>(['lora.result', 'generation.error', 'generation.alive']),
 };
 export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
 

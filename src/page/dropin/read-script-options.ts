@@ -22,6 +22,7 @@ export interface ScriptAttributes {
   gpuLayers?: string | undefined;
   draftModel?: string | undefined;
   mmproj?: string | undefined;
+  lora?: string | undefined;
   persist?: string | undefined;
   promptCache?: string | undefined;
   hfEndpoint?: string | undefined;
@@ -46,7 +47,8 @@ const fromScript = (model: string, scriptUrl: string) =>
  * data-threads=... data-slots=... data-gpu-layers=... data-draft-model=... data-persist>` into runtime options (`data-routes`: the URL of a route table's
  * JSON, relative to the page; `data-isolate`: `credentialless` or `require-corp`; `data-threads`:
  * `N`, or `P/D` for prompts and decoding; `data-draft-model`: a draft model for speculative
- * decoding, named as `data-model` is; `data-persist`: present, `true` or `1` asks for
+ * decoding, named as `data-model` is; `data-lora`: LoRA adapters, named so, separated by spaces,
+ * each at scale 1; `data-persist`: present, `true` or `1` asks for
  * persistent storage, `false` or `0` does not; `data-hf-endpoint`: where `hf:` ids are resolved;
  * `data-prompt-cache`: `false` or `0` turns the prompt cache across page loads off, a number
  * of MiB bounds it).
@@ -118,6 +120,8 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
   if (draftModel) options.draftModel = fromScript(draftModel, scriptUrl);
   const mmproj = attributes.mmproj?.trim();
   if (mmproj) options.mmproj = fromScript(mmproj, scriptUrl);
+  const lora = attributes.lora?.trim();
+  if (lora) options.lora = lora.split(/\s+/).map((adapter) => fromScript(adapter, scriptUrl));
   const persist = attributes.persist?.trim().toLowerCase();
   if (persist !== undefined) {
     if (persist === '' || persist === 'true' || persist === '1') options.persist = true;

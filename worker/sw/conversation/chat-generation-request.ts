@@ -28,6 +28,7 @@ export function chatGenerationRequest(chat: ChatRequest): GenerationRequest {
     grammar: chat.grammar,
     cache_prompt: chat.cache_prompt,
     speculative: chat.speculative,
+    lora: chat.lora,
     continuous_usage: chat.continuous_usage,
     ...pickParameters(chat),
   };

@@ -3,6 +3,7 @@
  * flattened to text, function tools, and every sampler resolved to a value.
  */
 import type { SpeculativeRequest } from '#core/domain/speculative';
+import type { LoraScale } from '#core/domain/lora';
 import type { ChatMessage, FunctionTool, ReasoningEffort } from '#core/domain/chat-prompt';
 import type { OutputGrammar } from '#core/domain/generation';
 import type { ParameterValues } from '#core/domain/parameters';
@@ -49,5 +50,7 @@ export interface ChatRequest extends ParameterValues {
   cache_prompt: boolean;
   /** llama-server's `speculative.*` fields (null: off). */
   speculative: SpeculativeRequest | null;
+  /** llama-server's `lora`: adapters' scales (empty: the model's own). */
+  lora: LoraScale[];
   user: string | null;
 }

@@ -96,6 +96,7 @@ function toRequest(input: ChatBody, shaped: Shaped): Omit<ChatRequest, 'grammar'
     top_logprobs: native.n_probs ?? input.top_logprobs ?? 0,
     cache_prompt: input.cache_prompt ?? true,
     speculative: native.speculative,
+    lora: native.lora,
     user: input.user ?? null,
   };
 }

@@ -6,6 +6,9 @@ import { DraftModel } from './draft-model';
 import { GgufError } from '#gguf/gguf-error';
 import { validateGgufParts } from '#gguf/validate-gguf';
 import { validateProjector } from '#gguf/validate-projector';
+import { validateLora, type LoraFileInfo } from '#gguf/validate-lora';
+import type { LoraAdapterInfo } from '#core/domain/lora';
+import { LoraAdapters } from './lora-adapters';
 import { randomMediaMarker, type Projector } from './projector';
 import { chatTemplateFromMetadata } from '#gguf/chat-template';
 import { vocabularyFromMetadata } from '#gguf/vocabulary';
@@ -148,7 +151,8 @@ export class LlamaCppBackend implements Backend {
       // The state a reload wants, read while the model loads (for either cache type it may get).
       const keysFor = async (fingerprints: string[]) =>
         Promise.all(KV_CACHE_TYPES.map((kvCacheType) => stateKey(fingerprints, { contextLength, kvCacheType })));
-      const keys = cache.enabled ? modelFingerprints(files).then(keysFor) : null;
+      // Not with LoRA adapters: a saved state holds what the adapters' scales then gave (lora.ts).
+      const keys = cache.enabled && !spec.lora?.length ? modelFingerprints(files).then(keysFor) : null;
       const latest = keys ? keys.then((both) => readLatestState(both, cache)).catch(() => null) : Promise.resolve(null);
       const slots = engineSlots();
       const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
@@ -188,8 +192,10 @@ export class LlamaCppBackend implements Backend {
         throw error;
       }
       let projector: Projector | null = null;
+      let adapters: LoraAdapters;
       try {
         if (spec.mmproj) projector = await this.loadProjector(spec, spec.mmproj, engine, onProgress);
+        adapters = await this.loadAdapters(spec, engine, onProgress);
       } catch (error) {
         engine.dispose();
         throw error;
@@ -213,6 +219,7 @@ export class LlamaCppBackend implements Backend {
         projector,
         placement,
         isEncoder(metadata),
+        adapters,
       );
       await firstEvaluation(spec.id, model);
       await model.warmStart(await latest);
@@ -351,6 +358,47 @@ export class LlamaCppBackend implements Backend {
       if (!(error instanceof EngineError)) throw error;
       throw refuse(error.message, error);
     }
+  }
+
+  /**
+   * Loads `spec`'s LoRA adapters into its engine, in order: each downloaded, stored and checked
+   * as a model is (validate-lora.ts), then llama.cpp checks it against the model. One that does
+   * not fit is a 503 `model_load_failed` naming both, with llama.cpp's reason.
+   */
+  private async loadAdapters(
+    spec: ModelSpec,
+    engine: LlamaWasm,
+    onProgress: (progress: LoadProgress) => void,
+  ): Promise<LoraAdapters> {
+    const loaded: LoraAdapterInfo[] = [];
+    for (const adapter of spec.lora ?? []) {
+      const refuse = (why: string, cause?: unknown) =>
+        new ServiceUnavailableError(
+          `The LoRA adapter '${adapter.id}' cannot be loaded for '${spec.id}': ${why}.`,
+          'model_load_failed',
+          cause === undefined ? undefined : { cause },
+        );
+      const asModel: ModelSpec = { id: adapter.id, backend: 'llamacpp', source: adapter.source };
+      const [file] = await this.fetchModel(asModel, (progress) => onProgress({ ...progress, model: spec.id }));
+      if (!file) throw refuse('it has no file');
+      let info: LoraFileInfo;
+      try {
+        info = await validateLora(file.blob);
+      } catch (error) {
+        if (!(error instanceof GgufError)) throw error;
+        if (isStoredSource(adapter.source)) await forgetModelFiles(adapter.source);
+        throw refuse(error.message, error);
+      }
+      try {
+        const id = await engine.loadLora({ name: file.name, blob: file.blob });
+        const path = adapter.source.kind === 'url' ? adapter.source.url : adapter.id;
+        loaded.push({ id, path, scale: adapter.scale, task_name: info.taskName, prompt_prefix: info.promptPrefix });
+      } catch (error) {
+        if (!(error instanceof EngineError)) throw error;
+        throw refuse(error.message, error);
+      }
+    }
+    return new LoraAdapters(loaded);
   }
 
   /**

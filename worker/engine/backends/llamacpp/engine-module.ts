@@ -96,6 +96,8 @@ export interface LlamaEngineModule {
   _ip_embed(ids: Ptr, n: number, nCtx: number): MaySuspend;
   _ip_rerank_prompt(query: Ptr, queryLength: number, document: Ptr, documentLength: number): number;
   _ip_mmproj_load(path: Ptr, mediaMarker: Ptr, useGpu: number): MaySuspend;
+  _ip_lora_load(path: Ptr): MaySuspend;
+  _ip_lora_scales(scales: Ptr, n: number, embedding: number): number;
   _ip_media_marker(): Ptr;
   _ip_media_begin(
     text: Ptr,

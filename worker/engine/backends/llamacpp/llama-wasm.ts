@@ -58,6 +58,9 @@ const MODEL_DIR = '/models';
 /** Where a projector's file is mounted (apart from the model's: one WORKERFS mount per folder). */
 const PROJECTOR_DIR = '/mmproj';
 
+/** Where LoRA adapters' files are mounted, one folder each (a WORKERFS mount per folder). */
+const LORA_DIR = '/lora';
+
 /** The glue's statuses (native/generate.cpp, batch.cpp): a slot's tokens fill the context; the unified cache has no room now. */
 const FULL = -2;
 const NO_ROOM = -3;
@@ -112,6 +115,8 @@ export class LlamaWasm {
   private pending: number[] = [0];
   /** Per slot: whether its prompt has media (`beginWithMedia`), whose steps take the projector's time. */
   private withMedia: boolean[] = [false];
+  /** LoRA adapters loaded (loadLora). */
+  private loras = 0;
   /** The slot the per-slot calls act on (`use`). */
   private current = 0;
   private readonly lock = new EngineLock();
@@ -203,6 +208,36 @@ export class LlamaWasm {
       ),
     );
     return { modalities: { vision: (bits & 1) !== 0, audio: (bits & 2) !== 0 }, onGpu: (bits & 4) !== 0 };
+  }
+
+  /**
+   * Loads a LoRA adapter GGUF (llama-server's `--lora`) for the loaded model, mounted as the
+   * model's file is, at scale 0 (`loraScales` sets it); returns its id (the count loaded
+   * before it). One made for another model throws, with llama.cpp's reason (a tensor the
+   * model does not have, another shape, another architecture).
+   */
+  async loadLora(file: { name: string; blob: Blob }): Promise<number> {
+    const dir = `${LORA_DIR}/${this.loras}`;
+    if (this.loras === 0) this.m.FS.mkdir(LORA_DIR);
+    await this.mount(dir, [file]);
+    const id = this.check(await this.withStringAwaited(`${dir}/${file.name}`, (ptr) => this.m._ip_lora_load(ptr)));
+    this.loras += 1;
+    return id;
+  }
+
+  /**
+   * Sets the adapters' scales (one each, in load order; 0: off) on the generation context, or
+   * with `embedding` on the embedding context, from its next decode on (native/lora.cpp).
+   */
+  loraScales(scales: readonly number[], embedding = false): void {
+    this.inSection('loraScales');
+    const ptr = this.malloc(Math.max(1, scales.length) * 4);
+    try {
+      this.m.HEAPF32.set(scales, ptr / 4);
+      this.check(this.m._ip_lora_scales(ptr, scales.length, embedding ? 1 : 0));
+    } finally {
+      this.m._free(ptr);
+    }
   }
 
   /**
@@ -304,7 +339,7 @@ export class LlamaWasm {
 
   info(): ModelNumbers {
     const n = this.m._ip_info();
-    // [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache, n_ctx_seq, gpu_devices, pooling, n_cls_out] (native/load.cpp)
+    // [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache, n_ctx_seq, gpu_devices, pooling] (native/load.cpp)
     const [
       vocabSize = 0,
       contextLength = 0,

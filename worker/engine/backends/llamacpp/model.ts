@@ -41,6 +41,8 @@ import type { DraftModel } from './draft-model';
 import { resolveSpeculative } from '#core/domain/speculative';
 import { announceBusy } from '../../request-control';
 import { SlotSteps, type SampleSpec, type StepResult, type TokensResult } from './slot-steps';
+import { LoraAdapters } from './lora-adapters';
+import type { LoraAdapterInfo, LoraScale } from '#core/domain/lora';
 
 /** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
 declare const __INPAGE_TEST_HOOKS__: boolean;
@@ -101,6 +103,7 @@ export class LlamaCppModel implements LoadedModel {
     projector: Projector | null,
     placement: AcceleratorChoice,
     encoder = false,
+    private readonly lora = new LoraAdapters(),
   ) {
     const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
     // An encoder (attention not causal: BERT's) embeds and reranks; it continues no text (encoder-model.ts).
@@ -116,6 +119,7 @@ export class LlamaCppModel implements LoadedModel {
       vocab_size: vocab.size,
       max_token_bytes: vocab.maxTokenBytes,
       ...(projector ? { modalities: projector.modalities } : {}),
+      ...(lora.count > 0 ? { lora_adapters: lora.count } : {}),
     };
     this.kvCacheType = kvCacheType;
     this.details = {
@@ -206,16 +210,25 @@ export class LlamaCppModel implements LoadedModel {
     return this.guard.call(() => this.promptIds(prompt, null).length);
   }
 
-  async scorePrompt(prompt: PromptInput, top: number): Promise<PromptToken[]> {
+  async scorePrompt(
+    prompt: PromptInput,
+    top: number,
+    _signal: AbortSignal,
+    lora: readonly LoraScale[] = [],
+  ): Promise<PromptToken[]> {
     this.saved.drop();
     const ids = this.guard.call(() => this.promptIds(prompt, null));
     this.checkLength(ids.length, 'prompt');
-    return this.onFreeSlot((slot) => this.scored(ids, top, slot));
+    const scales = this.lora.scalesFor(lora);
+    return this.onFreeSlot((slot) => this.scored(ids, top, slot, scales), this.lora.group(scales));
   }
 
-  /** Runs `work` on a slot no request holds (the one slot without slots), which it then gives back. */
-  private async onFreeSlot<T>(work: (slot: number) => T): Promise<Awaited<T>> {
-    const slot = this.batch ? await this.batch.acquire([], new AbortController().signal) : 0;
+  /**
+   * Runs `work` on a slot no request holds (the one slot without slots), which it then gives
+   * back; with slots, once the running requests are at the LoRA scales of `group` (slot-steps.ts).
+   */
+  private async onFreeSlot<T>(work: (slot: number) => T, group: string | null = null): Promise<Awaited<T>> {
+    const slot = this.batch ? await this.batch.acquire([], new AbortController().signal, null, group) : 0;
     try {
       return await work(slot ?? 0);
     } finally {
@@ -223,8 +236,10 @@ export class LlamaCppModel implements LoadedModel {
     }
   }
 
-  private scored(ids: number[], top: number, slot: number): Promise<PromptToken[]> {
+  private scored(ids: number[], top: number, slot: number, scales: readonly number[]): Promise<PromptToken[]> {
     return this.guard.onSlot(slot, async () => {
+      // Scoring reads the prompt whole (its cells are dropped first): only the scales matter.
+      this.lora.use(slot, scales, (at) => this.engine.loraScales(at));
       const scored = ids.length > 1 ? await this.engine.score(ids, top) : [];
       return ids.map((id, i): PromptToken => {
         const bytes = this.engine.piece(id, true);
@@ -291,7 +306,10 @@ export class LlamaCppModel implements LoadedModel {
           'context_length_exceeded',
         );
       announceBusy(this.steps.expectedMs(ids.length));
-      const { vector, kept } = await this.guard.section(() => this.engine.embed(ids, most));
+      const { vector, kept } = await this.guard.section(() => {
+        this.lora.useOwn((scales) => this.engine.loraScales(scales, true));
+        return this.engine.embed(ids, most);
+      });
       outputs.push(vector);
       promptTokens += ids.length;
       cachedTokens += kept;
@@ -458,7 +476,8 @@ export class LlamaCppModel implements LoadedModel {
       if (ids.length === 0) throw new InvalidRequestError('The prompt is empty (it has no tokens).', 'prompt');
       this.checkLength(ids.length, 'prompt');
     }
-    const slot = await batch.acquire(ids ?? [], signal);
+    const scales = this.lora.scalesFor(request.lora);
+    const slot = await batch.acquire(ids ?? [], signal, null, this.lora.group(scales));
     if (slot === null) return;
     // The slot's context changes now: a save of its last request not made yet is not made.
     this.saved.drop(slot);
@@ -478,6 +497,7 @@ export class LlamaCppModel implements LoadedModel {
     prompt: SlotPrompt,
     signal: AbortSignal,
   ): AsyncIterable<GenerationEvent> {
+    await this.guard.onSlot(slot, () => this.useLora(request, slot));
     // A prompt another slot is reading now is copied from it, not read again (slot-steps.ts);
     // else a saved state that holds more of it than the slot does is restored (saved-context.ts).
     if (request.cache_prompt && 'ids' in prompt) {
@@ -553,6 +573,21 @@ export class LlamaCppModel implements LoadedModel {
     }
   }
 
+  /**
+   * The request's LoRA scales on the engine before the selected `slot` decodes for it; the
+   * cells the slot kept from other scales are dropped (lora-adapters.ts). In a section.
+   */
+  private useLora(request: AnyChoice, slot: number): void {
+    const scales = this.lora.scalesFor(request.lora);
+    if (!this.lora.use(slot, scales, (at) => this.engine.loraScales(at))) this.engine.keep(0);
+  }
+
+  /** `GET /lora-adapters` (`set` null) and `POST /lora-adapters` (the model's scales now): its adapters. */
+  loraAdapters(set: readonly LoraScale[] | null): LoraAdapterInfo[] {
+    if (set) this.lora.setOwn(set);
+    return this.lora.list();
+  }
+
   /** Drops `slot`'s cells after its first `n`. */
   private keepOnSlot(slot: number, n: number): Promise<void> {
     return this.guard.onSlot(slot, () => this.engine.keep(n));
@@ -574,7 +609,10 @@ export class LlamaCppModel implements LoadedModel {
    */
   private async *choice(request: AnyChoice, prompt: SlotPrompt, signal: AbortSignal): AsyncIterable<GenerationEvent> {
     const pacer = new Pacer();
-    const { ids, cached: cachedTokens } = await this.guard.section(() => this.begin(prompt, request.cache_prompt));
+    const { ids, cached: cachedTokens } = await this.guard.section(() => {
+      this.useLora(request, 0);
+      return this.begin(prompt, request.cache_prompt);
+    });
     const promptTokens = ids.length;
     // `/infill` answers with the prompt it laid out (llama-server's `prompt`: the ids' pieces, control tokens as text).
     const laidOut = request.infill

@@ -16,6 +16,10 @@
  * token and the draft in a batch of its own, before the step of the others' tokens, and samples
  * all the draft's positions at once (`checkDraft`): each token taken, then the one after them.
  *
+ * Requests at other LoRA scales (lora-adapters.ts) do not run together: a slot is given only to a
+ * request in the running ones' group, and one of another group waits, and holds back those queued
+ * behind it, until the running ones end.
+ *
  * A slot's cache stream holds its share of the context (native/load.cpp), and a request ends at
  * its slot's end (model.ts): a step or a prompt chunk always has room. Where the engine says
  * otherwise, that is the engine's failure, not the request's.
@@ -79,6 +83,7 @@ interface PrefillWork extends Settle<StepResult | null> {
 interface Waiter {
   ids: readonly number[];
   wanted: number | null;
+  group: string | null;
   grant(slot: number | null): void;
 }
 
@@ -94,6 +99,8 @@ const YIELD_EVERY_MS = 4;
 
 export class SlotSteps {
   private readonly held: boolean[];
+  /** Each held slot's group (its request's LoRA scales: lora-adapters.ts), null where any goes. */
+  private readonly groups: (string | null)[];
   private readonly lastUsed: number[];
   private clock = 0;
   private readonly waiters: Waiter[] = [];
@@ -116,6 +123,7 @@ export class SlotSteps {
     readonly count: number,
   ) {
     this.held = new Array<boolean>(count).fill(false);
+    this.groups = new Array<string | null>(count).fill(null);
     this.lastUsed = new Array<number>(count).fill(0);
   }
 
@@ -123,13 +131,22 @@ export class SlotSteps {
    * A slot for a request whose prompt is `ids` (null: it aborted while waiting): the free slot
    * whose kept tokens share the most of the prompt (its prefix is reused), else the one idle
    * longest, as llama-server picks. `wanted`: that slot only (a slot action). FIFO among waiters.
+   * `group`: its LoRA scales; a slot is given only while every held slot is in its group (null:
+   * any), so one set of scales decodes at a time, and a waiter of another group holds back
+   * those behind it until the slots run dry.
    */
-  acquire(ids: readonly number[], signal: AbortSignal, wanted: number | null = null): Promise<number | null> {
+  acquire(
+    ids: readonly number[],
+    signal: AbortSignal,
+    wanted: number | null = null,
+    group: string | null = null,
+  ): Promise<number | null> {
     if (signal.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
       const waiter: Waiter = {
         ids,
         wanted,
+        group,
         grant: (slot) => {
           signal.removeEventListener('abort', onAbort);
           resolve(slot);
@@ -245,6 +262,7 @@ export class SlotSteps {
     for (let i = 0; i < this.waiters.length; i++) {
       const waiter = this.waiters[i];
       if (!waiter) continue;
+      if (this.otherGroupHeld(waiter.group)) return;
       const slot = this.pick(waiter);
       if (slot === null) {
         if (waiter.wanted === null) return;
@@ -253,9 +271,16 @@ export class SlotSteps {
       this.waiters.splice(i, 1);
       i -= 1;
       this.held[slot] = true;
+      this.groups[slot] = waiter.group;
       this.tellBusy();
       waiter.grant(slot);
     }
+  }
+
+  /** Whether a held slot is in a group other than `group` (null: none is). */
+  private otherGroupHeld(group: string | null): boolean {
+    if (group === null) return false;
+    return this.groups.some((other, slot) => this.held[slot] === true && other !== null && other !== group);
   }
 
   private tellBusy(): void {

@@ -40,6 +40,7 @@ const probe = <P>(prompt: P): ChoiceRequest<P> => ({
   token_info: null,
   cache_prompt: true,
   speculative: null,
+  lora: [],
   grammar: null,
 });
 

@@ -35,6 +35,7 @@ const definition: GenerationRouteDefinition<NativeCompletionBody> = {
     grammar: body.grammar,
     cache_prompt: body.cache_prompt,
     speculative: body.speculative,
+    lora: body.lora,
     // Running counts: each prompt's own counts are told apart by them.
     continuous_usage: true,
   }),

@@ -1,13 +1,15 @@
 /**
  * The sampling settings a request runs with, named as llama-server names them in `/props`'
  * `default_generation_settings.params`, `/slots`' `params` and `/infill`'s
- * `generation_settings`: the parameter table's values (its defaults for `/props`), `max_tokens`
+ * `generation_settings`: the parameter table's values (its defaults for `/props`), `lora` (the
+ * scales a request sent, as llama-server lists them; not in `/props`), `max_tokens`
  * and `n_predict` -1 for "up to the context", the seed 4294967295 (llama.cpp's "random") when
  * none was given. llama-server's samplers that are not here (DRY, XTC, dynamic temperature) are
  * left out rather than reported at values that mean nothing.
  */
 import type { ParameterValues } from '#core/domain/parameters';
 import { readParameters } from '#core/openai/read-parameters';
+import type { LoraScale } from '#core/domain/lora';
 
 /** llama.cpp's `LLAMA_DEFAULT_SEED`: a random seed per request. */
 const RANDOM_SEED = 4294967295;
@@ -17,9 +19,11 @@ export interface SettingsInput {
   max_tokens: number | null;
   stop: string[];
   stream: boolean;
+  /** The request's LoRA scales (llama-server lists the ones it sent). */
+  lora?: readonly LoraScale[];
 }
 
-export function generationSettings({ parameters: p, max_tokens, stop, stream }: SettingsInput) {
+export function generationSettings({ parameters: p, max_tokens, stop, stream, lora = [] }: SettingsInput) {
   const predict = max_tokens ?? -1;
   return {
     seed: p.seed ?? RANDOM_SEED,
@@ -41,6 +45,7 @@ export function generationSettings({ parameters: p, max_tokens, stop, stream }: 
     ignore_eos: p.ignore_eos,
     stream,
     logit_bias: Object.entries(p.logit_bias).map(([id, bias]) => [Number(id), bias]),
+    lora: lora.map(({ id, scale }) => ({ id, scale })),
   };
 }
 
@@ -49,6 +54,7 @@ export function defaultGenerationSettings() {
   const {
     stop: _stop,
     logit_bias: _bias,
+    lora: _lora,
     ...defaults
   } = generationSettings({
     parameters: readParameters({}),

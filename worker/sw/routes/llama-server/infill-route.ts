@@ -34,6 +34,7 @@ export const infillRoute = generationRoute({
     infill: { extra: body.input_extra, prompt: body.prompt },
     grammar: body.grammar,
     speculative: null,
+    lora: body.lora,
     cache_prompt: body.cache_prompt,
     // Running counts for each streamed frame's `tokens_predicted`.
     continuous_usage: body.stream,

@@ -2,7 +2,7 @@
  * Validates a llama-server `/infill` body: `input_prefix` and `input_suffix` (required strings,
  * as there), `input_extra` (`[{filename, text}]`, filename `tmp` when left out), `prompt` (text
  * after the prefix), `n_predict` or `max_tokens` (-1: up to the context, the default there),
- * `stop`, `stream`, `return_tokens`, `cache_prompt`, the parameter table's rows and the
+ * `stop`, `stream`, `return_tokens`, `cache_prompt`, `lora`, the parameter table's rows and the
  * constraint fields (`grammar`, `json_schema`, ...). Unknown keys are ignored, as llama-server
  * ignores them; a bad value is a 400 naming its field.
  */
@@ -17,6 +17,8 @@ import { CONSTRAINT_KEYS, readGrammar } from '#core/openai/read-grammar';
 import { PARAMETER_ALIASES } from '#core/openai/resolve-aliases';
 import type { OutputGrammar } from '#core/domain/generation';
 import { isRecord } from '#core/util/is-record';
+import { loraField, readLora } from '#core/openai/lora-field';
+import type { LoraScale } from '#core/domain/lora';
 
 const optional = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);
 
@@ -34,6 +36,7 @@ const infillSchema = v.object({
   stream: optional(booleanField('stream')),
   return_tokens: optional(booleanField('return_tokens')),
   cache_prompt: optional(booleanField('cache_prompt')),
+  lora: optional(loraField('lora')),
 });
 
 const known = new Set([...Object.keys(infillSchema.entries), ...PARAMETER_ALIASES, ...CONSTRAINT_KEYS]);
@@ -51,6 +54,7 @@ export interface InfillBody extends ParameterValues {
   stream: boolean;
   return_tokens: boolean;
   cache_prompt: boolean;
+  lora: LoraScale[];
   grammar: OutputGrammar | null;
 }
 
@@ -90,6 +94,7 @@ export function validateInfill(json: unknown): InfillBody {
     stream: output.stream ?? false,
     return_tokens: output.return_tokens ?? false,
     cache_prompt: output.cache_prompt ?? true,
+    lora: readLora(output.lora),
     grammar: readGrammar(body),
   };
 }

@@ -2,7 +2,7 @@
  * Validates a llama-server `/completion` body: `prompt` (required: `native-prompt.ts`),
  * `n_predict` or `max_tokens` (-1, the default: up to the context), `stop`, `stream`, `n_probs`
  * (top candidates per token, 0..20), `post_sampling_probs` (not served: a 400 naming it),
- * `return_tokens`, `cache_prompt`, `speculative.*` (speculative-fields.ts), every row of the parameter table and the constraint fields
+ * `return_tokens`, `cache_prompt`, `lora` (adapters' scales: lora-field.ts), `speculative.*` (speculative-fields.ts), every row of the parameter table and the constraint fields
  * (`grammar`, `json_schema`, ...). Unknown keys are ignored, as llama-server ignores them; a bad
  * value is a 400 naming its field.
  */
@@ -18,6 +18,8 @@ import { PARAMETER_ALIASES } from '#core/openai/resolve-aliases';
 import { isRecord } from '#core/util/is-record';
 import type { SpeculativeRequest } from '#core/domain/speculative';
 import { readSpeculative, speculativeFields } from '#core/openai/speculative-fields';
+import { loraField, readLora } from '#core/openai/lora-field';
+import type { LoraScale } from '#core/domain/lora';
 import { readNativePrompts, type NativePrompt } from './native-prompt';
 
 const optional = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);
@@ -38,6 +40,7 @@ const completionSchema = v.object({
   post_sampling_probs: optional(booleanField('post_sampling_probs')),
   return_tokens: optional(booleanField('return_tokens')),
   cache_prompt: optional(booleanField('cache_prompt')),
+  lora: optional(loraField('lora')),
   ...speculativeFields,
 });
 
@@ -58,6 +61,7 @@ export interface NativeCompletionBody extends ParameterValues {
   return_tokens: boolean;
   cache_prompt: boolean;
   speculative: SpeculativeRequest | null;
+  lora: LoraScale[];
   grammar: OutputGrammar | null;
 }
 
@@ -95,6 +99,7 @@ export function validateNativeCompletion(json: unknown): NativeCompletionBody {
     return_tokens: output.return_tokens ?? false,
     cache_prompt: output.cache_prompt ?? true,
     speculative: readSpeculative(output),
+    lora: readLora(output.lora),
     grammar: readGrammar(body),
   };
 }

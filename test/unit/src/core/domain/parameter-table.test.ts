@@ -57,6 +57,7 @@ const choice: ChoiceRequest = {
   token_info: null,
   cache_prompt: true,
   speculative: null,
+  lora: [],
   grammar: null,
 };
 

@@ -190,6 +190,7 @@ describe('choiceRequest', () => {
       token_info: 2,
       cache_prompt: false,
       speculative: null,
+      lora: [],
       grammar: null,
       temperature: 0.5,
       top_p: 0.9,

@@ -70,6 +70,7 @@ const defaults: CompletionRequest = {
   continuous_usage: false,
   cache_prompt: true,
   speculative: null,
+  lora: [],
 };
 
 describe('validateCompletion: defaults', () => {
@@ -180,6 +181,7 @@ describe('validateCompletion: defaults', () => {
       continuous_usage: true,
       cache_prompt: false,
       speculative: null,
+      lora: [],
       grammar: null,
     });
   });
@@ -392,7 +394,7 @@ describe('validateCompletion: invalid fields', () => {
     ['verbose', true],
     ['n_indent', 2],
     ['t_max_predict_ms', 5],
-    ['lora', [{ id: 0, scale: 1 }]],
+    ['lora', [{ id: 0 }]],
     ['speculative.type', 'medusa'],
     ['speculative.ngram_size_n', 0],
     ['speculative.ngram_size_m', 2000],

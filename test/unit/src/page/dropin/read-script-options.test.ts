@@ -115,6 +115,14 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
     expect(readScriptOptions({}, SCRIPT).options.mmproj).toBeUndefined();
   });
 
+  it('data-lora: adapters separated by spaces, each named as data-model is', () => {
+    expect(readScriptOptions({ lora: ' a.gguf  hf:x/y:z.gguf ' }, SCRIPT).options.lora).toEqual([
+      new URL('a.gguf', SCRIPT).href,
+      'hf:x/y:z.gguf',
+    ]);
+    expect(readScriptOptions({}, SCRIPT).options.lora).toBeUndefined();
+  });
+
   it('data-hf-endpoint is a mirror for hf: ids, relative to the script; a bad one is reported', () => {
     expect(readScriptOptions({ model: 'hf:a/b:Q4_K_M', hfEndpoint: '/hf/' }, SCRIPT).options).toMatchObject({
       model: 'hf:a/b:Q4_K_M',

@@ -15,6 +15,7 @@ const request: ChoiceRequest = {
   token_info: null,
   cache_prompt: true,
   speculative: null,
+  lora: [],
   grammar: { gbnf: 'root ::= "<tool_call>" "x"', param: 'tools' },
   logit_bias: { '42': -100, '7': 2.5 },
   seed: -1,
