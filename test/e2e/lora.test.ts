@@ -264,3 +264,45 @@ describe('LoRA adapters against native llama-server --lora', { skip: skip ?? fal
     assert.notEqual(alone[1]?.content, alone[0]?.content);
   });
 });
+
+describe('LoRA adapters that do not fit', () => {
+  /** The load's error message, or null where it loaded. */
+  const loadError = (model: { id: string; url: string }, adapter: string) =>
+    single.page.evaluate(
+      async ({ model, adapter }) => {
+        try {
+          await window.inpage.load({
+            id: model.id,
+            backend: 'llamacpp',
+            source: { kind: 'url', url: `${location.origin}${model.url}` },
+            lora: [
+              { id: adapter, source: { kind: 'url', url: `${location.origin}/models/${adapter}.gguf` }, scale: 1 },
+            ],
+          });
+          return null;
+        } catch (error) {
+          return error instanceof Error ? error.message : String(error);
+        }
+      },
+      { model, adapter },
+    );
+
+  test('a file that is not an adapter, and an adapter for another model: the load fails, naming both, with the reason', async () => {
+    const qwen3 = { id: 'qwen3-with-lora', url: '/models/inpage-test-qwen3.gguf' };
+    assert.match(
+      String(await loadError(qwen3, 'inpage-test-bert')),
+      /The LoRA adapter 'inpage-test-bert' cannot be loaded for 'qwen3-with-lora': it is not an adapter: its general.type is/,
+    );
+    assert.match(
+      String(await loadError(qwen3, 'inpage-test-lora-back')),
+      /The LoRA adapter 'inpage-test-lora-back' cannot be loaded for 'qwen3-with-lora': model arch and LoRA arch mismatch/,
+    );
+    // The page's engine goes on: the built-in model still answers.
+    const answer = await postFromPage(single.page, '/v1/completions', {
+      model: 'inpage-test',
+      prompt: 'abc',
+      max_tokens: 3,
+    });
+    assert.equal(answer.status, 200);
+  });
+});

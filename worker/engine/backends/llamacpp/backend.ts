@@ -6,9 +6,8 @@ import { DraftModel } from './draft-model';
 import { GgufError } from '#gguf/gguf-error';
 import { validateGgufParts } from '#gguf/validate-gguf';
 import { validateProjector } from '#gguf/validate-projector';
-import { validateLora, type LoraFileInfo } from '#gguf/validate-lora';
-import type { LoraAdapterInfo } from '#core/domain/lora';
-import { LoraAdapters } from './lora-adapters';
+import type { LoraAdapters } from './lora-adapters';
+import { fetchAdapters, loadAdapters } from './lora-load';
 import { randomMediaMarker, type Projector } from './projector';
 import { chatTemplateFromMetadata } from '#gguf/chat-template';
 import { vocabularyFromMetadata } from '#gguf/vocabulary';
@@ -139,10 +138,21 @@ export class LlamaCppBackend implements Backend {
       const gpuLayers = engineGpuLayers();
       const placing = chooseModelAccelerator(gpuLayers, engineGpuCrashed());
       const files = await this.fetchModel(spec, onProgress);
+      // LoRA adapters download with the model, before the load: their bytes are the heap's too.
+      const adapters = await fetchAdapters(spec, (asModel) =>
+        this.fetchModel(asModel, (progress) => onProgress({ ...progress, model: spec.id })),
+      );
+      const adapterBytes = adapters.reduce((sum, { file }) => sum + file.blob.size, 0);
       onProgress({ model: spec.id, phase: 'load', fraction: 0 });
       const limit = memoryLimit();
       const size = files.reduce((sum, file) => sum + file.blob.size, 0);
-      if (size > limit.bytes) throw tooLarge(spec.id, size, files.length > 1 ? 'its files' : 'its file', limit);
+      if (size + adapterBytes > limit.bytes)
+        throw tooLarge(
+          spec.id,
+          size + adapterBytes,
+          files.length + adapters.length > 1 ? 'its files' : 'its file',
+          limit,
+        );
       const { header, metadata } = await this.validate(spec, files);
       const vocab = vocabularyFromMetadata(metadata);
       // A model with learned positions (BERT's) has no context past its trained one.
@@ -159,11 +169,11 @@ export class LlamaCppBackend implements Backend {
       // memory64 only where wasm32's heap cannot hold the model and its KV cache, and the browser runs it.
       const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib);
       const forced64 = __INPAGE_TEST_HOOKS__ ? testMemory64() : null;
-      const memory64 = hasMemory64() && (needsMemory64(size, cacheBytes) || forced64 !== null);
+      const memory64 = hasMemory64() && (needsMemory64(size + adapterBytes, cacheBytes) || forced64 !== null);
       // On the GPU, only what stays on the CPU (hostShare) must fit the wasm32 WebGPU build's heap,
       // and only the tensors offloaded must each fit one of the GPU's buffer bindings.
       const host = hostShare(header.tensors, metadata, gpuLayers === 'all' ? MAX_GPU_LAYERS : gpuLayers, cacheBytes);
-      const hostMemory64 = needsMemory64(host.weights, host.cache) || forced64 === 'all';
+      const hostMemory64 = needsMemory64(host.weights + adapterBytes, host.cache) || forced64 === 'all';
       const { engine, choice, placement } = await this.startEngine(
         spec.id,
         {
@@ -192,10 +202,10 @@ export class LlamaCppBackend implements Backend {
         throw error;
       }
       let projector: Projector | null = null;
-      let adapters: LoraAdapters;
+      let lora: LoraAdapters;
       try {
         if (spec.mmproj) projector = await this.loadProjector(spec, spec.mmproj, engine, onProgress);
-        adapters = await this.loadAdapters(spec, engine, onProgress);
+        lora = await loadAdapters(spec, engine, adapters);
       } catch (error) {
         engine.dispose();
         throw error;
@@ -219,7 +229,7 @@ export class LlamaCppBackend implements Backend {
         projector,
         placement,
         isEncoder(metadata),
-        adapters,
+        lora,
       );
       await firstEvaluation(spec.id, model);
       await model.warmStart(await latest);
@@ -358,47 +368,6 @@ export class LlamaCppBackend implements Backend {
       if (!(error instanceof EngineError)) throw error;
       throw refuse(error.message, error);
     }
-  }
-
-  /**
-   * Loads `spec`'s LoRA adapters into its engine, in order: each downloaded, stored and checked
-   * as a model is (validate-lora.ts), then llama.cpp checks it against the model. One that does
-   * not fit is a 503 `model_load_failed` naming both, with llama.cpp's reason.
-   */
-  private async loadAdapters(
-    spec: ModelSpec,
-    engine: LlamaWasm,
-    onProgress: (progress: LoadProgress) => void,
-  ): Promise<LoraAdapters> {
-    const loaded: LoraAdapterInfo[] = [];
-    for (const adapter of spec.lora ?? []) {
-      const refuse = (why: string, cause?: unknown) =>
-        new ServiceUnavailableError(
-          `The LoRA adapter '${adapter.id}' cannot be loaded for '${spec.id}': ${why}.`,
-          'model_load_failed',
-          cause === undefined ? undefined : { cause },
-        );
-      const asModel: ModelSpec = { id: adapter.id, backend: 'llamacpp', source: adapter.source };
-      const [file] = await this.fetchModel(asModel, (progress) => onProgress({ ...progress, model: spec.id }));
-      if (!file) throw refuse('it has no file');
-      let info: LoraFileInfo;
-      try {
-        info = await validateLora(file.blob);
-      } catch (error) {
-        if (!(error instanceof GgufError)) throw error;
-        if (isStoredSource(adapter.source)) await forgetModelFiles(adapter.source);
-        throw refuse(error.message, error);
-      }
-      try {
-        const id = await engine.loadLora({ name: file.name, blob: file.blob });
-        const path = adapter.source.kind === 'url' ? adapter.source.url : adapter.id;
-        loaded.push({ id, path, scale: adapter.scale, task_name: info.taskName, prompt_prefix: info.promptPrefix });
-      } catch (error) {
-        if (!(error instanceof EngineError)) throw error;
-        throw refuse(error.message, error);
-      }
-    }
-    return new LoraAdapters(loaded);
   }
 
   /**
