@@ -9,8 +9,9 @@
  * Each model is answered greedily by the `simd` CPU engine, then by the WebGPU engine following
  * the CPU's tokens, with every layer on lavapipe (`webgpu`), and with the last layer and the output
  * there, the rest on the CPU in the same engine (`webgpu@2`, llama.cpp's -ngl 2): the test models
- * must give the CPU's tokens, and the vision pair's projector runs on the GPU too (its F16 patch
- * kernel and flash attention). wllama 3.13 runs beside them on lavapipe (the baseline the device
+ * must give the CPU's tokens (`inpage-test-lora`: with its two LoRA adapters, placed with the
+ * layers they adapt), and the vision pair's projector runs on the GPU too (its F16 patch kernel
+ * and flash attention). wllama 3.13 runs beside them on lavapipe (the baseline the device
  * check reports), and must give the CPU's tokens on the test model too.
  */
 import assert from 'node:assert/strict';
@@ -53,6 +54,7 @@ test('the WebGPU engine on lavapipe (shader-f16) gives the CPU engine’s tokens
       // text model, 1.1e-3 for the vision pair, whose image embedding passes through f16).
       for (const [name, tolerance] of [
         ['inpage-test', 1e-3],
+        ['inpage-test-lora', 1e-3],
         ['inpage-test-vision', 5e-3],
       ] as const) {
         const answer = webgpu(name, engine);
@@ -60,6 +62,12 @@ test('the WebGPU engine on lavapipe (shader-f16) gives the CPU engine’s tokens
         assert.ok((answer.logprobGap ?? Infinity) <= tolerance, `${name}, ${engine}: logprob gap ${answer.logprobGap}`);
       }
       assert.equal(webgpu('inpage-test-vision', engine).projectorOnGpu, true, `${engine}: the projector on lavapipe`);
+      // The adapters change the answer (the CPU's with them is not the CPU's without), and the GPU
+      // applies them as the CPU does (above): with every layer there, and with only the adapted
+      // output layer there (webgpu@2: the first block's adapter stays on the CPU).
+      const plain = report.models['inpage-test']?.answers.simd;
+      const adapted = report.models['inpage-test-lora']?.answers.simd;
+      assert.notDeepEqual(adapted?.tokens, plain?.tokens, 'the LoRA adapters change the greedy answer');
       // The bench models' random weights make near-ties: another token only where the CPU's margin
       // is within the tolerance (node-engine.ts fails otherwise), logprobs within 0.05.
       for (const name of ['small-q4_0', 'small-q8_0']) {

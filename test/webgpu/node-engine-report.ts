@@ -18,6 +18,8 @@ export interface ReportAnswer {
   heapBytes?: number;
   /** The bytes of the GPU buffers the engine created (reports from 2026-12-06 on). */
   gpuBufferBytes?: number;
+  /** Its greedy tokens (an engine that followed the `simd` engine's: its own argmax at each position). */
+  tokens?: number[];
   /** Against the `simd` engine (absent on its own answer): every position's argmax its token. */
   sameTokens?: boolean;
   /** Positions whose argmax differed, with the `simd` engine's margin there. */

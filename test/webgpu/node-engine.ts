@@ -13,7 +13,9 @@
  *   NODE_ENGINE_MODELS (inpage-test,small-q4_0,inpage-test-vision): `inpage-test`, bench models
  *     (bench-models.ts's names) and `inpage-test-vision` (the vision pair: its projector asked onto
  *     the GPU, unlike a page today, taken where the engine has one; a prompt with an image; its patch
- *     kernel F16, as converted CLIPs have it; `inpage-test-vision-f32`: F32, for the f16-rewrite probe);
+ *     kernel F16, as converted CLIPs have it; `inpage-test-vision-f32`: F32, for the f16-rewrite probe;
+ *     `inpage-test-lora`: `inpage-test` with its two test LoRA adapters at 1 and 0.5, placed with
+ *     the layers they adapt);
  *   NODE_ENGINE_ENGINES (simd,webgpu): engine names, `llama-engine-NAME.{wasm,mjs}` in DIR, every
  *     layer on the GPU where the engine has one; `NAME@N`: N layers there (llama.cpp's -ngl N), the
  *     rest on the CPU inside that engine;
@@ -38,6 +40,7 @@ import { greedyAnswer } from './greedy-answer';
 import { benchModelSpec, type BenchShapeName } from '../fixtures/bench-model';
 import { buildInpageTestVisionModel, buildInpageTestVisionProjector } from '../fixtures/inpage-test-vision';
 import { gradientPng } from '../fixtures/test-media';
+import { buildInpageTestLoraAttn, buildInpageTestLoraBack } from '../fixtures/inpage-test-lora';
 import type { GgmlType } from '../../src/builtin-model/quantize';
 import type { RawCandidate } from '../../worker/engine/backends/llamacpp/llama-wasm';
 import { countGpuBuffers, installNodeGpu } from './node-gpu';
@@ -98,9 +101,11 @@ const SENTENCE = 'The quick brown fox jumps over the lazy dog. ';
 /** The vision pair's projectors by model name (the patch kernel's type), and its image (the image tests' picture). */
 const VISION: Record<string, 'f16' | 'f32'> = { 'inpage-test-vision': 'f16', 'inpage-test-vision-f32': 'f32' };
 const IMAGE = new Uint8Array(gradientPng());
+/** `inpage-test` with both test adapters (test/fixtures/inpage-test-lora.ts): the output layer's and the first block's. */
+const LORA = 'inpage-test-lora';
 
 function model(name: string): Blob {
-  if (name === 'inpage-test') return new Blob([buildInpageTestModel()]);
+  if (name === 'inpage-test' || name === LORA) return new Blob([buildInpageTestModel()]);
   if (VISION[name]) return new Blob([buildInpageTestVisionModel()]);
   const [shape, type] = name.split('-') as [BenchShapeName, GgmlType];
   return new Blob([...ggufParts(benchModelSpec(shape, type))]);
@@ -142,6 +147,11 @@ async function answer(engine: string, name: string, blob: Blob, follow?: readonl
           file !== 'simd',
         )
       : null;
+    if (name === LORA) {
+      await llama.loadLora({ name: 'back.gguf', blob: new Blob([buildInpageTestLoraBack()]) });
+      await llama.loadLora({ name: 'attn.gguf', blob: new Blob([buildInpageTestLoraAttn()]) });
+      await llama.exclusive(() => llama.loraScales([1, 0.5]));
+    }
     const prompt = projector
       ? { text: `<__media__>${SENTENCE}`, media: [IMAGE] }
       : llama.tokenize(SENTENCE.repeat(64), true, false).slice(0, PROMPT_TOKENS);

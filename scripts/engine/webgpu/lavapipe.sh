@@ -7,7 +7,7 @@
 # lavapipe runs on this machine's CPU, so its speed says nothing of a GPU's. It runs as on a lent
 # GPU, through the device call's command in a throwaway overlay of the chroot.
 #   usage: scripts/engine/webgpu/lavapipe.sh [OUTDIR]   (default test-results/webgpu-lavapipe)
-#   NODE_ENGINE_MODELS (inpage-test,small-q4_0,small-q8_0,inpage-test-vision), NODE_ENGINE_ENGINES
+#   NODE_ENGINE_MODELS (inpage-test,inpage-test-lora,small-q4_0,small-q8_0,inpage-test-vision), NODE_ENGINE_ENGINES
 #   (simd,webgpu,webgpu@2: every layer on lavapipe, then the last layer and the output only, the
 #   rest on the CPU in the same engine), NODE_ENGINE_BASELINES (a GPU host's default: wllama 3.13 on
 #   lavapipe too, reported) and the other NODE_ENGINE_* of node-engine.ts pass through.
@@ -34,7 +34,7 @@ mount -t overlay overlay -o "lowerdir=$chroot_dir,upperdir=$host/upper,workdir=$
 mount -t proc proc "$host/root/proc"
 cp "$host/root/usr/share/vulkan/icd.d/lvp_icd.json" "$host/root/usr/share/vulkan/icd.d/nvidia_icd.json"
 mkdir -p "$host/root/repo" "$host/root/out" && cp -r "$repo/.device" "$host/root/repo/.device"
-export NODE_ENGINE_MODELS="${NODE_ENGINE_MODELS:-inpage-test,small-q4_0,small-q8_0,inpage-test-vision}"
+export NODE_ENGINE_MODELS="${NODE_ENGINE_MODELS:-inpage-test,inpage-test-lora,small-q4_0,small-q8_0,inpage-test-vision}"
 export NODE_ENGINE_ENGINES="${NODE_ENGINE_ENGINES:-simd,webgpu,webgpu@2}"
 pass=()
 for name in NODE_ENGINE_MODELS NODE_ENGINE_ENGINES NODE_ENGINE_BASELINES NODE_ENGINE_TOKENS NODE_ENGINE_PROMPT \
