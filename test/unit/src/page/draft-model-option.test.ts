@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../../src/core/domain/errors';
+import { paramOf } from './refused-param';
 import type { ModelSpec } from '../../../../src/core/domain/model-spec';
 import { withDraftModel } from '../../../../src/page/draft-model-option';
 
 const BASE = 'https://example.test/app/';
 const GGUF: ModelSpec = { id: 'big', backend: 'llamacpp', source: { kind: 'url', url: `${BASE}big.gguf` } };
-
-const paramOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InvalidRequestError) return error.param;
-    throw error;
-  }
-  return null;
-};
 
 describe('withDraftModel', () => {
   it("puts the draft model, named as a model is, on the model's spec", () => {

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../../src/core/domain/errors';
+import { paramOf } from './refused-param';
 import type { ModelSpec } from '../../../../src/core/domain/model-spec';
 import { withLoraAdapters } from '../../../../src/page/lora-option';
 
 const BASE = 'https://example.test/app/';
 const GGUF: ModelSpec = { id: 'model', backend: 'llamacpp', source: { kind: 'url', url: `${BASE}model.gguf` } };
-
-const paramOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InvalidRequestError) return error.param;
-    throw error;
-  }
-  return null;
-};
 
 describe('withLoraAdapters', () => {
   it("puts the adapters, named as models are, on the model's spec in order: alone at 1, or with a scale", () => {

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../../../src/core/domain/errors';
+import { paramOf } from './refused-param';
 import type { ModelSpec } from '../../../../src/core/domain/model-spec';
 import { withProjector } from '../../../../src/page/mmproj-option';
 
 const BASE = 'https://example.test/app/';
 const GGUF: ModelSpec = { id: 'vision', backend: 'llamacpp', source: { kind: 'url', url: `${BASE}vision.gguf` } };
-
-const paramOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InvalidRequestError) return error.param;
-    throw error;
-  }
-  return null;
-};
 
 describe('withProjector', () => {
   it("puts the projector, named as a model is, on the model's spec", () => {
