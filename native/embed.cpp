@@ -5,15 +5,17 @@
 
 #include "common.h"
 
-// The context for embeddings: `n_ctx` tokens per input, the model's pooling (mean when it has none).
-static llama_context * embedding_context(int n_ctx) {
+// The context for embeddings: `n_ctx` tokens per batch, the model's pooling (mean when it has
+// none), `n_seqs` inputs per batch (more than 1 only for a model without a KV cache, an encoder:
+// a cache would be split between them). The first call's sizes stay.
+static llama_context * embedding_context(int n_ctx, int n_seqs) {
   Engine & e = engine();
   if (e.embed_ctx) return e.embed_ctx;
   llama_context_params cp = llama_context_default_params();
   cp.n_ctx = n_ctx;
   cp.n_batch = n_ctx;
   cp.n_ubatch = n_ctx;
-  cp.n_seq_max = 1;
+  cp.n_seq_max = n_seqs;
   cp.n_threads = llama_n_threads(e.ctx);
   cp.n_threads_batch = llama_n_threads_batch(e.ctx);
   cp.embeddings = true;
@@ -63,7 +65,7 @@ static bool reuses_prefix(llama_context * ctx) {
 // ip_out_i32 holds one number: how many leading ids were kept from the input before
 // (reuses_prefix), not decoded again.
 IP_EXPORT_MAY_SUSPEND int ip_embed(const llama_token * ids, int n, int n_ctx) {
-  llama_context * ctx = embedding_context(n_ctx);
+  llama_context * ctx = embedding_context(n_ctx, 1);
   if (!ctx) return fail("llama.cpp could not create the embedding context");
   if (n > static_cast<int>(llama_n_ctx(ctx))) return fail("the input is too large to embed at once");
   std::vector<llama_token> & embedded = engine().embedded;
@@ -85,6 +87,45 @@ IP_EXPORT_MAY_SUSPEND int ip_embed(const llama_token * ids, int n, int n_ctx) {
   const int dim = rank ? llama_model_n_cls_out(engine().model) : llama_model_n_embd_out(engine().model);
   out().f32.assign(pooled, pooled + dim);
   out().i32.assign(1, keep);
+  return dim;
+}
+
+// The pooled embeddings of `count` inputs in one batch, each its own sequence: `ids` holds them
+// one after another, `lens` their lengths (at most `n_ctx` together, the batch size the
+// context is made with on first use, for up to `n_seqs` inputs). Only for a model without a KV
+// cache (an encoder, BERT's family: its inputs attend only to themselves, and nothing is kept
+// between calls); one decode reads the weights once for all of them. Returns the dimension;
+// ip_out_f32 holds `count` vectors of it, in order (rank pooling: the head's outputs).
+IP_EXPORT_MAY_SUSPEND int ip_embed_batch(const llama_token * ids, const int32_t * lens, int count, int n_ctx, int n_seqs) {
+  llama_context * ctx = embedding_context(n_ctx, n_seqs);
+  if (!ctx) return fail("llama.cpp could not create the embedding context");
+  if (llama_get_memory(ctx)) return fail("only a model without a KV cache embeds inputs in one batch");
+  if (count < 1 || count > static_cast<int>(llama_n_seq_max(ctx))) return fail("too many inputs for one batch");
+  int total = 0;
+  for (int k = 0; k < count; k++) total += lens[k];
+  if (total > static_cast<int>(llama_n_ctx(ctx))) return fail("the inputs are too large to embed at once");
+  llama_batch batch = llama_batch_init(total, 0, 1);
+  int at = 0;
+  for (int k = 0; k < count; k++)
+    for (int i = 0; i < lens[k]; i++, at++) {
+      batch.token[at] = ids[at];
+      batch.pos[at] = i;
+      batch.n_seq_id[at] = 1;
+      batch.seq_id[at][0] = k;
+      batch.logits[at] = true;
+    }
+  batch.n_tokens = total;
+  const int status = llama_decode(ctx, batch);
+  llama_batch_free(batch);
+  if (status != 0) return fail("llama_decode failed on the inputs");
+  const bool rank = llama_pooling_type(ctx) == LLAMA_POOLING_TYPE_RANK;
+  const int dim = rank ? llama_model_n_cls_out(engine().model) : llama_model_n_embd_out(engine().model);
+  out().f32.clear();
+  for (int k = 0; k < count; k++) {
+    const float * pooled = llama_get_embeddings_seq(ctx, k);
+    if (!pooled) return fail("the model gave no pooled embedding");
+    out().f32.insert(out().f32.end(), pooled, pooled + dim);
+  }
   return dim;
 }
 

@@ -94,6 +94,7 @@ export interface LlamaEngineModule {
   _ip_state_restore(data: Ptr, size: number): MaySuspend;
   _ip_score(ids: Ptr, n: number, top: number): MaySuspend;
   _ip_embed(ids: Ptr, n: number, nCtx: number): MaySuspend;
+  _ip_embed_batch(ids: Ptr, lens: Ptr, count: number, nCtx: number, nSeqs: number): MaySuspend;
   _ip_rerank_prompt(query: Ptr, queryLength: number, document: Ptr, documentLength: number): number;
   _ip_mmproj_load(path: Ptr, mediaMarker: Ptr, useGpu: number): MaySuspend;
   _ip_lora_load(path: Ptr): MaySuspend;

@@ -628,6 +628,25 @@ export class LlamaWasm {
     return { vector: Array.from(this.m.HEAPF32.subarray(at, at + dim)), kept };
   }
 
+  /**
+   * An encoder's pooled embeddings of several inputs in one decode (native/embed.cpp's
+   * ip_embed_batch), in order: at most `seqs` inputs of at most `contextLength` tokens together,
+   * the embedding context made with those sizes on first use (a model without a KV cache only).
+   */
+  async embedBatch(inputs: readonly (readonly number[])[], contextLength: number, seqs: number): Promise<number[][]> {
+    this.inSection('embedBatch');
+    const lens = inputs.map((ids) => ids.length);
+    const dim = this.check(
+      await this.withIdsAwaited(inputs.flat(), (idsPtr) =>
+        this.withIdsAwaited(lens, (lensPtr) =>
+          this.m._ip_embed_batch(idsPtr, lensPtr, inputs.length, contextLength, seqs),
+        ),
+      ),
+    );
+    const at = address(this.m._ip_out_f32()) / 4;
+    return inputs.map((_, k) => Array.from(this.m.HEAPF32.subarray(at + k * dim, at + (k + 1) * dim)));
+  }
+
   /** `count` report entries (id and logprob, then `top` candidates) from the output buffers. */
   private entries(count: number, top: number): SampledToken[] {
     const ids = address(this.m._ip_out_i32()) / 4;

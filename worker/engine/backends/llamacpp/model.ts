@@ -42,6 +42,7 @@ import { resolveSpeculative } from '#core/domain/speculative';
 import { announceBusy } from '../../request-control';
 import { SlotSteps, type SampleSpec, type StepResult, type TokensResult } from './slot-steps';
 import { LoraAdapters } from './lora-adapters';
+import { EMBED_SEQS, inputBatches } from './input-batches';
 import type { LoraAdapterInfo, LoraScale } from '#core/domain/lora';
 
 /** True only in test builds (vite.config.ts; the package's bundles define it false): see test-trap.ts. */
@@ -102,7 +103,7 @@ export class LlamaCppModel implements LoadedModel {
     private readonly draft: DraftModel | null,
     projector: Projector | null,
     placement: AcceleratorChoice,
-    encoder = false,
+    private readonly encoder = false,
     private readonly lora = new LoraAdapters(),
   ) {
     const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
@@ -280,9 +281,11 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   /**
-   * The pooled output of each item's ids (`idsOf`), one after another, each in one batch of at
-   * most EMBEDDING_BATCH tokens, yielding between them; the items' tokens, and those kept from the
-   * item before (native/embed.cpp). `text` names an item in a 400: empty, or too long.
+   * The pooled output of each item's ids (`idsOf`, all made first: a 400 comes before any
+   * decode), each in one batch of at most EMBEDDING_BATCH tokens, yielding between batches; the
+   * items' tokens, and those kept from the item before (native/embed.cpp). An encoder's items go
+   * several to a batch (input-batches.ts); the others' one after another. `text` names an item in
+   * a 400: empty, or too long.
    */
   private async poolEach<T>(
     items: readonly T[],
@@ -295,8 +298,7 @@ export class LlamaCppModel implements LoadedModel {
     let cachedTokens = 0;
     const pacer = new Pacer();
     const most = Math.min(EMBEDDING_BATCH, this.contextLength);
-    for (const item of items) {
-      if (signal.aborted) break;
+    const inputs = items.map((item) => {
       const ids = this.guard.call(() => idsOf(item));
       if (ids.length === 0) throw new InvalidRequestError(text.empty, text.param);
       if (ids.length > most)
@@ -305,6 +307,29 @@ export class LlamaCppModel implements LoadedModel {
           text.param,
           'context_length_exceeded',
         );
+      return ids;
+    });
+    if (this.encoder) {
+      for (const batch of inputBatches(
+        inputs.map((ids) => ids.length),
+        most,
+      )) {
+        if (signal.aborted) break;
+        const group = batch.map((index) => inputs[index] ?? []);
+        const tokens = group.reduce((sum, ids) => sum + ids.length, 0);
+        announceBusy(this.steps.expectedMs(tokens));
+        const vectors = await this.guard.section(() => {
+          this.lora.useOwn((scales) => this.engine.loraScales(scales, true));
+          return this.engine.embedBatch(group, most, EMBED_SEQS);
+        });
+        outputs.push(...vectors);
+        promptTokens += tokens;
+        await pacer.maybeYield();
+      }
+      return { outputs, promptTokens, cachedTokens };
+    }
+    for (const ids of inputs) {
+      if (signal.aborted) break;
       announceBusy(this.steps.expectedMs(ids.length));
       const { vector, kept } = await this.guard.section(() => {
         this.lora.useOwn((scales) => this.engine.loraScales(scales, true));
