@@ -310,10 +310,8 @@ export class LlamaCppModel implements LoadedModel {
       return ids;
     });
     if (this.encoder) {
-      for (const batch of inputBatches(
-        inputs.map((ids) => ids.length),
-        most,
-      )) {
+      const lengths = inputs.map((ids) => ids.length);
+      for (const batch of inputBatches(lengths, most)) {
         if (signal.aborted) break;
         const group = batch.map((index) => inputs[index] ?? []);
         const tokens = group.reduce((sum, ids) => sum + ids.length, 0);
@@ -507,7 +505,7 @@ export class LlamaCppModel implements LoadedModel {
     // The slot's context changes now: a save of its last request not made yet is not made.
     this.saved.drop(slot);
     try {
-      yield* this.slotChoice(batch, slot, request, prompt, signal);
+      yield* this.slotChoice(batch, slot, request, prompt, scales, signal);
     } finally {
       batch.release(slot);
       // Media positions match no saved prefix (media.cpp): such prompts are not saved.
@@ -520,9 +518,10 @@ export class LlamaCppModel implements LoadedModel {
     slot: number,
     request: AnyChoice,
     prompt: SlotPrompt,
+    scales: readonly number[],
     signal: AbortSignal,
   ): AsyncIterable<GenerationEvent> {
-    await this.guard.onSlot(slot, () => this.useLora(request, slot));
+    await this.guard.onSlot(slot, () => this.useLora(scales, slot));
     // A prompt another slot is reading now is copied from it, not read again (slot-steps.ts);
     // else a saved state that holds more of it than the slot does is restored (saved-context.ts).
     if (request.cache_prompt && 'ids' in prompt) {
@@ -599,11 +598,10 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   /**
-   * The request's LoRA scales on the engine before the selected `slot` decodes for it; the
-   * cells the slot kept from other scales are dropped (lora-adapters.ts). In a section.
+   * A request's LoRA scales (`scalesFor`) on the engine before the selected `slot` decodes for
+   * it; the cells the slot kept from other scales are dropped (lora-adapters.ts). In a section.
    */
-  private useLora(request: AnyChoice, slot: number): void {
-    const scales = this.lora.scalesFor(request.lora);
+  private useLora(scales: readonly number[], slot: number): void {
     if (!this.lora.use(slot, scales, (at) => this.engine.loraScales(at))) this.engine.keep(0);
   }
 
@@ -634,8 +632,9 @@ export class LlamaCppModel implements LoadedModel {
    */
   private async *choice(request: AnyChoice, prompt: SlotPrompt, signal: AbortSignal): AsyncIterable<GenerationEvent> {
     const pacer = new Pacer();
+    const scales = this.lora.scalesFor(request.lora);
     const { ids, cached: cachedTokens } = await this.guard.section(() => {
-      this.useLora(request, 0);
+      this.useLora(scales, 0);
       return this.begin(prompt, request.cache_prompt);
     });
     const promptTokens = ids.length;
