@@ -14,12 +14,15 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright';
 import { buildBenchModel } from '../fixtures/bench-model';
+import { buildInpageTestLoraAttn } from '../fixtures/inpage-test-lora';
 import { startHarness, type Harness } from './harness';
 import { postFromPage } from './page-helpers';
 import { assertSameProbabilities, type Probability } from './native-probabilities';
 
 const DIR = 'dist/test-prompt-cache';
 const MODEL_URL = '/test-prompt-cache/live-attention.gguf';
+/** A LoRA adapter of that model's first block (test/fixtures/inpage-test-lora.ts's attention adapter). */
+const LORA_URL = '/test-prompt-cache/live-attention-lora.gguf';
 /** 540 bytes: 540 prompt tokens on the byte vocabulary (no BOS). */
 const PREFIX = Array.from({ length: 60 }, (_, i) => `line ${String(i).padStart(3, '0')}\n`).join('');
 const TAIL = 'and what follows';
@@ -43,6 +46,7 @@ let harness: Harness;
 before(async () => {
   await mkdir(DIR, { recursive: true });
   await writeFile(`${DIR}/live-attention.gguf`, buildBenchModel({ nEmbd: 64, nLayer: 2, nFf: 128, nHead: 2 }, 'f32'));
+  await writeFile(`${DIR}/live-attention-lora.gguf`, buildInpageTestLoraAttn(64));
   harness = await startHarness();
 });
 after(async () => {
@@ -167,6 +171,52 @@ describe('the prompt cache across page loads', () => {
       assert.equal(restored.content, colds[i]?.content);
       assertSameProbabilities(restored.completion_probabilities, colds[i]?.completion_probabilities ?? []);
     }
+    await page.context().close();
+  });
+
+  test("with a LoRA adapter: states are saved and restored at the load's scales only", async () => {
+    const { page } = await harness.openPage();
+    const load = () =>
+      page.evaluate(
+        async ({ model, adapter }) => {
+          await window.inpage.ready;
+          const url = (path: string) => ({ kind: 'url' as const, url: `${location.origin}${path}` });
+          const card = await window.inpage.load({
+            id: 'live-attention-lora',
+            backend: 'llamacpp',
+            source: url(model),
+            lora: [{ id: 'attn', source: url(adapter), scale: 1 }],
+          });
+          return card.id;
+        },
+        { model: MODEL_URL, adapter: LORA_URL },
+      );
+    const OFF = { lora: [{ id: 0, scale: 0 }] };
+    let model = await load();
+    const cold = await complete(page, model, PREFIX + TAIL, { cache_prompt: false });
+    const coldOff = await complete(page, model, PREFIX + TAIL, { ...OFF, cache_prompt: false });
+    // The adapter moves the answer: a state used at the other scales would show.
+    const moved = Math.abs(
+      (cold.completion_probabilities[0]?.logprob ?? 0) - (coldOff.completion_probabilities[0]?.logprob ?? 0),
+    );
+    assert.ok(moved > 1e-3, `the adapter moved the first token's log-probability by ${moved}`);
+    await complete(page, model, PREFIX);
+    await savedWith(page, PREFIX);
+    // At other scales: not saved.
+    await complete(page, model, UNRELATED, OFF);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal((await savedEntries(page)).length, 1);
+
+    await page.reload();
+    model = await load();
+    // The load restored the state at the load's scales; a request at others reads its prompt cold.
+    const off = await complete(page, model, PREFIX + TAIL, OFF);
+    assert.equal(off.timings.cache_n, 0);
+    assertSameProbabilities(off.completion_probabilities, coldOff.completion_probabilities);
+    const restored = await complete(page, model, PREFIX + TAIL);
+    assert.ok(restored.timings.cache_n >= PREFIX.length - 1, String(restored.timings.cache_n));
+    assert.equal(restored.content, cold.content);
+    assertSameProbabilities(restored.completion_probabilities, cold.completion_probabilities);
     await page.context().close();
   });
 

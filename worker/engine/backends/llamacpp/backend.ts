@@ -161,8 +161,15 @@ export class LlamaCppBackend implements Backend {
       // The state a reload wants, read while the model loads (for either cache type it may get).
       const keysFor = async (fingerprints: string[]) =>
         Promise.all(KV_CACHE_TYPES.map((kvCacheType) => stateKey(fingerprints, { contextLength, kvCacheType })));
-      // Not with LoRA adapters: a saved state holds what the adapters' scales then gave (lora.ts).
-      const keys = cache.enabled && !spec.lora?.length ? modelFingerprints(files).then(keysFor) : null;
+      // With LoRA adapters, saved states hold what they gave at the load's scales: the key names
+      // each adapter's file and scale, and only requests at those scales use them (lora-adapters.ts).
+      const fingerprints = async () => [
+        ...(await modelFingerprints(files)),
+        ...(await modelFingerprints(adapters.map(({ file }) => file))).map(
+          (print, i) => `lora ${print} ${adapters[i]?.adapter.scale ?? 0}`,
+        ),
+      ];
+      const keys = cache.enabled ? fingerprints().then(keysFor) : null;
       const latest = keys ? keys.then((both) => readLatestState(both, cache)).catch(() => null) : Promise.resolve(null);
       const slots = engineSlots();
       const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;

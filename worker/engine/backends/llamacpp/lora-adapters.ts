@@ -5,13 +5,16 @@
  * takes them before the request's first decode (`use`). KV entries hold what the scales of
  * their decode gave, so a slot's cached prefix is kept only for a request at the same scales,
  * and with slots, requests at other scales wait for the running ones (slot-steps.ts's groups):
- * one set of scales at a time, where llama-server batches each set apart.
+ * one set of scales at a time, where llama-server batches each set apart. The prompt cache
+ * across reloads keeps states made at the load's scales only (its key names them: backend.ts).
  */
 import { checkLoraScales, scalesFrom, type LoraAdapterInfo, type LoraScale } from '#core/domain/lora';
 
 export class LoraAdapters {
   /** The model's scales, for requests that name none. */
   private own: number[];
+  /** The scales it was loaded at (the spec's), those of the prompt cache's saved states. */
+  readonly loadScales: readonly number[];
   /** The scales the engine's generation context has (all 0 after the load), and its embedding context. */
   private applied: number[];
   private appliedToEmbedding: number[];
@@ -20,6 +23,7 @@ export class LoraAdapters {
 
   constructor(private readonly adapters: readonly LoraAdapterInfo[] = []) {
     this.own = adapters.map((adapter) => adapter.scale);
+    this.loadScales = [...this.own];
     this.applied = adapters.map(() => 0);
     this.appliedToEmbedding = adapters.map(() => 0);
   }
@@ -43,6 +47,11 @@ export class LoraAdapters {
   scalesFor(listed: readonly LoraScale[]): number[] {
     checkLoraScales(listed, this.count);
     return listed.length > 0 ? scalesFrom(listed, this.count) : [...this.own];
+  }
+
+  /** Whether a request at `scales` may restore and save states of the prompt cache across reloads. */
+  savesAt(scales: readonly number[]): boolean {
+    return this.group(scales) === this.group(this.loadScales);
   }
 
   /** The group of requests that may run together: the same scales (every request, without adapters). */

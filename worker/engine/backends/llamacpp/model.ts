@@ -341,9 +341,14 @@ export class LlamaCppModel implements LoadedModel {
     return { outputs, promptTokens, cachedTokens };
   }
 
-  /** Restores the state a page load read for it (saved-context.ts), before its first request. */
-  warmStart(found: FoundPrefix | null): Promise<void> {
-    return this.saved.warmStart(found);
+  /**
+   * Restores the state a page load read for it (saved-context.ts), before its first request: at
+   * the load's LoRA scales, which the engine takes first (the first evaluation's cells go).
+   */
+  async warmStart(found: FoundPrefix | null): Promise<void> {
+    if (!found) return;
+    await this.guard.section(() => this.useLora(this.lora.loadScales, 0));
+    await this.saved.warmStart(found);
   }
 
   /** llama-server's slot actions (slot-files.ts). */
@@ -433,7 +438,10 @@ export class LlamaCppModel implements LoadedModel {
     const { ids } = prompt;
     if (ids.length === 0) throw new InvalidRequestError('The prompt is empty (it has no tokens).', 'prompt');
     this.checkLength(ids.length, 'prompt');
-    if (!request.cache_prompt) return yield* this.choice(request, prompt, signal);
+    // Saved states hold what the load's LoRA scales gave (lora-adapters.ts): restored and saved at those only.
+    const scales = this.lora.scalesFor(request.lora);
+    if (!request.cache_prompt || !this.lora.savesAt(scales)) return yield* this.choice(request, prompt, signal);
+    await this.guard.section(() => this.useLora(scales, 0));
     await this.saved.restoreFor(ids);
     try {
       yield* this.choice(request, prompt, signal);
@@ -509,7 +517,7 @@ export class LlamaCppModel implements LoadedModel {
     } finally {
       batch.release(slot);
       // Media positions match no saved prefix (media.cpp): such prompts are not saved.
-      if (request.cache_prompt && ids) this.saved.saveAfter(ids.length, slot);
+      if (request.cache_prompt && ids && this.lora.savesAt(scales)) this.saved.saveAfter(ids.length, slot);
     }
   }
 
@@ -526,7 +534,7 @@ export class LlamaCppModel implements LoadedModel {
     // else a saved state that holds more of it than the slot does is restored (saved-context.ts).
     if (request.cache_prompt && 'ids' in prompt) {
       await batch.share(slot, prompt.ids, signal);
-      if (!signal.aborted) await this.saved.restoreFor(prompt.ids, slot);
+      if (!signal.aborted && this.lora.savesAt(scales)) await this.saved.restoreFor(prompt.ids, slot);
     }
     if (signal.aborted) return;
     const generating = request.max_tokens !== 0;

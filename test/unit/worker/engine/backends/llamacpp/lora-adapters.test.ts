@@ -50,6 +50,16 @@ describe('LoraAdapters', () => {
     expect(embedding).toEqual([[1]]);
   });
 
+  it("lets the prompt cache keep states at the load's scales only, whatever POST sets later", () => {
+    const lora = new LoraAdapters([info(0, 1), info(1, 0)]);
+    expect(lora.savesAt(lora.scalesFor([]))).toBe(true);
+    expect(lora.savesAt(lora.scalesFor([{ id: 0, scale: 1 }]))).toBe(true);
+    expect(lora.savesAt(lora.scalesFor([{ id: 1, scale: 1 }]))).toBe(false);
+    lora.setOwn([{ id: 0, scale: 0.5 }]);
+    expect(lora.savesAt(lora.scalesFor([]))).toBe(false);
+    expect(lora.loadScales).toEqual([1, 0]);
+  });
+
   it('does nothing without adapters', () => {
     const lora = new LoraAdapters();
     expect(lora.count).toBe(0);
