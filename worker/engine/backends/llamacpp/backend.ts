@@ -3,7 +3,6 @@ import type { DraftModelSpec, LoadProgress, ModelSpec, ProjectorSpec } from '#co
 import type { GgufValue } from '#gguf/read-gguf-metadata';
 import { draftVocabularyMismatch } from '#gguf/draft-vocabulary';
 import { DraftModel } from './draft-model';
-import { GgufError } from '#gguf/gguf-error';
 import { validateGgufParts } from '#gguf/validate-gguf';
 import { validateProjector } from '#gguf/validate-projector';
 import type { LoraAdapters } from './lora-adapters';
@@ -32,7 +31,7 @@ import { hasRelaxedSimd } from '#core/util/relaxed-simd';
 import { EngineError } from './engine-error';
 import { LlamaWasm } from './llama-wasm';
 import type { ModelBlob } from '../../model-store/store-model';
-import { forgetModelFiles, isStoredSource, modelFiles, modelFilesStored } from './model-file';
+import { checkFile, forgetModelFiles, isStoredSource, modelFiles, modelFilesStored } from './model-file';
 import { LlamaCppModel } from './model';
 import { testF32CacheMib, testKeepGpuPlacement, testMemory64, testWebGpuBuild } from './test-memory';
 import {
@@ -359,13 +358,11 @@ export class LlamaCppBackend implements Backend {
     const asModel: ModelSpec = { id: projectorSpec.id, backend: 'llamacpp', source: projectorSpec.source };
     const [file] = await this.fetchModel(asModel, (progress) => onProgress({ ...progress, model: spec.id }));
     if (!file) throw refuse('it has no file');
-    try {
-      await validateProjector(file.blob);
-    } catch (error) {
-      if (!(error instanceof GgufError)) throw error;
-      if (isStoredSource(projectorSpec.source)) await forgetModelFiles(projectorSpec.source);
-      throw refuse(error.message, error);
-    }
+    await checkFile(
+      projectorSpec.source,
+      () => validateProjector(file.blob),
+      (error) => refuse(error.message, error),
+    );
     const marker = randomMediaMarker();
     try {
       const loaded = { name: file.name, blob: file.blob };
@@ -381,18 +378,17 @@ export class LlamaCppBackend implements Backend {
    * Checks the file before llama.cpp sees it (src/gguf/validate-gguf.ts): a bad one is a 503
    * naming what is wrong, and its cached copy is dropped so that a fixed file is downloaded.
    */
-  private async validate(spec: ModelSpec, files: ModelBlob[]) {
-    try {
-      return await validateGgufParts(files.map((file) => file.blob));
-    } catch (error) {
-      if (!(error instanceof GgufError)) throw error;
-      if (isStoredSource(spec.source)) await forgetModelFiles(spec.source);
-      throw new ServiceUnavailableError(
-        `'${spec.id}' is not a GGUF file llama.cpp can load: ${error.message}.`,
-        'model_load_failed',
-        { cause: error },
-      );
-    }
+  private validate(spec: ModelSpec, files: ModelBlob[]) {
+    return checkFile(
+      spec.source,
+      () => validateGgufParts(files.map((file) => file.blob)),
+      (error) =>
+        new ServiceUnavailableError(
+          `'${spec.id}' is not a GGUF file llama.cpp can load: ${error.message}.`,
+          'model_load_failed',
+          { cause: error },
+        ),
+    );
   }
 
   /** Whether `spec`'s files are in the model store (the built-in model needs none). */

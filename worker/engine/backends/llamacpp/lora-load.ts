@@ -8,13 +8,12 @@
 import { ServiceUnavailableError } from '#core/domain/errors';
 import type { LoraAdapterInfo } from '#core/domain/lora';
 import type { LoraAdapterSpec, ModelSpec } from '#core/domain/model-spec';
-import { GgufError } from '#gguf/gguf-error';
 import { validateLora, type LoraFileInfo } from '#gguf/validate-lora';
 import type { ModelBlob } from '../../model-store/store-model';
 import { EngineError } from './engine-error';
 import type { LlamaWasm } from './llama-wasm';
 import { LoraAdapters } from './lora-adapters';
-import { forgetModelFiles, isStoredSource } from './model-file';
+import { checkFile } from './model-file';
 
 /** An adapter downloaded and checked: its file and what `/lora-adapters` lists of it. */
 export interface FetchedAdapter {
@@ -39,13 +38,12 @@ export async function fetchAdapters(
   for (const adapter of spec.lora ?? []) {
     const [file] = await fetchFiles({ id: adapter.id, backend: 'llamacpp', source: adapter.source });
     if (!file) throw refusal(spec, adapter, 'it has no file');
-    try {
-      fetched.push({ adapter, file, info: await validateLora(file.blob) });
-    } catch (error) {
-      if (!(error instanceof GgufError)) throw error;
-      if (isStoredSource(adapter.source)) await forgetModelFiles(adapter.source);
-      throw refusal(spec, adapter, error.message, error);
-    }
+    const info = await checkFile(
+      adapter.source,
+      () => validateLora(file.blob),
+      (error) => refusal(spec, adapter, error.message, error),
+    );
+    fetched.push({ adapter, file, info });
   }
   return fetched;
 }

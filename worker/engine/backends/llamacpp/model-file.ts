@@ -6,6 +6,7 @@
  */
 import { ServiceUnavailableError } from '#core/domain/errors';
 import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
+import { GgufError } from '#gguf/gguf-error';
 import { downloadConnections } from '../../engine-settings';
 import { resolveHf } from '../../model-store/hf-resolve';
 import { modelParts } from '../../model-store/split-parts';
@@ -51,6 +52,25 @@ export async function modelFiles(
     { id, source: storeKey(source), files: () => wantedFiles(source), connections: downloadConnections() },
     onProgress,
   );
+}
+
+/**
+ * Runs `check` on a file from `source` before llama.cpp sees it: where it finds the file bad (a
+ * GgufError), the stored copy is dropped, so that a fixed file is downloaded next time, and
+ * `refuse(error)` is thrown instead. Any other error passes as it is.
+ */
+export async function checkFile<T>(
+  source: ModelSpec['source'],
+  check: () => Promise<T>,
+  refuse: (error: GgufError) => Error,
+): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (!(error instanceof GgufError)) throw error;
+    if (isStoredSource(source)) await forgetModelFiles(source);
+    throw refuse(error);
+  }
 }
 
 /** Drops the stored copy of `source` (a file that failed its checks is downloaded again next time). */

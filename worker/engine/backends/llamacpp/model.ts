@@ -433,18 +433,18 @@ export class LlamaCppModel implements LoadedModel {
    */
   private async *run(request: AnyChoice, prompt: SlotPrompt, signal: AbortSignal): AsyncIterable<GenerationEvent> {
     this.saved.drop();
+    const scales = this.lora.scalesFor(request.lora);
     // Media positions match no saved prefix (media.cpp): such prompts are neither restored nor saved.
-    if (!('ids' in prompt)) return yield* this.choice(request, prompt, signal);
+    if (!('ids' in prompt)) return yield* this.choice(request, prompt, scales, signal);
     const { ids } = prompt;
     if (ids.length === 0) throw new InvalidRequestError('The prompt is empty (it has no tokens).', 'prompt');
     this.checkLength(ids.length, 'prompt');
     // Saved states hold what the load's LoRA scales gave (lora-adapters.ts): restored and saved at those only.
-    const scales = this.lora.scalesFor(request.lora);
-    if (!request.cache_prompt || !this.lora.savesAt(scales)) return yield* this.choice(request, prompt, signal);
+    if (!request.cache_prompt || !this.lora.savesAt(scales)) return yield* this.choice(request, prompt, scales, signal);
     await this.guard.section(() => this.useLora(scales, 0));
     await this.saved.restoreFor(ids);
     try {
-      yield* this.choice(request, prompt, signal);
+      yield* this.choice(request, prompt, scales, signal);
     } finally {
       this.saved.saveAfter(ids.length);
     }
@@ -636,11 +636,16 @@ export class LlamaCppModel implements LoadedModel {
 
   /**
    * One choice: the prompt, then tokens until an end-of-generation token, max_tokens, the
-   * context's end (prompt + completion = the context's size) or an abort.
+   * context's end (prompt + completion = the context's size) or an abort; at the request's LoRA
+   * `scales` (`scalesFor`, made once by `run`).
    */
-  private async *choice(request: AnyChoice, prompt: SlotPrompt, signal: AbortSignal): AsyncIterable<GenerationEvent> {
+  private async *choice(
+    request: AnyChoice,
+    prompt: SlotPrompt,
+    scales: readonly number[],
+    signal: AbortSignal,
+  ): AsyncIterable<GenerationEvent> {
     const pacer = new Pacer();
-    const scales = this.lora.scalesFor(request.lora);
     const { ids, cached: cachedTokens } = await this.guard.section(() => {
       this.useLora(scales, 0);
       return this.begin(prompt, request.cache_prompt);
