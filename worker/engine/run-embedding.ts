@@ -2,8 +2,7 @@
  * Runs one embedding job on a loaded model: one `embedding.result` on its port (unless it was
  * aborted meanwhile); a model that cannot embed throws a 400 naming `model`.
  */
-import { InvalidRequestError } from '#core/domain/errors';
-import type { EmbeddingRequest } from '#core/domain/embedding';
+import { cannotEmbed, type EmbeddingRequest } from '#core/domain/embedding';
 import { message, type EngineToSwEmbedding } from '#core/protocol/protocol';
 import type { LoadedModel } from './backend';
 
@@ -13,12 +12,7 @@ export async function runEmbedding(
   port: MessagePort,
   signal: AbortSignal,
 ): Promise<{ prompt: number; completion: number }> {
-  if (!model.embed)
-    throw new InvalidRequestError(
-      `The model '${request.model}' cannot compute embeddings on its backend.`,
-      'model',
-      'unsupported_parameter',
-    );
+  if (!model.embed) throw cannotEmbed(request.model);
   const result = await model.embed(request.inputs, signal);
   if (!signal.aborted)
     port.postMessage(

@@ -2,8 +2,7 @@
  * Runs one rerank job on a loaded model: one `rerank.result` on its port (unless it was aborted
  * meanwhile); a model that is not a reranker throws a 400 naming `model`.
  */
-import { InvalidRequestError } from '#core/domain/errors';
-import type { RerankRequest } from '#core/domain/rerank';
+import { notReranker, type RerankRequest } from '#core/domain/rerank';
 import { message, type EngineToSwRerank } from '#core/protocol/protocol';
 import type { LoadedModel } from './backend';
 
@@ -13,12 +12,7 @@ export async function runRerank(
   port: MessagePort,
   signal: AbortSignal,
 ): Promise<{ prompt: number; completion: number }> {
-  if (!model.rerank || model.capabilities.unsupported.includes('rerank'))
-    throw new InvalidRequestError(
-      `The model '${request.model}' is not a reranker (its GGUF's pooling_type is not rank), so it cannot rerank.`,
-      'model',
-      'unsupported_parameter',
-    );
+  if (!model.rerank || model.capabilities.unsupported.includes('rerank')) throw notReranker(request.model);
   const result = await model.rerank(request.query, request.documents, signal);
   if (!signal.aborted)
     port.postMessage(

@@ -25,14 +25,16 @@ export interface EmbeddingResult {
 }
 
 /** Refuses what this model cannot embed, before the engine is woken. */
+/** The 400 for embeddings of a model that cannot embed (the SW's check, and the engine's). */
+export const cannotEmbed = (model: string): InvalidRequestError =>
+  new InvalidRequestError(
+    `The model '${model}' cannot compute embeddings on its backend.`,
+    'model',
+    'unsupported_parameter',
+  );
+
 export function checkEmbeddingCapabilities(capabilities: ModelCapabilities, request: EmbeddingRequest): void {
-  if (capabilities.unsupported.includes('embeddings')) {
-    throw new InvalidRequestError(
-      `The model '${request.model}' cannot compute embeddings on its backend.`,
-      'model',
-      'unsupported_parameter',
-    );
-  }
+  if (capabilities.unsupported.includes('embeddings')) throw cannotEmbed(request.model);
   for (const input of request.inputs) {
     const outside = Array.isArray(input) ? input.find((id) => id >= capabilities.vocab_size) : undefined;
     if (outside !== undefined) {

@@ -26,14 +26,16 @@ export interface RerankResult {
 }
 
 /** Refuses what this model cannot rerank, before the engine is woken. */
+/** The 400 for a rerank of a model that is not a reranker (the SW's check, and the engine's). */
+export const notReranker = (model: string): InvalidRequestError =>
+  new InvalidRequestError(
+    `The model '${model}' is not a reranker (its GGUF's pooling_type is not rank), so it cannot rerank.`,
+    'model',
+    'unsupported_parameter',
+  );
+
 export function checkRerankCapabilities(capabilities: ModelCapabilities, request: RerankRequest): void {
-  if (capabilities.unsupported.includes('rerank')) {
-    throw new InvalidRequestError(
-      `The model '${request.model}' is not a reranker (its GGUF's pooling_type is not rank), so it cannot rerank.`,
-      'model',
-      'unsupported_parameter',
-    );
-  }
+  if (capabilities.unsupported.includes('rerank')) throw notReranker(request.model);
   const query = minPromptTokens(request.query, capabilities);
   for (const document of request.documents) {
     const least = query + minPromptTokens(document, capabilities);
