@@ -59,6 +59,14 @@ static bool reuses_prefix(llama_context * ctx) {
   return std::string(arch) == "qwen3" || std::string(arch) == "qwen3vl";
 }
 
+// The floats one pooled output has: the classification head's n_cls_out under rank pooling (a
+// reranker's scores, what llama.cpp pools to there), else the embedding's width.
+static int pooled_dim(llama_context * ctx) {
+  const llama_model * model = engine().model;
+  const bool rank = llama_pooling_type(ctx) == LLAMA_POOLING_TYPE_RANK;
+  return rank ? llama_model_n_cls_out(model) : llama_model_n_embd_out(model);
+}
+
 // The pooled embedding of `n` ids (at most `n_ctx`, the size the embedding context is made
 // with on first use), unnormalized, in ip_out_f32. Returns its dimension, or -1. With rank
 // pooling it is the classification head's n_cls_out floats (what llama.cpp pools to there).
@@ -83,8 +91,7 @@ IP_EXPORT_MAY_SUSPEND int ip_embed(const llama_token * ids, int n, int n_ctx) {
   embedded.assign(ids, ids + n);
   const float * pooled = llama_get_embeddings_seq(ctx, 0);
   if (!pooled) return fail("the model gave no pooled embedding");
-  const bool rank = llama_pooling_type(ctx) == LLAMA_POOLING_TYPE_RANK;
-  const int dim = rank ? llama_model_n_cls_out(engine().model) : llama_model_n_embd_out(engine().model);
+  const int dim = pooled_dim(ctx);
   out().f32.assign(pooled, pooled + dim);
   out().i32.assign(1, keep);
   return dim;
@@ -105,21 +112,12 @@ IP_EXPORT_MAY_SUSPEND int ip_embed_batch(const llama_token * ids, const int32_t 
   for (int k = 0; k < count; k++) total += lens[k];
   if (total > static_cast<int>(llama_n_ctx(ctx))) return fail("the inputs are too large to embed at once");
   llama_batch batch = llama_batch_init(total, 0, 1);
-  int at = 0;
-  for (int k = 0; k < count; k++)
-    for (int i = 0; i < lens[k]; i++, at++) {
-      batch.token[at] = ids[at];
-      batch.pos[at] = i;
-      batch.n_seq_id[at] = 1;
-      batch.seq_id[at][0] = k;
-      batch.logits[at] = true;
-    }
-  batch.n_tokens = total;
+  for (int k = 0, at = 0; k < count; k++)
+    for (int i = 0; i < lens[k]; i++) common_batch_add(batch, ids[at++], i, {k}, true);
   const int status = llama_decode(ctx, batch);
   llama_batch_free(batch);
   if (status != 0) return fail("llama_decode failed on the inputs");
-  const bool rank = llama_pooling_type(ctx) == LLAMA_POOLING_TYPE_RANK;
-  const int dim = rank ? llama_model_n_cls_out(engine().model) : llama_model_n_embd_out(engine().model);
+  const int dim = pooled_dim(ctx);
   out().f32.clear();
   for (int k = 0; k < count; k++) {
     const float * pooled = llama_get_embeddings_seq(ctx, k);
