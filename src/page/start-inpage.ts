@@ -24,7 +24,7 @@ import { hasRemoteTarget, type RouteInfo } from '../core/route-table/route-info'
 import type { RouteTable } from '../core/route-table/route-table-schema';
 import { announceRoutes } from './announce-routes';
 import { answerServiceWorker } from './answer-service-worker';
-import { STARTING_HANG } from './watch-engine';
+import { ONE_THREAD_AFTER_HANG, STARTING_HANG } from './watch-engine';
 import { ServiceUnavailableError } from '../core/domain/errors';
 import { checkSwVersion } from './check-sw-version';
 import { controlPage } from './control-page';
@@ -431,9 +431,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     } catch (error) {
       if (this.startHangs !== 1 || this.oneThread) throw error;
       this.oneThread = true;
-      console.warn(
-        '[inpage-llm] the engine worker hung while it started its threads; a new worker loads the model on one thread.',
-      );
+      console.warn(ONE_THREAD_AFTER_HANG);
       const spec = await this.tab.guarded(loadWithFallback(this.run(), models, report));
       this.tab.sayHello();
       return spec;

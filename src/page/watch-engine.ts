@@ -29,6 +29,9 @@ export const START_MS = 20_000;
 export const STARTING_HANG_MS = 10_000;
 /** The reason a worker that hung while it started an engine build is dead. */
 export const STARTING_HANG = `the engine worker stopped answering while it started the engine (${STARTING_HANG_MS / 1000} s)`;
+/** The console warning of a page whose first load hung there and runs again on one thread. */
+export const ONE_THREAD_AFTER_HANG =
+  '[inpage-llm] the engine worker hung while it started its threads; a new worker loads the model on one thread.';
 
 /** What the watch needs of the worker and its engine. */
 export type WatchedWorker = Pick<Worker, 'addEventListener' | 'removeEventListener'>;

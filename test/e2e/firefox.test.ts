@@ -23,6 +23,7 @@ import { pngBytes } from '../fixtures/test-media';
 import { buildBenchModel } from '../fixtures/bench-model';
 import { INPAGE_TEST_QWEN3_CHAIN_TEXT } from '../fixtures/inpage-test-qwen3-spec';
 import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
+import { ONE_THREAD_AFTER_HANG } from '../../src/page/watch-engine';
 import { startFakeHf, type FakeHf } from './fake-hf-server';
 import { startFirefoxHarness, type FirefoxHarness } from './firefox-harness';
 import { startRangeServer, type RangeServer } from './range-server';
@@ -129,6 +130,35 @@ async function servedThreads(page: Page): Promise<ServedCard['threads']> {
     fetch('/v1/models').then((r) => r.json() as Promise<{ data: ServedCard[] }>),
   );
   return models.data.find((m) => m.id === 'inpage-test')?.threads;
+}
+
+/** The lines `page` logs to its console from now on. */
+function consoleLines(page: Page): string[] {
+  const lines: string[] = [];
+  page.on('console', (message) => lines.push(message.text()));
+  return lines;
+}
+
+/**
+ * The threads `page` serves on, past Firefox's hang while it creates the pthread workers of a
+ * page that follows another in the tab (docs/browsers.md: 2 in 50 loads; start-inpage.ts's
+ * firstLoad): such a page warns (ONE_THREAD_AFTER_HANG) and runs one thread for its life, as
+ * designed, so it is loaded again (`reload`, at most twice). One thread without that warning is
+ * returned as it is: a wrong count still fails the caller's assertion.
+ */
+async function threadsPastStartHangs(
+  page: Page,
+  logged: string[],
+  reload: () => Promise<void>,
+): Promise<ServedCard['threads']> {
+  let threads = await servedThreads(page);
+  for (let tries = 0; tries < 2 && threads?.prefill === 1 && logged.includes(ONE_THREAD_AFTER_HANG); tries++) {
+    console.log(`# Firefox hung starting the threads; loading again (${tries + 1})`);
+    logged.length = 0;
+    await reload();
+    threads = await servedThreads(page);
+  }
+  return threads;
 }
 
 describe('Firefox ESR', () => {
@@ -369,6 +399,17 @@ describe('Firefox ESR offline', () => {
     );
     await offline.stopServing();
     for (const [i, { page, context }] of visits.entries()) {
+      const logged = consoleLines(page);
+      const reload = async () => {
+        await page.reload();
+        const ready = await page.evaluate(() =>
+          window.inpage.ready.then(
+            () => 'ready',
+            (error: unknown) => `rejected: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
+        assert.equal(ready, 'ready', page.url());
+      };
       assert.equal(
         await page.evaluate(() =>
           fetch('/no-such.txt').then(
@@ -378,16 +419,9 @@ describe('Firefox ESR offline', () => {
         ),
         'offline',
       );
-      await page.reload();
-      const ready = await page.evaluate(() =>
-        window.inpage.ready.then(
-          () => 'ready',
-          (error: unknown) => `rejected: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-      );
-      assert.equal(ready, 'ready', page.url());
+      await reload();
+      const threads = i === 0 ? await servedThreads(page) : await threadsPastStartHangs(page, logged, reload);
       await answersExactly(page, 'inpage-test');
-      const threads = await servedThreads(page);
       assert.equal(threads?.prefill, i === 0 ? 1 : 2, JSON.stringify(threads));
       await context.close();
     }
@@ -416,21 +450,16 @@ describe('Firefox ESR on a plain static host', () => {
     assert.equal(await page.evaluate(() => crossOriginIsolated), false);
     assert.deepEqual(await servedThreads(page), { prefill: 1, decode: 1 });
     const single = await greedy();
-    await page.reload();
-    await page.evaluate(() => window.inpage.ready.then(() => undefined));
-    assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the SW isolates the second load');
-    // Firefox at times hangs creating the pthread workers of a page that follows another in the
-    // tab (start-inpage.ts's firstLoad: 4 starts in 91), and that page then runs on one thread for
-    // its life (one thread after the reload in 2 of 6 runs here on 2026-12-05, most likely this):
-    // reload at most twice more. Were the SW's
-    // isolation broken, every load would run one thread and this would still fail.
-    let threads = await servedThreads(page);
-    for (let tries = 0; tries < 2 && threads?.prefill !== 2; tries++) {
+    const logged = consoleLines(page);
+    const reload = async () => {
       await page.reload();
       await page.evaluate(() => window.inpage.ready.then(() => undefined));
-      threads = await servedThreads(page);
-    }
-    assert.deepEqual(threads, { prefill: 2, decode: 2 });
+    };
+    await reload();
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the SW isolates the second load');
+    // One thread with the hang's warning is Firefox's hang (loaded again); without it, a wrong count.
+    const threads = await threadsPastStartHangs(page, logged, reload);
+    assert.deepEqual(threads, { prefill: 2, decode: 2 }, logged.join('\n'));
     assert.equal(await greedy(), single);
     await context.close();
   });
