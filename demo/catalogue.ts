@@ -76,6 +76,19 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       'inpage-test-vision has random weights and an mlp image projector (16 tokens per image): it is not a language model, and its output is checked against llama-server (docs/multimodal.md).',
   },
   {
+    id: 'inpage-test-mrope',
+    source: '/models/inpage-test-mrope.gguf',
+    mmproj: '/models/inpage-test-mrope.mmproj.gguf',
+    label: 'inpage-test-mrope: test model with a Qwen2-VL image projector',
+    backend: 'llamacpp',
+    downloadBytes: 2_261_760,
+    requires: 'cpu',
+    test: true,
+    isCached: () => Promise.resolve(false),
+    promptNote:
+      'inpage-test-mrope has random weights, a Qwen2-VL image projector and a qwen2vl text model (M-RoPE: an image of w x h tokens takes max(w, h) positions): it is not a language model, and its output is checked against llama-server (docs/multimodal.md).',
+  },
+  {
     id: 'inpage-test-audio',
     source: '/models/inpage-test-audio.gguf',
     mmproj: '/models/inpage-test-audio.mmproj.gguf',

@@ -27,13 +27,13 @@ IP_EXPORT_MAY_SUSPEND int ip_step(const int32_t * slots, const llama_token * ids
       llama_batch_free(batch);
       return fail("no slot " + std::to_string(s));
     }
-    const int pos = static_cast<int>(e.slots[s].cached.size());
-    if (pos >= n_ctx) {
+    const Slot & slot = e.slots[s];
+    if (static_cast<int>(slot.cached.size()) >= n_ctx) {
       llama_batch_free(batch);
       return -2;
     }
     batch.token[i] = ids[i];
-    batch.pos[i] = pos;
+    batch.pos[i] = slot.pos_at(slot.cached.size());
     batch.n_seq_id[i] = 1;
     batch.seq_id[i][0] = s;
     batch.logits[i] = true;
@@ -53,6 +53,7 @@ IP_EXPORT int ip_slot_clear(int slot) {
   if (slot < 0 || slot >= static_cast<int>(e.slots.size())) return fail("no slot " + std::to_string(slot));
   llama_memory_seq_rm(llama_get_memory(e.ctx), slot, -1, -1);
   e.slots[slot].cached.clear();
+  e.slots[slot].media.reset();
   e.slots[slot].pending = 0;
   return 0;
 }

@@ -33,8 +33,14 @@ struct Slot {
   size_t pending = 0;                   // prompt tokens (from the end) not decoded yet
   common_sampler * sampler = nullptr;   // its request's sampler
   // The current prompt's media chunks (media.cpp), else null. In `prompt` and `cached` a media
-  // chunk's positions hold LLAMA_TOKEN_NULL, which never matches a prefix (see ip_media_begin).
+  // chunk's cells hold LLAMA_TOKEN_NULL, which never matches a prefix (see ip_media_begin).
   std::shared_ptr<MediaPrompt> media;
+
+  // The position that follows the first `n` cached cells: `n`, less what the M-RoPE media chunks
+  // among them save (a picture of w x h tokens takes max(w, h) positions there, as llama-server's
+  // server_tokens::pos_next counts them; media.cpp). Every decode, and every cut of the cache
+  // (llama_memory_seq_rm takes positions), goes through it.
+  llama_pos pos_at(size_t n) const;
 };
 
 struct Engine {

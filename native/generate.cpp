@@ -14,9 +14,10 @@ IP_EXPORT_MAY_SUSPEND int ip_begin(const llama_token * ids, int n, int reuse) {
     while (keep < s.cached.size() && keep < static_cast<size_t>(n) && s.cached[keep] == ids[keep]) keep++;
     if (keep == static_cast<size_t>(n)) keep--;
   }
-  llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, keep, -1);
+  llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, s.pos_at(keep), -1);
   s.cached.resize(keep);
   s.prompt.assign(ids, ids + n);
+  // The cells kept are text (a media cell never matches), so no media chunk is left among them.
   s.media.reset();
   s.pending = n - keep;
   return static_cast<int>(keep);
@@ -43,7 +44,7 @@ IP_EXPORT_MAY_SUSPEND int ip_prefill(int max) {
   if (n > 0) {
     // Logits only for the prompt's last token, when this batch holds it.
     const Logits logits = static_cast<size_t>(n) == s.pending ? Logits::last : Logits::none;
-    const int status = decode(e.ctx, s.prompt.data() + from, n, static_cast<int>(from), logits, e.current);
+    const int status = decode(e.ctx, s.prompt.data() + from, n, s.pos_at(from), logits, e.current);
     // 1: the unified cache has no room for them now (other slots hold it); nothing was decoded.
     if (status == 1) return -3;
     if (status != 0) return fail("llama_decode failed on the prompt (" + std::to_string(status) + ")");
@@ -58,7 +59,7 @@ IP_EXPORT_MAY_SUSPEND int ip_push(llama_token id) {
   Engine & e = engine();
   Slot & s = e.slot();
   if (s.cached.size() >= llama_n_ctx_seq(e.ctx)) return -2;
-  const int status = decode(e.ctx, &id, 1, static_cast<int>(s.cached.size()), Logits::last, e.current);
+  const int status = decode(e.ctx, &id, 1, s.pos_at(s.cached.size()), Logits::last, e.current);
   if (status == 1) return -3;
   if (status != 0) return fail("llama_decode failed (" + std::to_string(status) + ")");
   s.cached.push_back(id);

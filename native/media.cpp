@@ -9,9 +9,9 @@
 // sha256 of the item's bytes, and same size), as llama-server's server_tokens compares them; the
 // next request about the same picture does not encode it again.
 //
-// Only projectors whose media take one position per token are loaded (not M-RoPE ones, such as
-// Qwen2-VL's), since a slot's position is its token count everywhere else in the glue. The
-// projector runs on the GPU where the caller asks and the build has one (the WebGPU build's
+// M-RoPE projectors (Qwen2-VL and its successors) place a picture of w x h tokens on max(w, h)
+// positions, so after one a slot's next position is not its cell count: Slot::pos_at (below)
+// gives it, as llama-server's server_tokens::pos_next does. The projector runs on the GPU where the caller asks and the build has one (the WebGPU build's
 // device: llama-server's `--mmproj-offload`), else on the CPU on one thread: ggml would start
 // threads of its own for it inside the call, and the pthreads build's Workers are all held by the
 // engine's pool (threads.cpp).
@@ -115,11 +115,6 @@ IP_EXPORT_MAY_SUSPEND int ip_mmproj_load(const char * path, const char * media_m
     last_error = error.what();
   }
   if (!e.mtmd) return fail("the projector could not be loaded for this model" + (last_error.empty() ? "" : ": " + last_error));
-  if (mtmd_decode_use_mrope(e.mtmd)) {
-    mtmd_free(e.mtmd);
-    e.mtmd = nullptr;
-    return fail("this projector places media with M-RoPE positions, which the engine does not support yet");
-  }
   return (mtmd_support_vision(e.mtmd) ? 1 : 0) | (mtmd_support_audio(e.mtmd) ? 2 : 0) | (projector_on_gpu ? 4 : 0);
 }
 
@@ -189,10 +184,11 @@ IP_EXPORT_MAY_SUSPEND int ip_media_begin(const char * text, int len, const uint8
     // The last token is decoded again for its logits (a prompt ends with text: checked above).
     if (keep == ids.size()) keep--;
   }
-  llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, keep, -1);
+  // The chunks kept are the same items at the same places in both prompts: either one's positions.
+  s.media = media;
+  llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, s.pos_at(keep), -1);
   s.cached.resize(keep);
   s.prompt = ids;
-  s.media = media;
   s.pending = n - keep;
   return n;
 }
@@ -201,13 +197,26 @@ int decode_media(Slot & s, size_t from) {
   Engine & e = engine();
   const mtmd_input_chunk * chunk = s.media ? s.media->chunk_at(from) : nullptr;
   if (!chunk) return fail("no media chunk starts at position " + std::to_string(from));
-  llama_pos next = static_cast<llama_pos>(from);
+  const llama_pos pos = s.pos_at(from);
+  llama_pos next = pos;
   int32_t status = 0;
   try {
-    status = mtmd_helper_eval_chunk_single(e.mtmd, e.ctx, chunk, static_cast<llama_pos>(from), e.current, e.n_batch, false, &next);
+    status = mtmd_helper_eval_chunk_single(e.mtmd, e.ctx, chunk, pos, e.current, e.n_batch, false, &next);
   } catch (const std::exception & error) {
     return fail(std::string("the projector failed: ") + error.what());
   }
   if (status != 0) return fail("the projector could not encode or decode a media item (" + std::to_string(status) + ")");
   return static_cast<int>(mtmd_input_chunk_get_n_tokens(chunk));
+}
+
+llama_pos Slot::pos_at(size_t n) const {
+  llama_pos pos = static_cast<llama_pos>(n);
+  if (!media) return pos;
+  // `at` is in prompt order; a chunk counts once all its cells are among the first n and cached.
+  for (const auto & [from, chunk] : media->at) {
+    const size_t tokens = mtmd_input_chunk_get_n_tokens(chunk);
+    if (from + tokens > n || from + tokens > cached.size()) break;
+    pos += mtmd_input_chunk_get_n_pos(chunk) - static_cast<llama_pos>(tokens);
+  }
+  return pos;
 }

@@ -43,7 +43,7 @@ IP_EXPORT_MAY_SUSPEND int ip_push_draft(const llama_token * ids, int n) {
   Slot & s = e.slot();
   if (n <= 0 || n > e.n_batch) return fail("a draft batch holds 1 to n_batch tokens");
   if (s.cached.size() + n > llama_n_ctx_seq(e.ctx)) return -2;
-  const int status = decode(e.ctx, ids, n, static_cast<int>(s.cached.size()), Logits::all, e.current);
+  const int status = decode(e.ctx, ids, n, s.pos_at(s.cached.size()), Logits::all, e.current);
   if (status == 1) return -3;
   if (status != 0) return fail("llama_decode failed on a draft (" + std::to_string(status) + ")");
   s.cached.insert(s.cached.end(), ids, ids + n);
@@ -55,7 +55,7 @@ IP_EXPORT int ip_keep(int n) {
   Engine & e = engine();
   Slot & s = e.slot();
   if (n < 0 || static_cast<size_t>(n) > s.cached.size()) return fail("ip_keep past the context's tokens");
-  llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, n, -1);
+  llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, s.pos_at(n), -1);
   s.cached.resize(n);
   return 0;
 }

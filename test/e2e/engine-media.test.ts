@@ -20,6 +20,7 @@ import {
   buildInpageTestAudioProjector,
   inpageTestAudioChunkTokens,
 } from '../fixtures/inpage-test-audio';
+import { buildInpageTestMropeModel, buildInpageTestMropeProjector } from '../fixtures/inpage-test-mrope';
 import {
   buildInpageTestVisionModel,
   buildInpageTestVisionProjector,
@@ -67,8 +68,16 @@ async function engineWith(model: Uint8Array<ArrayBuffer>, projector: Uint8Array<
 
 /** A greedy answer of 8 tokens to `MARKER + TEXT` with `media`, as one section (answers asked for together run in turn). */
 function answer(engine: Engine, media: Uint8Array[], text = TEXT): Promise<Answer> {
+  return answerPrompt(engine, { text: `${MARKER.repeat(media.length)}${text}`, media });
+}
+
+/** A greedy answer of 8 tokens to `prompt`, media (if any) read by the projector, the cache reused. */
+function answerPrompt(engine: Engine, prompt: MediaPrompt | { ids: number[] }): Promise<Answer> {
   return engine.exclusive(async () => {
-    const { ids } = await engine.beginWithMedia(`${MARKER.repeat(media.length)}${text}`, media, true, true, true);
+    const ids =
+      'ids' in prompt
+        ? (await engine.begin(prompt.ids, true), prompt.ids)
+        : (await engine.beginWithMedia(prompt.text, prompt.media, true, true, true)).ids;
     while (((await engine.prefill(512)) ?? 1) > 0);
     engine.sampler({ temperature: 0 });
     const tokens: number[] = [];
@@ -91,6 +100,15 @@ const begin = (engine: Engine, text: string, media: Uint8Array[]) =>
 /** llama-server with the engine's KV cache for these models: F32, without flash attention. */
 const F32_CACHE = ['-ctk', 'f32', '-ctv', 'f32', '-fa', 'off'];
 
+/** A prompt of text with `MARKER` where each of its media items goes. */
+interface MediaPrompt {
+  text: string;
+  media: Uint8Array[];
+}
+
+/** One item before `TEXT`. */
+const itemPrompt = (item: Uint8Array): MediaPrompt => ({ text: `${MARKER}${TEXT}`, media: [item] });
+
 async function native(
   name: string,
   model: Uint8Array,
@@ -98,19 +116,30 @@ async function native(
   media: Uint8Array[],
   args: string[] = [],
 ) {
+  return nativePrompts(name, model, projector, media.map(itemPrompt), args);
+}
+
+/** llama-server's greedy 8 tokens for each prompt (its media marker where `MARKER` is). */
+async function nativePrompts(
+  name: string,
+  model: Uint8Array,
+  projector: Uint8Array,
+  prompts: MediaPrompt[],
+  args: string[] = [],
+) {
   const llama = await startMmprojServer(name, model, projector, args);
   try {
     const root = llama.baseURL.replace(/\/v1$/, '');
     const props = (await (await fetch(`${root}/props`)).json()) as { media_marker: string };
     const answers: Answer[] = [];
-    for (const item of media) {
+    for (const { text, media } of prompts) {
       const response = await fetch(`${root}/completion`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           prompt: {
-            prompt_string: `${props.media_marker}${TEXT}`,
-            multimodal_data: [Buffer.from(item).toString('base64')],
+            prompt_string: text.replaceAll(MARKER, props.media_marker),
+            multimodal_data: media.map((item) => Buffer.from(item).toString('base64')),
           },
           temperature: 0,
           n_predict: 8,
@@ -277,5 +306,57 @@ describe('images and audio in the engine', () => {
       engine.loadProjector({ name: 'mmproj.gguf', blob: new Blob([buildInpageTestAudioProjector()]) }),
       /mismatch between text model \(n_embd = 128\) and mmproj \(n_embd = 64\)/,
     );
+  });
+});
+
+describe('M-RoPE images in the engine (inpage-test-mrope: a Qwen2-VL projector and text model)', () => {
+  const pair = () => [buildInpageTestMropeModel(), buildInpageTestMropeProjector()] as const;
+  /** `<|vision_start|>` and `<|vision_end|>` around each image, in bytes (the byte vocabulary). */
+  const WRAP = '<|vision_start|>'.length + '<|vision_end|>'.length;
+  const square = pngBytes(24, 24, (x, y) => (x < 12 === y < 12 ? [200, 40, 40] : [30, 60, 220]));
+  const wide = pngBytes(32, 24, (x) => (x < 16 ? [20, 200, 40] : [230, 230, 20]));
+  /**
+   * After an image of w x h tokens the text's positions run max(w, h) on, not w * h: the 3x3
+   * square takes 3 positions for its 9 cells, the 48x48 gradient 6 for 36.
+   */
+  const PROMPTS: Record<string, MediaPrompt> = {
+    'square (3x3 tokens)': itemPrompt(square),
+    'wide (4x3 tokens)': itemPrompt(wide),
+    'gradient 48x48 (6x6 tokens)': itemPrompt(IMAGES[0] as Uint8Array),
+    'two images, text between': { text: `${MARKER}and${MARKER}${TEXT}`, media: [wide, square] },
+    'text first': { text: `look: ${MARKER}${TEXT}`, media: [square] },
+  };
+
+  test(
+    'images of three sizes, two in one prompt, text before one: the tokens of llama-server --mmproj',
+    { skip: skip ?? false },
+    async () => {
+      const [model, projector] = pair();
+      const engine = await engineWith(model, projector);
+      const names = Object.keys(PROMPTS);
+      const prompts = Object.values(PROMPTS);
+      const ours: Answer[] = [];
+      for (const prompt of prompts) ours.push(await answerPrompt(engine, prompt));
+      assert.equal(ours[0]?.promptTokens, WRAP + 9 + TEXT.length);
+      assert.equal(ours[1]?.promptTokens, WRAP + 12 + TEXT.length);
+      assert.notDeepEqual(ours[0]?.tokens, ours[1]?.tokens, 'two images, two answers');
+      const theirs = await nativePrompts('engine-media-mrope', model, projector, prompts, F32_CACHE);
+      ours.forEach((mine, i) => assertSame(mine, theirs[i] as Answer, names[i] as string));
+    },
+  );
+
+  test("the next turn keeps the image's cells and answers as a fresh engine; text alone after it starts at 0", async () => {
+    const [model, projector] = pair();
+    const engine = await engineWith(model, projector);
+    await answer(engine, [wide]);
+    // Cut after the image: at its position (4 for 12 cells), or the kept text would be moved.
+    const reused = await begin(engine, `${MARKER}${TEXT} it again`, [wide]);
+    assert.ok(reused.cached >= WRAP + 12 + TEXT.length, `${reused.cached} kept`);
+    const longer = await answer(engine, [wide], `${TEXT} it again`);
+    assertSame(longer, await answer(await engineWith(model, projector), [wide], `${TEXT} it again`), 'reused');
+    // Text only after it, in the same slot: none of the image's cells or positions stay.
+    const ids = engine.tokenize(`${TEXT} plain`, true, false);
+    const plain = await answerPrompt(engine, { ids });
+    assertSame(plain, await answerPrompt(await engineWith(model, projector), { ids }), 'text after an image');
   });
 });
