@@ -141,15 +141,19 @@ export class LlamaCppBackend implements Backend {
       const adapters = await fetchAdapters(spec, (asModel) =>
         this.fetchModel(asModel, (progress) => onProgress({ ...progress, model: spec.id })),
       );
-      const adapterBytes = adapters.reduce((sum, { file }) => sum + file.blob.size, 0);
+      // So does the projector, checked before the model loads; on the CPU its weights are the heap's.
+      const projectorFile = spec.mmproj ? await this.fetchProjector(spec, spec.mmproj, onProgress) : null;
+      const projectorBytes = projectorFile?.blob.size ?? 0;
+      const besideBytes = adapters.reduce((sum, { file }) => sum + file.blob.size, 0) + projectorBytes;
+      const besideOnHost = besideBytes - (PROJECTOR_ON_GPU ? projectorBytes : 0);
       onProgress({ model: spec.id, phase: 'load', fraction: 0 });
       const limit = memoryLimit();
       const size = files.reduce((sum, file) => sum + file.blob.size, 0);
-      if (size + adapterBytes > limit.bytes)
+      if (size + besideBytes > limit.bytes)
         throw tooLarge(
           spec.id,
-          size + adapterBytes,
-          files.length + adapters.length > 1 ? 'its files' : 'its file',
+          size + besideBytes,
+          files.length + adapters.length + (projectorFile ? 1 : 0) > 1 ? 'its files' : 'its file',
           limit,
         );
       const { header, metadata } = await this.validate(spec, files);
@@ -175,11 +179,11 @@ export class LlamaCppBackend implements Backend {
       // memory64 only where wasm32's heap cannot hold the model and its KV cache, and the browser runs it.
       const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib);
       const forced64 = __INPAGE_TEST_HOOKS__ ? testMemory64() : null;
-      const memory64 = hasMemory64() && (needsMemory64(size + adapterBytes, cacheBytes) || forced64 !== null);
+      const memory64 = hasMemory64() && (needsMemory64(size + besideOnHost, cacheBytes) || forced64 !== null);
       // On the GPU, only what stays on the CPU (hostShare) must fit the wasm32 WebGPU build's heap,
       // and only the tensors offloaded must each fit one of the GPU's buffer bindings.
       const host = hostShare(header.tensors, metadata, gpuLayers === 'all' ? MAX_GPU_LAYERS : gpuLayers, cacheBytes);
-      const hostMemory64 = needsMemory64(host.weights + adapterBytes, host.cache) || forced64 === 'all';
+      const hostMemory64 = needsMemory64(host.weights + besideOnHost, host.cache) || forced64 === 'all';
       const { engine, choice, placement } = await this.startEngine(
         spec.id,
         {
@@ -210,7 +214,8 @@ export class LlamaCppBackend implements Backend {
       let projector: Projector | null = null;
       let lora: LoraAdapters;
       try {
-        if (spec.mmproj) projector = await this.loadProjector(spec, spec.mmproj, engine, onProgress);
+        if (spec.mmproj && projectorFile)
+          projector = await this.loadProjector(spec, spec.mmproj, engine, projectorFile);
         lora = await loadAdapters(spec, engine, adapters);
       } catch (error) {
         engine.dispose();
@@ -343,18 +348,13 @@ export class LlamaCppBackend implements Backend {
    * (validate-projector.ts), then llama.cpp's mtmd checks it against the model. A projector that
    * does not fit is a 503 `model_load_failed` naming both, with llama.cpp's reason.
    */
-  private async loadProjector(
+  /** The projector's file, downloaded with the model (progress under the model's id) and checked. */
+  private async fetchProjector(
     spec: ModelSpec,
     projectorSpec: ProjectorSpec,
-    engine: LlamaWasm,
     onProgress: (progress: LoadProgress) => void,
-  ): Promise<Projector> {
-    const refuse = (why: string, cause?: unknown) =>
-      new ServiceUnavailableError(
-        `The projector '${projectorSpec.id}' cannot be loaded for '${spec.id}': ${why}.`,
-        'model_load_failed',
-        cause === undefined ? undefined : { cause },
-      );
+  ): Promise<ModelBlob> {
+    const refuse = projectorRefusal(spec, projectorSpec);
     const asModel: ModelSpec = { id: projectorSpec.id, backend: 'llamacpp', source: projectorSpec.source };
     const [file] = await this.fetchModel(asModel, (progress) => onProgress({ ...progress, model: spec.id }));
     if (!file) throw refuse('it has no file');
@@ -363,6 +363,16 @@ export class LlamaCppBackend implements Backend {
       () => validateProjector(file.blob),
       (error) => refuse(error.message, error),
     );
+    return file;
+  }
+
+  private async loadProjector(
+    spec: ModelSpec,
+    projectorSpec: ProjectorSpec,
+    engine: LlamaWasm,
+    file: ModelBlob,
+  ): Promise<Projector> {
+    const refuse = projectorRefusal(spec, projectorSpec);
     const marker = randomMediaMarker();
     try {
       const loaded = { name: file.name, blob: file.blob };
@@ -412,4 +422,14 @@ export class LlamaCppBackend implements Backend {
       );
     return modelFiles(spec.id, spec.source, onProgress);
   }
+}
+
+/** A 503 `model_load_failed` saying why `projectorSpec` cannot be loaded for `spec`. */
+function projectorRefusal(spec: ModelSpec, projectorSpec: ProjectorSpec) {
+  return (why: string, cause?: unknown) =>
+    new ServiceUnavailableError(
+      `The projector '${projectorSpec.id}' cannot be loaded for '${spec.id}': ${why}.`,
+      'model_load_failed',
+      cause === undefined ? undefined : { cause },
+    );
 }
