@@ -21,6 +21,7 @@ import {
   inpageTestAudioChunkTokens,
 } from '../fixtures/inpage-test-audio';
 import { buildInpageTestMropeModel, buildInpageTestMropeProjector } from '../fixtures/inpage-test-mrope';
+import { buildInpageTestQwen3vlModel, buildInpageTestQwen3vlProjector } from '../fixtures/inpage-test-qwen3vl';
 import {
   buildInpageTestVisionModel,
   buildInpageTestVisionProjector,
@@ -327,23 +328,32 @@ describe('M-RoPE images in the engine (inpage-test-mrope: a Qwen2-VL projector a
     'text first': { text: `look: ${MARKER}${TEXT}`, media: [square] },
   };
 
-  test(
-    'images of three sizes, two in one prompt, text before one: the tokens of llama-server --mmproj',
-    { skip: skip ?? false },
-    async () => {
-      const [model, projector] = pair();
-      const engine = await engineWith(model, projector);
-      const names = Object.keys(PROMPTS);
-      const prompts = Object.values(PROMPTS);
-      const ours: Answer[] = [];
-      for (const prompt of prompts) ours.push(await answerPrompt(engine, prompt));
-      assert.equal(ours[0]?.promptTokens, WRAP + 9 + TEXT.length);
-      assert.equal(ours[1]?.promptTokens, WRAP + 12 + TEXT.length);
-      assert.notDeepEqual(ours[0]?.tokens, ours[1]?.tokens, 'two images, two answers');
-      const theirs = await nativePrompts('engine-media-mrope', model, projector, prompts, F32_CACHE);
-      ours.forEach((mine, i) => assertSame(mine, theirs[i] as Answer, names[i] as string));
-    },
-  );
+  // Qwen3-VL's projector also passes a middle block's features beside the image's embeddings
+  // (deepstack: the text model adds them to its first layers), and its text model places
+  // positions interleaved (IMROPE); the engine's part, the positions, is the same.
+  const PAIRS = {
+    'inpage-test-mrope (Qwen2-VL)': pair,
+    'inpage-test-qwen3vl (Qwen3-VL, deepstack)': () =>
+      [buildInpageTestQwen3vlModel(), buildInpageTestQwen3vlProjector()] as const,
+  };
+  for (const [label, build] of Object.entries(PAIRS))
+    test(
+      `${label}: images of three sizes, two in one prompt, text before one: the tokens of llama-server --mmproj`,
+      { skip: skip ?? false },
+      async () => {
+        const [model, projector] = build();
+        const engine = await engineWith(model, projector);
+        const names = Object.keys(PROMPTS);
+        const prompts = Object.values(PROMPTS);
+        const ours: Answer[] = [];
+        for (const prompt of prompts) ours.push(await answerPrompt(engine, prompt));
+        assert.equal(ours[0]?.promptTokens, WRAP + 9 + TEXT.length);
+        assert.equal(ours[1]?.promptTokens, WRAP + 12 + TEXT.length);
+        assert.notDeepEqual(ours[0]?.tokens, ours[1]?.tokens, 'two images, two answers');
+        const theirs = await nativePrompts('engine-media-mrope', model, projector, prompts, F32_CACHE);
+        ours.forEach((mine, i) => assertSame(mine, theirs[i] as Answer, names[i] as string));
+      },
+    );
 
   test("the next turn keeps the image's cells and answers as a fresh engine; text alone after it starts at 0", async () => {
     const [model, projector] = pair();
