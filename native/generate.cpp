@@ -1,6 +1,19 @@
 // One generation: the prompt (reusing the cached prefix), decoded in batches, then one token at a time.
 #include "engine.h"
 
+size_t cut_cells(Slot & s, llama_seq_id seq, size_t keep) {
+  llama_memory_t memory = llama_get_memory(engine().ctx);
+  // The sliding-window layers' cache is full-size (llama.cpp's default swa_full), so only a
+  // recurrent state can lack what a kept prefix needs (llama-server's n_swa is 0 there too).
+  if (keep > 0 && llama_memory_seq_pos_min(memory, seq) >= s.pos_at(keep)) keep = 0;
+  if (!llama_memory_seq_rm(memory, seq, s.pos_at(keep), -1)) {
+    llama_memory_seq_rm(memory, seq, -1, -1);
+    keep = 0;
+  }
+  s.cached.resize(keep);
+  return keep;
+}
+
 // Starts a generation on `n` prompt ids. With `reuse`, the longest prefix shared with the
 // tokens already in the context is kept (at least the last prompt token is decoded again, for
 // its logits), as llama-server's prompt cache does. Returns how many tokens were reused.
@@ -14,8 +27,7 @@ IP_EXPORT_MAY_SUSPEND int ip_begin(const llama_token * ids, int n, int reuse) {
     while (keep < s.cached.size() && keep < static_cast<size_t>(n) && s.cached[keep] == ids[keep]) keep++;
     if (keep == static_cast<size_t>(n)) keep--;
   }
-  llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, s.pos_at(keep), -1);
-  s.cached.resize(keep);
+  keep = cut_cells(s, e.current, keep);
   s.prompt.assign(ids, ids + n);
   // The cells kept are text (a media cell never matches), so no media chunk is left among them.
   s.media.reset();

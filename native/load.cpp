@@ -93,8 +93,10 @@ static int32_t gpu_devices() {
 }
 
 // The model's numbers: [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache,
-// n_ctx_seq, gpu_devices, pooling]. `pooling` is the model's llama_pooling_type (its GGUF's
-// `pooling_type`; 0, none, where it has none): 4 (rank) makes it a reranker (embed.cpp).
+// n_ctx_seq, gpu_devices, pooling, partial_rm]. `pooling` is the model's llama_pooling_type (its
+// GGUF's `pooling_type`; 0, none, where it has none): 4 (rank) makes it a reranker (embed.cpp).
+// `partial_rm` is 0 for a model with a recurrent state (recurrent or hybrid), whose memory cannot
+// drop a sequence's last tokens (cut_cells): no drafts there.
 IP_EXPORT int ip_info() {
   Engine & e = engine();
   out().i32 = {
@@ -109,6 +111,7 @@ IP_EXPORT int ip_info() {
       static_cast<int32_t>(llama_n_ctx_seq(e.ctx)),
       gpu_devices(),
       static_cast<int32_t>(llama_pooling_type(e.ctx)),
+      llama_model_is_recurrent(e.model) || llama_model_is_hybrid(e.model) ? 0 : 1,
   };
   return static_cast<int>(out().i32.size());
 }

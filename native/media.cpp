@@ -186,8 +186,7 @@ IP_EXPORT_MAY_SUSPEND int ip_media_begin(const char * text, int len, const uint8
   }
   // The chunks kept are the same items at the same places in both prompts: either one's positions.
   s.media = media;
-  llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, s.pos_at(keep), -1);
-  s.cached.resize(keep);
+  keep = cut_cells(s, e.current, keep);
   s.prompt = ids;
   s.pending = n - keep;
   return n;

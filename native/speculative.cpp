@@ -55,7 +55,8 @@ IP_EXPORT int ip_keep(int n) {
   Engine & e = engine();
   Slot & s = e.slot();
   if (n < 0 || static_cast<size_t>(n) > s.cached.size()) return fail("ip_keep past the context's tokens");
-  llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, s.pos_at(n), -1);
-  s.cached.resize(n);
+  // A recurrent state cannot go back (drafts are off for such a model: ip_info's partial_rm).
+  if (cut_cells(s, e.current, static_cast<size_t>(n)) != static_cast<size_t>(n))
+    return fail("this model's memory cannot drop its last tokens");
   return 0;
 }

@@ -105,6 +105,12 @@ export interface ModelNumbers {
   gpuDevices: number;
   /** The model's llama_pooling_type (its GGUF's `pooling_type`; 0, none, where it has none): 4 is rank, a reranker. */
   pooling: number;
+  /**
+   * Whether its memory can drop a sequence's last tokens: false for a recurrent state (Mamba,
+   * RWKV, and hybrids such as LFM2), which a prompt then reads again from its start where it does
+   * not extend the cached one, and which takes no drafts.
+   */
+  partialRemoval: boolean;
 }
 
 /** llama.cpp's LLAMA_POOLING_TYPE_RANK: the model is a reranker, its pooled output a score. */
@@ -339,7 +345,7 @@ export class LlamaWasm {
 
   info(): ModelNumbers {
     const n = this.m._ip_info();
-    // [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache, n_ctx_seq, gpu_devices, pooling] (native/load.cpp)
+    // [n_vocab, n_ctx, n_ctx_train, n_embd, add_bos, bos, eos, f32_cache, n_ctx_seq, gpu_devices, pooling, partial_rm] (native/load.cpp)
     const [
       vocabSize = 0,
       contextLength = 0,
@@ -352,6 +358,7 @@ export class LlamaWasm {
       slotContext = contextLength,
       gpuDevices = 0,
       pooling = 0,
+      partialRemoval = 1,
     ] = this.i32(n);
     const kvCacheType: KvCacheType = f32 === 1 ? 'f32' : 'f16';
     return {
@@ -365,6 +372,7 @@ export class LlamaWasm {
       kvCacheType,
       gpuDevices,
       pooling,
+      partialRemoval: partialRemoval === 1,
     };
   }
 

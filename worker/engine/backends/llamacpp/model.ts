@@ -38,7 +38,7 @@ import { SavedContext } from './saved-context';
 import { SlotFiles } from './slot-files';
 import { DraftBatch, type Drafter } from './draft-batch';
 import type { DraftModel } from './draft-model';
-import { resolveSpeculative } from '#core/domain/speculative';
+import { resolveSpeculative, type SpeculativeParams } from '#core/domain/speculative';
 import { announceBusy } from '../../request-control';
 import { SlotSteps, type SampleSpec, type StepResult, type TokensResult } from './slot-steps';
 import { LoraAdapters } from './lora-adapters';
@@ -551,8 +551,8 @@ export class LlamaCppModel implements LoadedModel {
     const wantTokens = request.token_info !== null;
     const top = wantTokens ? Math.max(1, request.token_info ?? 0) : 0;
     const spec = (generated: number): SampleSpec => ({ top, banEog: generated < request.min_tokens });
-    // Drafts, checked on the slot alone (slot-steps.ts); media positions have no ids to draft from.
-    const speculative = 'ids' in prompt ? resolveSpeculative(request.speculative, this.draft !== null) : null;
+    // Drafts, checked on the slot alone (slot-steps.ts).
+    const speculative = this.speculative(request, prompt);
     const draftModel = speculative?.type === 'draft-simple' ? this.draft : null;
     const drafter: Drafter | null = draftModel && {
       draft: (context, most, pMin) => draftModel.draft(context, most, pMin, slot),
@@ -625,6 +625,18 @@ export class LlamaCppModel implements LoadedModel {
   }
 
   /** The request's sampler on the selected slot; a grammar llama.cpp cannot read is a 400. */
+  /**
+   * The request's speculative decoding, or null: off for a prompt with media (drafts read token
+   * ids; media positions have none) and on a model whose memory cannot take back a rejected draft
+   * (a recurrent state: `partialRemoval`), where it changes nothing but the speed.
+   */
+  private speculative(request: AnyChoice, prompt: SlotPrompt): SpeculativeParams | null {
+    if (!('ids' in prompt)) return null;
+    // Checked (its 400s) either way.
+    const params = resolveSpeculative(request.speculative, this.draft !== null);
+    return this.engine.info().partialRemoval ? params : null;
+  }
+
   private setSampler(request: AnyChoice): void {
     try {
       this.engine.sampler(samplerSpec(request));
@@ -665,8 +677,7 @@ export class LlamaCppModel implements LoadedModel {
       yield { type: 'end', finishReason: 'length', promptTokens, completionTokens: 0, cachedTokens };
       return;
     }
-    // Drafts read token ids; a prompt's media positions have none (issue 32: off for such prompts).
-    const speculative = 'ids' in prompt ? resolveSpeculative(request.speculative, this.draft !== null) : null;
+    const speculative = this.speculative(request, prompt);
     if (speculative?.type === 'draft-simple' && this.draft) {
       // The draft model reads the prompt too, in steps, before the first token is drafted.
       await this.draft.beginPrompt(ids);
