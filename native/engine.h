@@ -101,9 +101,10 @@ void apply_loras(llama_context * ctx, std::vector<float> & scales);
 // Drops slot `s`'s cells (sequence `seq`) from its `keep`-th on, and returns how many it kept:
 // `keep`, or 0 where the memory no longer holds what the kept cells need. A recurrent state
 // (Mamba, RWKV; the recurrent half of LFM2, Granite 4 H, Qwen3-Next) is one state at the last
-// position, not a cell per position, so it cannot go back to an earlier one: llama-server's rule
-// (its memory's first position at or past where the kept part ends) then starts the sequence
-// again, as a refused cut does (generate.cpp).
+// position, not a cell per position, so it cannot go back to an earlier one; a sliding-window
+// layer's cache (load.cpp) holds only the last window and a batch. llama-server's rule (the
+// memory's first position at or past the start of the next token's window) then starts the
+// sequence again, as a refused cut does (generate.cpp).
 size_t cut_cells(Slot & s, llama_seq_id seq, size_t keep);
 
 // Which positions of a batch get logits.

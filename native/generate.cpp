@@ -2,10 +2,13 @@
 #include "engine.h"
 
 size_t cut_cells(Slot & s, llama_seq_id seq, size_t keep) {
-  llama_memory_t memory = llama_get_memory(engine().ctx);
-  // The sliding-window layers' cache is full-size (llama.cpp's default swa_full), so only a
-  // recurrent state can lack what a kept prefix needs (llama-server's n_swa is 0 there too).
-  if (keep > 0 && llama_memory_seq_pos_min(memory, seq) >= s.pos_at(keep)) keep = 0;
+  Engine & e = engine();
+  llama_memory_t memory = llama_get_memory(e.ctx);
+  // llama-server's rule: the next token (at pos_at(keep)) needs the positions of its window, so
+  // the memory's first position must come before pos_at(keep) - n_swa (n_swa 0 without a sliding
+  // window; a recurrent state's first position is its last).
+  const llama_pos needed = std::max(0, s.pos_at(keep) - llama_model_n_swa(e.model));
+  if (keep > 0 && llama_memory_seq_pos_min(memory, seq) >= needed) keep = 0;
   if (!llama_memory_seq_rm(memory, seq, s.pos_at(keep), -1)) {
     llama_memory_seq_rm(memory, seq, -1, -1);
     keep = 0;

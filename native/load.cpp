@@ -64,6 +64,11 @@ IP_EXPORT_MAY_SUSPEND int ip_load(const char * path, int n_ctx, int n_threads, i
     cp.n_batch = e.n_batch;
     cp.n_ubatch = e.n_batch;
     cp.n_seq_max = n_slots;
+    // Sliding-window layers (Gemma 2 and 3, gpt-oss, OLMo 3) keep only their window and a batch
+    // (llama-server's default; llama.cpp's own is a full-size cache for every layer): Gemma 3's
+    // five of six such layers then take about a fifth of the cache at 8k. A kept prefix whose
+    // window is gone is read again (cut_cells, generate.cpp).
+    cp.swa_full = false;
     // One slot keeps the one unified cache it always had: the prompt cache's saved states
     // (state.cpp) restored into it, and not into a stream of its own (0 tokens came back; not
     // looked into further). With one sequence the two hold the same cells.

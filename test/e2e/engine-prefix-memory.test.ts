@@ -10,10 +10,10 @@
  *   as a fresh engine does and as Debian's llama-server 0.7.0 does (greedy, 8 tokens: the same
  *   tokens, logprobs within 1e-3). The engine says it cannot take back drafts (`partialRemoval`
  *   false), so no request drafts there.
- * - A sliding window: `inpage-test-swa` (a window of 16). After a prompt longer than llama.cpp's
- *   small SWA cache would hold (768 cells), a prompt sharing its first 100 tokens keeps them and
- *   answers as a fresh engine: the engine keeps llama.cpp's default full-size SWA cache (a small
- *   one would have reused those cells).
+ * - A sliding window: `inpage-test-swa` (a window of 16). Its layers' cache holds the window and a
+ *   batch (768 cells; native/load.cpp). After a 1,000-token prompt, one that shares its first 100
+ *   tokens is read again from its start (their window is gone), and one that extends it keeps it;
+ *   each answers as a fresh engine.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -150,15 +150,20 @@ for (const [label, model] of Object.entries(RECURRENT))
   });
 
 describe('prefix reuse on a sliding-window model (inpage-test-swa)', () => {
-  test('after a prompt of 1,000 tokens, one sharing its first 100 keeps them and answers as a fresh engine', async () => {
+  test('after 1,000 tokens, a prompt sharing the first 100 is read again (their window is gone), one extending them keeps them; each as a fresh engine', async () => {
     const model = buildInpageTestSwaModel();
     const engine = await engineWith(model);
     assert.equal(engine.info().partialRemoval, true);
     const long = letters(1000, 3);
+    const first = await answer(engine, long);
     const shared = [...long.slice(0, 100), ...letters(20, 5)];
+    const reread = await answer(engine, shared);
+    assert.equal(reread.kept, 0, 'the cache keeps the last 16 + 512 positions (768 cells), not the first 100');
+    assertSame(reread, await answer(await engineWith(model), shared), 'a shared prefix');
+    const extended = [...long, ...first.tokens, ...letters(20, 5)];
     await answer(engine, long);
-    const reused = await answer(engine, shared);
-    assert.equal(reused.kept, 100);
-    assertSame(reused, await answer(await engineWith(model), shared), 'a shared prefix');
+    const next = await answer(engine, extended);
+    assert.equal(next.kept, long.length + 8);
+    assertSame(next, await answer(await engineWith(model), extended), 'an extended prompt');
   });
 });
