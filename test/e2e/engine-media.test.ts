@@ -11,10 +11,7 @@
  * load with llama.cpp's reason.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   buildInpageTestAudioModel,
   buildInpageTestAudioProjector,
@@ -28,6 +25,7 @@ import {
   inpageTestVisionImageTokens,
 } from '../fixtures/inpage-test-vision';
 import { pngBytes, wavBytes } from '../fixtures/test-media';
+import { useEngineWasm } from './engine-wasm-server';
 import { serverSkip, startMmprojServer } from './llama-server';
 import { mtmdTestMedia } from './mtmd-test-media';
 
@@ -39,16 +37,7 @@ const { LlamaWasm } = await import('../../worker/engine/backends/llamacpp/llama-
 const { EngineInputError } = await import('../../worker/engine/backends/llamacpp/engine-error');
 type Engine = Awaited<ReturnType<typeof LlamaWasm.start>>;
 
-const WASM = readFileSync('worker/engine/backends/llamacpp/wasm/llama-engine-simd.wasm');
-let server: Server;
-let wasmUrl = '';
-before(async () => {
-  // The loader fetches its wasm (Node's fetch takes no file: URLs).
-  server = createServer((_, response) => response.writeHead(200, { 'content-type': 'application/wasm' }).end(WASM));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  wasmUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/llama-engine-simd.wasm`;
-});
-after(() => server.close());
+const wasm = useEngineWasm();
 
 interface Answer {
   tokens: number[];
@@ -60,7 +49,7 @@ const MARKER = '<__media__>';
 const TEXT = 'describe';
 
 async function engineWith(model: Uint8Array<ArrayBuffer>, projector: Uint8Array<ArrayBuffer>): Promise<Engine> {
-  const engine = await LlamaWasm.start({ wasm: wasmUrl, loader: null, pthreads: false });
+  const engine = await LlamaWasm.start({ wasm: wasm.url(), loader: null, pthreads: false });
   await engine.load([{ name: 'model.gguf', blob: new Blob([model]) }], 4096, { prefill: 1, decode: 1 }, 512);
   const { onGpu } = await engine.loadProjector({ name: 'mmproj.gguf', blob: new Blob([projector]) });
   assert.equal(onGpu, false, 'the CPU build has no GPU device for the projector');
@@ -300,7 +289,7 @@ describe('images and audio in the engine', () => {
   });
 
   test("a projector of another model's width fails to load, with llama.cpp's reason", async () => {
-    const engine = await LlamaWasm.start({ wasm: wasmUrl, loader: null, pthreads: false });
+    const engine = await LlamaWasm.start({ wasm: wasm.url(), loader: null, pthreads: false });
     const model = buildInpageTestVisionModel();
     await engine.load([{ name: 'model.gguf', blob: new Blob([model]) }], 4096, { prefill: 1, decode: 1 }, 512);
     await assert.rejects(

@@ -16,13 +16,11 @@
  *   each answers as a fresh engine.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { buildInpageTestLfm2Model } from '../fixtures/inpage-test-lfm2';
 import { buildInpageTestMambaModel } from '../fixtures/inpage-test-mamba';
 import { buildInpageTestSwaModel } from '../fixtures/inpage-test-swa';
+import { useEngineWasm } from './engine-wasm-server';
 import { placeModel, serverSkip, startLlamaServer } from './llama-server';
 
 const skip = serverSkip();
@@ -32,20 +30,12 @@ Object.assign(globalThis, { __INPAGE_TEST_HOOKS__: false });
 const { LlamaWasm } = await import('../../worker/engine/backends/llamacpp/llama-wasm');
 type Engine = Awaited<ReturnType<typeof LlamaWasm.start>>;
 
-const WASM = readFileSync('worker/engine/backends/llamacpp/wasm/llama-engine-simd.wasm');
-let server: Server;
-let wasmUrl = '';
-before(async () => {
-  server = createServer((_, response) => response.writeHead(200, { 'content-type': 'application/wasm' }).end(WASM));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  wasmUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/llama-engine-simd.wasm`;
-});
-after(() => server.close());
+const wasm = useEngineWasm();
 
 const MODEL = buildInpageTestMambaModel();
 
 async function engineWith(model: Uint8Array<ArrayBuffer> = MODEL): Promise<Engine> {
-  const engine = await LlamaWasm.start({ wasm: wasmUrl, loader: null, pthreads: false });
+  const engine = await LlamaWasm.start({ wasm: wasm.url(), loader: null, pthreads: false });
   await engine.load([{ name: 'model.gguf', blob: new Blob([model]) }], 4096, { prefill: 1, decode: 1 }, 512);
   return engine;
 }

@@ -14,16 +14,12 @@ import { pngBytes } from '../fixtures/test-media';
 import { serverSkip, startMmprojServer, type LlamaServer } from './llama-server';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
+import { assertSameChat, type ChatAnswer } from './same-chat';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
 
 const fixture = usePage('/?model=inpage-test-mrope&slots=2');
-
-interface ChatAnswer {
-  choices: Array<{ message: { content: string }; logprobs: { content: Array<{ logprob: number }> } | null }>;
-  usage: { prompt_tokens: number; completion_tokens: number };
-}
 
 type Part = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 type Message = { role: 'user'; content: Part[] } | { role: 'assistant'; content: string };
@@ -59,20 +55,6 @@ async function inPage(messages: Message[]): Promise<ChatAnswer> {
   });
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
   return answer.body as ChatAnswer;
-}
-
-function assertSameChat(actual: ChatAnswer, expected: ChatAnswer, label: string): void {
-  const [mine, theirs] = [actual.choices[0], expected.choices[0]];
-  assert.equal(mine?.message.content, theirs?.message.content, label);
-  assert.equal(actual.usage.prompt_tokens, expected.usage.prompt_tokens, `${label}: prompt tokens`);
-  assert.equal(actual.usage.completion_tokens, expected.usage.completion_tokens, `${label}: completion tokens`);
-  const want = theirs?.logprobs?.content ?? [];
-  const got = mine?.logprobs?.content ?? [];
-  assert.equal(got.length, want.length, `${label}: logprobs`);
-  got.forEach((entry, i) => {
-    const other = want[i]?.logprob ?? NaN;
-    assert.ok(Math.abs(entry.logprob - other) < 1e-3, `${label}, token ${i}: ${entry.logprob} vs ${other}`);
-  });
 }
 
 describe('M-RoPE images through the routes, against llama-server --mmproj', { skip: skip ?? false }, () => {

@@ -28,6 +28,7 @@ import { mtmdCliText } from './mtmd-cli';
 import { mtmdTestMedia } from './mtmd-test-media';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
+import { assertSameChat, type ChatAnswer } from './same-chat';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
@@ -39,14 +40,6 @@ const fixture = usePage('/?model=inpage-test-vision');
 const IMAGE = gradientPng();
 const SOUND = wavBytes(1.5, (t) => 0.4 * Math.sin(2 * Math.PI * 330 * t) * Math.exp(-t));
 const dataUrl = (type: string, bytes: Uint8Array) => `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
-
-interface ChatAnswer {
-  choices: Array<{
-    message: { content: string };
-    logprobs: { content: Array<{ logprob: number }> } | null;
-  }>;
-  usage: { prompt_tokens: number; completion_tokens: number };
-}
 
 const GREEDY = { temperature: 0, max_tokens: 8, logprobs: true, top_logprobs: 1 };
 
@@ -99,20 +92,6 @@ async function page<T>(path: string, body: unknown): Promise<T> {
   const answer = await postFromPage(fixture.page, path, body);
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
   return answer.body as T;
-}
-
-function assertSameChat(actual: ChatAnswer, expected: ChatAnswer, label: string): void {
-  const [mine, theirs] = [actual.choices[0], expected.choices[0]];
-  assert.equal(mine?.message.content, theirs?.message.content, label);
-  assert.deepEqual(actual.usage.prompt_tokens, expected.usage.prompt_tokens, `${label}: prompt tokens`);
-  assert.deepEqual(actual.usage.completion_tokens, expected.usage.completion_tokens, `${label}: completion tokens`);
-  const want = theirs?.logprobs?.content ?? [];
-  const got = mine?.logprobs?.content ?? [];
-  assert.equal(got.length, want.length, `${label}: logprobs`);
-  got.forEach((entry, i) => {
-    const other = want[i]?.logprob ?? NaN;
-    assert.ok(Math.abs(entry.logprob - other) < 1e-3, `${label}, token ${i}: ${entry.logprob} vs ${other}`);
-  });
 }
 
 /** An image of `width` x `height` RGBA pixels (`pixel(x, y)`) encoded by Chromium as `type` (quality 1). */
