@@ -68,6 +68,8 @@ const decoder = new TextDecoder();
 export class LlamaCppModel implements LoadedModel {
   readonly capabilities: ModelCapabilities;
   readonly kvCacheType: KvCacheType;
+  /** Whether its memory can take back a rejected draft (ModelNumbers' `partialRemoval`). */
+  private readonly partialRemoval: boolean;
   /** Its card shows the threads it runs on (1 and 1 where the page is not isolated), its slots and its chat template's origin. */
   readonly details: {
     threads: ThreadCounts;
@@ -111,7 +113,7 @@ export class LlamaCppModel implements LoadedModel {
     if (encoder) unsupported.push('generation');
     if (!draft) unsupported.push('draft_model');
     if (!vocab.fim) unsupported.push('suffix');
-    const { pooling, kvCacheType } = engine.info();
+    const { pooling, kvCacheType, partialRemoval } = engine.info();
     // A reranker (rank pooling) pools to its classification head's scores, not an embedding.
     unsupported.push(pooling === RANK_POOLING ? 'embeddings' : 'rerank');
     this.capabilities = {
@@ -123,6 +125,7 @@ export class LlamaCppModel implements LoadedModel {
       ...(lora.count > 0 ? { lora_adapters: lora.count } : {}),
     };
     this.kvCacheType = kvCacheType;
+    this.partialRemoval = partialRemoval;
     this.details = {
       threads,
       slots,
@@ -634,7 +637,7 @@ export class LlamaCppModel implements LoadedModel {
     if (!('ids' in prompt)) return null;
     // Checked (its 400s) either way.
     const params = resolveSpeculative(request.speculative, this.draft !== null);
-    return this.engine.info().partialRemoval ? params : null;
+    return this.partialRemoval ? params : null;
   }
 
   private setSampler(request: AnyChoice): void {
