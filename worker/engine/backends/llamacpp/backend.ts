@@ -177,7 +177,7 @@ export class LlamaCppBackend implements Backend {
       const slots = engineSlots();
       const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
       // memory64 only where wasm32's heap cannot hold the model and its KV cache, and the browser runs it.
-      const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib);
+      const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib, slots);
       const forced64 = __INPAGE_TEST_HOOKS__ ? testMemory64() : null;
       const memory64 = hasMemory64() && (needsMemory64(size + besideOnHost, cacheBytes) || forced64 !== null);
       // On the GPU, only what stays on the CPU (hostShare) must fit the wasm32 WebGPU build's heap,

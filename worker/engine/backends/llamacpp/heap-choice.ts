@@ -9,20 +9,28 @@
 import { archNumber, type Metadata } from './arch-metadata';
 import { placeLayers } from './layer-placement';
 import { MAX_MODEL_BYTES } from './memory-limit';
+import { slidingCells, slidingLayers } from './sliding-window';
 
 /** native/attention.cpp's `kMaxWeightsAndCache`: an F32 cache only where the weights and it stay within 3 GiB. */
 const MAX_WEIGHTS_AND_F32_CACHE = 3 * 2 ** 30;
 
+/** native/attention.cpp's micro-batch with an F32 cache, else the engine's batch (native/engine.h). */
+const F32_MICRO_BATCH = 64;
+const MICRO_BATCH = 512;
+
 /**
- * The KV cache's bytes for `contextLength` tokens: per layer and token, a key and a value of each
- * KV head (their widths from the GGUF, else the embedding over the heads); 0 for a model without
- * attention heads.
+ * The KV cache's bytes for `contextLength` tokens over `slots` sequences: per layer and token, a
+ * key and a value of each KV head (their widths from the GGUF, else the embedding over the heads);
+ * a sliding-window layer only for its window and a micro-batch in each slot (sliding-window.ts).
+ * 0 for a model without attention heads. Its type is decided on the full-size cache, as
+ * native/attention.cpp decides it.
  */
 export function kvCacheBytes(
   metadata: Metadata,
   modelBytes: number,
   contextLength: number,
   f32CacheMib: number,
+  slots = 1,
 ): number {
   const heads = archNumber(metadata, 'attention.head_count') ?? 0;
   if (heads <= 0) return 0;
@@ -33,7 +41,11 @@ export function kvCacheBytes(
   const value = archNumber(metadata, 'attention.value_length') ?? key;
   const f32 = layers * contextLength * kvHeads * (key + value) * 4;
   const f32Fits = f32 <= f32CacheMib * 2 ** 20 && modelBytes + f32 <= MAX_WEIGHTS_AND_F32_CACHE;
-  return f32Fits ? f32 : f32 / 2;
+  const sliding = slidingLayers(metadata, layers);
+  const perStream = Math.floor(contextLength / slots);
+  const slidingShare = slidingCells(metadata, perStream, f32Fits ? F32_MICRO_BATCH : MICRO_BATCH) / perStream;
+  const cells = (layers - sliding + sliding * Math.min(1, slidingShare)) / layers;
+  return (f32Fits ? f32 : f32 / 2) * cells;
 }
 
 /** Whether a model of `modelBytes` with a cache of `cacheBytes` needs the memory64 heap. */

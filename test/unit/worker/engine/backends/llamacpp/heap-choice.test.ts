@@ -41,6 +41,28 @@ describe('kvCacheBytes and needsMemory64', () => {
     ]);
     expect(kvCacheBytes(recurrent, GIB, 4096, 512)).toBe(0);
   });
+
+  it("counts a sliding-window layer's window and micro-batch only (Gemma 3 4B's numbers: 29 of 34 layers)", () => {
+    const gemma3 = new Map<string, string | number>([
+      ['general.architecture', 'gemma3'],
+      ['gemma3.block_count', 34],
+      ['gemma3.embedding_length', 2560],
+      ['gemma3.attention.head_count', 8],
+      ['gemma3.attention.head_count_kv', 4],
+      ['gemma3.attention.key_length', 256],
+      ['gemma3.attention.value_length', 256],
+      ['gemma3.attention.sliding_window', 1024],
+    ]);
+    const row = 4 * 512 * 2;
+    // F16 (F32 would pass the budget): 5 layers of 8,192 cells, 29 of 1,024 + 512.
+    expect(kvCacheBytes(gemma3, 2.5 * GIB, 8192, 512)).toBe((5 * 8192 + 29 * 1536) * row);
+    // Two slots: a stream of 4,096 each, each sliding layer 1,536 cells in each.
+    expect(kvCacheBytes(gemma3, 2.5 * GIB, 8192, 512, 2)).toBe((5 * 8192 + 29 * 2 * 1536) * row);
+    // F32 where it fits (decided on the full-size cache, as native/attention.cpp does): 64-token micro-batches.
+    expect(kvCacheBytes(gemma3, 0.5 * GIB, 1536, 512)).toBe((5 * 1536 + 29 * 1280) * row * 2);
+    // A context within the window: every layer full-size.
+    expect(kvCacheBytes(gemma3, 2.9 * GIB, 1024, 512)).toBe(34 * 1024 * row);
+  });
 });
 
 describe('hostShare', () => {
