@@ -52,9 +52,7 @@ IP_EXPORT int ip_slot_clear(int slot) {
   Engine & e = engine();
   if (slot < 0 || slot >= static_cast<int>(e.slots.size())) return fail("no slot " + std::to_string(slot));
   llama_memory_seq_rm(llama_get_memory(e.ctx), slot, -1, -1);
-  e.slots[slot].cached.clear();
-  e.slots[slot].media.reset();
-  e.slots[slot].pending = 0;
+  e.slots[slot].clear();
   return 0;
 }
 
@@ -72,6 +70,8 @@ IP_EXPORT_MAY_SUSPEND int ip_slot_copy(int src, int dst) {
   e.slots[dst].cached = e.slots[src].cached;
   // Its cells' media chunks are src's now (media.cpp matches a cached chunk by the slot's media).
   e.slots[dst].media = e.slots[src].media;
+  // And its checkpoints (llama-server's copy_state_to clones the slot's prompt with them).
+  e.slots[dst].checkpoints = e.slots[src].checkpoints;
   e.slots[dst].pending = 0;
   return 0;
 }

@@ -26,6 +26,15 @@ struct common_sampler;
 struct mtmd_context;
 struct MediaPrompt;  // media.cpp
 
+// A saved copy of the part of a sequence's memory that cannot go back (checkpoints.cpp): a
+// recurrent state, a sliding window's cells. `n_tokens`: the cached tokens it follows.
+struct Checkpoint {
+  size_t n_tokens = 0;
+  llama_pos pos_min = 0;
+  llama_pos pos_max = 0;
+  std::vector<uint8_t> data;
+};
+
 // One sequence of the generation context (seq_id = its index in Engine::slots).
 struct Slot {
   std::vector<llama_token> cached;      // the tokens whose KV entries the sequence holds
@@ -35,12 +44,20 @@ struct Slot {
   // The current prompt's media chunks (media.cpp), else null. In `prompt` and `cached` a media
   // chunk's cells hold LLAMA_TOKEN_NULL, which never matches a prefix (see ip_media_begin).
   std::shared_ptr<MediaPrompt> media;
+  std::vector<Checkpoint> checkpoints;  // oldest first (checkpoints.cpp)
+  size_t kept = 0;                      // the current prompt's tokens kept from the cache
+  bool after_media = false;             // the last prompt step decoded a media chunk
 
   // The position that follows the first `n` cached cells: `n`, less what the M-RoPE media chunks
   // among them save (a picture of w x h tokens takes max(w, h) positions there, as llama-server's
   // server_tokens::pos_next counts them; media.cpp). Every decode, and every cut of the cache
   // (llama_memory_seq_rm takes positions), goes through it.
   llama_pos pos_at(size_t n) const;
+  // How many of the cached cells come before position `pos` (a media chunk counts whole, at
+  // the first position past it; llama-server's server_tokens::size_up_to_pos).
+  size_t size_up_to_pos(llama_pos pos) const;
+  // Forgets the cells' tokens, media and checkpoints (the caller empties the sequence).
+  void clear();
 };
 
 struct Engine {
@@ -56,6 +73,7 @@ struct Engine {
   std::vector<llama_token> eog;         // the vocabulary's end-of-generation tokens
   int n_batch = 512;
   bool f32_cache = false;               // the generation context's KV cache is F32 (attention.cpp)
+  bool checkpoints = false;             // the memory cannot go back everywhere: checkpoints.cpp
   std::vector<llama_adapter_lora *> loras;  // LoRA adapters, in load order (lora.cpp)
   std::vector<float> lora_scales;       // their scales now on the generation context (0: off)
   std::vector<float> embed_lora_scales; // and on the embedding context
@@ -105,7 +123,23 @@ void apply_loras(llama_context * ctx, std::vector<float> & scales);
 // layer's cache (load.cpp) holds only the last window and a batch. llama-server's rule (the
 // memory's first position at or past the start of the next token's window) then starts the
 // sequence again, as a refused cut does (generate.cpp).
+// A context checkpoint, where one was saved, takes the sequence back instead (checkpoints.cpp).
 size_t cut_cells(Slot & s, llama_seq_id seq, size_t keep);
+
+// Context checkpoints (checkpoints.cpp), llama-server's for the same models: where the memory
+// cannot go back (a recurrent state, a sliding window), a copy of that part is saved before the
+// prompt's last steps, so a later prompt that shares all but the end with it (a regenerated
+// answer, an edited last message, the next turn of a chat) goes back to it and not to the start.
+//   prompt_step_size: the tokens of a prompt step from `from` (at most `most`): it ends at the
+//     points where a checkpoint is saved.
+//   save_checkpoint: saves one before the text step at `from`, where that is such a point.
+//   restore_checkpoint: the newest checkpoint that lets the next token at cached cell `keep`
+//     see its window, put back; returns the cells kept (at most `keep`), 0 where none does.
+//   drop_checkpoints: forgets those past position `pos` (their tokens are gone).
+size_t prompt_step_size(const Slot & s, size_t from, size_t most);
+void save_checkpoint(Slot & s, llama_seq_id seq, size_t from);
+size_t restore_checkpoint(Slot & s, llama_seq_id seq, size_t keep, llama_pos needed);
+void drop_checkpoints(Slot & s, llama_pos pos);
 
 // Which positions of a batch get logits.
 enum class Logits { none, last, all };

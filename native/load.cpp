@@ -65,9 +65,10 @@ IP_EXPORT_MAY_SUSPEND int ip_load(const char * path, int n_ctx, int n_threads, i
     cp.n_ubatch = e.n_batch;
     cp.n_seq_max = n_slots;
     // Sliding-window layers (Gemma 2 and 3, gpt-oss, OLMo 3) keep only their window and a batch
-    // (llama-server's default; llama.cpp's own is a full-size cache for every layer): Gemma 3's
-    // five of six such layers then take about a fifth of the cache at 8k. A kept prefix whose
-    // window is gone is read again (cut_cells, generate.cpp).
+    // (llama-server's default; llama.cpp's own is a full-size cache for every layer): at 8k each of
+    // Gemma 3's sliding layers (five of six) keeps 1,536 of 8,192 cells, the whole cache about a
+    // third. A kept prefix whose window is gone goes back to a checkpoint (checkpoints.cpp), or
+    // is read again (cut_cells, generate.cpp).
     cp.swa_full = false;
     // One slot keeps the one unified cache it always had: the prompt cache's saved states
     // (state.cpp) restored into it, and not into a stream of its own (0 tokens came back; not
@@ -79,6 +80,8 @@ IP_EXPORT_MAY_SUSPEND int ip_load(const char * path, int n_ctx, int n_threads, i
     e.f32_cache = choose_attention(e.model, n_ctx, max_f32_cache_mib, cp);
     e.ctx = llama_init_from_model(e.model, cp);
     if (!e.ctx) return fail("llama.cpp could not create a context of this size for this model");
+    // Where the memory cannot go back everywhere, context checkpoints (checkpoints.cpp).
+    e.checkpoints = llama_model_is_recurrent(e.model) || llama_model_is_hybrid(e.model) || llama_model_n_swa(e.model) > 0;
     if (!make_threads(n_threads, n_threads_batch)) return fail("the engine's threads could not start");
     attach_threads(e.ctx);
   } catch (const std::exception & error) {

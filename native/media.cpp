@@ -189,6 +189,8 @@ IP_EXPORT_MAY_SUSPEND int ip_media_begin(const char * text, int len, const uint8
   keep = cut_cells(s, e.current, keep);
   s.prompt = ids;
   s.pending = n - keep;
+  s.kept = keep;
+  s.after_media = false;
   return n;
 }
 
@@ -218,4 +220,22 @@ llama_pos Slot::pos_at(size_t n) const {
     pos += mtmd_input_chunk_get_n_pos(chunk) - static_cast<llama_pos>(tokens);
   }
   return pos;
+}
+
+size_t Slot::size_up_to_pos(llama_pos pos) const {
+  if (!media) return std::min(static_cast<size_t>(std::max(pos, 0)), cached.size());
+  size_t n = 0;
+  llama_pos at = 0;
+  auto chunk = media->at.begin();
+  while (n < cached.size() && at < pos) {
+    if (chunk != media->at.end() && chunk->first == n) {
+      at += mtmd_input_chunk_get_n_pos(chunk->second);
+      n += mtmd_input_chunk_get_n_tokens(chunk->second);
+      ++chunk;
+    } else {
+      at++;
+      n++;
+    }
+  }
+  return std::min(n, cached.size());
 }

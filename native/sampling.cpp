@@ -139,8 +139,7 @@ IP_EXPORT_MAY_SUSPEND int ip_score(const llama_token * ids, int n, int top) {
   out().f32.clear();
   if (n > static_cast<int>(llama_n_ctx_seq(e.ctx))) return fail("the prompt is longer than the context");
   llama_memory_seq_rm(llama_get_memory(e.ctx), e.current, 0, -1);
-  s.cached.clear();
-  s.media.reset();
+  s.clear();
   const int n_vocab = llama_vocab_n_tokens(e.vocab);
   for (int from = 0; from < n; from += e.n_batch) {
     const int count = std::min(e.n_batch, n - from);

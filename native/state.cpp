@@ -68,10 +68,7 @@ IP_EXPORT_MAY_SUSPEND int ip_state_restore(const uint8_t * data, double size) {
   const llama_seq_id seq = e.current;
   Slot & slot = e.slot();
   llama_memory_seq_rm(memory, seq, -1, -1);
-  slot.cached.clear();
-  slot.prompt.clear();
-  slot.media.reset();
-  slot.pending = 0;
+  slot.clear();
   const size_t bytes = static_cast<size_t>(size);
   if (bytes < HEADER || get_u32(data) != LLAMA_STATE_SEQ_MAGIC || get_u32(data + 4) != LLAMA_STATE_SEQ_VERSION)
     return fail("the file is not a llama.cpp sequence state of this version");

@@ -5,15 +5,19 @@
  *   `inpage-test-lfm2` (an LFM2: a short convolution's state beside an attention block's KV
  *   cache, as Granite 4 H and Qwen3-Next have). Such a memory cannot drop its last tokens. A
  *   prompt that shares only a prefix with the cached one is read again from its start (it
- *   failed: `llama_decode failed on the prompt`, the state being past the prefix), the same
- *   prompt again too, and one that extends the cached one continues from the state; each answers
- *   as a fresh engine does and as Debian's llama-server 0.7.0 does (greedy, 8 tokens: the same
- *   tokens, logprobs within 1e-3). The engine says it cannot take back drafts (`partialRemoval`
+ *   failed: `llama_decode failed on the prompt`, the state being past the prefix), one that
+ *   extends the cached one continues from the state, and one that shares all but the end of an
+ *   earlier prompt goes back to the context checkpoint saved 4 (or 4 + 512) tokens before that
+ *   prompt's end (native/checkpoints.cpp): the same prompt again, an edit in the answer. Each
+ *   answers as a fresh engine does and as Debian's llama-server 0.7.0 does (greedy, 8 tokens: the
+ *   same tokens, logprobs within 1e-3), and keeps as many tokens as llama-server (its `cache_n`,
+ *   its RAM prompt cache off). The engine says it cannot take back drafts (`partialRemoval`
  *   false), so no request drafts there.
  * - A sliding window: `inpage-test-swa` (a window of 16). Its layers' cache holds the window and a
  *   batch (768 cells; native/load.cpp). After a 1,000-token prompt, one that shares its first 100
  *   tokens is read again from its start (their window is gone), and one that extends it keeps it;
- *   each answers as a fresh engine.
+ *   after an 800-token answer, the same prompt again goes back to the checkpoint: as a fresh
+ *   engine, and as llama-server (tokens and tokens kept).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -47,23 +51,63 @@ interface Answer {
   kept: number;
 }
 
-/** Greedy, 8 tokens after `ids`, the cache reused where it can be; each generated token decoded. */
-function answer(engine: Engine, ids: number[]): Promise<Answer> {
+/**
+ * Greedy, `count` tokens after `ids`, the cache reused where it can be; each generated token
+ * decoded, or all but the last where `pushLast` is false (as llama-server does, which ends there).
+ */
+function answer(engine: Engine, ids: number[], { count = 8, pushLast = true } = {}): Promise<Answer> {
   return engine.exclusive(async () => {
     const kept = await engine.begin(ids, true);
     while (((await engine.prefill(512)) ?? 1) > 0);
     engine.sampler({ temperature: 0 });
     const tokens: number[] = [];
     const logprobs: number[] = [];
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < count; i++) {
       const token = await engine.sample(1, false);
       tokens.push(token.id);
       logprobs.push(token.logprob);
       engine.accept(token.id);
-      assert.ok(await engine.push(token.id));
+      if (pushLast || i < count - 1) assert.ok(await engine.push(token.id));
     }
     return { tokens, logprobs, kept };
   });
+}
+
+/** llama-server's greedy answer to the token prompt `prompt` on slot 0: its tokens, logprobs and `cache_n`. */
+async function nativeAnswer(baseURL: string, prompt: number[], count = 8): Promise<Answer> {
+  const response = await fetch(`${baseURL.replace(/\/v1$/, '')}/completion`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      prompt,
+      temperature: 0,
+      n_predict: count,
+      n_probs: 1,
+      return_tokens: true,
+      id_slot: 0,
+      ignore_eos: true,
+    }),
+  });
+  const body = (await response.json()) as {
+    tokens: number[];
+    completion_probabilities: Array<{ logprob: number }>;
+    timings: { cache_n: number };
+  };
+  assert.equal(response.status, 200, JSON.stringify(body));
+  return {
+    tokens: body.tokens,
+    logprobs: body.completion_probabilities.map((p) => p.logprob),
+    kept: body.timings.cache_n,
+  };
+}
+
+/**
+ * llama-server on `model`, its RAM prompt cache off (`--cache-ram 0`: it would load another
+ * prompt's saved state, which the engine has no counterpart of) and its context checkpoints on.
+ */
+function nativeServer(model: Uint8Array) {
+  placeModel('engine-prefix-memory', model);
+  return startLlamaServer({ model: 'engine-prefix-memory', args: ['--cache-ram', '0'] });
 }
 
 function assertSame(actual: Omit<Answer, 'kept'>, expected: Omit<Answer, 'kept'>, label: string): void {
@@ -104,35 +148,41 @@ for (const [label, model] of Object.entries(RECURRENT))
       assert.equal(next.kept, SHARES_A_PREFIX.length + 8);
       assertSame(next, await answer(await engineWith(model), extended), 'an extended prompt');
       const again = await answer(engine, extended);
-      assert.equal(again.kept, 0, 'the same prompt again: the state is past its last token');
+      assert.equal(again.kept, extended.length - 4, 'the same prompt again: the checkpoint 4 tokens before its end');
       assertSame(again, next, 'the same prompt again');
       assert.notDeepEqual(first.tokens, prefixOnly.tokens);
     });
 
-    test("the same requests give llama-server's tokens", { skip: skip ?? false }, async () => {
-      placeModel('engine-prefix-memory', model);
-      const llama = await startLlamaServer({ model: 'engine-prefix-memory' });
+    test("the same requests give llama-server's tokens and keep as many", { skip: skip ?? false }, async () => {
+      const llama = await nativeServer(model);
       try {
-        const native = async (prompt: number[]) => {
-          const response = await fetch(`${llama.baseURL.replace(/\/v1$/, '')}/completion`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ prompt, temperature: 0, n_predict: 8, n_probs: 1, return_tokens: true, id_slot: 0 }),
-          });
-          const body = (await response.json()) as {
-            tokens: number[];
-            completion_probabilities: Array<{ logprob: number }>;
-          };
-          assert.equal(response.status, 200, JSON.stringify(body));
-          return { tokens: body.tokens, logprobs: body.completion_probabilities.map((p) => p.logprob) };
-        };
         const engine = await engineWith(model);
-        for (const [step, prompt] of [
-          ['first', FIRST],
-          ['a shared prefix', SHARES_A_PREFIX],
-          ['the first again', FIRST],
-        ] as const)
-          assertSame(await answer(engine, [...prompt]), await native([...prompt]), step);
+        const ask = async (step: string, prompt: number[], kept: number) => {
+          const ours = await answer(engine, prompt, { pushLast: false });
+          const native = await nativeAnswer(llama.baseURL, prompt);
+          assertSame(ours, native, step);
+          assert.equal(ours.kept, native.kept, `${step}: tokens kept`);
+          assert.equal(ours.kept, kept, `${step}: tokens kept`);
+          return ours;
+        };
+        const first = await ask('first', FIRST, 0);
+        await ask('the first again (a checkpoint 4 tokens before its end)', FIRST, 296);
+        await ask(
+          'an edit in the answer (the same checkpoint)',
+          [...FIRST, ...first.tokens.slice(0, 4), ...letters(6, 5)],
+          296,
+        );
+        const prefixOnly = await ask('a shared prefix (read again)', SHARES_A_PREFIX, 0);
+        const extended = [...SHARES_A_PREFIX, ...prefixOnly.tokens, ...letters(10, 7)];
+        await ask('an extended prompt (the state continues)', extended, SHARES_A_PREFIX.length + 7);
+        await ask('the extended prompt again', extended, extended.length - 4);
+        const long = [...FIRST, ...letters(700, 7)];
+        await ask('a long prompt', long, 0);
+        await ask(
+          '300 tokens before its end (the checkpoint 4 + 512 before it)',
+          [...long.slice(0, 700), ...letters(50, 11)],
+          484,
+        );
       } finally {
         await llama.stop();
       }
@@ -156,4 +206,34 @@ describe('prefix reuse on a sliding-window model (inpage-test-swa)', () => {
     assert.equal(next.kept, long.length + 8);
     assertSame(next, await answer(await engineWith(model), extended), 'an extended prompt');
   });
+
+  test(
+    "after an 800-token answer the same prompt goes back to a checkpoint, as llama-server's",
+    { skip: skip ?? false },
+    async () => {
+      const model = buildInpageTestSwaModel();
+      const llama = await nativeServer(model);
+      try {
+        const engine = await engineWith(model);
+        const prompt = letters(300, 3);
+        // 800 tokens: the cache then holds the last 768 cells, none of the prompt's. (Greedy on
+        // random weights, the two answers part after some hundred tokens, an F32 cache against
+        // llama-server's F16: only the counts are compared there.)
+        const long = await answer(engine, prompt, { count: 800, pushLast: false });
+        const nativeLong = await nativeAnswer(llama.baseURL, prompt, 800);
+        assert.deepEqual([long.kept, nativeLong.kept, nativeLong.tokens.length], [0, 0, 800]);
+        // The window's cells at the checkpoint end one before it: llama-server goes back to its
+        // last position (server-context.cpp, TAG_CHECKPOINTS_FIX_POS_MIN), 295.
+        const again = await answer(engine, prompt, { pushLast: false });
+        const nativeAgain = await nativeAnswer(llama.baseURL, prompt);
+        assertSame(again, nativeAgain, 'the same prompt again');
+        assert.equal(again.kept, nativeAgain.kept, 'the same prompt again: tokens kept');
+        assert.equal(again.kept, 295);
+        const fresh = await answer(await engineWith(model), prompt);
+        assertSame(await answer(engine, prompt), fresh, 'as a fresh engine');
+      } finally {
+        await llama.stop();
+      }
+    },
+  );
 });
