@@ -26,6 +26,7 @@ import {
 } from '../fixtures/inpage-test-vision';
 import { pngBytes, wavBytes } from '../fixtures/test-media';
 import { useEngineWasm } from './engine-wasm-server';
+import { greedyTokens } from './greedy-tokens';
 import { serverSkip, startMmprojServer } from './llama-server';
 import { mtmdTestMedia } from './mtmd-test-media';
 
@@ -68,17 +69,7 @@ function answerPrompt(engine: Engine, prompt: MediaPrompt | { ids: number[] }): 
       'ids' in prompt
         ? (await engine.begin(prompt.ids, true), prompt.ids)
         : (await engine.beginWithMedia(prompt.text, prompt.media, true, true, true)).ids;
-    while (((await engine.prefill(512)) ?? 1) > 0);
-    engine.sampler({ temperature: 0 });
-    const tokens: number[] = [];
-    const logprobs: number[] = [];
-    for (let i = 0; i < 8; i++) {
-      const token = await engine.sample(1, false);
-      tokens.push(token.id);
-      logprobs.push(token.logprob);
-      engine.accept(token.id);
-      if (engine.isEndOfGeneration(token.id) || !(await engine.push(token.id))) break;
-    }
+    const { tokens, logprobs } = await greedyTokens(engine, { stopAtEnd: true });
     return { tokens, logprobs, promptTokens: ids.length };
   });
 }

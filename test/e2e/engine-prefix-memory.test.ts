@@ -25,6 +25,7 @@ import { buildInpageTestLfm2Model } from '../fixtures/inpage-test-lfm2';
 import { buildInpageTestMambaModel } from '../fixtures/inpage-test-mamba';
 import { buildInpageTestSwaModel } from '../fixtures/inpage-test-swa';
 import { useEngineWasm } from './engine-wasm-server';
+import { greedyTokens } from './greedy-tokens';
 import { placeModel, serverSkip, startLlamaServer } from './llama-server';
 
 const skip = serverSkip();
@@ -58,18 +59,7 @@ interface Answer {
 function answer(engine: Engine, ids: number[], { count = 8, pushLast = true } = {}): Promise<Answer> {
   return engine.exclusive(async () => {
     const kept = await engine.begin(ids, true);
-    while (((await engine.prefill(512)) ?? 1) > 0);
-    engine.sampler({ temperature: 0 });
-    const tokens: number[] = [];
-    const logprobs: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const token = await engine.sample(1, false);
-      tokens.push(token.id);
-      logprobs.push(token.logprob);
-      engine.accept(token.id);
-      if (pushLast || i < count - 1) assert.ok(await engine.push(token.id));
-    }
-    return { tokens, logprobs, kept };
+    return { ...(await greedyTokens(engine, { count, pushLast })), kept };
   });
 }
 
