@@ -17,6 +17,43 @@ const MAX_WEIGHTS_AND_F32_CACHE = 3 * 2 ** 30;
 /** native/attention.cpp's micro-batch with an F32 cache, else the engine's batch (native/engine.h). */
 const F32_MICRO_BATCH = 64;
 const MICRO_BATCH = 512;
+/** native/checkpoints.cpp: at most 8 context checkpoints a slot, 256 MiB in all; one larger is not saved. */
+const CHECKPOINTS_PER_SLOT = 8;
+const CHECKPOINT_BUDGET = 256 * 2 ** 20;
+
+/** The cache's layout as the engine makes it: a cell's bytes in one layer, and its layers' cells. */
+interface CacheShape {
+  cell: number;
+  layers: number;
+  /** The sliding-window layers among them, and the cells each keeps in each slot's stream. */
+  sliding: number;
+  window: number;
+}
+
+function cacheShape(
+  metadata: Metadata,
+  modelBytes: number,
+  contextLength: number,
+  f32CacheMib: number,
+  slots: number,
+): CacheShape | null {
+  const heads = archNumber(metadata, 'attention.head_count') ?? 0;
+  if (heads <= 0) return null;
+  const layers = archNumber(metadata, 'block_count') ?? 0;
+  const kvHeads = archNumber(metadata, 'attention.head_count_kv') ?? heads;
+  const key =
+    archNumber(metadata, 'attention.key_length') ?? Math.floor((archNumber(metadata, 'embedding_length') ?? 0) / heads);
+  const value = archNumber(metadata, 'attention.value_length') ?? key;
+  const f32 = layers * contextLength * kvHeads * (key + value) * 4;
+  const f32Fits = f32 <= f32CacheMib * 2 ** 20 && modelBytes + f32 <= MAX_WEIGHTS_AND_F32_CACHE;
+  const perStream = Math.floor(contextLength / slots);
+  return {
+    cell: kvHeads * (key + value) * (f32Fits ? 4 : 2),
+    layers,
+    sliding: slidingLayers(metadata, layers),
+    window: Math.min(perStream, slidingCells(metadata, perStream, f32Fits ? F32_MICRO_BATCH : MICRO_BATCH)),
+  };
+}
 
 /**
  * The KV cache's bytes for `contextLength` tokens over `slots` sequences: per layer and token, a
@@ -32,20 +69,28 @@ export function kvCacheBytes(
   f32CacheMib: number,
   slots = 1,
 ): number {
-  const heads = archNumber(metadata, 'attention.head_count') ?? 0;
-  if (heads <= 0) return 0;
-  const layers = archNumber(metadata, 'block_count') ?? 0;
-  const kvHeads = archNumber(metadata, 'attention.head_count_kv') ?? heads;
-  const key =
-    archNumber(metadata, 'attention.key_length') ?? Math.floor((archNumber(metadata, 'embedding_length') ?? 0) / heads);
-  const value = archNumber(metadata, 'attention.value_length') ?? key;
-  const f32 = layers * contextLength * kvHeads * (key + value) * 4;
-  const f32Fits = f32 <= f32CacheMib * 2 ** 20 && modelBytes + f32 <= MAX_WEIGHTS_AND_F32_CACHE;
-  const sliding = slidingLayers(metadata, layers);
-  const perStream = Math.floor(contextLength / slots);
-  const slidingShare = slidingCells(metadata, perStream, f32Fits ? F32_MICRO_BATCH : MICRO_BATCH) / perStream;
-  const cells = (layers - sliding + sliding * Math.min(1, slidingShare)) / layers;
-  return (f32Fits ? f32 : f32 / 2) * cells;
+  const shape = cacheShape(metadata, modelBytes, contextLength, f32CacheMib, slots);
+  if (!shape) return 0;
+  const { cell, layers, sliding, window } = shape;
+  return (layers - sliding) * contextLength * cell + sliding * window * slots * cell;
+}
+
+/**
+ * The most the context checkpoints of a sliding-window model may take (native/checkpoints.cpp),
+ * in the engine's heap wherever its layers run: each a slot's sliding cells, as many as the
+ * budget holds, at most 8 a slot (one larger than the budget is never saved). 0 without a
+ * window. (A recurrent state's checkpoints are its state's size, not estimated: small.)
+ */
+export function checkpointBytes(
+  metadata: Metadata,
+  modelBytes: number,
+  contextLength: number,
+  f32CacheMib: number,
+  slots = 1,
+): number {
+  const shape = cacheShape(metadata, modelBytes, contextLength, f32CacheMib, slots);
+  const one = shape ? shape.sliding * shape.window * shape.cell : 0;
+  return one > 0 ? Math.min(CHECKPOINTS_PER_SLOT * slots, Math.floor(CHECKPOINT_BUDGET / one)) * one : 0;
 }
 
 /** Whether a model of `modelBytes` with a cache of `cacheBytes` needs the memory64 heap. */

@@ -1,6 +1,11 @@
 /** The heap a model loads into (heap-choice.ts): memory64 only where its weights and KV cache need more than wasm32's room. */
 import { describe, expect, it } from 'vitest';
-import { hostShare, kvCacheBytes, needsMemory64 } from '../../../../../../worker/engine/backends/llamacpp/heap-choice';
+import {
+  checkpointBytes,
+  hostShare,
+  kvCacheBytes,
+  needsMemory64,
+} from '../../../../../../worker/engine/backends/llamacpp/heap-choice';
 
 const GIB = 2 ** 30;
 
@@ -62,6 +67,22 @@ describe('kvCacheBytes and needsMemory64', () => {
     expect(kvCacheBytes(gemma3, 0.5 * GIB, 1536, 512)).toBe((5 * 1536 + 29 * 1280) * row * 2);
     // A context within the window: every layer full-size.
     expect(kvCacheBytes(gemma3, 2.9 * GIB, 1024, 512)).toBe(34 * 1024 * row);
+    // The context checkpoints (native/checkpoints.cpp): a slot's sliding cells each, as many as
+    // 256 MiB holds (one of 29 x 1,536 cells: 174 MiB), at most 8 a slot; none larger than that
+    // (29 x 1,280 F32 cells: 290 MiB); none without a window.
+    expect(checkpointBytes(gemma3, 2.5 * GIB, 8192, 512)).toBe(29 * 1536 * row);
+    expect(checkpointBytes(gemma3, 2.5 * GIB, 8192, 512, 2)).toBe(29 * 1536 * row);
+    expect(checkpointBytes(gemma3, 0.5 * GIB, 1536, 512)).toBe(0);
+    expect(checkpointBytes(gemma3, 2.9 * GIB, 1024, 512)).toBe(2 * 29 * 1024 * row);
+    // Small ones (F16: F32 would pass 3 GiB with the weights): 8 a slot.
+    const small = new Map([
+      ...gemma3,
+      ['gemma3.attention.head_count_kv', 1],
+      ['gemma3.attention.key_length', 64],
+      ['gemma3.attention.value_length', 64],
+    ]);
+    expect(checkpointBytes(small, 2.9 * GIB, 8192, 512, 2)).toBe(16 * 29 * 1536 * 128 * 2);
+    expect(checkpointBytes(llama3b, 3 * GIB, 8192, 512)).toBe(0);
   });
 });
 
