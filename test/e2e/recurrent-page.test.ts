@@ -4,7 +4,8 @@
  * same prompt again goes back to the context checkpoint saved 4 tokens before its end
  * (native/checkpoints.cpp): `timings.cache_n` is llama-server's, and so are the tokens. With
  * `speculative.type` on, the model drafts nothing (a draft cannot be taken back from its state)
- * and answers as without it; an edit in the answer goes back to the same checkpoint.
+ * and answers as without it; an edit in the answer goes back to the same checkpoint. `n: 3`
+ * choices each answer as a single request, the prompt kept but its last 4 tokens.
  */
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { buildInpageTestMambaModel } from '../fixtures/inpage-test-mamba';
 import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
 import { assertSameOutput, type NativeOutput } from './native-probabilities';
 import { usePage } from './page-fixture';
-import { completeFromPage } from './page-helpers';
+import { completeFromPage, postFromPage } from './page-helpers';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
@@ -97,4 +98,18 @@ test('with speculative.type on it drafts nothing and answers as without it', asy
   const drafted = await inPage({ prompt, n_predict: 40, cache_prompt: false, 'speculative.type': 'ngram-simple' });
   assertSameOutput(drafted, plain);
   assert.equal(drafted.timings.draft_n ?? 0, 0, 'no draft on a recurrent state');
+});
+
+test('n: 3 choices each answer as a single request (each after the first goes back to the checkpoint)', async () => {
+  const prompt = letters(120, 5);
+  const ask = (n: number) =>
+    postFromPage(fixture.page, '/v1/completions', { model: id, prompt, n, max_tokens: 8, temperature: 0 });
+  const one = await ask(1);
+  const three = await ask(3);
+  assert.equal(three.status, 200, JSON.stringify(three.body));
+  const text = (body: unknown) => (body as { choices: Array<{ text: string }> }).choices.map((choice) => choice.text);
+  const [single] = text(one.body);
+  assert.deepEqual(text(three.body), [single, single, single]);
+  const usage = (three.body as { usage: { prompt_tokens_details?: { cached_tokens?: number } } }).usage;
+  assert.ok((usage.prompt_tokens_details?.cached_tokens ?? 0) >= prompt.length - 4, JSON.stringify(usage));
 });
