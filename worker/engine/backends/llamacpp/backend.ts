@@ -25,7 +25,7 @@ import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
 import { memoryLimit, tooLarge } from './memory-limit';
 import { fitPositions, isEncoder } from './encoder-model';
-import { checkpointBytes, hostShare, kvCacheBytes, needsMemory64 } from './heap-choice';
+import { attentionBytes, hostShare, needsMemory64 } from './heap-choice';
 import { hasMemory64 } from '#core/util/memory64';
 import { hasRelaxedSimd } from '#core/util/relaxed-simd';
 import { EngineError } from './engine-error';
@@ -177,9 +177,10 @@ export class LlamaCppBackend implements Backend {
       const slots = engineSlots();
       const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
       // memory64 only where wasm32's heap cannot hold the model and its KV cache, and the browser runs it.
-      const cacheBytes = kvCacheBytes(metadata, size, contextLength, f32CacheMib, slots);
+      const attention = attentionBytes(metadata, size, contextLength, f32CacheMib, slots);
+      const cacheBytes = attention.cache;
       // The context checkpoints stay in the heap wherever the layers run (native/checkpoints.cpp).
-      const onHost = besideOnHost + checkpointBytes(metadata, size, contextLength, f32CacheMib, slots);
+      const onHost = besideOnHost + attention.checkpoints;
       const forced64 = __INPAGE_TEST_HOOKS__ ? testMemory64() : null;
       const memory64 = hasMemory64() && (needsMemory64(size + onHost, cacheBytes) || forced64 !== null);
       // On the GPU, only what stays on the CPU (hostShare) must fit the wasm32 WebGPU build's heap,

@@ -56,42 +56,41 @@ function cacheShape(
 }
 
 /**
- * The KV cache's bytes for `contextLength` tokens over `slots` sequences: per layer and token, a
- * key and a value of each KV head (their widths from the GGUF, else the embedding over the heads);
- * a sliding-window layer only for its window and a micro-batch in each slot (sliding-window.ts).
- * 0 for a model without attention heads. Its type is decided on the full-size cache, as
- * native/attention.cpp decides it.
+ * What the engine's heap holds for the model's attention, for `contextLength` tokens over `slots`
+ * sequences:
+ * - `cache`, the KV cache: per layer and token, a key and a value of each KV head (their widths
+ *   from the GGUF, else the embedding over the heads); a sliding-window layer only for its window
+ *   and a micro-batch in each slot (sliding-window.ts). Its type is decided on the full-size
+ *   cache, as native/attention.cpp decides it.
+ * - `checkpoints`, the most a sliding-window model's context checkpoints may take
+ *   (native/checkpoints.cpp), in the heap wherever its layers run: each a slot's sliding cells, as
+ *   many as the budget holds, at most 8 a slot (one larger than the budget is never saved). 0
+ *   without a window. (A recurrent state's checkpoints are its state's size, not estimated: small.)
+ * Both 0 for a model without attention heads.
  */
-export function kvCacheBytes(
+export function attentionBytes(
   metadata: Metadata,
   modelBytes: number,
   contextLength: number,
   f32CacheMib: number,
   slots = 1,
-): number {
+): { cache: number; checkpoints: number } {
   const shape = cacheShape(metadata, modelBytes, contextLength, f32CacheMib, slots);
-  if (!shape) return 0;
+  if (!shape) return { cache: 0, checkpoints: 0 };
   const { cell, layers, sliding, window } = shape;
-  return (layers - sliding) * contextLength * cell + sliding * window * slots * cell;
+  const one = sliding * window * cell;
+  return {
+    cache: (layers - sliding) * contextLength * cell + sliding * window * slots * cell,
+    checkpoints: one > 0 ? Math.min(CHECKPOINTS_PER_SLOT * slots, Math.floor(CHECKPOINT_BUDGET / one)) * one : 0,
+  };
 }
 
-/**
- * The most the context checkpoints of a sliding-window model may take (native/checkpoints.cpp),
- * in the engine's heap wherever its layers run: each a slot's sliding cells, as many as the
- * budget holds, at most 8 a slot (one larger than the budget is never saved). 0 without a
- * window. (A recurrent state's checkpoints are its state's size, not estimated: small.)
- */
-export function checkpointBytes(
-  metadata: Metadata,
-  modelBytes: number,
-  contextLength: number,
-  f32CacheMib: number,
-  slots = 1,
-): number {
-  const shape = cacheShape(metadata, modelBytes, contextLength, f32CacheMib, slots);
-  const one = shape ? shape.sliding * shape.window * shape.cell : 0;
-  return one > 0 ? Math.min(CHECKPOINTS_PER_SLOT * slots, Math.floor(CHECKPOINT_BUDGET / one)) * one : 0;
-}
+/** The KV cache's bytes (`attentionBytes`' `cache`). */
+export const kvCacheBytes = (...args: Parameters<typeof attentionBytes>): number => attentionBytes(...args).cache;
+
+/** The context checkpoints' most (`attentionBytes`' `checkpoints`). */
+export const checkpointBytes = (...args: Parameters<typeof attentionBytes>): number =>
+  attentionBytes(...args).checkpoints;
 
 /** Whether a model of `modelBytes` with a cache of `cacheBytes` needs the memory64 heap. */
 export const needsMemory64 = (modelBytes: number, cacheBytes: number): boolean =>
