@@ -627,7 +627,6 @@ export class LlamaCppModel implements LoadedModel {
     return this.guard.onSlot(slot, () => this.engine.keep(n));
   }
 
-  /** The request's sampler on the selected slot; a grammar llama.cpp cannot read is a 400. */
   /**
    * The request's speculative decoding, or null: off for a prompt with media (drafts read token
    * ids; media positions have none) and on a model whose memory cannot take back a rejected draft
@@ -640,6 +639,7 @@ export class LlamaCppModel implements LoadedModel {
     return this.partialRemoval ? params : null;
   }
 
+  /** The request's sampler on the selected slot; a grammar llama.cpp cannot read is a 400. */
   private setSampler(request: AnyChoice): void {
     try {
       this.engine.sampler(samplerSpec(request));
