@@ -49,8 +49,17 @@ export function bridgeServiceWorker(
             : engine.models();
       const answered = models.then((list) => ((booted = true), list));
       const reply = booted ? answered : withTimeout<ModelCard[]>(answered, BOOT_REPLY_MS, () => []);
-      void reply.then(
-        (list) => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: list, apiKey, standby })),
+      const tasks = open && engine && data.slots ? engine.slotTasks() : null;
+      void Promise.all([reply, tasks]).then(
+        ([list, byModel]) =>
+          port.postMessage(
+            message<Reply, 'engine.info'>('engine.info', {
+              models: list,
+              apiKey,
+              standby,
+              ...(byModel ? { tasks: byModel } : {}),
+            }),
+          ),
         () => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: [], apiKey, standby })),
       );
     } else if (!open || !engine) {

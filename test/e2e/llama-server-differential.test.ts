@@ -5,7 +5,7 @@
  * (with pieces, add_special, parse_special), `/detokenize`, `/apply-template` (with the chat
  * body's flags: add_generation_prompt, chat_template_kwargs, tools, ...), `/props`
  * (template and its caps, BOS/EOS, modalities, context; every key given here is one llama-server gives),
- * `/slots` (an idle slot's keys) and `/infill` at temperature 0 (text, ids, counts, stop,
+ * `/slots` (a slot's keys, its last task's included) and `/infill` at temperature 0 (text, ids, counts, stop,
  * streamed frames, the FIM prompt laid out). Skipped, with what is missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
@@ -123,8 +123,12 @@ async function checkPropsAndSlots(server: LlamaServer, model: string) {
   assert.deepEqual(extraKeys(own, native, ['default_generation_settings']), ['kv_cache_type']);
   assert.deepEqual(extraKeys(ownSettings?.params ?? {}, nativeSettings?.params ?? {}), []);
   const slots = await both(server, 'GET', '/slots', undefined, model);
-  const [ownSlot, nativeSlot] = [slots.own.body, slots.native.body].map((list) => (list as Json[])[0] ?? {});
-  assert.deepEqual(extraKeys(ownSlot ?? {}, nativeSlot ?? {}), ['model'], "an idle slot's keys, and the model's id");
+  // The model's first slot (the page's `/slots` lists every model's).
+  const ownSlot = (slots.own.body as Json[]).find((slot) => slot.model === model) ?? {};
+  // llama-server's slot in the same state: one that ran a task where ours did (its slots are two).
+  const nativeList = slots.native.body as Json[];
+  const nativeSlot = nativeList.find((slot) => 'id_task' in slot === 'id_task' in ownSlot) ?? nativeList[0] ?? {};
+  assert.deepEqual(extraKeys(ownSlot, nativeSlot), ['model'], "a slot's keys, and the model's id");
   assert.deepEqual(
     pick(ownSlot, ['n_ctx', 'speculative', 'is_processing']),
     pick(nativeSlot, ['n_ctx', 'speculative', 'is_processing']),

@@ -389,6 +389,22 @@ test("/slots lists each model's slots; a slot action names its slot", async () =
   const total = (slots as unknown[]).length;
   const bad = await postFromPage(fixture.page, `/slots/${total}?action=erase`, {});
   assert.equal(bad.status, 400);
+  // The slot a request ran on lists it last (llama-server's per-task fields), and holds nothing once erased.
+  type Task = { id: number; model: string; id_task?: number; n_prompt_tokens?: number; params?: { n_predict: number } };
+  const tasks = async () =>
+    ((await fixture.page.evaluate(async () => (await fetch('/slots')).json())) as Task[]).filter(
+      (slot) => slot.model === live && slot.id_task !== undefined,
+    );
+  const ran = await alone(body(PROMPTS[1] ?? '', { n_predict: 4 }));
+  const newest = (await tasks()).sort((a, b) => (b.id_task ?? 0) - (a.id_task ?? 0))[0];
+  assert.ok(newest, 'a slot lists the request');
+  assert.deepEqual(
+    [newest.n_prompt_tokens, newest.params?.n_predict],
+    [(ran.tokens_evaluated ?? 0) + 3, 4],
+    JSON.stringify(newest),
+  );
+  assert.equal((await postFromPage(fixture.page, `/slots/${newest.id}?action=erase`, {})).status, 200);
+  assert.equal((await tasks()).find((slot) => slot.id === newest.id)?.n_prompt_tokens, 0);
 });
 
 /**

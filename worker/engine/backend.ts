@@ -27,6 +27,7 @@ import type { EmbeddingResult } from '#core/domain/embedding';
 import type { RerankResult } from '#core/domain/rerank';
 import type { KvCacheType } from '#core/domain/tokenize';
 import type { SlotActionRequest, SlotActionResult } from '#core/domain/slots';
+import type { SlotTasks } from './slot-tasks';
 
 /** One candidate token with its log-probability (the core's neutral `Candidate`). */
 export type TokenCandidate = Candidate;
@@ -98,9 +99,10 @@ export interface ConversationRunner extends ChoiceRunner<ChatPrompt> {
 export type GenerationEvent =
   /**
    * The prompt was read: its size in tokens, and how many came from the prefix cache; `text`:
-   * the prompt as the backend laid it out (control tokens as their text), where asked (`/infill`).
+   * the prompt as the backend laid it out (control tokens as their text), where asked (`/infill`);
+   * `slot`: the model's slot the choice runs on, where the backend has slots (`slotTasks`).
    */
-  | { type: 'prompt'; promptTokens: number; cachedTokens: number; text?: string }
+  | { type: 'prompt'; promptTokens: number; cachedTokens: number; text?: string; slot?: number }
   /**
    * `generated`: tokens generated so far, where the backend says (llama-server's
    * `timings.predicted_n`): without per-token info one piece can hold several tokens (the tokens
@@ -171,6 +173,8 @@ export interface LoadedModel {
   generate(request: ChoiceRequest, signal: AbortSignal): AsyncIterable<GenerationEvent>;
   /** Calls `listener` with the slots that run a request (by index) whenever that changes (llamacpp). */
   watchSlots?(listener: (busy: number[]) => void): void;
+  /** The last generation each slot ran or runs (llamacpp; the engine's shared layer fills it in). */
+  readonly slotTasks?: SlotTasks;
   /**
    * Token ids of `text` (BOS/EOS as the model asks when `addSpecial`; control-token text read as
    * those tokens when `parseSpecial`), with each token's bytes; backends without it refuse

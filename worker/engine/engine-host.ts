@@ -1,6 +1,7 @@
 import { ServiceUnavailableError, toOpenAIError } from '#core/domain/errors';
 import type { BackendName } from '#core/domain/backend-name';
 import type { ModelCard } from '#core/domain/model-card';
+import type { SlotTask } from '#core/domain/slots';
 import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
 import type { EngineApi, EngineAssets, EngineSettings, RequestRecord } from '#core/protocol/engine-api';
 import type { InboxInfo, Job } from '#core/protocol/protocol';
@@ -14,6 +15,7 @@ import { RequestLog } from './request-log';
 import { steadyProgress } from './steady-progress';
 import { serveInbox, type Inbox } from './serve-inbox';
 import { serveJob } from './serve-job';
+import type { SlotTasks } from './slot-tasks';
 
 /** How many of the page's inboxes the engine serves (the newest). */
 const KEPT_INBOXES = 2;
@@ -22,6 +24,8 @@ interface ModelEntry {
   card: ModelCard;
   loaded: Promise<LoadedModel>;
   queue: ModelQueue;
+  /** What its slots run, once it is loaded on a backend with slots. */
+  tasks?: SlotTasks;
 }
 
 /**
@@ -77,7 +81,8 @@ export class EngineHost implements EngineApi {
     };
     const loaded = backend.load(spec, onProgress);
     const queue = new ModelQueue();
-    this.entries.set(spec.id, { card, loaded, queue });
+    const entry: ModelEntry = { card, loaded, queue };
+    this.entries.set(spec.id, entry);
     this.announce();
     try {
       const model = await loaded;
@@ -87,6 +92,7 @@ export class EngineHost implements EngineApi {
       card.context_length = model.capabilities.context_length;
       card.capabilities = model.capabilities;
       Object.assign(card, model.details);
+      if (model.slotTasks) entry.tasks = model.slotTasks;
       if (model.watchSlots) {
         card.processing = [];
         model.watchSlots((busy) => {
@@ -128,6 +134,13 @@ export class EngineHost implements EngineApi {
   /** The models this engine knows, with their status. */
   models(): ModelCard[] {
     return [...this.entries.values()].map((entry) => ({ ...entry.card }));
+  }
+
+  /** What each loaded model's slots run or last ran (`GET /slots`), by model id. */
+  slotTasks(): Record<string, (SlotTask | null)[]> {
+    return Object.fromEntries(
+      [...this.entries].flatMap(([id, entry]) => (entry.tasks ? [[id, entry.tasks.list()]] : [])),
+    );
   }
 
   /** Queues `job` on its model's queue; its events go to `port`, and a cancel on `port` stops only this job. */

@@ -1,9 +1,11 @@
 import type { DraftCounts } from '#core/domain/speculative';
 import type { FinishReason, GenerationRequest, PromptInput, TokenLogprob } from '#core/domain/generation';
-import { pickSampling } from '#core/domain/parameters';
+import { pickParameters, pickSampling } from '#core/domain/parameters';
+import type { SlotSettings } from '#core/domain/slots';
 import type { ChoiceRequest, ChoiceRunner, GenerationEvent } from './backend';
 import type { EchoPiece } from './echo-prompt';
 import { shapeChoice } from './shape-choice';
+import type { SlotTaskRun, SlotTasks } from './slot-tasks';
 
 /** One choice's output, piece by piece: the echo first, then the completion. */
 export type ChoicePiece =
@@ -68,11 +70,23 @@ export function choiceRequest<P = PromptInput>(
   };
 }
 
+/** What `GET /slots` reports of `request` as its slot's `params`. */
+export function slotSettings(request: GenerationRequest): SlotSettings {
+  return {
+    parameters: pickParameters(request),
+    max_tokens: request.max_tokens,
+    stop: request.stop,
+    stream: request.stream ?? false,
+    lora: request.lora,
+  };
+}
+
 /**
  * Runs one choice: `accepted` once the backend took the prompt, the echo piece (if any), then
  * the generation shaped by `shapeChoice`. A stop halts only this choice's generation (an inner
  * signal linked to the request's). `model` runs a text or token-id prompt, or (a backend's
- * `conversations`) a conversation.
+ * `conversations`) a conversation. `tasks`: the model's slots' tasks, told of the choice where
+ * the backend says which slot it runs on.
  */
 export async function* runChoice<P>(
   model: ChoiceRunner<P>,
@@ -81,6 +95,7 @@ export async function* runChoice<P>(
   choice: number,
   echo: EchoPiece | null,
   signal: AbortSignal,
+  tasks: SlotTasks | null = null,
 ): AsyncGenerator<ChoicePiece> {
   const echoed: ChoicePiece[] = echo ? [{ type: 'delta', text: echo.text, tokens: echo.tokens, count: 0 }] : [];
   // Nothing to generate: the prompt is only counted. A FIM prompt is laid out by the backend, so
@@ -107,12 +122,20 @@ export async function* runChoice<P>(
   let promptTokens = -1;
   let cachedTokens = 0;
   let draft: DraftCounts | undefined;
+  // Set inside `tap` (a holder, so that the checks below see it set).
+  const slot: { task: SlotTaskRun | null } = { task: null };
   async function* tap(events: AsyncIterable<GenerationEvent>): AsyncIterable<GenerationEvent> {
     for await (const event of events) {
       if (event.type === 'prompt' || event.type === 'end') {
         promptTokens = event.promptTokens;
         cachedTokens = event.type === 'prompt' ? event.cachedTokens : event.cachedTokens || cachedTokens;
       }
+      if (event.type === 'prompt' && event.slot !== undefined && tasks)
+        slot.task = tasks.begin(event.slot, slotSettings(request), event.promptTokens, event.cachedTokens);
+      if (event.type === 'text' && event.generated !== undefined)
+        slot.task?.token(event.generated, event.text + (event.tokens?.map((token) => token.text).join('') ?? ''));
+      // An end-of-generation token has no text: the end's count has it.
+      if (event.type === 'end') slot.task?.token(event.completionTokens, '');
       if (event.type === 'end' && event.draft) draft = event.draft;
       yield event;
     }
@@ -149,10 +172,12 @@ export async function* runChoice<P>(
         yield { ...out, count };
         continue;
       }
+      slot.task?.ended();
       if (promptTokens < 0) promptTokens = await model.countPromptTokens(prompt, signal);
       yield { ...out, promptTokens, cachedTokens, ...(draft ? { draft } : {}) };
     }
   } finally {
+    slot.task?.release();
     signal.removeEventListener('abort', stop);
     // A choice left before its generation was read to the end lets the backend go (WebLLM's lock).
     await generation.return?.();

@@ -20,6 +20,7 @@ import { renderChatSegments } from './chat/render-prompt';
 import { promptText } from './chat/prompt-segments';
 import { echoPrompt, type EchoPiece } from './echo-prompt';
 import { choiceRequest, runChoice, type ChoicePiece } from './run-choice';
+import type { SlotTasks } from './slot-tasks';
 
 /** Posts one typed engine event to the SW. */
 export const postToSw = <K extends keyof EngineToSw>(port: MessagePort, type: K, payload: EngineToSw[K]) =>
@@ -62,6 +63,7 @@ export async function runGeneration(
     tally,
     contextLength: model.capabilities.context_length,
     slots: model.details?.slots ?? 1,
+    tasks: model.slotTasks ?? null,
   };
   try {
     checkCapabilities(model.capabilities, request);
@@ -106,6 +108,8 @@ interface RunContext {
   contextLength: number;
   /** The model's slots: how many of a prompt's choices run at once (their tokens decoded together). */
   slots: number;
+  /** What its slots run, for `GET /slots` (backends with slots). */
+  tasks: SlotTasks | null;
 }
 
 /**
@@ -130,7 +134,7 @@ async function runPrompt<P>(
   prompt: P,
   { echo, opensReasoning }: PromptExtras,
   p: number,
-  { request, port, signal, tally, contextLength, slots }: RunContext,
+  { request, port, signal, tally, contextLength, slots, tasks }: RunContext,
 ): Promise<boolean> {
   const live = request.continuous_usage;
   const candidates = request.best_of > request.n ? request.best_of : request.n;
@@ -194,7 +198,7 @@ async function runPrompt<P>(
     while (next < candidates && !inner.signal.aborted) {
       const choice = next++;
       const pieces: ChoicePiece[] = [];
-      for await (const piece of runChoice(runner, request, prompt, choice, echo, inner.signal)) {
+      for await (const piece of runChoice(runner, request, prompt, choice, echo, inner.signal, tasks)) {
         if (inner.signal.aborted) return;
         take(choice, piece, pieces);
       }

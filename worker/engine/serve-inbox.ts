@@ -12,7 +12,15 @@
  */
 import { ServiceUnavailableError } from '#core/domain/errors';
 import type { ModelCard } from '#core/domain/model-card';
-import { isSwToPage, message, type EngineToSw, type InboxInfo, type Job, type Reply } from '#core/protocol/protocol';
+import {
+  isSwToPage,
+  message,
+  type EngineToSw,
+  type InboxInfo,
+  type Job,
+  type Reply,
+  type SlotTasksByModel,
+} from '#core/protocol/protocol';
 
 /** How long a released inbox still takes the jobs posted to it before its replacement arrived. */
 export const RELEASED_INBOX_MS = 30_000;
@@ -22,6 +30,7 @@ export interface InboxEngine {
   run(job: Job, port: MessagePort): void;
   models(): ModelCard[];
   catalogue(): Promise<ModelCard[]>;
+  slotTasks(): SlotTasksByModel;
 }
 
 export interface Inbox {
@@ -53,13 +62,14 @@ export function serveInbox(inbox: MessagePort, engine: InboxEngine, page: InboxI
       : data.catalogue
         ? engine.catalogue().then((more) => [...engine.models(), ...more])
         : Promise.resolve(engine.models());
+    const tasks = open && data.slots ? { tasks: engine.slotTasks() } : {};
     void models.then(
-      (list) => port.postMessage(info(list)),
+      (list) => port.postMessage(info(list, tasks)),
       () => port.postMessage(info([])),
     );
   };
-  const info = (models: ModelCard[]) =>
-    message<Reply, 'engine.info'>('engine.info', { models, apiKey: page.apiKey, standby: page.standby });
+  const info = (models: ModelCard[], tasks: { tasks?: SlotTasksByModel } = {}) =>
+    message<Reply, 'engine.info'>('engine.info', { models, apiKey: page.apiKey, standby: page.standby, ...tasks });
   const announce = () => inbox.postMessage(info(open ? engine.models() : []));
   announce();
   return {

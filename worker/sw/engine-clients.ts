@@ -1,7 +1,7 @@
 import { NotFoundError, ServiceUnavailableError } from '#core/domain/errors';
 import type { ModelCard } from '#core/domain/model-card';
 import { ask } from '#core/protocol/ask';
-import type { SwToPage } from '#core/protocol/protocol';
+import type { SlotTasksByModel, SwToPage } from '#core/protocol/protocol';
 import { announced, dropInbox, jobTarget } from './engine-inboxes';
 
 const QUERY_TIMEOUT_MS = 2000;
@@ -14,25 +14,31 @@ export interface EngineClient {
   apiKey: string | null;
   /** The models whose engine it starts when their tab goes (a follower in line for the lock). */
   standby: string[];
+  /** What its models' slots run, where it was asked (`GET /slots`). */
+  tasks?: SlotTasksByModel;
 }
 
 /**
  * Asks one page which models its engine serves (its engine worker answers, when the page handed
- * this SW its inbox); null if it has no engine or does not answer.
+ * this SW its inbox), with what their slots run where `slots`; null if it has no engine or does
+ * not answer.
  */
 export async function queryClient(
   client: Client,
   catalogue = false,
   timeoutMs = QUERY_TIMEOUT_MS,
+  slots = false,
 ): Promise<EngineClient | null> {
   const info = await ask<SwToPage, 'engine.query', 'engine.info'>(
     jobTarget(client),
     'engine.query',
-    { catalogue },
+    { catalogue, ...(slots ? { slots } : {}) },
     'engine.info',
     timeoutMs,
   );
-  return info ? { client, models: info.models, apiKey: info.apiKey, standby: info.standby ?? [] } : null;
+  if (!info) return null;
+  const { models, apiKey, standby = [], tasks } = info;
+  return { client, models, apiKey, standby, ...(tasks ? { tasks } : {}) };
 }
 
 /**

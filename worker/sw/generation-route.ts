@@ -52,7 +52,7 @@ export function generationRoute<B extends { model: string }>(definition: Generat
           );
           return definition.resolve ? definition.resolve(body, clients, event) : body;
         },
-        toRequest: definition.generation,
+        toRequest: (body) => ({ ...definition.generation(body), stream: definition.streamed(body) }),
         check: (capabilities, request) => {
           definition.check?.(capabilities, request);
           checkCapabilities(capabilities, request);

@@ -109,6 +109,8 @@ export interface GenerationRequest extends ParameterValues {
   lora: readonly LoraScale[];
   /** Running token counts with every piece (vLLM's continuous usage stats). */
   continuous_usage: boolean;
+  /** Whether the SW streams the answer (the engine only reports it: `GET /slots`' `params`). */
+  stream?: boolean;
 }
 
 /**

@@ -40,6 +40,7 @@ import { DraftBatch, type Drafter } from './draft-batch';
 import type { DraftModel } from './draft-model';
 import { resolveSpeculative, type SpeculativeParams } from '#core/domain/speculative';
 import { announceBusy } from '../../request-control';
+import { SlotTasks } from '../../slot-tasks';
 import { SlotSteps, type SampleSpec, type StepResult, type TokensResult } from './slot-steps';
 import { LoraAdapters } from './lora-adapters';
 import { EMBED_SEQS, inputBatches } from './input-batches';
@@ -92,6 +93,7 @@ export class LlamaCppModel implements LoadedModel {
   private readonly batch: SlotSteps | null;
   /** With one slot: told when a generation starts and ends (watchSlots). */
   private onBusy: ((busy: number[]) => void) | null = null;
+  readonly slotTasks: SlotTasks;
 
   constructor(
     private readonly engine: LlamaWasm,
@@ -147,6 +149,7 @@ export class LlamaCppModel implements LoadedModel {
     this.saved = new SavedContext(engine, guard, promptCache, contextLength);
     this.slotFiles = new SlotFiles(engine, guard);
     this.batch = slots > 1 ? new SlotSteps(engine, guard, slots) : null;
+    this.slotTasks = new SlotTasks(slots);
   }
 
   /**
@@ -229,10 +232,15 @@ export class LlamaCppModel implements LoadedModel {
 
   /**
    * Runs `work` on a slot no request holds (the one slot without slots), which it then gives
-   * back; with slots, once the running requests are at the LoRA scales of `group` (slot-steps.ts).
+   * back; with slots, once the running requests are at the LoRA scales of `group` (slot-steps.ts);
+   * `wanted`: that slot only (a slot action).
    */
-  private async onFreeSlot<T>(work: (slot: number) => T, group: string | null = null): Promise<Awaited<T>> {
-    const slot = this.batch ? await this.batch.acquire([], new AbortController().signal, null, group) : 0;
+  private async onFreeSlot<T>(
+    work: (slot: number) => T,
+    group: string | null = null,
+    wanted: number | null = null,
+  ): Promise<Awaited<T>> {
+    const slot = this.batch ? await this.batch.acquire([], new AbortController().signal, wanted, group) : 0;
     try {
       return await work(slot ?? 0);
     } finally {
@@ -360,14 +368,11 @@ export class LlamaCppModel implements LoadedModel {
     const slot = request.slot;
     if (slot < 0 || slot >= this.details.slots)
       throw new InvalidRequestError('Invalid slot ID', 'id_slot', 'invalid_value');
-    if (!this.batch) return this.slotFiles.run(request, 0);
     // It waits for the slot's request to end, as llama-server defers a task for a busy slot.
-    await this.batch.acquire([], new AbortController().signal, slot);
-    try {
-      return await this.slotFiles.run(request, slot);
-    } finally {
-      this.batch.release(slot);
-    }
+    const result = await this.onFreeSlot(() => this.slotFiles.run(request, slot), null, slot);
+    // What `GET /slots` says the slot holds: nothing once erased, the file's tokens once restored.
+    if (request.action !== 'save') this.slotTasks.holds(slot, request.action === 'erase' ? 0 : result.tokens);
+    return result;
   }
 
   async unload(): Promise<void> {
@@ -550,7 +555,7 @@ export class LlamaCppModel implements LoadedModel {
     const laidOut = request.infill
       ? decoder.decode(new Uint8Array(ids.flatMap((id) => this.engine.piece(id, true))))
       : null;
-    yield { type: 'prompt', promptTokens, cachedTokens, ...(laidOut === null ? {} : { text: laidOut }) };
+    yield { type: 'prompt', promptTokens, cachedTokens, slot, ...(laidOut === null ? {} : { text: laidOut }) };
     const wantTokens = request.token_info !== null;
     const top = wantTokens ? Math.max(1, request.token_info ?? 0) : 0;
     const spec = (generated: number): SampleSpec => ({ top, banEog: generated < request.min_tokens });
@@ -670,7 +675,7 @@ export class LlamaCppModel implements LoadedModel {
     const laidOut = request.infill
       ? decoder.decode(new Uint8Array(ids.flatMap((id) => this.engine.piece(id, true))))
       : null;
-    yield { type: 'prompt', promptTokens, cachedTokens, ...(laidOut === null ? {} : { text: laidOut }) };
+    yield { type: 'prompt', promptTokens, cachedTokens, slot: 0, ...(laidOut === null ? {} : { text: laidOut }) };
     while ((await this.guard.section(() => this.prefillStep())) > 0) {
       await pacer.maybeYield();
       if (signal.aborted) return;

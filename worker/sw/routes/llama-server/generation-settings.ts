@@ -7,23 +7,13 @@
  * none was given. llama-server's samplers that are not here (DRY, XTC, dynamic temperature) are
  * left out rather than reported at values that mean nothing.
  */
-import type { ParameterValues } from '#core/domain/parameters';
 import { readParameters } from '#core/openai/read-parameters';
-import type { LoraScale } from '#core/domain/lora';
+import type { SlotSettings } from '#core/domain/slots';
 
 /** llama.cpp's `LLAMA_DEFAULT_SEED`: a random seed per request. */
 const RANDOM_SEED = 4294967295;
 
-export interface SettingsInput {
-  parameters: ParameterValues;
-  max_tokens: number | null;
-  stop: string[];
-  stream: boolean;
-  /** The request's LoRA scales (llama-server lists the ones it sent). */
-  lora?: readonly LoraScale[];
-}
-
-export function generationSettings({ parameters: p, max_tokens, stop, stream, lora = [] }: SettingsInput) {
+export function generationSettings({ parameters: p, max_tokens, stop, stream, lora = [] }: SlotSettings) {
   const predict = max_tokens ?? -1;
   return {
     seed: p.seed ?? RANDOM_SEED,
@@ -49,14 +39,15 @@ export function generationSettings({ parameters: p, max_tokens, stop, stream, lo
   };
 }
 
-/** The settings of a request that sets nothing (`/props`' defaults: no `stop` or `logit_bias`, as there). */
+/** A slot's `params` in `GET /slots`: llama-server's set for metrics, without `stop` and `logit_bias`. */
+export function slotParams(settings: SlotSettings) {
+  const { stop: _stop, logit_bias: _bias, ...params } = generationSettings(settings);
+  return params;
+}
+
+/** The settings of a request that sets nothing (`/props`' defaults: a slot's `params` without `lora`, as there). */
 export function defaultGenerationSettings() {
-  const {
-    stop: _stop,
-    logit_bias: _bias,
-    lora: _lora,
-    ...defaults
-  } = generationSettings({
+  const { lora: _lora, ...defaults } = slotParams({
     parameters: readParameters({}),
     max_tokens: null,
     stop: [],
