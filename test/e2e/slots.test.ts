@@ -407,6 +407,42 @@ test("/slots lists each model's slots; a slot action names its slot", async () =
   assert.equal((await tasks()).find((slot) => slot.id === newest.id)?.n_prompt_tokens, 0);
 });
 
+test("?model= as llama-server's router mode has it: that model's slots from 0, its own slot ids for actions, its metrics", async () => {
+  await loadLive();
+  type Listed = { id: number; model: string };
+  const get = (path: string) =>
+    fixture.page.evaluate(async (url) => {
+      const response = await fetch(url);
+      return { status: response.status, text: await response.text() };
+    }, path);
+  const all = JSON.parse((await get('/slots')).text) as Listed[];
+  const own = JSON.parse((await get(`/slots?model=${encodeURIComponent(live)}`)).text) as Listed[];
+  assert.deepEqual(
+    own.map((slot) => [slot.id, slot.model]),
+    [0, 1, 2, 3].map((id) => [id, live]),
+  );
+  assert.ok(all.length > own.length, 'without ?model= every model is listed');
+  // Slot 3 of the model (not of the whole list), by the body's model or ?model=; slot 4 is not its.
+  const erase = (path: string, body: unknown) => postFromPage(fixture.page, path, body);
+  const byBody = await erase('/slots/3?action=erase', { model: live });
+  assert.deepEqual([byBody.status, byBody.body], [200, { id_slot: 3, n_erased: 0 }]);
+  assert.equal((await erase(`/slots/3?action=erase&model=${encodeURIComponent(live)}`, {})).status, 200);
+  const past = await erase('/slots/4?action=erase', { model: live });
+  assert.deepEqual(
+    [past.status, (past.body as { error: { message: string } }).error.message],
+    [400, 'Invalid slot ID'],
+  );
+  // Both models counted; the live one's asked for.
+  await alone({ model: 'inpage-test', prompt: 'abc', n_predict: 2 });
+  await alone(body('abc', { n_predict: 2 }));
+  assert.match((await get('/metrics')).text, /model="inpage-test"/);
+  const metrics = await get(`/metrics?model=${encodeURIComponent(live)}`);
+  assert.equal(metrics.status, 200);
+  assert.match(metrics.text, new RegExp(`llamacpp:tokens_predicted_total\\{model="${live}"\\} \\d+`));
+  assert.doesNotMatch(metrics.text, /model="inpage-test"/);
+  for (const path of ['/slots?model=nope', '/metrics?model=nope']) assert.equal((await get(path)).status, 404, path);
+});
+
 /**
  * Streams `body` from the page and polls `GET /slots` meanwhile: the slots of `model` seen
  * processing while the stream ran (at most one at a time: one stream), and those still processing

@@ -54,12 +54,17 @@ export function countersOf(model: string): ModelCounters {
   return found;
 }
 
-/** Every model's counters, by id; the buckets are emptied (each scrape's gauges cover what finished since the last, as llama-server's). */
-export function scrapeCounters(): Array<[string, ModelCounters]> {
-  const snapshot = [...counters.entries()].map(([model, c]): [string, ModelCounters] => [
+/**
+ * Every model's counters, by id, or `only` that model's (at zero where it has none yet); the
+ * buckets scraped are emptied (each scrape's gauges cover what finished since the last, as
+ * llama-server's).
+ */
+export function scrapeCounters(only: string | null = null): Array<[string, ModelCounters]> {
+  const scraped: Array<[string, ModelCounters]> = only === null ? [...counters.entries()] : [[only, countersOf(only)]];
+  const snapshot = scraped.map(([model, c]): [string, ModelCounters] => [
     model,
     { ...c, requests: { ...c.requests }, bucket: { ...c.bucket } },
   ]);
-  for (const c of counters.values()) c.bucket = emptyBucket();
+  for (const [, c] of scraped) c.bucket = emptyBucket();
   return snapshot;
 }

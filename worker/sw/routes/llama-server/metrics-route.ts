@@ -1,13 +1,14 @@
 /**
  * `GET /metrics` beside the route prefix, as llama-server answers it with `--metrics`: the
  * Prometheus text of the Service Worker's per-model counters (`worker/sw/metrics/`), with the
- * API key checked as on the other llama-server routes. The counters start at zero whenever the
- * Service Worker starts (docs/llama-server-endpoints.md).
+ * API key checked as on the other llama-server routes; `?model=` gives only that model's (llama-server's
+ * router mode; a model no engine here serves is its 404 or 503). The counters start at zero
+ * whenever the Service Worker starts (docs/llama-server-endpoints.md).
  */
 import { prefixParent } from '#core/domain/route-prefix';
 import { checkApiKey } from '../../check-api-key';
 import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
-import { engineClients } from '../../engine-clients';
+import { engineClients, pickEngineClient } from '../../engine-clients';
 import { scrapeCounters } from '../../metrics/model-metrics';
 import { prometheusText } from '../../metrics/prometheus-text';
 import type { Route } from '../../route';
@@ -20,7 +21,9 @@ export function metricsRoute(clients: Clients, prefix: string): Route {
     async handle(event) {
       const engines = await engineClients(clients, event.clientId);
       checkApiKey(event.request, engines[0]?.apiKey ?? null, LLAMA_SERVER_DIALECT);
-      return new Response(prometheusText(scrapeCounters()), {
+      const model = new URL(event.request.url).searchParams.get('model');
+      if (model !== null) pickEngineClient(engines, model);
+      return new Response(prometheusText(scrapeCounters(model)), {
         headers: { 'content-type': 'text/plain; version=0.0.4' },
       });
     },

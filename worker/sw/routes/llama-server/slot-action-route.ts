@@ -2,7 +2,8 @@
  * `POST /slots/{id}?action=save|restore|erase` beside the route prefix, as llama-server answers
  * it with `--slot-save-path`: save writes the slot's context to `{filename}` of the origin's
  * storage, restore reads one back, erase empties the slot (no body needed). The slot ids are
- * `GET /slots`'s (ready-slots.ts). A bad id, action
+ * `GET /slots`'s (ready-slots.ts); with a `model` (the body's, else `?model=`), that model's own,
+ * as llama-server's router mode has them. A bad id, action
  * or filename is llama-server's 400 ("Invalid slot ID", "Invalid action", "Invalid filename");
  * a file that is missing or that llama.cpp refuses is a 400 from the engine; a model whose
  * backend has no slot state (WebLLM) is a 501, llama-server's answer without a save path.
@@ -35,15 +36,18 @@ async function parse(event: RouteEvent, engines: EngineClient[]): Promise<SlotAc
   if (!/^\d{1,9}$/.test(idText)) throw invalid('Invalid slot ID', 'id_slot');
   const action = ACTIONS.find((known) => known === url.searchParams.get('action'));
   if (!action) throw invalid('Invalid action', 'action');
+  // Erase needs no body; one it has is read for its `model`, as save's and restore's are.
+  const text = action === 'erase' ? await event.request.clone().text() : null;
+  const json = text === '' ? null : await readJson(event.request);
   let filename: string | null = null;
   if (action !== 'erase') {
-    const json = await readJson(event.request);
     const name = isRecord(json) ? json.filename : undefined;
     if (typeof name !== 'string' || !isSlotFilename(name)) throw invalid('Invalid filename', 'filename');
     filename = name;
   }
+  const named = isRecord(json) && typeof json.model === 'string' ? json.model : url.searchParams.get('model');
   const id = Number(idText);
-  const ready = readySlots(engines)[id];
+  const ready = readySlots(engines, named)[id];
   if (!ready) throw invalid('Invalid slot ID', 'id_slot');
   return { id, model: ready.card.id, slot: ready.slot, action, filename };
 }

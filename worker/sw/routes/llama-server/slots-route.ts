@@ -7,7 +7,8 @@
  * llama-server's per-task fields too, of the one it runs or ran last (`SlotTask`): `id_task`, its
  * tokens, `params` (llama-server's set without `--slots-debug`: no `prompt` or `generated`) and
  * `next_token`; the engines are asked for them now, not read from their last announcement.
- * `?fail_on_no_slot=1` is a 503 only when no model is ready.
+ * `?model=` lists only that model's slots, numbered from 0 (llama-server's router mode:
+ * ready-slots.ts). `?fail_on_no_slot=1` is a 503 only when no model is ready.
  */
 import { ServiceUnavailableError } from '#core/domain/errors';
 import { prefixParent } from '#core/domain/route-prefix';
@@ -56,8 +57,9 @@ export function slotsRoute(clients: Clients, prefix: string): Route {
       const known = await engineClients(clients, event.clientId);
       checkApiKey(event.request, known[0]?.apiKey ?? null, LLAMA_SERVER_DIALECT);
       const engines = await withTasks(known);
-      const ready = readySlots(engines);
-      if (ready.length === 0 && new URL(event.request.url).searchParams.get('fail_on_no_slot'))
+      const query = new URL(event.request.url).searchParams;
+      const ready = readySlots(engines, query.get('model'));
+      if (ready.length === 0 && query.get('fail_on_no_slot'))
         throw new ServiceUnavailableError('no slot available', 'unavailable_error');
       // A model's tasks from the first engine that lists it (as its card: modelCards).
       const tasks = new Map(engines.flatMap((engine) => Object.entries(engine.tasks ?? {})).reverse());

@@ -27,4 +27,17 @@ describe('prometheusText', () => {
     }
     expect(prometheusText(scrapeCounters())).toContain('llamacpp:predicted_tokens_seconds{model="a\\"b"} 0\n');
   });
+
+  it("scrapes one model's counters alone (`?model=`), emptying only its gauges; one not counted yet is at zero", () => {
+    countersOf('one').bucket.predictedTokens = 4;
+    countersOf('one').bucket.predictedSeconds = 1;
+    countersOf('two').bucket.predictedTokens = 6;
+    countersOf('two').bucket.predictedSeconds = 1;
+    const one = prometheusText(scrapeCounters('one'));
+    expect(one).toContain('llamacpp:predicted_tokens_seconds{model="one"} 4\n');
+    expect(one).not.toContain('model="two"');
+    expect(prometheusText(scrapeCounters('two'))).toContain('llamacpp:predicted_tokens_seconds{model="two"} 6\n');
+    expect(prometheusText(scrapeCounters('one'))).toContain('llamacpp:predicted_tokens_seconds{model="one"} 0\n');
+    expect(prometheusText(scrapeCounters('new'))).toContain('llamacpp:tokens_predicted_total{model="new"} 0\n');
+  });
 });
