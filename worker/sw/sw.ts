@@ -24,7 +24,8 @@ import type { Route } from './route';
 import { setRouteInfo } from './upstream/route-state';
 import { chatRoute } from './routes/chat/route';
 import { completionsRoute } from './routes/completions/route';
-import { countTokensRoute } from './routes/messages/count-tokens-route';
+import { messagesCountTokensRoute } from './routes/messages/count-tokens-route';
+import { chatInputTokensRoute, responsesInputTokensRoute } from './routes/input-tokens/route';
 import { messagesRoute } from './routes/messages/route';
 import { applyTemplateRoute, detokenizeRoute, tokenizeRoute } from './routes/llama-server/tokenize-route';
 import { healthRoute } from './routes/llama-server/health-route';
@@ -57,7 +58,9 @@ const routes: Route[] = [
   transcriptionsRoute(self.clients, prefix),
   embeddingsRoute(self.clients, prefix),
   messagesRoute(self.clients, prefix),
-  countTokensRoute(self.clients, prefix),
+  messagesCountTokensRoute(self.clients, prefix),
+  responsesInputTokensRoute(self.clients, prefix),
+  chatInputTokensRoute(self.clients, prefix),
   tokenizeRoute(self.clients, prefix),
   detokenizeRoute(self.clients, prefix),
   healthRoute(self.clients, prefix),
