@@ -5,7 +5,8 @@
  * as llama.cpp keeps them; llama-server started with this engine's sampling defaults); while a long streamed completion runs, each says it is processing
  * with its prompt's counts, `n_remain` + `n_decoded` = `max_tokens` and the slot's tokens the
  * prompt's and those generated (but the last, where the next step has not read it yet); once the stream is cut, the counts are cleared and
- * `has_next_token` stays true (it was cut, not ended). Part of the llama-server differential:
+ * `has_next_token` stays true (it was cut, not ended). With two slots, `id_slot` picks the same
+ * slot on both (wrapped around the slots). Part of the llama-server differential:
  * skipped, with what is missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
@@ -28,7 +29,8 @@ const nativeUrl = (path: string) => {
 
 interface Slot extends Json {
   is_processing: boolean;
-  id_task: number;
+  /** Absent on a slot that ran no task yet. */
+  id_task?: number;
   n_prompt_tokens: number;
   n_prompt_tokens_processed: number;
   n_prompt_tokens_cache: number;
@@ -43,21 +45,34 @@ const nativeSlots = async () => (await (await fetch(nativeUrl('/slots'))).json()
 const PARAMS = [
   'seed',
   'temperature',
+  'dynatemp_range',
+  'dynatemp_exponent',
   'top_k',
   'top_p',
   'min_p',
   'top_n_sigma',
+  'xtc_probability',
+  'xtc_threshold',
   'typical_p',
+  'repeat_last_n',
   'repeat_penalty',
   'presence_penalty',
   'frequency_penalty',
+  'dry_multiplier',
+  'dry_base',
+  'dry_allowed_length',
+  'dry_penalty_last_n',
   'mirostat',
   'mirostat_tau',
   'mirostat_eta',
+  'adaptive_target',
+  'adaptive_decay',
   'max_tokens',
   'n_predict',
   'ignore_eos',
   'stream',
+  'min_keep',
+  'samplers',
   'lora',
 ];
 
@@ -74,8 +89,13 @@ function assertSameShape(own: Slot, native: Slot, label: string) {
     if (typeof value === 'number') assert.equal(Math.fround(value), Math.fround(Number(theirs)), `${label}: ${key}`);
     else assert.deepEqual(value, theirs, `${label}: ${key}`);
   }
-  // The settings llama-server lists that are here too (DRY, XTC and the rest are not).
+  // llama-server's keys, in its order, but those naming what is not here (n_keep, chat_format, ...).
   assert.deepEqual(Object.keys(own.params), PARAMS, label);
+  assert.deepEqual(
+    Object.keys(native.params).filter((key) => key in own.params),
+    PARAMS,
+    `${label}: llama-server's order`,
+  );
 }
 
 /** The fields of a task that do not depend on the servers' own task numbering. */
@@ -188,7 +208,7 @@ describe("GET /slots' per-task fields against native llama-server", { skip: skip
       [running.n_prompt_tokens_processed, running.n_prompt_tokens_cache],
       [theirs.n_prompt_tokens_processed, theirs.n_prompt_tokens_cache],
     );
-    assert.ok(running.id_task > before, `a new task: ${running.id_task} after ${before}`);
+    assert.ok((running.id_task ?? -1) > before, `a new task: ${running.id_task} after ${before}`);
     // Cut: counts cleared, has_next_token as it was (true), the task still listed.
     for (const slot of [oursAfter, theirsAfter]) {
       assert.deepEqual(
@@ -202,6 +222,27 @@ describe("GET /slots' per-task fields against native llama-server", { skip: skip
       );
     }
     assert.equal(oursAfter.id_task, running.id_task);
+  });
+
+  test('id_slot: the same slot as llama-server with two slots (wrapped around), in the answer and in /slots', async () => {
+    const { context, page } = await fixture.harness.openPage('/?model=inpage-test&slots=2');
+    try {
+      for (const asked of [1, 3, 0, 2]) {
+        const body = { prompt: 'abc', n_predict: 2, temperature: 0, id_slot: asked };
+        const native = await fetch(nativeUrl('/completion'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        const own = await postFromPage(page, '/completion', body);
+        const ids = [(own.body as Json).id_slot, ((await native.json()) as Json).id_slot];
+        assert.deepEqual(ids, [asked % 2, asked % 2], `id_slot ${asked}`);
+        const newest = (slots: Slot[]) => [...slots].sort((a, b) => (b.id_task ?? -1) - (a.id_task ?? -1))[0]?.id;
+        assert.deepEqual([newest(await ownSlots(page)), newest(await nativeSlots())], ids, `/slots after ${asked}`);
+      }
+    } finally {
+      await context.close();
+    }
   });
 });
 

@@ -443,6 +443,41 @@ test("?model= as llama-server's router mode has it: that model's slots from 0, i
   for (const path of ['/slots?model=nope', '/metrics?model=nope']) assert.equal((await get(path)).status, 404, path);
 });
 
+test("id_slot pins a request to the model's slot (wrapped around its slots, as llama-server); the answer's id_slot is the slot it ran on", async () => {
+  await loadLive();
+  type Listed = { id: number; id_task?: number };
+  const newest = async () => {
+    const slots = (await fixture.page.evaluate(
+      async (model) => (await fetch(`/slots?model=${encodeURIComponent(model)}`)).json(),
+      live,
+    )) as Listed[];
+    return slots.sort((a, b) => (b.id_task ?? -1) - (a.id_task ?? -1))[0]?.id;
+  };
+  for (const [asked, ran] of [
+    [2, 2],
+    [6, 2],
+    [1, 1],
+    [0, 0],
+  ]) {
+    const answer = await alone(body(PROMPTS[0] ?? '', { n_predict: 3, id_slot: asked }));
+    assert.equal((answer as unknown as { id_slot: number }).id_slot, ran, `id_slot ${asked}`);
+    assert.equal(await newest(), ran, `/slots after id_slot ${asked}`);
+  }
+  // Not pinned: the answer names the slot it took. On the OpenAI routes too (no id_slot in their answers).
+  const free = (await alone(body(PROMPTS[1] ?? '', { n_predict: 3 }))) as unknown as { id_slot: number };
+  assert.equal(await newest(), free.id_slot);
+  for (const [path, extra] of [
+    ['/v1/completions', { prompt: 'abc', max_tokens: 2 }],
+    ['/v1/chat/completions', { messages: [{ role: 'user', content: 'abc' }], max_tokens: 2 }],
+  ] as const) {
+    const answer = await postFromPage(fixture.page, path, { model: live, id_slot: 3, ...extra });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(await newest(), 3, path);
+  }
+  const bad = await postFromPage(fixture.page, '/completion', body('abc', { id_slot: -2 }));
+  assert.equal(bad.status, 400);
+});
+
 /**
  * Streams `body` from the page and polls `GET /slots` meanwhile: the slots of `model` seen
  * processing while the stream ran (at most one at a time: one stream), and those still processing

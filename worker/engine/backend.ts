@@ -67,6 +67,8 @@ export interface ChoiceRequest<P = PromptInput> extends SamplingParams {
   lora: readonly LoraScale[];
   /** The constraint the whole output must match (GBNF, and the JSON schema of JSON constraints), or null. */
   grammar: OutputGrammar | null;
+  /** llama-server's `id_slot` (GenerationRequest's): the slot to run on, where the backend has slots. */
+  id_slot?: number;
 }
 
 /** What runs a choice from a prompt of type `P`: a loaded model (text, ids), or its `conversations`. */

@@ -17,9 +17,9 @@ export type ChoicePiece =
       type: 'accepted';
       /**
        * The prompt's size, where the backend said it on taking the prompt (llama.cpp does; WebLLM
-       * at the end), and its text where the backend gave it (`/infill`).
+       * at the end), its text where the backend gave it (`/infill`), and the slot it runs on.
        */
-      prompt?: { tokens: number; cached: number; text?: string };
+      prompt?: { tokens: number; cached: number; text?: string; slot?: number };
     }
   /** `count`: the choice's generated tokens so far. */
   | { type: 'delta'; text: string; tokens: TokenLogprob[] | null; count: number }
@@ -65,6 +65,7 @@ export function choiceRequest<P = PromptInput>(
     speculative: request.speculative,
     lora: request.lora,
     grammar: request.grammar,
+    ...(request.id_slot === undefined ? {} : { id_slot: request.id_slot }),
     ...pickSampling(request),
     seed: request.seed === null ? null : request.seed + choice,
   };
@@ -152,6 +153,7 @@ export async function* runChoice<P>(
               tokens: took.promptTokens,
               cached: took.cachedTokens,
               ...(took.text === undefined ? {} : { text: took.text }),
+              ...(took.slot === undefined ? {} : { slot: took.slot }),
             },
           }
         : {}),

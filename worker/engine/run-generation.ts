@@ -157,6 +157,7 @@ async function runPrompt<P>(
               counts: { prompt: piece.prompt.tokens, completion: 0, cached: piece.prompt.cached },
               context_length: contextLength,
               ...(piece.prompt.text === undefined ? {} : { text: piece.prompt.text }),
+              ...(piece.prompt.slot === undefined ? {} : { slot: piece.prompt.slot }),
             }
           : {}),
       });

@@ -111,6 +111,12 @@ export interface GenerationRequest extends ParameterValues {
   continuous_usage: boolean;
   /** Whether the SW streams the answer (the engine only reports it: `GET /slots`' `params`). */
   stream?: boolean;
+  /**
+   * llama-server's `id_slot`: the model's slot to run on (the id modulo its slots, as llama-server
+   * wraps it; it waits for that slot). Absent or negative: the free slot whose cache shares the
+   * most of the prompt, else the one idle longest.
+   */
+  id_slot?: number;
 }
 
 /**

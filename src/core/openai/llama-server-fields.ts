@@ -7,9 +7,9 @@
  * - `n_predict` (-1: up to the context) wins over `max_tokens`, as in llama-server.
  * - `n_probs` is `logprobs` (completions) or `logprobs: true` + `top_logprobs` (chat); 0 is off.
  * - `n_cmpl` is `n`.
+ * - `id_slot`: the model's slot to run on (GenerationRequest's `id_slot`); -1, the default: any.
  * - No effect on an OpenAI-shaped answer, there or here: `return_tokens` (llama-server's OpenAI
- *   routes add no `tokens`), `response_fields`, `id_slot` (one queue per model here; llama-server
- *   takes any id), `n_keep`/`n_discard` (context shift, which neither does by default: a prompt
+ *   routes add no `tokens`), `response_fields`, `n_keep`/`n_discard` (context shift, which neither does by default: a prompt
  *   past the context is a 400), `n_cache_reuse`, `sse_ping_interval`, `backend_sampling`.
  * - `speculative.*`: speculative decoding (speculative-fields.ts).
  * - `lora`: the LoRA adapters' scales for this request (lora-field.ts, src/core/domain/lora.ts).
@@ -74,6 +74,8 @@ export interface LlamaServerOptions {
   speculative: SpeculativeRequest | null;
   /** The LoRA adapters' scales it asks for (empty: the model's own). */
   lora: LoraScale[];
+  /** `id_slot` when it names a slot (>= 0). */
+  id_slot: number | undefined;
 }
 
 export function readLlamaServerFields(input: LlamaServerInput): LlamaServerOptions {
@@ -88,5 +90,6 @@ export function readLlamaServerFields(input: LlamaServerInput): LlamaServerOptio
     n: input.n_cmpl ?? undefined,
     speculative: readSpeculative(input),
     lora: readLora(input.lora),
+    id_slot: input.id_slot != null && input.id_slot >= 0 ? input.id_slot : undefined,
   };
 }

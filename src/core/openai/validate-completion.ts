@@ -81,5 +81,6 @@ function toRequest(input: CompletionBody): Omit<CompletionRequest, 'grammar'> {
     cache_prompt: input.cache_prompt ?? true,
     speculative: native.speculative,
     lora: native.lora,
+    ...(native.id_slot === undefined ? {} : { id_slot: native.id_slot }),
   };
 }

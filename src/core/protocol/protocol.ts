@@ -172,6 +172,8 @@ export interface EngineToSw {
      * context's end stopped the choice, not `max_tokens` (`/infill`'s `truncated`).
      */
     context_length?: number;
+    /** The model's slot its first choice runs on, where the backend has slots (llama-server's `id_slot`). */
+    slot?: number;
   };
   /** More text of choice `index`, with its tokens when logprobs (or stops) were asked; running counts when asked. */
   'generation.piece': { index: number; text: string; tokens: TokenLogprob[] | null; counts?: TokenCounts };

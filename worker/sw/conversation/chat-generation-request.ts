@@ -30,6 +30,7 @@ export function chatGenerationRequest(chat: ChatRequest): GenerationRequest {
     speculative: chat.speculative,
     lora: chat.lora,
     continuous_usage: chat.continuous_usage,
+    ...(chat.id_slot === undefined ? {} : { id_slot: chat.id_slot }),
     ...pickParameters(chat),
   };
 }

@@ -52,5 +52,7 @@ export interface ChatRequest extends ParameterValues {
   speculative: SpeculativeRequest | null;
   /** llama-server's `lora`: adapters' scales (empty: the model's own). */
   lora: LoraScale[];
+  /** llama-server's `id_slot`: the model's slot to run on (absent: any). */
+  id_slot?: number;
   user: string | null;
 }

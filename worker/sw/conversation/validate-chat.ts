@@ -97,6 +97,7 @@ function toRequest(input: ChatBody, shaped: Shaped): Omit<ChatRequest, 'grammar'
     cache_prompt: input.cache_prompt ?? true,
     speculative: native.speculative,
     lora: native.lora,
+    ...(native.id_slot === undefined ? {} : { id_slot: native.id_slot }),
     user: input.user ?? null,
   };
 }

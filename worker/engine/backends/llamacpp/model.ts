@@ -516,7 +516,9 @@ export class LlamaCppModel implements LoadedModel {
       this.checkLength(ids.length, 'prompt');
     }
     const scales = this.lora.scalesFor(request.lora);
-    const slot = await batch.acquire(ids ?? [], signal, null, this.lora.group(scales));
+    // llama-server's `id_slot` wraps around the slots; a negative one asks for none in particular.
+    const pinned = request.id_slot !== undefined && request.id_slot >= 0 ? request.id_slot % batch.count : null;
+    const slot = await batch.acquire(ids ?? [], signal, pinned, this.lora.group(scales));
     if (slot === null) return;
     // The slot's context changes now: a save of its last request not made yet is not made.
     this.saved.drop(slot);

@@ -52,6 +52,8 @@ class NativeChoice {
   draft: DraftCounts | null = null;
   /** The model's context, from `generation.prompt` (for `truncated`). */
   private contextLength = Infinity;
+  /** The model's slot it ran on, from `generation.prompt` (0 where the backend names none). */
+  private slot = 0;
   private readonly reported = new ReportedTokens();
   private firstPiece: number | null = null;
   private ended: number | null = null;
@@ -66,6 +68,7 @@ class NativeChoice {
     this.started = performance.now();
     if (event.counts) [this.promptTokens, this.cached] = [event.counts.prompt, event.counts.cached];
     this.contextLength = event.context_length ?? Infinity;
+    this.slot = event.slot ?? 0;
   }
 
   /** Takes a piece; `whole`: the text does not end inside a character after it (llama-server streams a frame then). */
@@ -101,7 +104,7 @@ class NativeChoice {
       index: this.index,
       content: streamed ? '' : this.content,
       tokens: !streamed && body.return_tokens ? this.tokens : [],
-      id_slot: 0,
+      id_slot: this.slot,
       stop: true,
       model: body.model,
       tokens_predicted: predicted,

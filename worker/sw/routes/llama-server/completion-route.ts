@@ -36,6 +36,7 @@ const definition: GenerationRouteDefinition<NativeCompletionBody> = {
     cache_prompt: body.cache_prompt,
     speculative: body.speculative,
     lora: body.lora,
+    id_slot: body.id_slot,
     // Running counts: each prompt's own counts are told apart by them.
     continuous_usage: true,
   }),

@@ -1,11 +1,13 @@
 /**
- * The sampling settings a request runs with, named as llama-server names them in `/props`'
- * `default_generation_settings.params`, `/slots`' `params` and `/infill`'s
- * `generation_settings`: the parameter table's values (its defaults for `/props`), `lora` (the
- * scales a request sent, as llama-server lists them; not in `/props`), `max_tokens`
- * and `n_predict` -1 for "up to the context", the seed 4294967295 (llama.cpp's "random") when
- * none was given. llama-server's samplers that are not here (DRY, XTC, dynamic temperature) are
- * left out rather than reported at values that mean nothing.
+ * The sampling settings a request runs with, named and ordered as llama-server's
+ * `task_params::to_json` has them in `/completion`'s and `/infill`'s `generation_settings`, and
+ * without `stop`, `logit_bias` and `dry_sequence_breakers` (its set for metrics) in `/slots`'
+ * `params` and `/props`' `default_generation_settings.params`: the parameter table's values (its
+ * defaults for `/props`), `lora` (the scales a request sent, as llama-server lists them; not in
+ * `/props`), `max_tokens` and `n_predict` -1 for "up to the context", the seed 4294967295
+ * (llama.cpp's "random") when none was given. llama-server's fields that name what is not here
+ * (`n_keep`, `n_discard`, `grammar*`, `chat_format`, `reasoning_*`, `speculative.types`,
+ * `timings_per_token`, ...) are left out rather than given values that mean nothing.
  */
 import { readParameters } from '#core/openai/read-parameters';
 import type { SlotSettings } from '#core/domain/slots';
@@ -18,30 +20,44 @@ export function generationSettings({ parameters: p, max_tokens, stop, stream, lo
   return {
     seed: p.seed ?? RANDOM_SEED,
     temperature: p.temperature,
+    dynatemp_range: p.dynatemp_range,
+    dynatemp_exponent: p.dynatemp_exponent,
     top_k: p.top_k,
     top_p: p.top_p,
     min_p: p.min_p,
     top_n_sigma: p.top_n_sigma,
+    xtc_probability: p.xtc_probability,
+    xtc_threshold: p.xtc_threshold,
     typical_p: p.typical_p,
+    repeat_last_n: p.repeat_last_n,
     repeat_penalty: p.repetition_penalty,
     presence_penalty: p.presence_penalty,
     frequency_penalty: p.frequency_penalty,
+    dry_multiplier: p.dry_multiplier,
+    dry_base: p.dry_base,
+    dry_allowed_length: p.dry_allowed_length,
+    dry_penalty_last_n: p.dry_penalty_last_n,
+    dry_sequence_breakers: p.dry_sequence_breakers,
     mirostat: p.mirostat,
     mirostat_tau: p.mirostat_tau,
     mirostat_eta: p.mirostat_eta,
+    adaptive_target: p.adaptive_target,
+    adaptive_decay: p.adaptive_decay,
     stop,
     max_tokens: predict,
     n_predict: predict,
     ignore_eos: p.ignore_eos,
     stream,
     logit_bias: Object.entries(p.logit_bias).map(([id, bias]) => [Number(id), bias]),
+    min_keep: p.min_keep,
+    samplers: [...p.samplers],
     lora: lora.map(({ id, scale }) => ({ id, scale })),
   };
 }
 
-/** A slot's `params` in `GET /slots`: llama-server's set for metrics, without `stop` and `logit_bias`. */
+/** A slot's `params` in `GET /slots`: llama-server's set for metrics (no `stop`, `logit_bias`, `dry_sequence_breakers`). */
 export function slotParams(settings: SlotSettings) {
-  const { stop: _stop, logit_bias: _bias, ...params } = generationSettings(settings);
+  const { stop: _stop, logit_bias: _bias, dry_sequence_breakers: _breakers, ...params } = generationSettings(settings);
   return params;
 }
 

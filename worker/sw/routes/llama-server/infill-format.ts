@@ -32,6 +32,8 @@ class InfillState {
   /** The prompt as laid out (llama-server's `prompt`), and the model's context, from `generation.prompt`. */
   prompt = '';
   contextLength = Infinity;
+  /** The model's slot it ran on, from `generation.prompt` (0 where the backend names none). */
+  slot = 0;
   private readonly started = performance.now();
   private firstPiece: number | null = null;
   private readonly reported = new ReportedTokens();
@@ -42,6 +44,7 @@ class InfillState {
     this.promptTokens = event.counts?.prompt ?? 0;
     this.prompt = event.text ?? '';
     this.contextLength = event.context_length ?? Infinity;
+    this.slot = event.slot ?? 0;
   }
 
   /** Takes a piece: its ids, and whether the text is whole after it (llama-server streams a frame then). */
@@ -68,7 +71,7 @@ class InfillState {
       index: 0,
       content: streamed ? '' : this.content,
       tokens: !streamed && this.body.return_tokens ? this.tokens : [],
-      id_slot: 0,
+      id_slot: this.slot,
       stop: true,
       model: this.body.model,
       tokens_predicted: counts.completion,

@@ -35,6 +35,7 @@ export const infillRoute = generationRoute({
     grammar: body.grammar,
     speculative: null,
     lora: body.lora,
+    id_slot: body.id_slot,
     cache_prompt: body.cache_prompt,
     // Running counts for each streamed frame's `tokens_predicted`.
     continuous_usage: body.stream,

@@ -2,7 +2,8 @@
  * Validates a llama-server `/infill` body: `input_prefix` and `input_suffix` (required strings,
  * as there), `input_extra` (`[{filename, text}]`, filename `tmp` when left out), `prompt` (text
  * after the prefix), `n_predict` or `max_tokens` (-1: up to the context, the default there),
- * `stop`, `stream`, `return_tokens`, `cache_prompt`, `lora`, the parameter table's rows and the
+ * `stop`, `stream`, `return_tokens`, `cache_prompt`, `lora`, `id_slot` (the model's slot to run on;
+ * -1: any), the parameter table's rows and the
  * constraint fields (`grammar`, `json_schema`, ...). Unknown keys are ignored, as llama-server
  * ignores them; a bad value is a 400 naming its field.
  */
@@ -37,6 +38,7 @@ const infillSchema = v.object({
   return_tokens: optional(booleanField('return_tokens')),
   cache_prompt: optional(booleanField('cache_prompt')),
   lora: optional(loraField('lora')),
+  id_slot: optional(integerField('id_slot', -1)),
 });
 
 const known = new Set([...Object.keys(infillSchema.entries), ...PARAMETER_ALIASES, ...CONSTRAINT_KEYS]);
@@ -56,6 +58,8 @@ export interface InfillBody extends ParameterValues {
   cache_prompt: boolean;
   lora: LoraScale[];
   grammar: OutputGrammar | null;
+  /** The model's slot to run on (-1: any). */
+  id_slot: number;
 }
 
 function readExtra(value: unknown): InfillFile[] {
@@ -96,5 +100,6 @@ export function validateInfill(json: unknown): InfillBody {
     cache_prompt: output.cache_prompt ?? true,
     lora: readLora(output.lora),
     grammar: readGrammar(body),
+    id_slot: output.id_slot ?? -1,
   };
 }

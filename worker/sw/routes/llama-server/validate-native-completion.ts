@@ -2,7 +2,7 @@
  * Validates a llama-server `/completion` body: `prompt` (required: `native-prompt.ts`),
  * `n_predict` or `max_tokens` (-1, the default: up to the context), `stop`, `stream`, `n_probs`
  * (top candidates per token, 0..20), `post_sampling_probs` (not served: a 400 naming it),
- * `return_tokens`, `cache_prompt`, `lora` (adapters' scales: lora-field.ts), `speculative.*` (speculative-fields.ts), every row of the parameter table and the constraint fields
+ * `return_tokens`, `cache_prompt`, `id_slot` (the model's slot to run on; -1: any), `lora` (adapters' scales: lora-field.ts), `speculative.*` (speculative-fields.ts), every row of the parameter table and the constraint fields
  * (`grammar`, `json_schema`, ...). Unknown keys are ignored, as llama-server ignores them; a bad
  * value is a 400 naming its field.
  */
@@ -41,6 +41,7 @@ const completionSchema = v.object({
   return_tokens: optional(booleanField('return_tokens')),
   cache_prompt: optional(booleanField('cache_prompt')),
   lora: optional(loraField('lora')),
+  id_slot: optional(integerField('id_slot', -1)),
   ...speculativeFields,
 });
 
@@ -63,6 +64,8 @@ export interface NativeCompletionBody extends ParameterValues {
   speculative: SpeculativeRequest | null;
   lora: LoraScale[];
   grammar: OutputGrammar | null;
+  /** The model's slot to run on (-1: any). */
+  id_slot: number;
 }
 
 export function validateNativeCompletion(json: unknown): NativeCompletionBody {
@@ -101,5 +104,6 @@ export function validateNativeCompletion(json: unknown): NativeCompletionBody {
     speculative: readSpeculative(output),
     lora: readLora(output.lora),
     grammar: readGrammar(body),
+    id_slot: output.id_slot ?? -1,
   };
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SAMPLER_ORDER } from '../../../../../../src/core/domain/sampler-order';
 import { readParameters } from '../../../../../../src/core/openai/read-parameters';
 import {
   defaultGenerationSettings,
   generationSettings,
+  slotParams,
 } from '../../../../../../worker/sw/routes/llama-server/generation-settings';
 
 describe('generationSettings', () => {
@@ -24,5 +26,21 @@ describe('generationSettings', () => {
     const settings = generationSettings({ parameters, max_tokens: 3, stop: ['x'], stream: true });
     expect(settings).toMatchObject({ temperature: 0, seed: 7, repeat_penalty: 1.2, n_predict: 3, stop: ['x'] });
     expect(settings.logit_bias).toEqual([[5, -1]]);
+  });
+
+  it("llama.cpp's own samplers as llama-server lists them; /slots' params without stop, logit_bias and DRY's breakers", () => {
+    const parameters = readParameters({ dry_multiplier: 0.8, xtc_probability: 0.5, samplers: 'kt', min_keep: 2 });
+    const settings = generationSettings({ parameters, max_tokens: null, stop: [], stream: false });
+    expect(settings).toMatchObject({
+      dry_multiplier: 0.8,
+      dry_base: 1.75,
+      dry_sequence_breakers: ['\n', ':', '"', '*'],
+      xtc_probability: 0.5,
+      min_keep: 2,
+      samplers: ['top_k', 'temperature'],
+    });
+    const params = slotParams({ parameters, max_tokens: null, stop: ['x'], stream: false });
+    for (const key of ['stop', 'logit_bias', 'dry_sequence_breakers']) expect(params).not.toHaveProperty(key);
+    expect(defaultGenerationSettings().samplers).toEqual(DEFAULT_SAMPLER_ORDER);
   });
 });
