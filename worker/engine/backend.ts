@@ -162,6 +162,8 @@ export interface LoadedModel {
       | 'modalities'
       | 'accelerator'
       | 'accelerator_reason'
+      | 'meta'
+      | 'architecture'
     >
   >;
   /** The text that stands for one media item in a prompt (llama-server's `media_marker`), where a projector is loaded. */

@@ -6,6 +6,22 @@ import type { Accelerator, AcceleratorReason } from './accelerator';
 /** Where a model stands in its page's engine (`available`: in a catalogue, not loaded). */
 export type ModelStatus = 'loading' | 'ready' | 'failed' | 'available';
 
+/** What llama-server's `GET /v1/models` says of its model in `meta`, as it says it. */
+export interface ModelMeta {
+  /** llama_vocab_type: 1 SPM, 2 BPE, 3 WPM, 4 UGM, 5 RWKV, 6 PLaMo 2 (0: none). */
+  vocab_type: number;
+  n_vocab: number;
+  /** A request's context here (a slot's). */
+  n_ctx: number;
+  n_ctx_train: number;
+  n_embd: number;
+  /** Its tensors' elements and bytes. */
+  n_params: number;
+  size: number;
+  /** Its quantization as llama.cpp names it (`Q4_K - Medium`, `all F32`, ...). */
+  ftype: string;
+}
+
 /** One entry of `GET /v1/models` (OpenAI's model object plus what this runtime knows). */
 export interface ModelCard {
   id: string;
@@ -50,6 +66,13 @@ export interface ModelCard {
   chat_template?: 'gguf' | 'chatml';
   /** Its slots that run a request now, by index (llama-server's `/slots` `is_processing`); absent where the backend does not say. */
   processing?: number[];
+  /** llama-server's `meta` (llamacpp): the GGUF's vocabulary type, sizes, contexts and quantization. */
+  meta?: ModelMeta;
+  /**
+   * What it reads and writes, as llama-server lists it (`text`, and `image` and `audio` with a
+   * projector that reads them; clients offer uploads by it): llamacpp.
+   */
+  architecture?: { input_modalities: Array<'text' | 'image' | 'audio'>; output_modalities: Array<'text'> };
   /** What the loaded model can honour (internal: the SW checks requests against it; not listed by `/v1/models`). */
   capabilities?: ModelCapabilities;
 }

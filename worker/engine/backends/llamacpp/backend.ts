@@ -4,6 +4,7 @@ import type { GgufValue } from '#gguf/read-gguf-metadata';
 import { draftVocabularyMismatch } from '#gguf/draft-vocabulary';
 import { DraftModel } from './draft-model';
 import { validateGgufParts } from '#gguf/validate-gguf';
+import { ggufMeta } from '#gguf/model-meta';
 import { validateProjector } from '#gguf/validate-projector';
 import type { LoraAdapters } from './lora-adapters';
 import { fetchAdapters, loadAdapters } from './lora-load';
@@ -244,6 +245,7 @@ export class LlamaCppBackend implements Backend {
         placement,
         isEncoder(metadata),
         lora,
+        ggufMeta(header, metadata),
       );
       await firstEvaluation(spec.id, model);
       await model.warmStart(await latest);

@@ -24,7 +24,7 @@ import type { PromptSegment } from '../../chat/prompt-segments';
 import { Utf8Hold } from '../../utf8-hold';
 import type { Projector } from './projector';
 import { EngineError, EngineInputError } from './engine-error';
-import { RANK_POOLING, type LlamaWasm, type RawCandidate, type SampledToken } from './llama-wasm';
+import { RANK_POOLING, type LlamaWasm, type ModelNumbers, type RawCandidate, type SampledToken } from './llama-wasm';
 import { samplerSpec } from './sampler-spec';
 import { tokenSpelling } from './token-spelling';
 import { Pacer } from './yield-to-events';
@@ -41,6 +41,8 @@ import type { DraftModel } from './draft-model';
 import { resolveSpeculative, type SpeculativeParams } from '#core/domain/speculative';
 import { announceBusy } from '../../request-control';
 import { SlotTasks } from '../../slot-tasks';
+import type { GgufMeta } from '#gguf/model-meta';
+import type { ModelCard, ModelMeta } from '#core/domain/model-card';
 import { SlotSteps, type SampleSpec, type StepResult, type TokensResult } from './slot-steps';
 import { LoraAdapters } from './lora-adapters';
 import { EMBED_SEQS, inputBatches } from './input-batches';
@@ -71,7 +73,10 @@ export class LlamaCppModel implements LoadedModel {
   readonly kvCacheType: KvCacheType;
   /** Whether its memory can take back a rejected draft (ModelNumbers' `partialRemoval`). */
   private readonly partialRemoval: boolean;
-  /** Its card shows the threads it runs on (1 and 1 where the page is not isolated), its slots and its chat template's origin. */
+  /**
+   * Its card shows the threads it runs on (1 and 1 where the page is not isolated), its slots, its
+   * chat template's origin, and llama-server's `meta` and `architecture`.
+   */
   readonly details: {
     threads: ThreadCounts;
     slots: number;
@@ -82,6 +87,8 @@ export class LlamaCppModel implements LoadedModel {
     modalities?: { vision: boolean; audio: boolean };
     accelerator: Accelerator;
     accelerator_reason?: AcceleratorReason;
+    meta?: ModelMeta;
+    architecture: NonNullable<ModelCard['architecture']>;
   };
   readonly mediaMarker?: string;
   readonly media?: ChoiceRunner<MediaPrompt>;
@@ -109,6 +116,7 @@ export class LlamaCppModel implements LoadedModel {
     placement: AcceleratorChoice,
     private readonly encoder = false,
     private readonly lora = new LoraAdapters(),
+    file: GgufMeta | null = null,
   ) {
     const unsupported: CapabilityName[] = unsupportedOn('llamacpp');
     // An encoder (attention not causal: BERT's) embeds and reranks; it continues no text (encoder-model.ts).
@@ -138,6 +146,15 @@ export class LlamaCppModel implements LoadedModel {
         : {}),
       accelerator: placement.accelerator,
       ...(placement.accelerator === 'cpu' ? { accelerator_reason: placement.reason } : {}),
+      ...(file ? { meta: modelMeta(file, engine.info(), contextLength) } : {}),
+      architecture: {
+        input_modalities: [
+          'text',
+          ...(projector?.modalities.vision ? ['image' as const] : []),
+          ...(projector?.modalities.audio ? ['audio' as const] : []),
+        ],
+        output_modalities: ['text'],
+      },
     };
     if (projector) {
       this.mediaMarker = projector.marker;
@@ -840,4 +857,18 @@ const ender =
 function withTail(end: GenerationEnd, text: Utf8Hold): GenerationEnd {
   const tail = text.flush();
   return tail ? { ...end, tail } : end;
+}
+
+/** llama-server's `meta`: the file's (model-meta.ts) with what the engine loaded (a request's context: a slot's). */
+function modelMeta(file: GgufMeta, info: ModelNumbers, contextLength: number): ModelMeta {
+  return {
+    vocab_type: file.vocab_type,
+    n_vocab: info.vocabSize,
+    n_ctx: contextLength,
+    n_ctx_train: info.trainedContext,
+    n_embd: info.embeddingSize,
+    n_params: file.n_params,
+    size: file.size,
+    ftype: file.ftype,
+  };
 }
