@@ -2,7 +2,8 @@
  * `GET /v1/models`' llama-server fields against Debian's native `llama-server` 0.7.0 on the same
  * GGUFs: `meta` (vocabulary type, vocabulary, contexts, width, parameters, bytes and the
  * quantization's name, a guessed one included) and `architecture` (`image` among the inputs of a
- * model with a vision projector; llama-server also lists `video`, which no route here takes). Part of the llama-server differential: skipped, with what is
+ * model with a vision projector; llama-server also lists `video`, which no route here takes); and
+ * a model trained on 512 tokens, whose requests' context stops there on both. Part of the llama-server differential: skipped, with what is
  * missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
@@ -12,7 +13,7 @@ import { writeGguf, type GgufFileSpec } from '../../src/builtin-model/gguf-write
 import { benchModelSpec, buildBenchModel } from '../fixtures/bench-model';
 import { buildInpageTestVisionModel, buildInpageTestVisionProjector } from '../fixtures/inpage-test-vision';
 import { placeModel, serverSkip, startLlamaServer, startMmprojServer, type LlamaServer } from './llama-server';
-import type { Json } from './llama-server-compare';
+import { askBoth, pick, type Json } from './llama-server-compare';
 import { usePage } from './page-fixture';
 
 const skip = serverSkip();
@@ -67,6 +68,46 @@ describe("GET /v1/models' meta and architecture against native llama-server", { 
       }
     });
   }
+
+  test("a model trained on 512 tokens: a request's context stops there, as llama-server's slots do", async () => {
+    const spec = benchModelSpec(TINY, 'f32');
+    const file = writeGguf({
+      ...spec,
+      metadata: spec.metadata.map((kv) =>
+        kv.key === 'llama.context_length' ? { key: kv.key, value: { type: 'uint32' as const, value: 512 } } : kv,
+      ),
+    });
+    placeModel('ctx512', file);
+    await writeFile(`${DIR}/ctx512.gguf`, file);
+    const card = await fixture.page.evaluate((url) => window.inpage.load(url), '/test-models-meta/ctx512.gguf');
+    assert.equal(card.context_length, 512);
+    const server = await startLlamaServer({ model: 'ctx512' });
+    try {
+      const [own, native] = await both(server, card.id);
+      assert.deepEqual(own.meta, native.meta);
+      assert.equal((own.meta as Json).n_ctx, 512);
+      const props = await askBoth(fixture.page, server, 'GET', '/props', undefined, card.id);
+      const nCtx = (body: unknown) => ((body as Json).default_generation_settings as Json).n_ctx;
+      assert.deepEqual([nCtx(props.own.body), nCtx(props.native.body)], [512, 512]);
+      // 700 tokens: over the context on both; 500 and 100 more: both stop at the context's end.
+      const long = await askBoth(
+        fixture.page,
+        server,
+        'POST',
+        '/completion',
+        { prompt: 'a'.repeat(700), n_predict: 2 },
+        card.id,
+      );
+      assert.deepEqual([long.own.status, long.native.status], [400, 400]);
+      const body = { prompt: 'a'.repeat(500), n_predict: 100, temperature: 0 };
+      const end = await askBoth(fixture.page, server, 'POST', '/completion', body, card.id);
+      const fields = (answer: unknown) => pick(answer, ['tokens_predicted', 'stop_type', 'truncated']);
+      assert.deepEqual(fields(end.own.body), fields(end.native.body));
+      assert.deepEqual(fields(end.own.body), { tokens_predicted: 12, stop_type: 'limit', truncated: true });
+    } finally {
+      await server.stop();
+    }
+  });
 
   test('inpage-test-vision with its projector: the same meta, image among the inputs', async () => {
     const server = await startMmprojServer(

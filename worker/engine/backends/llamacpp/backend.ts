@@ -25,6 +25,7 @@ import { chooseModelAccelerator, fitModelToGpu, tellPlacement } from './webgpu-p
 import { retireWorker } from '../../retire-worker';
 import { EngineGuard } from './engine-guard';
 import { memoryLimit, tooLarge } from './memory-limit';
+import { archNumber } from './arch-metadata';
 import { fitPositions, isEncoder } from './encoder-model';
 import { attentionBytes, hostShare, needsMemory64 } from './heap-choice';
 import { hasMemory64 } from '#core/util/memory64';
@@ -159,8 +160,11 @@ export class LlamaCppBackend implements Backend {
         );
       const { header, metadata } = await this.validate(spec, files);
       const vocab = vocabularyFromMetadata(metadata);
-      // A model with learned positions (BERT's) has no context past its trained one.
-      const contextLength = fitPositions(requestedContext, header.tensors, metadata);
+      // A model with learned positions (BERT's) has no context past its trained one; nor has a
+      // request on any other (llama-server caps a slot's context at the trained one: n_ctx_slot).
+      const slots = engineSlots();
+      const trained = (archNumber(metadata, 'context_length') ?? Infinity) * slots;
+      const contextLength = Math.min(fitPositions(requestedContext, header.tensors, metadata), trained);
       const cache = promptCacheSettings();
       // The state a reload wants, read while the model loads (for either cache type it may get).
       const keysFor = async (fingerprints: string[]) =>
@@ -175,7 +179,6 @@ export class LlamaCppBackend implements Backend {
       ];
       const keys = cache.enabled ? fingerprints().then(keysFor) : null;
       const latest = keys ? keys.then((both) => readLatestState(both, cache)).catch(() => null) : Promise.resolve(null);
-      const slots = engineSlots();
       const f32CacheMib = (__INPAGE_TEST_HOOKS__ ? testF32CacheMib() : undefined) ?? F32_CACHE_MIB;
       // memory64 only where wasm32's heap cannot hold the model and its KV cache, and the browser runs it.
       const attention = attentionBytes(metadata, size, contextLength, f32CacheMib, slots);
@@ -234,8 +237,8 @@ export class LlamaCppBackend implements Backend {
         // A crash on the GPU (a lost device, say) keeps the page's next engines on the CPU.
         new EngineGuard(spec.id, engine, (reason) => retireWorker(reason, placement.accelerator === 'webgpu')),
         vocab,
-        // With slots, a request has its slot's cache stream (llama-server's n_ctx_slot).
-        slots > 1 ? engine.info().slotContext : contextLength,
+        // With slots, a request has its slot's cache stream, at most the trained context (llama-server's n_ctx_slot).
+        Math.min(slots > 1 ? engine.info().slotContext : contextLength, engine.info().trainedContext || Infinity),
         template,
         { prefill: choice.threads.prefill, decode: choice.threads.decode },
         promptCache,
