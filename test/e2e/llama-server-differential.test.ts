@@ -112,10 +112,9 @@ async function checkPropsAndSlots(server: LlamaServer, model: string) {
   const props = await both(server, 'GET', '/props', undefined, model);
   assert.equal(props.own.status, 200);
   const [own, native] = [props.own.body as Json, props.native.body as Json];
-  assert.deepEqual(
-    pick(own, ['chat_template', 'chat_template_caps', 'bos_token', 'eos_token', 'modalities']),
-    pick(native, ['chat_template', 'chat_template_caps', 'bos_token', 'eos_token', 'modalities']),
-  );
+  const same = ['chat_template', 'chat_template_caps', 'bos_token', 'eos_token', 'modalities', 'model_ftype'];
+  assert.deepEqual(pick(own, same), pick(native, same));
+  assert.equal(typeof own.model_ftype, 'string');
   type Settings = { n_ctx: number; params: Json };
   const [ownSettings, nativeSettings] = [own, native].map((p) => p.default_generation_settings as Settings);
   assert.equal(ownSettings?.n_ctx, nativeSettings?.n_ctx, 'n_ctx');

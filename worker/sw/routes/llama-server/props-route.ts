@@ -3,7 +3,7 @@
  * in `?model=` or the first one ready: `default_generation_settings` (`params`: what a request
  * that sets nothing runs with here, the parameter table's defaults; `n_ctx`: the model's
  * context), `total_slots` (the model's slots: how many of its requests run at once), `model_path` and
- * `model_alias` (the model's id), `modalities` (text only), `chat_template`,
+ * `model_alias` (the model's id), `model_ftype` (its quantization, llamacpp), `modalities` (text only), `chat_template`,
  * `chat_template_caps` (what the template renders, probed in the engine: chat/template-caps.ts;
  * absent on webllm, which has no template here), `bos_token`,
  * `eos_token` (from the engine: the `props` job), `build_info`, and the endpoint flags; beyond
@@ -45,6 +45,8 @@ export function propsRoute(clients: Clients, prefix: string): Route {
         },
         total_slots: Math.max(1, card?.slots ?? 1),
         model_alias: model,
+        // The GGUF's quantization as llama.cpp names it (the card's `meta`; not on webllm).
+        ...(card?.meta ? { model_ftype: card.meta.ftype } : {}),
         model_path: model,
         modalities: {
           vision: card?.modalities?.vision ?? false,
