@@ -49,15 +49,15 @@ export function bridgeServiceWorker(
             : engine.models();
       const answered = models.then((list) => ((booted = true), list));
       const reply = booted ? answered : withTimeout<ModelCard[]>(answered, BOOT_REPLY_MS, () => []);
-      const tasks = open && engine && data.slots ? engine.slotTasks() : null;
-      void Promise.all([reply, tasks]).then(
+      const slots = open && engine && data.slots ? engine.slotStates() : null;
+      void Promise.all([reply, slots]).then(
         ([list, byModel]) =>
           port.postMessage(
             message<Reply, 'engine.info'>('engine.info', {
               models: list,
               apiKey,
               standby,
-              ...(byModel ? { tasks: byModel } : {}),
+              ...(byModel ? { slots: byModel } : {}),
             }),
           ),
         () => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: [], apiKey, standby })),

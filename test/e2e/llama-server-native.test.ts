@@ -4,7 +4,7 @@
  * `inpage-test-qwen3`): the deterministic fields of each answer equal (text, ids, counts, stop,
  * the echoed prompt, the candidates' ids and bytes), timings and settings compared by shape,
  * streamed frames equal, errors in llama-server's shape with its status; `/embedding`'s vectors
- * equal within float error; `/metrics`' counters moved by exactly the tokens the answers
+ * equal within float error; `/metrics`' counters (decodes included) moved by exactly the tokens the answers
  * reported. Skipped, with what is missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
@@ -264,6 +264,12 @@ describe('/metrics against native llama-server with --metrics', { skip: skip ?? 
       // llama-server counted the same tokens for the same /completion requests.
       assert.equal(moved(nativeAfter, nativeBefore, 'llamacpp:prompt_tokens_total'), evaluated);
       assert.equal(moved(nativeAfter, nativeBefore, 'llamacpp:tokens_predicted_total'), predicted);
+      // The same decodes: a short prompt's one and one per token but the last, each request alone
+      // on its slot; the engine's count has the OpenAI request's too.
+      assert.equal(moved(nativeAfter, nativeBefore, 'llamacpp:n_decode_total'), predicted);
+      assert.equal(ownMoved('n_decode_total'), predicted + openai.completion_tokens);
+      assert.equal(nativeAfter.get('llamacpp:n_busy_slots_per_decode'), 1);
+      assert.equal(ownAfter.get(`llamacpp:n_busy_slots_per_decode${label}`), 1);
       // Every name here is llama-server's, but requests_total (Prometheus' conventions: llama-server has none).
       const names = (map: Map<string, number>) => new Set([...map.keys()].map((key) => key.split('{')[0]));
       const nativeNames = names(nativeAfter);

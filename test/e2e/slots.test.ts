@@ -72,6 +72,17 @@ const body = (prompt: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** `/metrics`' decodes of `model` and the slots they held (n_decode_total x n_busy_slots_per_decode). */
+async function decodeCounts(model: string): Promise<{ decodes: number; slots: number }> {
+  const text = await fixture.page.evaluate(
+    async (id) => (await fetch(`/metrics?model=${encodeURIComponent(id)}`)).text(),
+    model,
+  );
+  const value = (name: string) => Number(new RegExp(`^llamacpp:${name}\\{[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1]);
+  const decodes = value('n_decode_total');
+  return { decodes, slots: decodes * value('n_busy_slots_per_decode') };
+}
+
 async function alone(request: Record<string, unknown>): Promise<NativeAnswer> {
   const answer = await postFromPage(fixture.page, '/completion', request);
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
@@ -161,6 +172,7 @@ test('four requests at once: each gets its solo tokens and logprobs, greedy and 
     const solo: NativeAnswer[] = [];
     for (const request of requests) solo.push(await alone(request));
     const worker = await engineWorker(fixture.page);
+    const decodesBefore = await decodeCounts(live);
     // Each prompt step held 200 ms (test-slow-step.ts): all four requests are in before the first
     // prompt is read, on a loaded machine too, so the steps after the prompts hold all four.
     await worker.evaluate(() => {
@@ -177,6 +189,11 @@ test('four requests at once: each gets its solo tokens and logprobs, greedy and 
     // runs all 100 tokens (the model never writes EOS greedily: bench-model.ts).
     const full = sizes.filter((size) => size === 4).length;
     if (sampling.temperature === 0) assert.ok(full >= 90, `${full} of ${sizes.length} steps held all four tokens`);
+    // /metrics says so: the slots per decode over these requests (n_busy_slots_per_decode's average).
+    const decodesAfter = await decodeCounts(live);
+    const decodes = decodesAfter.decodes - decodesBefore.decodes;
+    const perDecode = (decodesAfter.slots - decodesBefore.slots) / decodes;
+    if (sampling.temperature === 0) assert.ok(perDecode > 3, `${perDecode} slots per decode over ${decodes} decodes`);
     // Batched, not queued: every stream began before any ended.
     const lastFirst = Math.max(...batched.map((answer) => answer.first));
     const firstLast = Math.min(...batched.map((answer) => answer.last));

@@ -179,6 +179,8 @@ export interface LoadedModel {
   watchSlots?(listener: (busy: number[]) => void): void;
   /** The last generation each slot ran or runs (llamacpp; the engine's shared layer fills it in). */
   readonly slotTasks?: SlotTasks;
+  /** Its engine's decodes of prompt steps and tokens since it loaded, and the slots they held together (llamacpp). */
+  decodeCounts?(): { decodes: number; decodedSlots: number };
   /**
    * Token ids of `text` (BOS/EOS as the model asks when `addSpecial`; control-token text read as
    * those tokens when `parseSpecial`), with each token's bytes; backends without it refuse

@@ -1,7 +1,7 @@
 import { ServiceUnavailableError, toOpenAIError } from '#core/domain/errors';
 import type { BackendName } from '#core/domain/backend-name';
 import type { ModelCard } from '#core/domain/model-card';
-import type { SlotTask } from '#core/domain/slots';
+import type { ModelSlots } from '#core/domain/slots';
 import type { LoadProgress, ModelSpec } from '#core/domain/model-spec';
 import type { EngineApi, EngineAssets, EngineSettings, RequestRecord } from '#core/protocol/engine-api';
 import type { InboxInfo, Job } from '#core/protocol/protocol';
@@ -15,7 +15,8 @@ import { RequestLog } from './request-log';
 import { steadyProgress } from './steady-progress';
 import { serveInbox, type Inbox } from './serve-inbox';
 import { serveJob } from './serve-job';
-import type { SlotTasks } from './slot-tasks';
+
+const NO_DECODES = { decodes: 0, decodedSlots: 0 };
 
 /** How many of the page's inboxes the engine serves (the newest). */
 const KEPT_INBOXES = 2;
@@ -24,8 +25,8 @@ interface ModelEntry {
   card: ModelCard;
   loaded: Promise<LoadedModel>;
   queue: ModelQueue;
-  /** What its slots run, once it is loaded on a backend with slots. */
-  tasks?: SlotTasks;
+  /** The model, once loaded (its slots' state: `slotStates`). */
+  model?: LoadedModel;
 }
 
 /**
@@ -92,7 +93,7 @@ export class EngineHost implements EngineApi {
       card.context_length = model.capabilities.context_length;
       card.capabilities = model.capabilities;
       Object.assign(card, model.details);
-      if (model.slotTasks) entry.tasks = model.slotTasks;
+      entry.model = model;
       if (model.watchSlots) {
         card.processing = [];
         model.watchSlots((busy) => {
@@ -136,10 +137,12 @@ export class EngineHost implements EngineApi {
     return [...this.entries.values()].map((entry) => ({ ...entry.card }));
   }
 
-  /** What each loaded model's slots run or last ran (`GET /slots`), by model id. */
-  slotTasks(): Record<string, (SlotTask | null)[]> {
+  /** Each loaded model's slots: their last generations and its engine's decodes (`GET /slots`, `/metrics`), by model id. */
+  slotStates(): Record<string, ModelSlots> {
     return Object.fromEntries(
-      [...this.entries].flatMap(([id, entry]) => (entry.tasks ? [[id, entry.tasks.list()]] : [])),
+      [...this.entries].flatMap(([id, { model }]) =>
+        model?.slotTasks ? [[id, { tasks: model.slotTasks.list(), ...(model.decodeCounts?.() ?? NO_DECODES) }]] : [],
+      ),
     );
   }
 

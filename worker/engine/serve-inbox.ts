@@ -19,7 +19,7 @@ import {
   type InboxInfo,
   type Job,
   type Reply,
-  type SlotTasksByModel,
+  type SlotsByModel,
 } from '#core/protocol/protocol';
 
 /** How long a released inbox still takes the jobs posted to it before its replacement arrived. */
@@ -30,7 +30,7 @@ export interface InboxEngine {
   run(job: Job, port: MessagePort): void;
   models(): ModelCard[];
   catalogue(): Promise<ModelCard[]>;
-  slotTasks(): SlotTasksByModel;
+  slotStates(): SlotsByModel;
 }
 
 export interface Inbox {
@@ -62,14 +62,14 @@ export function serveInbox(inbox: MessagePort, engine: InboxEngine, page: InboxI
       : data.catalogue
         ? engine.catalogue().then((more) => [...engine.models(), ...more])
         : Promise.resolve(engine.models());
-    const tasks = open && data.slots ? { tasks: engine.slotTasks() } : {};
+    const slots = open && data.slots ? { slots: engine.slotStates() } : {};
     void models.then(
-      (list) => port.postMessage(info(list, tasks)),
+      (list) => port.postMessage(info(list, slots)),
       () => port.postMessage(info([])),
     );
   };
-  const info = (models: ModelCard[], tasks: { tasks?: SlotTasksByModel } = {}) =>
-    message<Reply, 'engine.info'>('engine.info', { models, apiKey: page.apiKey, standby: page.standby, ...tasks });
+  const info = (models: ModelCard[], slots: { slots?: SlotsByModel } = {}) =>
+    message<Reply, 'engine.info'>('engine.info', { models, apiKey: page.apiKey, standby: page.standby, ...slots });
   const announce = () => inbox.postMessage(info(open ? engine.models() : []));
   announce();
   return {

@@ -1,7 +1,7 @@
 import { NotFoundError, ServiceUnavailableError } from '#core/domain/errors';
 import type { ModelCard } from '#core/domain/model-card';
 import { ask } from '#core/protocol/ask';
-import type { SlotTasksByModel, SwToPage } from '#core/protocol/protocol';
+import type { SlotsByModel, SwToPage } from '#core/protocol/protocol';
 import { announced, dropInbox, jobTarget } from './engine-inboxes';
 
 const QUERY_TIMEOUT_MS = 2000;
@@ -14,8 +14,8 @@ export interface EngineClient {
   apiKey: string | null;
   /** The models whose engine it starts when their tab goes (a follower in line for the lock). */
   standby: string[];
-  /** What its models' slots run, where it was asked (`GET /slots`). */
-  tasks?: SlotTasksByModel;
+  /** Its models' slots, where it was asked (`GET /slots`, `/metrics`). */
+  slots?: SlotsByModel;
 }
 
 /**
@@ -37,8 +37,8 @@ export async function queryClient(
     timeoutMs,
   );
   if (!info) return null;
-  const { models, apiKey, standby = [], tasks } = info;
-  return { client, models, apiKey, standby, ...(tasks ? { tasks } : {}) };
+  const { models, apiKey, standby = [], slots: states } = info;
+  return { client, models, apiKey, standby, ...(states ? { slots: states } : {}) };
 }
 
 /**

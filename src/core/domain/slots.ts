@@ -2,7 +2,7 @@
  * llama-server's slot actions (`POST /slots/{id}?action=save|restore|erase`, body `{filename}`):
  * a model's context saved to a named file of the origin's storage, read back from one, or
  * emptied. The Service Worker checks the request; the engine runs it as a job on the model's queue.
- * And what `GET /slots` tells of each slot's last generation (`SlotTask`).
+ * And what `GET /slots` and `/metrics` read of a model's slots from its engine (`ModelSlots`).
  */
 import type { LoraScale } from './lora';
 import type { ParameterValues } from './parameters';
@@ -63,4 +63,16 @@ export interface SlotTask {
   /** Whether its text held a line break yet. */
   has_new_line: boolean;
   settings: SlotSettings;
+}
+
+/** A model's slots as its engine tells them (`GET /slots`, `/metrics`), asked when those are. */
+export interface ModelSlots {
+  /** Each slot's last generation (null: none yet). */
+  tasks: (SlotTask | null)[];
+  /**
+   * The decodes of prompt steps and tokens since the model loaded, and the slots they held
+   * together (llama-server's `n_decode_total`, and `n_busy_slots` over it).
+   */
+  decodes: number;
+  decodedSlots: number;
 }

@@ -10,7 +10,7 @@ import type { DownloadSettings } from '../domain/downloads';
 import type { ThreadCounts } from '../domain/threads';
 import type { GpuLayers } from '../domain/accelerator';
 import type { PromptCacheSettings } from '../domain/prompt-cache';
-import type { InboxInfo, Job, SlotTasksByModel } from './protocol';
+import type { InboxInfo, Job, SlotsByModel } from './protocol';
 
 /**
  * What the page sets in a new engine worker before its first load, as one record (each absent:
@@ -78,8 +78,8 @@ export interface EngineApi {
   openInbox(inbox: MessagePort, page: InboxInfo): void;
   /** The last requests' outcomes, newest last. */
   recent(): RequestRecord[] | Promise<RequestRecord[]>;
-  /** What each loaded model's slots run or last ran (llama-server's `GET /slots`), by model id. */
-  slotTasks(): SlotTasksByModel | Promise<SlotTasksByModel>;
+  /** Each loaded model's slots: their last generations and the engine's decodes (`GET /slots`, `/metrics`), by model id. */
+  slotStates(): SlotsByModel | Promise<SlotsByModel>;
   /** Unloads every model. */
   dispose(): Promise<void>;
   /**

@@ -16,7 +16,7 @@ import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from 
 import type { ModelCard } from '../domain/model-card';
 import type { ReadyRequest, ReadyResult } from '../domain/ready';
 import type { RouteInfo } from '../route-table/route-info';
-import type { SlotActionRequest, SlotActionResult, SlotTask } from '../domain/slots';
+import type { ModelSlots, SlotActionRequest, SlotActionResult } from '../domain/slots';
 import type {
   ApplyTemplateRequest,
   DetokenizeRequest,
@@ -60,8 +60,8 @@ export type Job<K extends JobKind = JobKind> = { [P in K]: { kind: P; request: J
 export interface SwToPage {
   /**
    * Which models does this page's engine serve? Reply on the port with `engine.info`; with
-   * `catalogue`, also the models it could load (`status: 'available'`); with `slots`, what their
-   * slots run (`tasks`: `GET /slots`).
+   * `catalogue`, also the models it could load (`status: 'available'`); with `slots`, their slots
+   * (`slots`: `GET /slots`, `/metrics`).
    */
   'engine.query': { catalogue: boolean; slots?: boolean };
   /** Run `job`; the port then carries `JobEvents[kind]` one way and `SwToEngine` the other. */
@@ -137,8 +137,8 @@ export interface EngineToPage {
   'engine.started': Record<string, never>;
 }
 
-/** Each model's slots' last generations (null: none yet), by model id. */
-export type SlotTasksByModel = Record<string, (SlotTask | null)[]>;
+/** Each model's slots as its engine tells them, by model id. */
+export type SlotsByModel = Record<string, ModelSlots>;
 
 /** Replies on the port of a page <-> SW question. */
 export interface Reply {
@@ -147,7 +147,7 @@ export interface Reply {
    * engine for (a leader whose engine may still be starting, or a follower in line for their
    * lock), so the SW knows a handover is coming and holds requests for it instead of failing them.
    */
-  'engine.info': { models: ModelCard[]; apiKey: string | null; standby: string[]; tasks?: SlotTasksByModel };
+  'engine.info': { models: ModelCard[]; apiKey: string | null; standby: string[]; slots?: SlotsByModel };
   'sw.version': BuildStamp;
   /** The route table was taken (`error`: why not; the page validated it, so only a bug). */
   'routes.ack': { error: string | null };

@@ -23,6 +23,12 @@ export interface ModelCounters {
   drafts: number;
   processing: number;
   deferred: number;
+  /**
+   * The model's engine's decodes and the slots they held (llama-server's `n_decode_total` and
+   * `n_busy_slots`): not counted here but asked of the engine at each scrape (0 until then).
+   */
+  decodes: number;
+  decodedSlots: number;
   bucket: { promptTokens: number; promptSeconds: number; predictedTokens: number; predictedSeconds: number };
 }
 
@@ -47,6 +53,8 @@ export function countersOf(model: string): ModelCounters {
       drafts: 0,
       processing: 0,
       deferred: 0,
+      decodes: 0,
+      decodedSlots: 0,
       bucket: emptyBucket(),
     };
     counters.set(model, found);

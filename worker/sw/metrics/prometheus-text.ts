@@ -47,6 +47,12 @@ const METRICS: Metric[] = [
     value: (c) => c.predictedSeconds,
   },
   {
+    name: 'n_decode_total',
+    type: 'counter',
+    help: "Total number of llama_decode() calls of the model's prompt steps and tokens (its engine's, since it loaded)",
+    value: (c) => c.decodes,
+  },
+  {
     name: 'n_tokens_max',
     // A largest value, not a count: a gauge (llama-server types it a counter).
     type: 'gauge',
@@ -94,6 +100,12 @@ const METRICS: Metric[] = [
     type: 'gauge',
     help: 'Number of requests deferred (waiting for the engine)',
     value: (c) => c.deferred,
+  },
+  {
+    name: 'n_busy_slots_per_decode',
+    type: 'gauge',
+    help: 'Average number of slots per llama_decode() call (their tokens decoded together)',
+    value: (c) => c.decodedSlots / Math.max(c.decodes, 1),
   },
 ];
 

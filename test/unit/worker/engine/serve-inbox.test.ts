@@ -26,7 +26,7 @@ function fakeEngine() {
     run: (job, port) => ran.push({ job, port }),
     models: () => engine.cards,
     catalogue: () => Promise.resolve([card('other', 'available')]),
-    slotTasks: () => ({ m: [null] }),
+    slotStates: () => ({ m: { tasks: [null], decodes: 2, decodedSlots: 3 } }),
   };
   return { engine, ran };
 }
@@ -72,11 +72,13 @@ describe('serveInbox', () => {
     serveInbox(worker, engine, page);
     const plain = await ask(sw, 'engine.query', { catalogue: false });
     expect(plain).toMatchObject({ type: 'engine.info', models: [{ id: 'm' }], apiKey: 'k', standby: ['m'] });
-    expect(plain).not.toHaveProperty('tasks');
+    expect(plain).not.toHaveProperty('slots');
     const all = await ask(sw, 'engine.query', { catalogue: true });
     expect(all).toMatchObject({ models: [{ id: 'm' }, { id: 'other', status: 'available' }] });
-    // What the slots run, only where asked (`GET /slots`).
-    expect(await ask(sw, 'engine.query', { catalogue: false, slots: true })).toMatchObject({ tasks: { m: [null] } });
+    // The models' slots, only where asked (`GET /slots`, `/metrics`).
+    expect(await ask(sw, 'engine.query', { catalogue: false, slots: true })).toMatchObject({
+      slots: { m: { tasks: [null], decodes: 2 } },
+    });
     const job: Job = { kind: 'embedding', request: { model: 'm', inputs: ['ab'] } };
     const { port2 } = new MessageChannel();
     sw.postMessage(message<SwToPage, 'job'>('job', { job }), [port2]);

@@ -117,6 +117,8 @@ export interface ModelNumbers {
 export const RANK_POOLING = 4;
 
 export class LlamaWasm {
+  /** The decodes of prompt steps and tokens (`prefill`, `step`, `push`, `pushDraft`), and the slots they held. */
+  private readonly decoded = { decodes: 0, decodedSlots: 0 };
   /** Per slot: the prompt tokens `begin` left to read, less those `prefill` read since. */
   private pending: number[] = [0];
   /** Per slot: whether its prompt has media (`beginWithMedia`), whose steps take the projector's time. */
@@ -460,6 +462,7 @@ export class LlamaWasm {
     const status = await this.m._ip_prefill(max);
     if (status === NO_ROOM) return null;
     this.pending[this.current] = this.check(status);
+    this.countDecode(1);
     return this.check(status);
   }
 
@@ -488,6 +491,7 @@ export class LlamaWasm {
     if (status === FULL) return 'full';
     if (status === NO_ROOM) return 'no-room';
     this.check(status);
+    this.countDecode(slots.length);
     return 'ok';
   }
 
@@ -535,6 +539,7 @@ export class LlamaWasm {
     if (status === FULL) return false;
     if (status === NO_ROOM) throw new EngineError('the context has no room left for this slot');
     this.check(status);
+    this.countDecode(1);
     return true;
   }
 
@@ -556,7 +561,18 @@ export class LlamaWasm {
     const status = await this.withIdsAwaited(ids, (ptr) => this.m._ip_push_draft(ptr, ids.length));
     if (status === -2) return false;
     this.check(status);
+    this.countDecode(1);
     return true;
+  }
+
+  /** The decodes of prompt steps and tokens since the start, and the slots they held together (`/metrics`). */
+  decodeCounts(): { decodes: number; decodedSlots: number } {
+    return { ...this.decoded };
+  }
+
+  private countDecode(slots: number): void {
+    this.decoded.decodes += 1;
+    this.decoded.decodedSlots += slots;
   }
 
   /** Keeps the context's first `n` tokens (a draft's accepted part) and drops the rest. */

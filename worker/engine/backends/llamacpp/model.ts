@@ -197,6 +197,10 @@ export class LlamaCppModel implements LoadedModel {
     });
   }
 
+  decodeCounts(): { decodes: number; decodedSlots: number } {
+    return this.engine.decodeCounts();
+  }
+
   watchSlots(listener: (busy: number[]) => void): void {
     if (this.batch) this.batch.onBusy = listener;
     else this.onBusy = listener;

@@ -15,9 +15,10 @@ import { prefixParent } from '#core/domain/route-prefix';
 import type { SlotTask } from '#core/domain/slots';
 import { checkApiKey } from '../../check-api-key';
 import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
-import { engineClients, queryClient, type EngineClient } from '../../engine-clients';
+import { engineClients } from '../../engine-clients';
 import type { Route } from '../../route';
 import { slotParams } from './generation-settings';
+import { slotsByModel, withSlots } from './engine-slots';
 import { readySlots } from './ready-slots';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -41,13 +42,6 @@ function taskFields(task: SlotTask) {
   };
 }
 
-/** Each engine asked again, with its slots' tasks (the one it answered before where it is silent now). */
-function withTasks(engines: EngineClient[]): Promise<EngineClient[]> {
-  return Promise.all(
-    engines.map(async (engine) => (await queryClient(engine.client, false, undefined, true)) ?? engine),
-  );
-}
-
 export function slotsRoute(clients: Clients, prefix: string): Route {
   return {
     method: 'GET',
@@ -56,15 +50,14 @@ export function slotsRoute(clients: Clients, prefix: string): Route {
     async handle(event) {
       const known = await engineClients(clients, event.clientId);
       checkApiKey(event.request, known[0]?.apiKey ?? null, LLAMA_SERVER_DIALECT);
-      const engines = await withTasks(known);
+      const engines = await withSlots(known);
       const query = new URL(event.request.url).searchParams;
       const ready = readySlots(engines, query.get('model'));
       if (ready.length === 0 && query.get('fail_on_no_slot'))
         throw new ServiceUnavailableError('no slot available', 'unavailable_error');
-      // A model's tasks from the first engine that lists it (as its card: modelCards).
-      const tasks = new Map(engines.flatMap((engine) => Object.entries(engine.tasks ?? {})).reverse());
+      const states = slotsByModel(engines);
       const slots = ready.map(({ card, slot }, id) => {
-        const task = tasks.get(card.id)?.[slot];
+        const task = states.get(card.id)?.tasks[slot];
         return {
           id,
           n_ctx: card.context_length ?? card.capabilities?.context_length ?? 0,

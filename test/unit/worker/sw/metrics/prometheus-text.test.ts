@@ -14,7 +14,13 @@ describe('prometheusText', () => {
     c.bucket.predictedSeconds = 0.5;
     c.requests.completed = 2;
     c.draftTokens = 12;
-    const text = prometheusText(scrapeCounters());
+    const text = prometheusText(
+      scrapeCounters().map(([id, counters]) => [id, { ...counters, decodes: 4, decodedSlots: 6 }]),
+    );
+    expect(text).toContain('llamacpp:n_decode_total{model="a\\"b"} 4\n');
+    expect(text).toContain(
+      '# TYPE llamacpp:n_busy_slots_per_decode gauge\nllamacpp:n_busy_slots_per_decode{model="a\\"b"} 1.5\n',
+    );
     expect(text).toContain('llamacpp:spec_decode_num_draft_tokens_total{model="a\\"b"} 12\n');
     expect(text).toContain(
       '# TYPE llamacpp:tokens_predicted_total counter\nllamacpp:tokens_predicted_total{model="a\\"b"} 10\n',
