@@ -49,11 +49,23 @@ export async function queryClient(
  */
 export const engineHints = new Set<string>();
 
-/** The pages with engines, the requesting page first (with `catalogue`, their loadable models too). */
-export async function engineClients(clients: Clients, requesterId: string, catalogue = false): Promise<EngineClient[]> {
-  // A page that runs the engine itself, as its engine announced it: no question needed.
+/**
+ * The pages with engines, the requesting page first (with `catalogue`, their loadable models too;
+ * with `slots`, their models' slots: `GET /slots`, `/metrics`).
+ */
+export async function engineClients(
+  clients: Clients,
+  requesterId: string,
+  catalogue = false,
+  slots = false,
+): Promise<EngineClient[]> {
+  // A page that runs the engine itself, as its engine announced it: no question needed, but for
+  // its slots (an announcement says only which are busy), which it is asked for.
   const announcedOwn = catalogue ? null : announced(requesterId);
-  if (announcedOwn) return [announcedOwn];
+  if (announcedOwn)
+    return [
+      slots ? ((await queryClient(announcedOwn.client, false, QUERY_TIMEOUT_MS, true)) ?? announcedOwn) : announcedOwn,
+    ];
   const windows = await clients.matchAll({ type: 'window', includeUncontrolled: true });
   const live = new Set(windows.map((client) => client.id));
   for (const id of engineHints) {
@@ -65,11 +77,13 @@ export async function engineClients(clients: Clients, requesterId: string, catal
   const candidates = engineHints.size > 0 ? windows.filter((client) => engineHints.has(client.id)) : windows;
   const requester = candidates.find((client) => client.id === requesterId);
   if (requester) {
-    const own = await queryClient(requester, catalogue);
+    const own = await queryClient(requester, catalogue, QUERY_TIMEOUT_MS, slots);
     if (own && own.models.length > 0) return [own];
   }
   const answers = await Promise.all(
-    candidates.filter((client) => client !== requester).map((client) => queryClient(client, catalogue)),
+    candidates
+      .filter((client) => client !== requester)
+      .map((client) => queryClient(client, catalogue, QUERY_TIMEOUT_MS, slots)),
   );
   const engines = answers.filter((answer): answer is EngineClient => answer !== null && answer.models.length > 0);
   for (const engine of engines) engineHints.add(engine.client.id);

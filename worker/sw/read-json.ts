@@ -7,7 +7,16 @@ import { checkWellFormed } from '#core/domain/lone-surrogate';
  * its body here, so no engine sees such a string.
  */
 export async function readJson(request: Request): Promise<unknown> {
+  return parseBody(await request.text());
+}
+
+/** As `readJson`, for a route whose body may be left out: an empty body is null. */
+export async function readOptionalJson(request: Request): Promise<unknown> {
   const text = await request.text();
+  return text === '' ? null : parseBody(text);
+}
+
+function parseBody(text: string): unknown {
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -9,9 +9,9 @@
 import { prefixParent } from '#core/domain/route-prefix';
 import { checkApiKey } from '../../check-api-key';
 import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
-import { engineClients, pickEngineClient } from '../../engine-clients';
+import { pickEngineClient } from '../../engine-clients';
 import { scrapeCounters, type ModelCounters } from '../../metrics/model-metrics';
-import { slotsByModel, withSlots } from './engine-slots';
+import { engineClientsWithSlots, slotsByModel } from './engine-slots';
 import { prometheusText } from '../../metrics/prometheus-text';
 import type { Route } from '../../route';
 
@@ -21,12 +21,12 @@ export function metricsRoute(clients: Clients, prefix: string): Route {
     dialect: LLAMA_SERVER_DIALECT,
     path: `${prefixParent(prefix)}/metrics`,
     async handle(event) {
-      const engines = await engineClients(clients, event.clientId);
+      // The decodes are the engines' own counts, asked now.
+      const engines = await engineClientsWithSlots(clients, event.clientId);
       checkApiKey(event.request, engines[0]?.apiKey ?? null, LLAMA_SERVER_DIALECT);
       const model = new URL(event.request.url).searchParams.get('model');
       if (model !== null) pickEngineClient(engines, model);
-      // The decodes are the engines' own counts, asked now.
-      const states = slotsByModel(await withSlots(engines));
+      const states = slotsByModel(engines);
       const counters = scrapeCounters(model).map(([id, c]): [string, ModelCounters] => {
         const state = states.get(id);
         return [id, { ...c, decodes: state?.decodes ?? 0, decodedSlots: state?.decodedSlots ?? 0 }];

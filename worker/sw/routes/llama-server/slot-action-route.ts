@@ -17,7 +17,7 @@ import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
 import type { EngineClient } from '../../engine-clients';
 import { routeToEngine } from '../../engine-for';
 import { openJob } from '../../open-job';
-import { readJson } from '../../read-json';
+import { readJson, readOptionalJson } from '../../read-json';
 import type { Route, RouteEvent } from '../../route';
 import { readySlots } from './ready-slots';
 
@@ -37,8 +37,7 @@ async function parse(event: RouteEvent, engines: EngineClient[]): Promise<SlotAc
   const action = ACTIONS.find((known) => known === url.searchParams.get('action'));
   if (!action) throw invalid('Invalid action', 'action');
   // Erase needs no body; one it has is read for its `model`, as save's and restore's are.
-  const text = action === 'erase' ? await event.request.clone().text() : null;
-  const json = text === '' ? null : await readJson(event.request);
+  const json = action === 'erase' ? await readOptionalJson(event.request) : await readJson(event.request);
   let filename: string | null = null;
   if (action !== 'erase') {
     const name = isRecord(json) ? json.filename : undefined;

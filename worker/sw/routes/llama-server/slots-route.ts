@@ -15,10 +15,9 @@ import { prefixParent } from '#core/domain/route-prefix';
 import type { SlotTask } from '#core/domain/slots';
 import { checkApiKey } from '../../check-api-key';
 import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
-import { engineClients } from '../../engine-clients';
 import type { Route } from '../../route';
 import { slotParams } from './generation-settings';
-import { slotsByModel, withSlots } from './engine-slots';
+import { engineClientsWithSlots, slotsByModel } from './engine-slots';
 import { readySlots } from './ready-slots';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -48,9 +47,8 @@ export function slotsRoute(clients: Clients, prefix: string): Route {
     dialect: LLAMA_SERVER_DIALECT,
     path: `${prefixParent(prefix)}/slots`,
     async handle(event) {
-      const known = await engineClients(clients, event.clientId);
-      checkApiKey(event.request, known[0]?.apiKey ?? null, LLAMA_SERVER_DIALECT);
-      const engines = await withSlots(known);
+      const engines = await engineClientsWithSlots(clients, event.clientId);
+      checkApiKey(event.request, engines[0]?.apiKey ?? null, LLAMA_SERVER_DIALECT);
       const query = new URL(event.request.url).searchParams;
       const ready = readySlots(engines, query.get('model'));
       if (ready.length === 0 && query.get('fail_on_no_slot'))
