@@ -74,7 +74,7 @@ export interface LlamaServerOptions {
   speculative: SpeculativeRequest | null;
   /** The LoRA adapters' scales it asks for (empty: the model's own). */
   lora: LoraScale[];
-  /** `id_slot` when it names a slot (>= 0). */
+  /** `id_slot`, when given (-1: any slot; the engine reads it: GenerationRequest's `id_slot`). */
   id_slot: number | undefined;
 }
 
@@ -90,6 +90,6 @@ export function readLlamaServerFields(input: LlamaServerInput): LlamaServerOptio
     n: input.n_cmpl ?? undefined,
     speculative: readSpeculative(input),
     lora: readLora(input.lora),
-    id_slot: input.id_slot != null && input.id_slot >= 0 ? input.id_slot : undefined,
+    id_slot: input.id_slot ?? undefined,
   };
 }

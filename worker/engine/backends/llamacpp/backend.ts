@@ -163,8 +163,8 @@ export class LlamaCppBackend implements Backend {
       // A model with learned positions (BERT's) has no context past its trained one; nor has a
       // request on any other (llama-server caps a slot's context at the trained one: n_ctx_slot).
       const slots = engineSlots();
-      const trained = (archNumber(metadata, 'context_length') ?? Infinity) * slots;
-      const contextLength = Math.min(fitPositions(requestedContext, header.tensors, metadata), trained);
+      const trained = archNumber(metadata, 'context_length') ?? Infinity;
+      const contextLength = Math.min(fitPositions(requestedContext, header.tensors, metadata), trained * slots);
       const cache = promptCacheSettings();
       // The state a reload wants, read while the model loads (for either cache type it may get).
       const keysFor = async (fingerprints: string[]) =>
@@ -238,7 +238,7 @@ export class LlamaCppBackend implements Backend {
         new EngineGuard(spec.id, engine, (reason) => retireWorker(reason, placement.accelerator === 'webgpu')),
         vocab,
         // With slots, a request has its slot's cache stream, at most the trained context (llama-server's n_ctx_slot).
-        Math.min(slots > 1 ? engine.info().slotContext : contextLength, engine.info().trainedContext || Infinity),
+        Math.min(slots > 1 ? engine.info().slotContext : contextLength, trained),
         template,
         { prefill: choice.threads.prefill, decode: choice.threads.decode },
         promptCache,

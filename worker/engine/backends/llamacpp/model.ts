@@ -123,7 +123,8 @@ export class LlamaCppModel implements LoadedModel {
     if (encoder) unsupported.push('generation');
     if (!draft) unsupported.push('draft_model');
     if (!vocab.fim) unsupported.push('suffix');
-    const { pooling, kvCacheType, partialRemoval } = engine.info();
+    const info = engine.info();
+    const { pooling, kvCacheType, partialRemoval } = info;
     // A reranker (rank pooling) pools to its classification head's scores, not an embedding.
     unsupported.push(pooling === RANK_POOLING ? 'embeddings' : 'rerank');
     this.capabilities = {
@@ -146,7 +147,7 @@ export class LlamaCppModel implements LoadedModel {
         : {}),
       accelerator: placement.accelerator,
       ...(placement.accelerator === 'cpu' ? { accelerator_reason: placement.reason } : {}),
-      ...(file ? { meta: modelMeta(file, engine.info(), contextLength) } : {}),
+      ...(file ? { meta: modelMeta(file, info, contextLength) } : {}),
       architecture: {
         input_modalities: [
           'text',
