@@ -359,7 +359,8 @@ describe('Firefox ESR', () => {
   test('an answer that outlasts the Service Worker’s idle time completes, streamed and not', async () => {
     const { page, context } = await harness.openPage();
     const model = await page.evaluate((url) => window.inpage.load(url).then((card) => card.id), LONG_MODEL_URL);
-    const request = { model, prompt: 'long', max_tokens: 1800, temperature: 0, ignore_eos: true };
+    // 3,500 tokens: 1,800 took 9.2 s on a quiet CI machine, under twice the idle time (10-12 s when loaded).
+    const request = { model, prompt: 'long', max_tokens: 3500, temperature: 0, ignore_eos: true };
     const sse = await post(page, '/v1/completions', { ...request, stream: true });
     console.log(`# streamed ${sse.frames.length} frames in ${Math.round(sse.ms)} ms`);
     assert.ok(sse.done, `the stream ended without [DONE] after ${Math.round(sse.ms)} ms`);
