@@ -11,13 +11,43 @@
 
 using json = nlohmann::json;
 
+// Text as tokens the way llama-server tokenizes its reasoning tags: special tokens parsed, no BOS.
+static llama_tokens tags(const llama_vocab * vocab, const std::string & text) {
+  return common_tokenize(vocab, text, false, true);
+}
+
+// The reasoning budget's fields (ip_sampler), as llama-server's schema reads them: the budget's
+// sampler (common/reasoning-budget.cpp, run by common_sampler) counts from the start tag and
+// forces the message and the first end tag when the budget is spent.
+static void reasoning_budget(const llama_vocab * vocab, const json & p, common_params_sampling & s) {
+  s.reasoning_budget_tokens = p.value("reasoning_budget_tokens", s.reasoning_budget_tokens);
+  s.reasoning_control = p.value("reasoning_control", s.reasoning_control);
+  s.generation_prompt = p.value("generation_prompt", s.generation_prompt);
+  const std::string start = p.value("reasoning_budget_start_tag", std::string());
+  if (!start.empty()) s.reasoning_budget_start = tags(vocab, start);
+  for (const auto & tag : p.value("reasoning_budget_end_tags", json::array()))
+    if (!tag.get<std::string>().empty()) s.reasoning_budget_end.push_back(tags(vocab, tag.get<std::string>()));
+  if (s.reasoning_budget_end.empty()) return;
+  s.reasoning_budget_forced = s.reasoning_budget_end.front();
+  const std::string message = p.value("reasoning_budget_message", std::string());
+  if (!message.empty()) {
+    const llama_tokens before = tags(vocab, message);
+    s.reasoning_budget_forced.insert(s.reasoning_budget_forced.begin(), before.begin(), before.end());
+  }
+}
+
 // The sampler for the current generation from a JSON object of llama-server's field names:
 // temperature, dynatemp_range, dynatemp_exponent, top_k, top_p, min_p, min_keep, top_n_sigma,
 // typical_p, xtc_probability, xtc_threshold, mirostat(_tau, _eta), presence_penalty,
 // frequency_penalty, repeat_penalty, penalty_last_n, dry_multiplier, dry_base, dry_allowed_length,
 // dry_penalty_last_n, dry_sequence_breakers, adaptive_target, adaptive_decay, samplers (the chain's
 // order: an array of names or a string of letters, as llama-server reads it), seed, logit_bias
-// [[id, bias], ...], ignore_eos, grammar, grammar_lazy with trigger_patterns (full-match regexes).
+// [[id, bias], ...], ignore_eos, grammar, grammar_lazy with trigger_patterns (full-match regexes),
+// and the reasoning budget as llama-server hands it to its sampler (server-schema.cpp):
+// reasoning_budget_tokens (-1: none), reasoning_budget_start_tag, reasoning_budget_end_tags (the
+// first is forced when the budget runs out, after reasoning_budget_message), reasoning_control
+// (the budget's sampler even without a budget, for ip_reasoning_end) and generation_prompt (the
+// template's opening of the answer: a budget counts from a start tag there).
 // Defaults are llama.cpp's (common_params_sampling). The prompt's tokens are fed to it (penalties
 // see them).
 IP_EXPORT int ip_sampler(const char * spec) {
@@ -68,6 +98,7 @@ IP_EXPORT int ip_sampler(const char * spec) {
     s.grammar_lazy = p.value("grammar_lazy", false);
     for (const auto & pattern : p.value("trigger_patterns", json::array()))
       s.grammar_triggers.push_back({COMMON_GRAMMAR_TRIGGER_TYPE_PATTERN_FULL, pattern.get<std::string>()});
+    reasoning_budget(e.vocab, p, s);
     slot.sampler = common_sampler_init(e.model, s);
   } catch (const std::exception & error) {
     return fail(std::string("the sampler could not be set up: ") + error.what());
@@ -129,6 +160,14 @@ IP_EXPORT_MAY_SUSPEND int ip_sample(int index, int n_probs, int ban_eog) {
 
 // Feeds the sampled token to the sampler (grammar, penalties, mirostat state).
 IP_EXPORT void ip_accept(llama_token id) { common_sampler_accept(engine().slot().sampler, id, true); }
+
+// Ends the current slot's reasoning now, as llama-server's reasoning_end control does: its budget
+// sampler (set up with reasoning_control or a budget) forces the end tag from the next token.
+// 1 when it was forced, 0 when there is no budget sampler or the reasoning is not running.
+IP_EXPORT int ip_reasoning_end() {
+  common_sampler * sampler = engine().slot().sampler;
+  return sampler && common_sampler_reasoning_budget_force(sampler) ? 1 : 0;
+}
 
 // Scores `ids[1..n)`: for each, its logprob given the ones before it and the top `top`
 // (out.i32: [id, top ids...] per position, out.f32 likewise). The slot then holds `ids`.

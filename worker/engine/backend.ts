@@ -28,6 +28,7 @@ import type { RerankResult } from '#core/domain/rerank';
 import type { KvCacheType } from '#core/domain/tokenize';
 import type { SlotActionRequest, SlotActionResult } from '#core/domain/slots';
 import type { SlotTasks } from './slot-tasks';
+import type { ReasoningTags } from './chat/reasoning-tags';
 
 /** One candidate token with its log-probability (the core's neutral `Candidate`). */
 export type TokenCandidate = Candidate;
@@ -69,6 +70,18 @@ export interface ChoiceRequest<P = PromptInput> extends SamplingParams {
   grammar: OutputGrammar | null;
   /** llama-server's `id_slot` (GenerationRequest's): the slot to run on, where the backend has slots. */
   id_slot?: number;
+  /** A conversation's reasoning budget with its template's tags (only backends without `reasoning_budget` in `unsupported`). */
+  reasoning?: ChoiceReasoning;
+}
+
+/** A reasoning budget as a backend's sampler takes it: llama-server's sampler fields, and its control. */
+export interface ChoiceReasoning extends ReasoningTags {
+  /** The most reasoning tokens (-1: none). */
+  budget: number;
+  message: string;
+  control: boolean;
+  /** Asked before each token: end the reasoning here (a `reasoning_end` control came). */
+  ended(): boolean;
 }
 
 /** What runs a choice from a prompt of type `P`: a loaded model (text, ids), or its `conversations`. */

@@ -7,12 +7,15 @@
  */
 import { BUSY_NOTICE_MS, KeepaliveWatch } from '#core/protocol/keepalive';
 import { isSwToEngine, message, type EngineToSw } from '#core/protocol/protocol';
+import { ReasoningEnd } from './reasoning-end';
 
 export interface RequestControl {
   /** Aborts when the client cancels or the SW goes silent. */
   readonly signal: AbortSignal;
   /** The request ended: stop watching for the SW's keepalives. */
   stop(): void;
+  /** Its `generation.control` asks to end the reasoning (generations only). */
+  readonly reasoningEnd: ReasoningEnd;
 }
 
 /** The ports of the requests this worker holds (queued or running), for `announceBusy`. */
@@ -32,6 +35,7 @@ export function announceBusy(expectedMs: number): void {
 
 export function requestControl(port: MessagePort): RequestControl {
   const controller = new AbortController();
+  const reasoningEnd = new ReasoningEnd();
   const watch = new KeepaliveWatch(() => controller.abort('the Service Worker went silent'));
   held.add(port);
   const release = () => {
@@ -42,6 +46,7 @@ export function requestControl(port: MessagePort): RequestControl {
   port.onmessage = (event: MessageEvent<unknown>) => {
     if (!isSwToEngine(event.data)) return;
     if (event.data.type === 'generation.cancel') controller.abort(event.data.reason);
+    else if (event.data.type === 'generation.control') reasoningEnd.ask();
     else {
       watch.beat();
       port.postMessage(message<EngineToSw, 'generation.alive'>('generation.alive', {}));
@@ -50,5 +55,5 @@ export function requestControl(port: MessagePort): RequestControl {
   // Where MessagePort 'close' events exist (not in Chromium 156): the SW side vanished.
   port.addEventListener('close', () => controller.abort('channel closed'));
   port.postMessage(message<EngineToSw, 'generation.alive'>('generation.alive', {}));
-  return { signal: controller.signal, stop: release };
+  return { signal: controller.signal, stop: release, reasoningEnd };
 }

@@ -2,7 +2,7 @@ import type { DraftCounts } from '#core/domain/speculative';
 import type { FinishReason, GenerationRequest, PromptInput, TokenLogprob } from '#core/domain/generation';
 import { pickParameters, pickSampling } from '#core/domain/parameters';
 import type { SlotSettings } from '#core/domain/slots';
-import type { ChoiceRequest, ChoiceRunner, GenerationEvent } from './backend';
+import type { ChoiceReasoning, ChoiceRequest, ChoiceRunner, GenerationEvent } from './backend';
 import type { EchoPiece } from './echo-prompt';
 import { shapeChoice } from './shape-choice';
 import type { SlotTaskRun, SlotTasks } from './slot-tasks';
@@ -52,8 +52,10 @@ export function choiceRequest<P = PromptInput>(
   request: GenerationRequest,
   prompt: P,
   choice: number,
+  reasoning: ChoiceReasoning | null = null,
 ): ChoiceRequest<P> {
   return {
+    ...(reasoning ? { reasoning } : {}),
     prompt,
     max_tokens: request.max_tokens,
     min_tokens: request.min_tokens,
@@ -87,7 +89,7 @@ export function slotSettings(request: GenerationRequest): SlotSettings {
  * the generation shaped by `shapeChoice`. A stop halts only this choice's generation (an inner
  * signal linked to the request's). `model` runs a text or token-id prompt, or (a backend's
  * `conversations`) a conversation. `tasks`: the model's slots' tasks, told of the choice where
- * the backend says which slot it runs on.
+ * the backend says which slot it runs on. `reasoning`: a conversation's reasoning budget.
  */
 export async function* runChoice<P>(
   model: ChoiceRunner<P>,
@@ -97,6 +99,7 @@ export async function* runChoice<P>(
   echo: EchoPiece | null,
   signal: AbortSignal,
   tasks: SlotTasks | null = null,
+  reasoning: ChoiceReasoning | null = null,
 ): AsyncGenerator<ChoicePiece> {
   const echoed: ChoicePiece[] = echo ? [{ type: 'delta', text: echo.text, tokens: echo.tokens, count: 0 }] : [];
   // Nothing to generate: the prompt is only counted. A FIM prompt is laid out by the backend, so
@@ -117,7 +120,9 @@ export async function* runChoice<P>(
     return;
   }
   const inner = new AbortController();
-  const generation = model.generate(choiceRequest(request, prompt, choice), inner.signal)[Symbol.asyncIterator]();
+  const generation = model
+    .generate(choiceRequest(request, prompt, choice, reasoning), inner.signal)
+    [Symbol.asyncIterator]();
   const stop = () => inner.abort('choice ended');
   signal.addEventListener('abort', stop, { once: true });
   let promptTokens = -1;

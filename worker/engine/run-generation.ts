@@ -14,13 +14,16 @@ import {
   type RequestPrompt,
   type TokenCounts,
 } from '#core/domain/generation';
+import { budgetActive } from '#core/domain/reasoning-budget';
 import { message, type EngineToSw } from '#core/protocol/protocol';
-import type { ChoiceRunner, LoadedModel, MediaPrompt } from './backend';
+import type { ChoiceReasoning, ChoiceRunner, LoadedModel, MediaPrompt } from './backend';
 import { renderChatSegments } from './chat/render-prompt';
+import { reasoningTags } from './chat/reasoning-tags';
 import { promptText } from './chat/prompt-segments';
 import { echoPrompt, type EchoPiece } from './echo-prompt';
 import { choiceRequest, runChoice, type ChoicePiece } from './run-choice';
 import type { SlotTasks } from './slot-tasks';
+import { ReasoningEnd } from './reasoning-end';
 
 /** Posts one typed engine event to the SW. */
 export const postToSw = <K extends keyof EngineToSw>(port: MessagePort, type: K, payload: EngineToSw[K]) =>
@@ -54,6 +57,7 @@ export async function runGeneration(
   request: GenerationRequest,
   port: MessagePort,
   signal: AbortSignal,
+  reasoningEnd: ReasoningEnd = new ReasoningEnd(),
 ): Promise<TokenCounts> {
   const tally = new Tally();
   const context: RunContext = {
@@ -61,6 +65,7 @@ export async function runGeneration(
     port,
     signal,
     tally,
+    reasoningEnd,
     contextLength: model.capabilities.context_length,
     slots: model.details?.slots ?? 1,
     tasks: model.slotTasks ?? null,
@@ -72,7 +77,9 @@ export async function runGeneration(
         // Read through the model's projector (issue 32): no echo, as llama-server has none for them.
         if (request.echo) throw new InvalidRequestError(ECHO_MEDIA, 'echo', 'unsupported_parameter');
         const { runner, prompt, opensReasoning } = renderWithMedia(model, requested);
-        if (!(await runPrompt(runner, prompt, { echo: null, opensReasoning }, p, context))) return tally.snapshot();
+        const reasoning = reasoningFor(model, requested, request);
+        if (!(await runPrompt(runner, prompt, { echo: null, opensReasoning, reasoning }, p, context)))
+          return tally.snapshot();
         continue;
       }
       if (isChatPrompt(requested) && model.conversations) {
@@ -80,13 +87,16 @@ export async function runGeneration(
         if (request.echo) throw new InvalidRequestError(ECHO_CHAT, 'echo', 'unsupported_parameter');
         const { conversations } = model;
         const { opensReasoning } = conversations.prepare(choiceRequest(request, requested.chat, 0));
-        if (!(await runPrompt(conversations, requested.chat, { echo: null, opensReasoning }, p, context)))
+        if (
+          !(await runPrompt(conversations, requested.chat, { echo: null, opensReasoning, reasoning: null }, p, context))
+        )
           return tally.snapshot();
         continue;
       }
       const { prompt, opensReasoning } = await renderFor(model, requested);
       const echo = request.echo ? await echoPrompt(model, prompt, request.logprobs, signal, request.lora) : null;
-      if (!(await runPrompt(model, prompt, { echo, opensReasoning }, p, context))) return tally.snapshot();
+      const reasoning = reasoningFor(model, requested, request);
+      if (!(await runPrompt(model, prompt, { echo, opensReasoning, reasoning }, p, context))) return tally.snapshot();
     }
     postToSw(port, 'generation.done', { counts: tally.snapshot() });
   } catch (error) {
@@ -110,6 +120,8 @@ interface RunContext {
   slots: number;
   /** What its slots run, for `GET /slots` (backends with slots). */
   tasks: SlotTasks | null;
+  /** The request's `reasoning_end` controls. */
+  reasoningEnd: ReasoningEnd;
 }
 
 /**
@@ -120,6 +132,8 @@ interface RunContext {
 interface PromptExtras {
   echo: EchoPiece | null;
   opensReasoning: boolean | null;
+  /** A conversation's reasoning budget with its template's tags (the choices' `ended` added here). */
+  reasoning: Omit<ChoiceReasoning, 'ended'> | null;
 }
 
 /**
@@ -132,9 +146,9 @@ interface PromptExtras {
 async function runPrompt<P>(
   runner: ChoiceRunner<P>,
   prompt: P,
-  { echo, opensReasoning }: PromptExtras,
+  { echo, opensReasoning, reasoning }: PromptExtras,
   p: number,
-  { request, port, signal, tally, contextLength, slots, tasks }: RunContext,
+  { request, port, signal, tally, contextLength, slots, tasks, reasoningEnd }: RunContext,
 ): Promise<boolean> {
   const live = request.continuous_usage;
   const candidates = request.best_of > request.n ? request.best_of : request.n;
@@ -199,7 +213,8 @@ async function runPrompt<P>(
     while (next < candidates && !inner.signal.aborted) {
       const choice = next++;
       const pieces: ChoicePiece[] = [];
-      for await (const piece of runChoice(runner, request, prompt, choice, echo, inner.signal, tasks)) {
+      const budget = reasoning ? { ...reasoning, ended: reasoningEnd.watch() } : null;
+      for await (const piece of runChoice(runner, request, prompt, choice, echo, inner.signal, tasks, budget)) {
         if (inner.signal.aborted) return;
         take(choice, piece, pieces);
       }
@@ -271,6 +286,22 @@ function renderWithMedia(
   const rendered = renderChatSegments(model.chatTemplate, requested.chat);
   const text = withMarker(promptText(rendered.segments));
   return { runner, prompt: { text, items }, opensReasoning: rendered.opensReasoning };
+}
+
+/**
+ * A conversation's reasoning budget as the sampler takes it: the request's, with the template's
+ * reasoning tags (none where the template has none, as llama-server sets none there).
+ */
+function reasoningFor(
+  model: LoadedModel,
+  requested: RequestPrompt,
+  request: GenerationRequest,
+): Omit<ChoiceReasoning, 'ended'> | null {
+  const budget = request.reasoning_budget;
+  if (!budgetActive(budget) || typeof requested === 'string' || Array.isArray(requested) || !('chat' in requested))
+    return null;
+  const tags = reasoningTags(model.chatTemplate, requested.chat);
+  return tags ? { ...tags, budget: budget.tokens, message: budget.message, control: budget.control } : null;
 }
 
 /** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */

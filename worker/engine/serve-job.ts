@@ -10,6 +10,7 @@ import type { LoadedModel } from './backend';
 import type { ModelQueue } from './model-queue';
 import type { RequestLog } from './request-log';
 import { requestControl } from './request-control';
+import type { ReasoningEnd } from './reasoning-end';
 import { runGeneration } from './run-generation';
 import { runEmbedding } from './run-embedding';
 import { runRerank } from './run-rerank';
@@ -37,6 +38,7 @@ type Runner<K extends JobKind> = (
   request: JobRequests[K],
   port: MessagePort,
   signal: AbortSignal,
+  reasoningEnd: ReasoningEnd,
 ) => Promise<JobCounts>;
 
 /** Each kind's runner: a new kind is one entry here (and one in `JobRequests`). */
@@ -77,7 +79,7 @@ export function serveJob<K extends JobKind>(
     let outcome: 'completed' | 'failed' = 'failed';
     let counts: JobCounts = { prompt: 0, completion: 0 };
     try {
-      counts = await run(await target.loaded, request, port, control.signal);
+      counts = await run(await target.loaded, request, port, control.signal, control.reasoningEnd);
       outcome = 'completed';
     } catch (error) {
       postError(port, error);

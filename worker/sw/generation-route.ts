@@ -9,7 +9,14 @@ import { prefixParent } from '#core/domain/route-prefix';
 import type { GenerationRequest } from '#core/domain/generation';
 import type { Dialect } from './dialect/dialect';
 import { routeToEngine } from './engine-for';
-import { jsonResponse, openGeneration, sseResponse, type JsonFormatter, type StreamFormatter } from './engine-response';
+import {
+  jsonResponse,
+  openGeneration,
+  sseResponse,
+  type JsonFormatter,
+  type OpenGeneration,
+  type StreamFormatter,
+} from './engine-response';
 import { readJson } from './read-json';
 import type { Route, RouteEvent } from './route';
 import { withRoutes } from './upstream/route-request';
@@ -24,8 +31,9 @@ export interface GenerationRouteDefinition<B extends { model: string }> {
   generation(body: B): GenerationRequest;
   /** Whether the answer is streamed. */
   streamed(body: B): boolean;
-  stream(body: B): StreamFormatter;
-  json(body: B): JsonFormatter;
+  /** The formatters, made once the engine took the prompt (`generation`: its job, for a route that tracks it). */
+  stream(body: B, generation: OpenGeneration): StreamFormatter;
+  json(body: B, generation: OpenGeneration): JsonFormatter;
   /** The route sits beside the prefix, under its parent (llama-server's `/infill` next to `/v1`): device only. */
   outsidePrefix?: boolean;
   /** Fills in what the body may leave out, from the engines here (llama-server's routes: the model). */
@@ -61,8 +69,8 @@ export function generationRoute<B extends { model: string }>(definition: Generat
       const generation = await openGeneration(routed, event.request.signal);
       const body = routed.body;
       return definition.streamed(body)
-        ? sseResponse(generation, definition.stream(body), dialect)
-        : jsonResponse(generation, definition.json(body), dialect);
+        ? sseResponse(generation, definition.stream(body, generation), dialect)
+        : jsonResponse(generation, definition.json(body, generation), dialect);
     };
     return {
       method: 'POST',

@@ -201,6 +201,17 @@ export class JobChannel<E extends { type: string }> {
     this.close();
   }
 
+  /** Whether the engine still runs the job: the channel is open and its terminal event has not come. */
+  get running(): boolean {
+    return this.open && !this.ended;
+  }
+
+  /** Asks the engine to end the reasoning of the job's running choices (llama-server's `reasoning_end`). */
+  control(action: 'reasoning_end'): void {
+    if (this.running)
+      this.port.postMessage(message<SwToEngine, 'generation.control'>('generation.control', { action }));
+  }
+
   /** The engine's page went away: the job ends with `engine_gone` (after what already arrived). */
   engineGone(): void {
     this.push(gone());

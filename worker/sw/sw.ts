@@ -23,6 +23,7 @@ import { dispatch } from './dispatch';
 import type { Route } from './route';
 import { setRouteInfo } from './upstream/route-state';
 import { chatRoute } from './routes/chat/route';
+import { chatControlRoute } from './routes/chat/control-route';
 import { completionsRoute } from './routes/completions/route';
 import { messagesCountTokensRoute } from './routes/messages/count-tokens-route';
 import { chatInputTokensRoute, responsesInputTokensRoute } from './routes/input-tokens/route';
@@ -54,6 +55,7 @@ const isolation = isolationOf(self.location.href);
 const routes: Route[] = [
   completionsRoute(self.clients, prefix),
   chatRoute(self.clients, prefix),
+  chatControlRoute(self.clients, prefix),
   responsesRoute(self.clients, prefix),
   transcriptionsRoute(self.clients, prefix),
   embeddingsRoute(self.clients, prefix),

@@ -9,6 +9,7 @@ import { hasMedia, isChatPrompt, type GenerationRequest, type RequestPrompt } fr
 import { isActive, PARAMETERS, type ParameterName } from './parameters';
 import { resolveSpeculative } from './speculative';
 import { checkLoraScales } from './lora';
+import { budgetActive } from './reasoning-budget';
 
 /** A model's limits and the parameters and features it cannot honour. */
 export interface ModelCapabilities {
@@ -39,6 +40,10 @@ const FEATURE_MESSAGES: Partial<Record<CapabilityName, [string, string]>> = {
   tools: ['tools', "'tools' (function calling) is not supported by this model's backend."],
   chat_template_kwargs: ['chat_template_kwargs', "'chat_template_kwargs' is not supported by this model's backend."],
   reasoning_effort: ['reasoning_effort', "'reasoning_effort' is not supported by this model's backend."],
+  reasoning_budget: [
+    'reasoning_budget_tokens',
+    "A reasoning budget ('reasoning_budget_tokens', 'reasoning_control') is not supported by this model's backend.",
+  ],
   speculative: [
     'speculative.type',
     "Speculative decoding ('speculative.type') is not supported by this model's backend.",
@@ -62,6 +67,7 @@ function used(request: GenerationRequest): CapabilityName[] {
   if (chats.some((chat) => chat.tools.length > 0)) params.push('tools');
   if (chats.some((chat) => Object.keys(chat.chat_template_kwargs).length > 0)) params.push('chat_template_kwargs');
   if (chats.some((chat) => chat.reasoning_effort !== null)) params.push('reasoning_effort');
+  if (budgetActive(request.reasoning_budget) && !request.reasoning_budget.advisory) params.push('reasoning_budget');
   if (request.echo && request.logprobs !== null) params.push('prompt_logprobs');
   const speculative = request.speculative;
   if (speculative?.type === 'ngram-simple' || speculative?.type === 'draft-simple') params.push('speculative');

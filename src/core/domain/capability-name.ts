@@ -32,6 +32,8 @@ export const FEATURES = [
   'chat_template_kwargs',
   /** In conversations: reasoning effort. */
   'reasoning_effort',
+  /** In conversations: a reasoning budget or its control (reasoning-budget.ts). */
+  'reasoning_budget',
   /** Speculative decoding (`speculative.*`). */
   'speculative',
   /** A draft model's speculative decoding (`speculative.type: draft-simple`, `speculative.p_min`): the model has one. */

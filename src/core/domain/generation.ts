@@ -8,6 +8,7 @@ import type { MediaKind } from '#core/media/media-kind';
 import type { ParameterValues } from './parameters';
 import type { SpeculativeRequest } from './speculative';
 import type { LoraScale } from './lora';
+import type { ReasoningBudget } from './reasoning-budget';
 
 export type { SamplingParams } from './parameters';
 
@@ -117,6 +118,8 @@ export interface GenerationRequest extends ParameterValues {
    * most of the prompt, else the one idle longest.
    */
   id_slot?: number;
+  /** A conversation's reasoning budget (reasoning-budget.ts); absent: none. */
+  reasoning_budget?: ReasoningBudget;
 }
 
 /**

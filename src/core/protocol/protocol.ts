@@ -251,6 +251,8 @@ export interface JobEvents {
 /** SW -> engine worker on every job's port, whatever its kind. */
 export interface SwToEngine {
   'generation.cancel': { reason: string };
+  /** llama-server's `/v1/chat/completions/control`: end the running choices' reasoning now (their next token). */
+  'generation.control': { action: 'reasoning_end' };
   /** The SW still reads this request (sent every KEEPALIVE_INTERVAL_MS while it runs); the engine answers `generation.alive`. */
   'generation.keepalive': Record<string, never>;
 }
@@ -310,7 +312,11 @@ export const isJobEvent: { [K in JobKind]: (data: unknown) => data is MessageOf<
   slot: messageGuard<JobEvents['slot']>(['slot.result', 'generation.error', 'generation.alive']),
   lora: messageGuard<JobEvents['lora']>(['lora.result', 'generation.error', 'generation.alive']),
 };
-export const isSwToEngine = messageGuard<SwToEngine>(['generation.cancel', 'generation.keepalive']);
+export const isSwToEngine = messageGuard<SwToEngine>([
+  'generation.cancel',
+  'generation.control',
+  'generation.keepalive',
+]);
 
 /** Builds a typed message (keeps call sites short and checked). */
 export function message<M, K extends keyof M>(type: K, payload: M[K]): { type: K } & M[K] {

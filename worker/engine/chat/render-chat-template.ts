@@ -66,6 +66,28 @@ export function renderChatTemplate(
   return { segments: substituteRender(parts, table.values), exact: false };
 }
 
+/**
+ * The text the template adds to open the answer (`add_generation_prompt`), as llama-server
+ * finds it (common_chat_template_generation_prompt): the render with it, past the longest
+ * prefix it shares with the render without it. '' where either render fails.
+ */
+export function renderGenerationPrompt(source: string, request: TemplateRequest, tokens: SpecialTokens = {}): string {
+  const template = compile(source);
+  const globals = { bos_token: tokens.bos_token ?? '', eos_token: tokens.eos_token ?? '' };
+  const inputs = { ...templateInputs(request), ...globals };
+  let without: string;
+  let withIt: string;
+  try {
+    without = template.render({ ...inputs, add_generation_prompt: false });
+    withIt = template.render({ ...inputs, add_generation_prompt: true });
+  } catch {
+    return '';
+  }
+  let shared = 0;
+  while (shared < without.length && shared < withIt.length && without[shared] === withIt[shared]) shared += 1;
+  return withIt.slice(shared);
+}
+
 function run(template: Template, variables: Record<string, unknown>): string {
   try {
     return template.render(variables);

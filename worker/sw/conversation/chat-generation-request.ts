@@ -31,6 +31,7 @@ export function chatGenerationRequest(chat: ChatRequest): GenerationRequest {
     lora: chat.lora,
     continuous_usage: chat.continuous_usage,
     ...(chat.id_slot === undefined ? {} : { id_slot: chat.id_slot }),
+    ...(chat.reasoning_budget === undefined ? {} : { reasoning_budget: chat.reasoning_budget }),
     ...pickParameters(chat),
   };
 }

@@ -5,7 +5,8 @@
  */
 import * as v from 'valibot';
 import { completionSchema } from '#core/openai/completion-schema';
-import { booleanField, integerField } from '#core/openai/fields';
+import { booleanField, integerField, stringField } from '#core/openai/fields';
+import { MAX_REASONING_BUDGET } from '#core/domain/reasoning-budget';
 import { PARAMETER_NAMES } from '#core/domain/parameters';
 import { llamaServerFields } from '#core/openai/llama-server-fields';
 import { ADVISORY_FIELDS } from '../format/advisory-fields';
@@ -56,6 +57,11 @@ export const chatSchema = v.object({
         `Invalid value for 'reasoning_effort': expected one of ${REASONING_EFFORTS.map((e) => `'${e}'`).join(', ')}, but got ${JSON.stringify(issue.input)}.`,
     ),
   ),
+  // llama-server's reasoning budget (reasoning-budget.ts); thinking_budget_tokens is its older name.
+  reasoning_budget_tokens: nullish(integerField('reasoning_budget_tokens', -1, MAX_REASONING_BUDGET)),
+  thinking_budget_tokens: nullish(integerField('thinking_budget_tokens', -1, MAX_REASONING_BUDGET)),
+  reasoning_budget_message: nullish(stringField('reasoning_budget_message')),
+  reasoning_control: nullish(booleanField('reasoning_control')),
   // Accepted and ignored: they cannot change the text (see advisory-fields.ts). `verbosity` is a
   // length hint for OpenAI's reasoning models (Responses takes it as `text.verbosity`);
   // `prediction` (Predicted Outputs) only speeds OpenAI up.

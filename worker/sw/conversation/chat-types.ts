@@ -7,6 +7,7 @@ import type { LoraScale } from '#core/domain/lora';
 import type { ChatMessage, FunctionTool, ReasoningEffort } from '#core/domain/chat-prompt';
 import type { OutputGrammar } from '#core/domain/generation';
 import type { ParameterValues } from '#core/domain/parameters';
+import type { ReasoningBudget } from '#core/domain/reasoning-budget';
 import type { ChatMedia } from './chat-media';
 
 export type { ChatMessage, FunctionTool, ReasoningEffort, ToolCall } from '#core/domain/chat-prompt';
@@ -54,5 +55,7 @@ export interface ChatRequest extends ParameterValues {
   lora: LoraScale[];
   /** llama-server's `id_slot`: the model's slot to run on (absent: any). */
   id_slot?: number;
+  /** llama-server's reasoning budget and its control (absent: none asked). */
+  reasoning_budget?: ReasoningBudget;
   user: string | null;
 }

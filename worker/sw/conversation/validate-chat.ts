@@ -98,6 +98,19 @@ function toRequest(input: ChatBody, shaped: Shaped): Omit<ChatRequest, 'grammar'
     speculative: native.speculative,
     lora: native.lora,
     ...(native.id_slot === undefined ? {} : { id_slot: native.id_slot }),
+    ...readReasoningBudget(input),
     user: input.user ?? null,
   };
+}
+
+/**
+ * llama-server's reasoning budget fields: `reasoning_budget_tokens` (over its older name
+ * `thinking_budget_tokens`, as llama-server reads them), the message, the control. Absent where
+ * none is given.
+ */
+function readReasoningBudget(input: ChatBody): Pick<ChatRequest, 'reasoning_budget'> {
+  const tokens = input.reasoning_budget_tokens ?? input.thinking_budget_tokens ?? -1;
+  const control = input.reasoning_control ?? false;
+  if (tokens < 0 && !control && input.reasoning_budget_message == null) return {};
+  return { reasoning_budget: { tokens, message: input.reasoning_budget_message ?? '', control } };
 }

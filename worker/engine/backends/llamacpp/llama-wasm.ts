@@ -532,6 +532,12 @@ export class LlamaWasm {
     this.m._ip_accept(id);
   }
 
+  /** Ends the slot's reasoning from its next token (ip_reasoning_end); false: no budget sampler counting. */
+  reasoningEnd(): boolean {
+    this.inSection('reasoningEnd');
+    return this.m._ip_reasoning_end() === 1;
+  }
+
   /** Decodes the generated token `id`; false when the context is full. */
   async push(id: number): Promise<boolean> {
     this.inSection('push');

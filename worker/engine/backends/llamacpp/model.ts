@@ -582,7 +582,11 @@ export class LlamaCppModel implements LoadedModel {
     yield { type: 'prompt', promptTokens, cachedTokens, slot, ...(laidOut === null ? {} : { text: laidOut }) };
     const wantTokens = request.token_info !== null;
     const top = wantTokens ? Math.max(1, request.token_info ?? 0) : 0;
-    const spec = (generated: number): SampleSpec => ({ top, banEog: generated < request.min_tokens });
+    const spec = (generated: number): SampleSpec => ({
+      top,
+      banEog: generated < request.min_tokens,
+      endReasoning: request.reasoning?.ended() ?? false,
+    });
     // Drafts, checked on the slot alone (slot-steps.ts).
     const speculative = this.speculative(request, prompt);
     const draftModel = speculative?.type === 'draft-simple' ? this.draft : null;
@@ -762,6 +766,7 @@ export class LlamaCppModel implements LoadedModel {
       const started = performance.now();
       const banEog = generated < request.min_tokens;
       const sampled = await this.guard.section(async () => {
+        if (request.reasoning?.ended()) this.engine.reasoningEnd();
         const token = await this.engine.sample(top, banEog, drafts.position);
         this.engine.accept(token.id);
         return token;

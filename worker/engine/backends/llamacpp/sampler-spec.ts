@@ -4,7 +4,7 @@
  * explicitly: llama.cpp's own defaults (top_k 40, min_p 0.05) are not OpenAI's. Stop strings
  * and stop ids are not here: the engine's shared layer applies them for every backend.
  */
-import type { ChoiceRequest } from '../../backend';
+import type { ChoiceReasoning, ChoiceRequest } from '../../backend';
 
 export interface SamplerSpec {
   temperature: number;
@@ -43,6 +43,13 @@ export interface SamplerSpec {
   grammar_lazy?: boolean;
   /** Full-match patterns; the first capture group is where the constrained text starts. */
   trigger_patterns?: string[];
+  /** A reasoning budget, in llama-server's sampler fields (native/sampling.cpp): absent, none. */
+  reasoning_budget_tokens?: number;
+  reasoning_budget_start_tag?: string;
+  reasoning_budget_end_tags?: string[];
+  reasoning_budget_message?: string;
+  reasoning_control?: boolean;
+  generation_prompt?: string;
 }
 
 export function samplerSpec<P>(request: ChoiceRequest<P>): SamplerSpec {
@@ -78,6 +85,19 @@ export function samplerSpec<P>(request: ChoiceRequest<P>): SamplerSpec {
     ignore_eos: request.ignore_eos,
     ...(request.grammar === null ? {} : { grammar: request.grammar.gbnf }),
     ...(request.grammar?.trigger === undefined ? {} : lazyGrammar(request.grammar.trigger)),
+    ...(request.reasoning ? reasoningBudget(request.reasoning) : {}),
+  };
+}
+
+/** The budget's fields, as llama-server hands them to its sampler. */
+function reasoningBudget(reasoning: ChoiceReasoning): Partial<SamplerSpec> {
+  return {
+    reasoning_budget_tokens: reasoning.budget,
+    reasoning_budget_start_tag: reasoning.start_tag,
+    reasoning_budget_end_tags: [...reasoning.end_tags],
+    reasoning_budget_message: reasoning.message,
+    reasoning_control: reasoning.control,
+    generation_prompt: reasoning.generation_prompt,
   };
 }
 

@@ -41,6 +41,8 @@ declare const __INPAGE_TEST_HOOKS__: boolean;
 export interface SampleSpec {
   top: number;
   banEog: boolean;
+  /** End the reasoning here first (a `reasoning_end` control: the budget's sampler forces the end tag). */
+  endReasoning?: boolean;
 }
 
 /** What a slot's prompt gave: its first token, or 'aborted'. */
@@ -412,6 +414,7 @@ export class SlotSteps {
 
   private async sampleAt(slot: number, spec: SampleSpec, row: number): Promise<SampledToken> {
     this.engine.use(slot);
+    if (spec.endReasoning) this.engine.reasoningEnd();
     const sampled = await this.engine.sample(spec.top, spec.banEog, row);
     this.engine.accept(sampled.id);
     return sampled;

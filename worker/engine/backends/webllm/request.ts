@@ -25,6 +25,7 @@ export const WEBLLM_UNSUPPORTED: readonly CapabilityName[] = [
   'tools',
   'chat_template_kwargs',
   'reasoning_effort',
+  'reasoning_budget',
   'speculative',
 ];
 

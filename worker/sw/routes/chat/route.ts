@@ -1,10 +1,12 @@
 /**
  * `POST <prefix>/chat/completions`: validated here; the engine renders the conversation with
  * the model's chat template and generates; the answer is `chat.completion` JSON or
- * `chat.completion.chunk` SSE.
+ * `chat.completion.chunk` SSE. Its id is tracked while it runs, for `control-route.ts`.
  */
 import { OPENAI_DIALECT } from '../../dialect/openai-dialect';
-import type { JsonFormatter, StreamFormatter } from '../../engine-response';
+import type { JsonFormatter, OpenGeneration, StreamFormatter } from '../../engine-response';
+import type { ChatRequest } from '../../conversation/chat-types';
+import { trackChat } from '../../running-chats';
 import { generationRoute } from '../../generation-route';
 import { ChatCompletionBuilder } from './chat-completion-builder';
 import { chatFormatOptions, type ChatFormatOptions } from '../../conversation/chat-format-options';
@@ -32,6 +34,13 @@ function chatJson(options: ChatFormatOptions): JsonFormatter {
   };
 }
 
+/** The request's formatting options, its id tracked while its job runs (llama-server's control route). */
+function tracked(body: ChatRequest, { channel }: OpenGeneration): ChatFormatOptions {
+  const options = chatFormatOptions(body);
+  trackChat(options.id, channel, body.reasoning_budget?.control ?? false);
+  return options;
+}
+
 export const chatRoute = generationRoute({
   path: '/chat/completions',
   dialect: OPENAI_DIALECT,
@@ -40,6 +49,6 @@ export const chatRoute = generationRoute({
   resolve: (body, _clients, event) => withMediaBytes(body, event.request.signal),
   generation: chatGenerationRequest,
   streamed: (body) => body.stream,
-  stream: (body) => chatStream(chatFormatOptions(body)),
-  json: (body) => chatJson(chatFormatOptions(body)),
+  stream: (body, generation) => chatStream(tracked(body, generation)),
+  json: (body, generation) => chatJson(tracked(body, generation)),
 });

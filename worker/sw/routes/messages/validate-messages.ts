@@ -68,26 +68,33 @@ export function validateMessages(body: unknown, count = false): MessagesRequest 
     stop: stopSequences(body.stop_sequences),
     stream: body.stream,
     user: userId(body.metadata),
-    reasoning_effort: thinking === false ? 'none' : undefined,
+    reasoning_effort: thinking.on === false ? 'none' : undefined,
   });
   const withTools = {
     ...chat,
+    // Kept where the engine can keep it (llama-server passes it on as thinking_budget_tokens).
+    ...(thinking.budget === null
+      ? {}
+      : { reasoning_budget: { tokens: thinking.budget, message: '', control: false, advisory: true } }),
     media: collectedMedia(media),
     tools: forcedStrict(tools, choice),
     tool_choice: choice,
     parallel_tool_calls: parallel,
   };
-  return { chat: withStrictTools(withTools, (i) => `tools[${i}].input_schema`), thinking: thinking !== false };
+  return { chat: withStrictTools(withTools, (i) => `tools[${i}].input_schema`), thinking: thinking.on !== false };
 }
 
-/** true: enabled or adaptive; false: disabled; null: not said (the template's default). */
-function readThinking(value: unknown, maxTokens: number | null): boolean | null {
-  if (value == null) return null;
+/**
+ * `on`: true for enabled or adaptive, false for disabled, null when not said (the template's
+ * default); `budget`: enabled's `budget_tokens`.
+ */
+function readThinking(value: unknown, maxTokens: number | null): { on: boolean | null; budget: number | null } {
+  if (value == null) return { on: null, budget: null };
   if (!isRecord(value)) throw typeError('thinking', 'an object', value);
   const { type } = value;
   if (type === 'disabled' || type === 'adaptive') {
     rejectUnknownKeys(value, new Set(['type']), 'thinking.');
-    return type === 'adaptive';
+    return { on: type === 'adaptive', budget: null };
   }
   if (type !== 'enabled')
     throw new InvalidRequestError(
@@ -103,7 +110,7 @@ function readThinking(value: unknown, maxTokens: number | null): boolean | null 
     );
   if (maxTokens !== null && budget >= maxTokens)
     throw new InvalidRequestError('max_tokens must be greater than thinking.budget_tokens.', 'thinking.budget_tokens');
-  return true;
+  return { on: true, budget };
 }
 
 function stopSequences(value: unknown): string[] | undefined {

@@ -90,6 +90,19 @@ describe('checkCapabilities', () => {
     expect(() => checkCapabilities(m, request({ 'speculative.n_max': 4 }))).not.toThrow();
   });
 
+  it("a reasoning budget or its control -> 400 naming reasoning_budget_tokens where it is unsupported (WebLLM); Anthropic's is advisory", () => {
+    const withBudget = (budget: { tokens: number; control: boolean; advisory?: boolean }) => ({
+      ...request(),
+      reasoning_budget: { message: '', ...budget },
+    });
+    const webllm = model(['reasoning_budget']);
+    expect(rejection(webllm, withBudget({ tokens: 3, control: false })).param).toBe('reasoning_budget_tokens');
+    expect(rejection(webllm, withBudget({ tokens: -1, control: true })).param).toBe('reasoning_budget_tokens');
+    expect(() => checkCapabilities(webllm, withBudget({ tokens: -1, control: false }))).not.toThrow();
+    expect(() => checkCapabilities(webllm, withBudget({ tokens: 1024, control: false, advisory: true }))).not.toThrow();
+    expect(() => checkCapabilities(model(), withBudget({ tokens: 3, control: true }))).not.toThrow();
+  });
+
   it('token-id prompts -> 400 param prompt where token ids are unsupported', () => {
     const m = model(['token_ids']);
     for (const prompt of [

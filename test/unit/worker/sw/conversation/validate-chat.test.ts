@@ -111,6 +111,37 @@ describe('validateChat: defaults and mapping', () => {
     expect(chatGenerationRequest(validateChat(base)).logprobs).toBeNull();
   });
 
+  it("reads llama-server's reasoning budget: reasoning_budget_tokens over thinking_budget_tokens, its message and control", () => {
+    expect(validateChat(base).reasoning_budget).toBeUndefined();
+    expect(validateChat({ ...base, reasoning_budget_tokens: -1 }).reasoning_budget).toBeUndefined();
+    expect(validateChat({ ...base, reasoning_budget_tokens: 0 }).reasoning_budget).toEqual({
+      tokens: 0,
+      message: '',
+      control: false,
+    });
+    expect(
+      validateChat({ ...base, thinking_budget_tokens: 7, reasoning_budget_tokens: 3 }).reasoning_budget?.tokens,
+    ).toBe(3);
+    const controlled = validateChat({
+      ...base,
+      thinking_budget_tokens: 7,
+      reasoning_budget_message: ' Enough.',
+      reasoning_control: true,
+    });
+    expect(controlled.reasoning_budget).toEqual({ tokens: 7, message: ' Enough.', control: true });
+    expect(chatGenerationRequest(controlled).reasoning_budget).toEqual(controlled.reasoning_budget);
+    expect(validateChat({ ...base, reasoning_control: true }).reasoning_budget).toEqual({
+      tokens: -1,
+      message: '',
+      control: true,
+    });
+    expect(rejection({ ...base, reasoning_budget_tokens: -2 }).param).toBe('reasoning_budget_tokens');
+    expect(rejection({ ...base, thinking_budget_tokens: 2.5 }).param).toBe('thinking_budget_tokens');
+    expect(rejection({ ...base, reasoning_budget_tokens: 2 ** 31 }).param).toBe('reasoning_budget_tokens');
+    expect(rejection({ ...base, reasoning_budget_message: 5 }).param).toBe('reasoning_budget_message');
+    expect(rejection({ ...base, reasoning_control: 'yes' }).param).toBe('reasoning_control');
+  });
+
   it('stream_options needs stream; include_usage is read', () => {
     expect(validateChat({ ...base, stream: true, stream_options: { include_usage: true } }).include_usage).toBe(true);
     expect(rejection({ ...base, stream_options: { include_usage: true } }).param).toBe('stream_options');

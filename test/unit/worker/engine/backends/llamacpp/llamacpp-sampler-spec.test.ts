@@ -50,6 +50,29 @@ describe('samplerSpec', () => {
 });
 
 describe('tokenSpelling', () => {
+  it("hands a reasoning budget over in llama-server's sampler fields, and nothing without one", () => {
+    const reasoning = {
+      budget: 3,
+      message: ' Enough.',
+      control: true,
+      start_tag: '<think>',
+      end_tags: ['</think>'],
+      generation_prompt: '<|im_start|>assistant\n<think>\n',
+      ended: () => false,
+    };
+    expect(samplerSpec({ ...request, reasoning })).toMatchObject({
+      reasoning_budget_tokens: 3,
+      reasoning_budget_start_tag: '<think>',
+      reasoning_budget_end_tags: ['</think>'],
+      reasoning_budget_message: ' Enough.',
+      reasoning_control: true,
+      generation_prompt: '<|im_start|>assistant\n<think>\n',
+    });
+    expect(
+      Object.keys(samplerSpec(request)).filter((key) => key.includes('reasoning') || key === 'generation_prompt'),
+    ).toEqual([]);
+  });
+
   it("spells whole UTF-8 as text and the pieces of a split character in vLLM's bytes: form", () => {
     expect(tokenSpelling(Array.from(new TextEncoder().encode(' café')))).toBe(' café');
     expect(tokenSpelling([0x20, 0xf0, 0x9d])).toBe('bytes:\\x20\\xf0\\x9d');

