@@ -18,6 +18,7 @@ import {
   type StreamFormatter,
 } from './engine-response';
 import { readJson } from './read-json';
+import { conversationId, resumable } from './streams/sessions';
 import type { Route, RouteEvent } from './route';
 import { withRoutes } from './upstream/route-request';
 
@@ -68,9 +69,11 @@ export function generationRoute<B extends { model: string }>(definition: Generat
       });
       const generation = await openGeneration(routed, event.request.signal);
       const body = routed.body;
-      return definition.streamed(body)
-        ? sseResponse(generation, definition.stream(body, generation), dialect)
-        : jsonResponse(generation, definition.json(body, generation), dialect);
+      if (!definition.streamed(body)) return jsonResponse(generation, definition.json(body, generation), dialect);
+      const answer = sseResponse(generation, definition.stream(body, generation), dialect);
+      // With llama-server's X-Conversation-Id the stream is kept for GET /v1/stream (streams/).
+      const conversation = conversationId(event.request);
+      return conversation === null ? answer : resumable(answer, conversation);
     };
     return {
       method: 'POST',

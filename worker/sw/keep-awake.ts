@@ -57,8 +57,8 @@ export class KeepAwake {
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
 
-  /** One more open response; the function that closes it (once). */
-  private hold(): () => void {
+  /** One more open response (or other work the SW must stay up for); the function that closes it (once). */
+  hold(): () => void {
     if (this.open++ === 0) this.timer = setInterval(() => void this.ask(), STAY_INTERVAL_MS);
     let held = true;
     return () => {

@@ -12,7 +12,7 @@ export interface RouteEvent {
  * test of the pathname (the lazily cached WebLLM chunk).
  */
 export interface Route {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string | ((pathname: string) => boolean);
   /** The API dialect of its key header and error JSON (absent: OpenAI's). */
   dialect?: Dialect;

@@ -24,6 +24,8 @@ import type { Route } from './route';
 import { setRouteInfo } from './upstream/route-state';
 import { chatRoute } from './routes/chat/route';
 import { chatControlRoute } from './routes/chat/control-route';
+import { streamRoutes } from './routes/streams/route';
+import { streamSessions } from './streams/sessions';
 import { completionsRoute } from './routes/completions/route';
 import { messagesCountTokensRoute } from './routes/messages/count-tokens-route';
 import { chatInputTokensRoute, responsesInputTokensRoute } from './routes/input-tokens/route';
@@ -56,6 +58,7 @@ const routes: Route[] = [
   completionsRoute(self.clients, prefix),
   chatRoute(self.clients, prefix),
   chatControlRoute(self.clients, prefix),
+  ...streamRoutes(self.clients, prefix),
   responsesRoute(self.clients, prefix),
   transcriptionsRoute(self.clients, prefix),
   embeddingsRoute(self.clients, prefix),
@@ -85,6 +88,8 @@ const routes: Route[] = [
 ];
 
 const keepAwake = new KeepAwake(self.clients);
+// A resumable stream's generation runs on after its client left: the SW stays up for it.
+streamSessions.hold = () => keepAwake.hold();
 
 // Pages get threads where they are isolated: by this SW, or by the server (then so is the SW).
 const precached = precacheShell(isolation !== null || self.crossOriginIsolated);

@@ -8,8 +8,9 @@ import { sseFrame } from '../sse';
 import type { Dialect } from './dialect';
 import { ANTHROPIC_DIALECT } from './anthropic-dialect';
 
-/** llama-server's error types by status (503 is `unavailable_error` there). */
-const typeOf = (error: OpenAIError) => (error.status === 503 ? 'unavailable_error' : error.type);
+/** llama-server's error types by status (404 is `not_found_error` there, 503 `unavailable_error`). */
+const typeOf = (error: OpenAIError) =>
+  error.status === 503 ? 'unavailable_error' : error.status === 404 ? 'not_found_error' : error.type;
 const body = (error: OpenAIError) => ({ error: { code: error.status, message: error.message, type: typeOf(error) } });
 
 export const LLAMA_SERVER_DIALECT: Dialect = {

@@ -81,3 +81,22 @@ describe('dialects', () => {
     expect(() => checkApiKey(withKey({ authorization: 'Bearer no' }), 'k', OPENAI_DIALECT)).toThrow('Incorrect');
   });
 });
+
+describe("llama-server's dialect", () => {
+  it('writes its error types by status: 404 not_found_error, 503 unavailable_error', async () => {
+    const { LLAMA_SERVER_DIALECT } = await import('../../../../../worker/sw/dialect/llama-server-dialect');
+    const { NotFoundError, ServiceUnavailableError } = await import('#core/domain/errors');
+    expect(LLAMA_SERVER_DIALECT.errorBody(new NotFoundError('Stream not found or expired'))).toEqual({
+      error: { code: 404, message: 'Stream not found or expired', type: 'not_found_error' },
+    });
+    expect(LLAMA_SERVER_DIALECT.errorBody(new InvalidRequestError('bad', 'x'))).toEqual({
+      error: { code: 400, message: 'bad', type: 'invalid_request_error' },
+    });
+    expect(
+      (LLAMA_SERVER_DIALECT.errorBody(new ServiceUnavailableError('Loading model')) as { error: object }).error,
+    ).toMatchObject({
+      code: 503,
+      type: 'unavailable_error',
+    });
+  });
+});
