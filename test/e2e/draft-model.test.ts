@@ -141,10 +141,17 @@ describe('a draft model', () => {
       const text = await fixture.page.evaluate(() => fetch('/metrics').then((r) => r.text()));
       const value = (name: string) =>
         Number(new RegExp(`^llamacpp:${name}\\{model="live"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+      const perPos = [
+        ...text.matchAll(
+          /^llamacpp:spec_decode_num_accepted_tokens_per_pos_total\{model="live",position="(\d+)"\} (\S+)$/gm,
+        ),
+      ].map(([, position, n]) => [Number(position), Number(n)]);
       return {
         drafted: value('spec_decode_num_draft_tokens_total'),
         accepted: value('spec_decode_num_accepted_tokens_total'),
         checks: value('spec_decode_num_drafts_total'),
+        perPos: perPos.map(([, n]) => n ?? NaN),
+        positions: perPos.map(([position]) => position),
       };
     };
     const before = await scrape();
@@ -156,6 +163,17 @@ describe('a draft model', () => {
     assert.equal(after.accepted - before.accepted, accepted);
     const checks = after.checks - before.checks;
     assert.ok(checks > 0 && checks <= n, `${checks} checks of ${n} draft tokens`);
+    // llama-server's per-position counter: a sample a position up to the largest n_max asked (a
+    // draft model's default is 3), each draft's kept tokens counted at their positions, so they add
+    // up to the accepted ones and never grow with the position.
+    assert.ok(after.positions.length >= 3);
+    assert.deepEqual(after.positions, [...Array(after.positions.length).keys()]);
+    const kept = after.perPos.map((count, i) => count - (before.perPos[i] ?? 0));
+    assert.equal(
+      kept.reduce((sum, count) => sum + count, 0),
+      accepted,
+    );
+    for (let i = 1; i < kept.length; i++) assert.ok((kept[i] ?? 0) <= (kept[i - 1] ?? 0), JSON.stringify(kept));
   });
 
   test('streamed chat with a draft model is the chat without it', async () => {

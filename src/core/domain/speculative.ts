@@ -103,4 +103,9 @@ export interface DraftCounts {
   accepted: number;
   /** Drafts checked, each in one batch (llama-server's `/metrics` `spec_decode_num_drafts_total`). */
   checks: number;
+  /**
+   * Drafts whose token at position i (from 0) was kept, for i below the request's `n_max`
+   * (llama-server's `spec_decode_num_accepted_tokens_per_pos_total`); absent before the first check.
+   */
+  accepted_per_pos?: number[];
 }

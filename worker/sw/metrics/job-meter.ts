@@ -56,6 +56,9 @@ export class JobMeter {
       this.counters.draftTokens += event.draft.drafted;
       this.counters.draftAccepted += event.draft.accepted;
       this.counters.drafts += event.draft.checks;
+      const perPos = this.counters.draftAcceptedPerPos;
+      for (const [position, count] of (event.draft.accepted_per_pos ?? []).entries())
+        perPos[position] = (perPos[position] ?? 0) + count;
     }
     if (event.type === 'generation.done') this.record(event.counts);
     else if (event.type === 'generation.piece') {

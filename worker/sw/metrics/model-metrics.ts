@@ -21,6 +21,8 @@ export interface ModelCounters {
   draftTokens: number;
   draftAccepted: number;
   drafts: number;
+  /** Drafts whose token at each position was kept (llama-server's per-position counter; empty: none checked). */
+  draftAcceptedPerPos: number[];
   processing: number;
   deferred: number;
   /**
@@ -51,6 +53,7 @@ export function countersOf(model: string): ModelCounters {
       draftTokens: 0,
       draftAccepted: 0,
       drafts: 0,
+      draftAcceptedPerPos: [],
       processing: 0,
       deferred: 0,
       decodes: 0,

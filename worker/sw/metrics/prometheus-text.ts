@@ -120,6 +120,14 @@ export function prometheusText(models: ReadonlyArray<[string, ModelCounters]>): 
     lines.push(`# HELP ${name} ${metric.help}`, `# TYPE ${name} ${metric.type}`);
     for (const [model, c] of models) lines.push(`${name}{model="${label(model)}"} ${metric.value(c)}`);
   }
+  // llama-server's labeled counter: one sample a draft position, only once a draft was checked.
+  const perPos = 'llamacpp:spec_decode_num_accepted_tokens_per_pos_total';
+  const drafting = models.filter(([, c]) => c.draftAcceptedPerPos.length > 0);
+  if (drafting.length > 0)
+    lines.push(`# HELP ${perPos} Accepted tokens per draft position`, `# TYPE ${perPos} counter`);
+  for (const [model, c] of drafting)
+    for (const [position, n] of c.draftAcceptedPerPos.entries())
+      lines.push(`${perPos}{model="${label(model)}",position="${position}"} ${n}`);
   const requests = 'llamacpp:requests_total';
   lines.push(`# HELP ${requests} Number of requests ended, by outcome`, `# TYPE ${requests} counter`);
   for (const [model, c] of models)

@@ -79,6 +79,8 @@ export class DraftBatch {
   taken(id: number): boolean {
     if (this.at < 0) return false;
     if (this.at < this.draft.length && this.draft[this.at] === id) {
+      const perPos = this.counts.accepted_per_pos;
+      if (perPos && this.at < perPos.length) perPos[this.at] = (perPos[this.at] ?? 0) + 1;
       this.at += 1;
       this.counts.accepted += 1;
       return true;
@@ -135,6 +137,8 @@ export class DraftBatch {
     this.at = 0;
     this.counts.drafted += found.length;
     this.counts.checks += 1;
+    // One count a position up to the request's n_max, from the first check (llama-server's sizing).
+    this.counts.accepted_per_pos ??= new Array<number>(this.params?.n_max ?? found.length).fill(0);
     return true;
   }
 

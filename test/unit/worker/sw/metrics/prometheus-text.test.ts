@@ -34,6 +34,22 @@ describe('prometheusText', () => {
     expect(prometheusText(scrapeCounters())).toContain('llamacpp:predicted_tokens_seconds{model="a\\"b"} 0\n');
   });
 
+  it("writes llama-server's per-position draft counter, labeled by position, only for a model that checked a draft", () => {
+    const drafting = countersOf('drafting');
+    drafting.draftAcceptedPerPos = [5, 3, 0];
+    countersOf('plain');
+    const text = prometheusText(scrapeCounters());
+    expect(text).toContain(
+      '# HELP llamacpp:spec_decode_num_accepted_tokens_per_pos_total Accepted tokens per draft position\n' +
+        '# TYPE llamacpp:spec_decode_num_accepted_tokens_per_pos_total counter\n' +
+        'llamacpp:spec_decode_num_accepted_tokens_per_pos_total{model="drafting",position="0"} 5\n' +
+        'llamacpp:spec_decode_num_accepted_tokens_per_pos_total{model="drafting",position="1"} 3\n' +
+        'llamacpp:spec_decode_num_accepted_tokens_per_pos_total{model="drafting",position="2"} 0\n',
+    );
+    expect(text).not.toContain('per_pos_total{model="plain"');
+    expect(prometheusText(scrapeCounters('plain'))).not.toContain('per_pos');
+  });
+
   it("scrapes one model's counters alone (`?model=`), emptying only its gauges; one not counted yet is at zero", () => {
     countersOf('one').bucket.predictedTokens = 4;
     countersOf('one').bucket.predictedSeconds = 1;

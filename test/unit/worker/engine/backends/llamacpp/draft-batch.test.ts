@@ -38,6 +38,9 @@ class FakeEngine implements DraftEngine {
 
 const NGRAM: SpeculativeParams = { type: 'ngram-simple', ...SPECULATIVE_DEFAULTS };
 
+/** The per-position counts: `first`, then zeros up to n_max (llama-server sizes them so). */
+const perPos = (first: number[]) => [...first, ...new Array<number>(NGRAM.n_max - first.length).fill(0)];
+
 describe('DraftBatch', () => {
   it('without speculative decoding pushes each token alone and samples the last logits', async () => {
     const engine = new FakeEngine();
@@ -62,7 +65,7 @@ describe('DraftBatch', () => {
     // 4 and 5 stay; 6 and 7 were drafted after a token that was not sampled.
     expect(engine.context).toEqual([1, 2, 3, 4, 5]);
     expect(drafts.position).toBe(-1);
-    expect(drafts.counts).toEqual({ drafted: 3, accepted: 1, checks: 1 });
+    expect(drafts.counts).toEqual({ drafted: 3, accepted: 1, checks: 1, accepted_per_pos: perPos([1]) });
   });
 
   it('samples the token after a draft taken whole at its last position, and keeps everything', async () => {
@@ -75,7 +78,7 @@ describe('DraftBatch', () => {
     expect(drafts.position).toBe(2);
     expect(drafts.taken(7)).toBe(false);
     expect(engine.context).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(drafts.counts).toEqual({ drafted: 2, accepted: 2, checks: 1 });
+    expect(drafts.counts).toEqual({ drafted: 2, accepted: 2, checks: 1, accepted_per_pos: perPos([1, 1]) });
   });
 
   it('bounds a draft by n_max, the room left and the step, and skips one shorter than n_min', async () => {
