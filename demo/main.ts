@@ -53,6 +53,13 @@ const hfEndpoint = params.get('hf_endpoint');
 const connections = params.has('connections') ? Number(params.get('connections')) : undefined;
 /** `&prompt_cache=0`: no prompt cache across page loads (as `startInpage({ promptCache: false })`). */
 const promptCacheOff = params.get('prompt_cache') === '0' || params.get('prompt_cache') === 'false';
+/**
+ * `&reasoning_budget=N` (and `&reasoning_budget_message=`): the reasoning budget of chat requests
+ * that set none (as `startInpage({ reasoningBudget })`); a bad value makes the start fail with its 400.
+ */
+const reasoningBudget = params.has('reasoning_budget')
+  ? { tokens: Number(params.get('reasoning_budget')), message: params.get('reasoning_budget_message') ?? '' }
+  : undefined;
 /** `&persist=1`: ask the browser to keep the stored models (as `startInpage({ persist: true })`). */
 const persist = params.get('persist') === '1' || params.get('persist') === 'true';
 
@@ -114,6 +121,7 @@ function start(
     ...(connections === undefined ? {} : { downloads: { connections } }),
     ...(persist ? { persist } : {}),
     ...(promptCacheOff ? { promptCache: false } : {}),
+    ...(reasoningBudget ? { reasoningBudget } : {}),
   });
   exposeOnWindow(runtime);
   playground.runtime = runtime;

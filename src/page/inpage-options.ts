@@ -120,6 +120,13 @@ export interface InpageOptions {
    */
   lora?: LoraOption[];
   /**
+   * The reasoning budget of chat requests that set none (llama-server's `--reasoning-budget` and
+   * `--reasoning-budget-message`; llama.cpp models): a token count (-1, the default: none) or
+   * `{ tokens, message }`. Past it the engine writes the message and `</think>`, and the answer
+   * follows (docs/chat.md#reasoning-budget). A bad value makes `ready` reject with a 400.
+   */
+  reasoningBudget?: number | { tokens: number; message?: string };
+  /**
    * How GGUF models are downloaded into the model store (docs/models.md): `connections`, 1-16
    * (default 4), is how many ranges of a file, or parts of a split model, are fetched at once
    * where the server takes ranges. A bad value makes `ready` reject with a 400.

@@ -49,6 +49,7 @@ import { INPAGE_TEST_MODEL } from './resolve-model';
 import { RestartBudget } from './restart-budget';
 import { TabEngine } from './tab-engine';
 import { warnIfNotIsolated } from './warn-not-isolated';
+import { readReasoningBudgetOption } from '#core/domain/reasoning-budget';
 
 export type {
   DeviceState,
@@ -90,6 +91,9 @@ export function startInpage(options: InpageOptions = {}): Inpage {
       ...(options.gpuLayers === undefined ? {} : { gpuLayers: readGpuLayers(options.gpuLayers, 'gpuLayers') }),
       ...(options.downloads === undefined ? {} : { downloads: readDownloads(options.downloads) }),
       ...(options.promptCache === undefined ? {} : { promptCache: readPromptCache(options.promptCache) }),
+      ...(options.reasoningBudget === undefined
+        ? {}
+        : { reasoningBudget: readReasoningBudgetOption(options.reasoningBudget, 'reasoningBudget') }),
     };
     models = resolveModels(model, backend, document.baseURI, {
       ...(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {}),

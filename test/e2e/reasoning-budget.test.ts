@@ -10,19 +10,16 @@
  * llama-server differential: skipped, with what is missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { loadQwen3Tokenizer } from '../../scripts/load-qwen3-tokenizer';
-import { buildInpageTestQwen3ThinkModel } from '../fixtures/inpage-test-qwen3-think';
-import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
+import { serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
+import { loadThinkModel, removeThinkModel, THINK_MODEL } from './think-model';
 import { askBoth, dataFrames, type Json } from './llama-server-compare';
 import { usePage } from './page-fixture';
 
 const skip = serverSkip();
 if (skip) console.log(`# skipped: ${skip}`);
 
-const DIR = 'dist/test-models-think';
-const NAME = 'inpage-test-qwen3-think';
+const FOLDER = 'test-models-think';
 const fixture = usePage();
 const messages = [{ role: 'user', content: 'abc' }];
 
@@ -103,17 +100,12 @@ describe('the reasoning budget against native llama-server', { skip: skip ?? fal
   let model = '';
 
   before(async () => {
-    const file = buildInpageTestQwen3ThinkModel(await loadQwen3Tokenizer());
-    placeModel(NAME, file);
-    await mkdir(DIR, { recursive: true });
-    await writeFile(`${DIR}/${NAME}.gguf`, file);
-    server = await startLlamaServer({ model: NAME });
-    const card = await fixture.page.evaluate((url) => window.inpage.load(url), `/test-models-think/${NAME}.gguf`);
-    model = card.id;
+    model = await loadThinkModel(fixture.page, FOLDER);
+    server = await startLlamaServer({ model: THINK_MODEL });
   });
   after(async () => {
     await server?.stop();
-    await rm(DIR, { recursive: true, force: true });
+    await removeThinkModel(FOLDER);
   });
 
   const cases: Array<[string, Json]> = [

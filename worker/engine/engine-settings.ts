@@ -8,6 +8,7 @@ import { DEFAULT_CONNECTIONS } from '#core/domain/downloads';
 import { DEFAULT_PROMPT_CACHE, type PromptCacheSettings } from '#core/domain/prompt-cache';
 import { defaultThreads, type ThreadCounts } from '#core/domain/threads';
 import type { EngineSettings } from '#core/protocol/engine-api';
+import { NO_REASONING_BUDGET, type ReasoningBudgetDefault } from '#core/domain/reasoning-budget';
 
 let requested: EngineSettings = {};
 
@@ -53,6 +54,11 @@ export function engineGpuCrashed(): boolean {
 /** How many ranges of a model file are downloaded at once (src/core/domain/downloads.ts). */
 export function downloadConnections(): number {
   return requested.downloads?.connections ?? DEFAULT_CONNECTIONS;
+}
+
+/** The reasoning budget of requests that set none (llama-server's `--reasoning-budget`): the page's, else none. */
+export function engineReasoningBudget(): ReasoningBudgetDefault {
+  return requested.reasoningBudget ?? NO_REASONING_BUDGET;
 }
 
 /** The prompt cache across page loads (src/core/domain/prompt-cache.ts). */

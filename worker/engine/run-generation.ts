@@ -14,7 +14,7 @@ import {
   type RequestPrompt,
   type TokenCounts,
 } from '#core/domain/generation';
-import { budgetActive } from '#core/domain/reasoning-budget';
+import { budgetActive, effectiveBudget } from '#core/domain/reasoning-budget';
 import { message, type EngineToSw } from '#core/protocol/protocol';
 import type { ChoiceReasoning, ChoiceRunner, LoadedModel, MediaPrompt } from './backend';
 import { renderChatSegments } from './chat/render-prompt';
@@ -24,6 +24,7 @@ import { echoPrompt, type EchoPiece } from './echo-prompt';
 import { choiceRequest, runChoice, type ChoicePiece } from './run-choice';
 import type { SlotTasks } from './slot-tasks';
 import { ReasoningEnd } from './reasoning-end';
+import { engineReasoningBudget } from './engine-settings';
 
 /** Posts one typed engine event to the SW. */
 export const postToSw = <K extends keyof EngineToSw>(port: MessagePort, type: K, payload: EngineToSw[K]) =>
@@ -289,19 +290,20 @@ function renderWithMedia(
 }
 
 /**
- * A conversation's reasoning budget as the sampler takes it: the request's, with the template's
- * reasoning tags (none where the template has none, as llama-server sets none there).
+ * A conversation's reasoning budget as the sampler takes it: the request's over the engine's
+ * default (`startInpage({ reasoningBudget })`), with the template's reasoning tags (none where the
+ * template has none, as llama-server sets none there).
  */
 function reasoningFor(
   model: LoadedModel,
   requested: RequestPrompt,
   request: GenerationRequest,
 ): Omit<ChoiceReasoning, 'ended'> | null {
-  const budget = request.reasoning_budget;
+  const budget = effectiveBudget(request.reasoning_budget, engineReasoningBudget());
   if (!budgetActive(budget) || typeof requested === 'string' || Array.isArray(requested) || !('chat' in requested))
     return null;
   const tags = reasoningTags(model.chatTemplate, requested.chat);
-  return tags ? { ...tags, budget: budget.tokens, message: budget.message, control: budget.control } : null;
+  return tags ? { ...tags, budget: budget.tokens, message: budget.message ?? '', control: budget.control } : null;
 }
 
 /** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */

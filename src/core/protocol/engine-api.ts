@@ -11,6 +11,7 @@ import type { ThreadCounts } from '../domain/threads';
 import type { GpuLayers } from '../domain/accelerator';
 import type { PromptCacheSettings } from '../domain/prompt-cache';
 import type { InboxInfo, Job, SlotsByModel } from './protocol';
+import type { ReasoningBudgetDefault } from '../domain/reasoning-budget';
 
 /**
  * What the page sets in a new engine worker before its first load, as one record (each absent:
@@ -32,6 +33,8 @@ export interface EngineSettings {
   downloads?: DownloadSettings;
   /** The prompt cache across page loads (src/core/domain/prompt-cache.ts). */
   promptCache?: PromptCacheSettings;
+  /** The reasoning budget of requests that set none (src/core/domain/reasoning-budget.ts). */
+  reasoningBudget?: ReasoningBudgetDefault;
 }
 
 /** How one request ended, as the engine saw it. */

@@ -111,6 +111,7 @@ function toRequest(input: ChatBody, shaped: Shaped): Omit<ChatRequest, 'grammar'
 function readReasoningBudget(input: ChatBody): Pick<ChatRequest, 'reasoning_budget'> {
   const tokens = input.reasoning_budget_tokens ?? input.thinking_budget_tokens ?? -1;
   const control = input.reasoning_control ?? false;
-  if (tokens < 0 && !control && input.reasoning_budget_message == null) return {};
-  return { reasoning_budget: { tokens, message: input.reasoning_budget_message ?? '', control } };
+  const message = input.reasoning_budget_message ?? undefined;
+  if (tokens < 0 && !control && message === undefined) return {};
+  return { reasoning_budget: { tokens, control, ...(message === undefined ? {} : { message }) } };
 }

@@ -16,3 +16,26 @@ describe('ReasoningEnd', () => {
     expect([first(), first(), later()]).toEqual([true, false, true]);
   });
 });
+
+describe("a request's budget over the engine's default", () => {
+  it("reads -1 and a missing message as the default's, as llama-server reads them; checks the option", async () => {
+    const { effectiveBudget, readReasoningBudgetOption, NO_REASONING_BUDGET } =
+      await import('../../../../src/core/domain/reasoning-budget');
+    const fallback = readReasoningBudgetOption({ tokens: 3, message: ' Enough.' }, 'reasoningBudget');
+    expect(effectiveBudget(undefined, fallback)).toEqual({ tokens: 3, message: ' Enough.', control: false });
+    expect(effectiveBudget({ tokens: -1, control: true }, fallback)).toEqual({
+      tokens: 3,
+      message: ' Enough.',
+      control: true,
+    });
+    expect(effectiveBudget({ tokens: 7, message: '', control: false }, fallback)).toEqual({
+      tokens: 7,
+      message: '',
+      control: false,
+    });
+    expect(effectiveBudget(undefined, NO_REASONING_BUDGET).tokens).toBe(-1);
+    expect(readReasoningBudgetOption(5, 'reasoningBudget')).toEqual({ tokens: 5, message: '' });
+    for (const bad of [-2, 1.5, '3', { tokens: 3, message: 4 }, 2 ** 31])
+      expect(() => readReasoningBudgetOption(bad, 'reasoningBudget')).toThrow(/reasoningBudget/);
+  });
+});

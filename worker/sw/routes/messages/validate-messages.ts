@@ -75,7 +75,7 @@ export function validateMessages(body: unknown, count = false): MessagesRequest 
     // Kept where the engine can keep it (llama-server passes it on as thinking_budget_tokens).
     ...(thinking.budget === null
       ? {}
-      : { reasoning_budget: { tokens: thinking.budget, message: '', control: false, advisory: true } }),
+      : { reasoning_budget: { tokens: thinking.budget, control: false, advisory: true } }),
     media: collectedMedia(media),
     tools: forcedStrict(tools, choice),
     tool_choice: choice,

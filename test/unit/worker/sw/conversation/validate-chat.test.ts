@@ -116,7 +116,6 @@ describe('validateChat: defaults and mapping', () => {
     expect(validateChat({ ...base, reasoning_budget_tokens: -1 }).reasoning_budget).toBeUndefined();
     expect(validateChat({ ...base, reasoning_budget_tokens: 0 }).reasoning_budget).toEqual({
       tokens: 0,
-      message: '',
       control: false,
     });
     expect(
@@ -132,7 +131,6 @@ describe('validateChat: defaults and mapping', () => {
     expect(chatGenerationRequest(controlled).reasoning_budget).toEqual(controlled.reasoning_budget);
     expect(validateChat({ ...base, reasoning_control: true }).reasoning_budget).toEqual({
       tokens: -1,
-      message: '',
       control: true,
     });
     expect(rejection({ ...base, reasoning_budget_tokens: -2 }).param).toBe('reasoning_budget_tokens');

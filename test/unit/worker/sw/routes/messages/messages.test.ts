@@ -119,7 +119,7 @@ describe('validateMessages', () => {
     const on = validateMessages({ ...base, max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 1024 } });
     expect([on.thinking, on.chat.reasoning_effort]).toStrictEqual([true, null]);
     // enabled's budget is kept where the engine can keep it (llama-server's thinking_budget_tokens), advisory elsewhere.
-    expect(on.chat.reasoning_budget).toStrictEqual({ tokens: 1024, message: '', control: false, advisory: true });
+    expect(on.chat.reasoning_budget).toStrictEqual({ tokens: 1024, control: false, advisory: true });
     expect(validateMessages({ ...base, thinking: { type: 'adaptive' } }).chat.reasoning_budget).toBeUndefined();
     expect(validateMessages(base).chat.reasoning_effort).toBeNull();
   });
