@@ -5,6 +5,7 @@ import { readIsolation } from '../../core/domain/isolation';
 import { parseThreads } from '../../core/domain/threads';
 import { parseSlots } from '../../core/domain/slot-count';
 import { parseGpuLayers } from '../../core/domain/accelerator';
+import { readReasoningBudgetOption } from '../../core/domain/reasoning-budget';
 
 /** The `data-*` attributes the drop-in script reads (as `dataset` keys). */
 export interface ScriptAttributes {
@@ -26,6 +27,8 @@ export interface ScriptAttributes {
   persist?: string | undefined;
   promptCache?: string | undefined;
   hfEndpoint?: string | undefined;
+  reasoningBudget?: string | undefined;
+  reasoningBudgetMessage?: string | undefined;
 }
 
 /** What the drop-in starts with, and what it must report with `console.error`. */
@@ -51,7 +54,8 @@ const fromScript = (model: string, scriptUrl: string) =>
  * each at scale 1; `data-persist`: present, `true` or `1` asks for
  * persistent storage, `false` or `0` does not; `data-hf-endpoint`: where `hf:` ids are resolved;
  * `data-prompt-cache`: `false` or `0` turns the prompt cache across page loads off, a number
- * of MiB bounds it).
+ * of MiB bounds it; `data-reasoning-budget`: the reasoning budget of chat requests that set none,
+ * with `data-reasoning-budget-message`).
  * Values the runtime does not support are never dropped silently: each one yields an error.
  */
 export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: string): ScriptOptions {
@@ -137,6 +141,17 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
       errors.push(
         `data-prompt-cache="${attributes.promptCache}" is not true, false or a number of MiB: keeping the default prompt cache.`,
       );
+  }
+  const budget = attributes.reasoningBudget?.trim();
+  if (budget) {
+    try {
+      options.reasoningBudget = readReasoningBudgetOption(
+        { tokens: /^-?\d+$/.test(budget) ? Number(budget) : budget, message: attributes.reasoningBudgetMessage ?? '' },
+        'data-reasoning-budget',
+      );
+    } catch (error) {
+      errors.push(`${error instanceof Error ? error.message : String(error)} Using no reasoning budget.`);
+    }
   }
   const hfEndpoint = attributes.hfEndpoint?.trim();
   if (hfEndpoint) {

@@ -153,4 +153,19 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
     expect(bad.errors).toEqual([expect.stringMatching(/^data-persist="always" is not true or false/)]);
     expect(bad.options.persist).toBeUndefined();
   });
+
+  it('data-reasoning-budget (with data-reasoning-budget-message) is the budget of requests that set none; a bad one is reported', () => {
+    expect(readScriptOptions({ reasoningBudget: ' 512 ' }, SCRIPT)).toMatchObject({
+      options: { reasoningBudget: { tokens: 512, message: '' } },
+      errors: [],
+    });
+    expect(
+      readScriptOptions({ reasoningBudget: '3', reasoningBudgetMessage: ' Enough.' }, SCRIPT).options.reasoningBudget,
+    ).toEqual({ tokens: 3, message: ' Enough.' });
+    for (const reasoningBudget of ['lots', '-2', '1.5']) {
+      const bad = readScriptOptions({ reasoningBudget }, SCRIPT);
+      expect(bad.options.reasoningBudget).toBeUndefined();
+      expect(bad.errors).toEqual([expect.stringMatching(/^data-reasoning-budget: .*Using no reasoning budget\.$/)]);
+    }
+  });
 });
