@@ -14,6 +14,7 @@ import {
   type RequestPrompt,
   type TokenCounts,
 } from '#core/domain/generation';
+import type { ChatPrompt } from '#core/domain/chat-prompt';
 import { budgetActive, effectiveBudget } from '#core/domain/reasoning-budget';
 import { message, type EngineToSw } from '#core/protocol/protocol';
 import type { ChoiceReasoning, ChoiceRunner, LoadedModel, MediaPrompt } from './backend';
@@ -77,8 +78,8 @@ export async function runGeneration(
       if (hasMedia(requested)) {
         // Read through the model's projector (issue 32): no echo, as llama-server has none for them.
         if (request.echo) throw new InvalidRequestError(ECHO_MEDIA, 'echo', 'unsupported_parameter');
-        const { runner, prompt, opensReasoning } = renderWithMedia(model, requested);
-        const reasoning = reasoningFor(model, requested, request);
+        const { runner, prompt, opensReasoning, conversation } = renderWithMedia(model, requested);
+        const reasoning = reasoningFor(model, request, conversation);
         if (!(await runPrompt(runner, prompt, { echo: null, opensReasoning, reasoning }, p, context)))
           return tally.snapshot();
         continue;
@@ -94,9 +95,9 @@ export async function runGeneration(
           return tally.snapshot();
         continue;
       }
-      const { prompt, opensReasoning } = await renderFor(model, requested);
+      const { prompt, opensReasoning, conversation } = await renderFor(model, requested);
       const echo = request.echo ? await echoPrompt(model, prompt, request.logprobs, signal, request.lora) : null;
-      const reasoning = reasoningFor(model, requested, request);
+      const reasoning = reasoningFor(model, request, conversation);
       if (!(await runPrompt(model, prompt, { echo, opensReasoning, reasoning }, p, context))) return tally.snapshot();
     }
     postToSw(port, 'generation.done', { counts: tally.snapshot() });
@@ -257,14 +258,20 @@ async function runPrompt<P>(
 async function renderFor(
   model: LoadedModel,
   requested: RequestPrompt,
-): Promise<{ prompt: PromptInput; opensReasoning: boolean | null }> {
-  if (typeof requested === 'string' || Array.isArray(requested)) return { prompt: requested, opensReasoning: null };
+): Promise<{ prompt: PromptInput; opensReasoning: boolean | null; conversation: RenderedConversation | null }> {
+  if (typeof requested === 'string' || Array.isArray(requested))
+    return { prompt: requested, opensReasoning: null, conversation: null };
   if (!isChatPrompt(requested)) throw new Error('A prompt with media is rendered by renderWithMedia.');
   const rendered = renderChatSegments(model.chatTemplate, requested.chat);
-  const prompt = model.tokenizeSegments
-    ? await model.tokenizeSegments(rendered.segments)
-    : promptText(rendered.segments);
-  return { prompt, opensReasoning: rendered.opensReasoning };
+  const text = promptText(rendered.segments);
+  const prompt = model.tokenizeSegments ? await model.tokenizeSegments(rendered.segments) : text;
+  return { prompt, opensReasoning: rendered.opensReasoning, conversation: { chat: requested.chat, text } };
+}
+
+/** A conversation and its prompt text, as the template rendered it (for its reasoning tags). */
+interface RenderedConversation {
+  chat: ChatPrompt;
+  text: string;
 }
 
 /**
@@ -276,17 +283,27 @@ async function renderFor(
 function renderWithMedia(
   model: LoadedModel,
   requested: PromptWithMedia,
-): { runner: ChoiceRunner<MediaPrompt>; prompt: MediaPrompt; opensReasoning: boolean | null } {
+): {
+  runner: ChoiceRunner<MediaPrompt>;
+  prompt: MediaPrompt;
+  opensReasoning: boolean | null;
+  conversation: RenderedConversation | null;
+} {
   const { media: runner, mediaMarker } = model;
   const { marker, items } = requested.media;
   if (!runner || mediaMarker === undefined)
     throw new Error(`'${model.details?.mmproj ?? 'the model'}' says it reads media but has no projector runner.`);
   const withMarker = (text: string) => (marker === null ? text : text.split(marker).join(mediaMarker));
   if (!('chat' in requested))
-    return { runner, prompt: { text: withMarker(requested.text), items }, opensReasoning: null };
+    return { runner, prompt: { text: withMarker(requested.text), items }, opensReasoning: null, conversation: null };
   const rendered = renderChatSegments(model.chatTemplate, requested.chat);
-  const text = withMarker(promptText(rendered.segments));
-  return { runner, prompt: { text, items }, opensReasoning: rendered.opensReasoning };
+  const text = promptText(rendered.segments);
+  return {
+    runner,
+    prompt: { text: withMarker(text), items },
+    opensReasoning: rendered.opensReasoning,
+    conversation: { chat: requested.chat, text },
+  };
 }
 
 /**
@@ -296,14 +313,13 @@ function renderWithMedia(
  */
 function reasoningFor(
   model: LoadedModel,
-  requested: RequestPrompt,
   request: GenerationRequest,
+  conversation: RenderedConversation | null,
 ): Omit<ChoiceReasoning, 'ended'> | null {
   const budget = effectiveBudget(request.reasoning_budget, engineReasoningBudget());
-  if (!budgetActive(budget) || typeof requested === 'string' || Array.isArray(requested) || !('chat' in requested))
-    return null;
-  const tags = reasoningTags(model.chatTemplate, requested.chat);
-  return tags ? { ...tags, budget: budget.tokens, message: budget.message ?? '', control: budget.control } : null;
+  if (!conversation || !budgetActive(budget)) return null;
+  const tags = reasoningTags(model.chatTemplate, conversation.chat, conversation.text);
+  return tags ? { ...tags, budget: budget.tokens, message: budget.message, control: budget.control } : null;
 }
 
 /** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */

@@ -55,7 +55,7 @@ export function readReasoningBudgetOption(value: unknown, field: string): Reason
 export function effectiveBudget(
   request: ReasoningBudget | undefined,
   fallback: ReasoningBudgetDefault,
-): ReasoningBudget {
+): Required<Omit<ReasoningBudget, 'advisory'>> {
   return {
     tokens: request !== undefined && request.tokens >= 0 ? request.tokens : fallback.tokens,
     message: request?.message ?? fallback.message,

@@ -18,9 +18,14 @@ export interface ReasoningTags {
 const START = '<think>';
 const END = '</think>';
 
-export function reasoningTags(template: ChatTemplate | null, prompt: ChatPrompt): ReasoningTags | null {
+/** The tags of `template`, whose render of `prompt` is `rendered` (the prompt the engine reads). */
+export function reasoningTags(
+  template: ChatTemplate | null,
+  prompt: ChatPrompt,
+  rendered: string,
+): ReasoningTags | null {
   if (!template || !template.source.includes(START) || !template.source.includes(END)) return null;
-  const generation_prompt = renderGenerationPrompt(template.source, prompt, {
+  const generation_prompt = renderGenerationPrompt(template.source, prompt, rendered, {
     bos_token: template.bos_token,
     eos_token: template.eos_token,
   });

@@ -68,24 +68,25 @@ export function renderChatTemplate(
 
 /**
  * The text the template adds to open the answer (`add_generation_prompt`), as llama-server
- * finds it (common_chat_template_generation_prompt): the render with it, past the longest
- * prefix it shares with the render without it. '' where either render fails.
+ * finds it (common_chat_template_generation_prompt): `rendered` (the request's prompt, rendered
+ * with it) past the longest prefix it shares with the render without it. '' where that render fails.
  */
-export function renderGenerationPrompt(source: string, request: TemplateRequest, tokens: SpecialTokens = {}): string {
-  const template = compile(source);
+export function renderGenerationPrompt(
+  source: string,
+  request: TemplateRequest,
+  rendered: string,
+  tokens: SpecialTokens = {},
+): string {
   const globals = { bos_token: tokens.bos_token ?? '', eos_token: tokens.eos_token ?? '' };
-  const inputs = { ...templateInputs(request), ...globals };
   let without: string;
-  let withIt: string;
   try {
-    without = template.render({ ...inputs, add_generation_prompt: false });
-    withIt = template.render({ ...inputs, add_generation_prompt: true });
+    without = compile(source).render({ ...templateInputs(request), ...globals, add_generation_prompt: false });
   } catch {
     return '';
   }
   let shared = 0;
-  while (shared < without.length && shared < withIt.length && without[shared] === withIt[shared]) shared += 1;
-  return withIt.slice(shared);
+  while (shared < without.length && shared < rendered.length && without[shared] === rendered[shared]) shared += 1;
+  return rendered.slice(shared);
 }
 
 function run(template: Template, variables: Record<string, unknown>): string {

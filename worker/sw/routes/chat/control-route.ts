@@ -8,9 +8,8 @@
  */
 import { InvalidRequestError } from '#core/domain/errors';
 import { isRecord } from '#core/util/is-record';
-import { checkApiKey } from '../../check-api-key';
+import { checkEnginesKey } from '../../check-api-key';
 import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
-import { engineClients } from '../../engine-clients';
 import { readJson } from '../../read-json';
 import type { Route } from '../../route';
 import { endReasoning } from '../../running-chats';
@@ -21,8 +20,7 @@ export function chatControlRoute(clients: Clients, prefix: string): Route {
     path: `${prefix}/chat/completions/control`,
     dialect: LLAMA_SERVER_DIALECT,
     handle: async (event) => {
-      const engines = await engineClients(clients, event.clientId);
-      checkApiKey(event.request, engines[0]?.apiKey ?? null, LLAMA_SERVER_DIALECT);
+      await checkEnginesKey(clients, event, LLAMA_SERVER_DIALECT);
       const body = await readJson(event.request);
       const id = isRecord(body) ? body.id : undefined;
       if (typeof id !== 'string' || id === '') throw new InvalidRequestError('missing completion id', 'id');

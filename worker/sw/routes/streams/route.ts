@@ -13,20 +13,14 @@
  */
 import { InvalidRequestError, NotFoundError } from '#core/domain/errors';
 import { isRecord } from '#core/util/is-record';
-import { checkApiKey } from '../../check-api-key';
+import { checkEnginesKey } from '../../check-api-key';
 import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
-import { engineClients } from '../../engine-clients';
 import { readJson } from '../../read-json';
 import type { Route, RouteEvent } from '../../route';
 import { SSE_HEADERS } from '../../sse';
 import { streamSessions } from '../../streams/sessions';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
-
-async function checkKey(clients: Clients, event: RouteEvent): Promise<void> {
-  const engines = await engineClients(clients, event.clientId);
-  checkApiKey(event.request, engines[0]?.apiKey ?? null, LLAMA_SERVER_DIALECT);
-}
 
 function conversation(event: RouteEvent): string {
   const id = new URL(event.request.url).searchParams.get('conv_id');
@@ -44,7 +38,7 @@ export function streamRoutes(clients: Clients, prefix: string): Route[] {
     path: `${prefix}${path}`,
     dialect: LLAMA_SERVER_DIALECT,
     handle: async (event: RouteEvent) => {
-      await checkKey(clients, event);
+      await checkEnginesKey(clients, event, LLAMA_SERVER_DIALECT);
       return answer(event);
     },
   });

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderGenerationPrompt } from '../../../../../worker/engine/chat/render-chat-template';
+import { renderChatPrompt } from '../../../../../worker/engine/chat/render-prompt';
 import { reasoningTags } from '../../../../../worker/engine/chat/reasoning-tags';
 import type { ChatPrompt } from '../../../../../src/core/domain/chat-prompt';
 import { thinkingTemplate } from '../../../../fixtures/inpage-test-qwen3-think';
@@ -21,30 +22,36 @@ const chat = (extra: Partial<ChatPrompt> = {}): ChatPrompt => ({
   ...extra,
 });
 const template = (source: string) => ({ source, bos_token: '', eos_token: '<|im_end|>', origin: 'gguf' as const });
+/** The generation prompt of `source` for `prompt`, from the prompt the engine renders. */
+const generationPrompt = (source: string, prompt: ChatPrompt) =>
+  renderGenerationPrompt(source, prompt, renderChatPrompt(template(source), prompt).text);
+/** `reasoningTags` of `source`, given that render. */
+const tagsOf = (source: string, prompt: ChatPrompt) =>
+  reasoningTags(template(source), prompt, renderChatPrompt(template(source), prompt).text);
 
 describe('renderGenerationPrompt', () => {
-  it('is what the template adds to open the answer, as llama-server finds it (both renders, past their shared prefix)', () => {
-    expect(renderGenerationPrompt(QWEN3, chat())).toBe('<|im_start|>assistant\n');
-    expect(renderGenerationPrompt(THINKING, chat())).toBe('<|im_start|>assistant\n<think>\n');
-    expect(renderGenerationPrompt(THINKING, chat({ chat_template_kwargs: { enable_thinking: false } }))).toBe(
+  it('is what the template adds to open the answer, as llama-server finds it (the prompt past what it shares with the render without it)', () => {
+    expect(generationPrompt(QWEN3, chat())).toBe('<|im_start|>assistant\n');
+    expect(generationPrompt(THINKING, chat())).toBe('<|im_start|>assistant\n<think>\n');
+    expect(generationPrompt(THINKING, chat({ chat_template_kwargs: { enable_thinking: false } }))).toBe(
       '<|im_start|>assistant\n<think>\n\n</think>\n\n',
     );
-    expect(renderGenerationPrompt('{% for m in messages %}{{ m.content }}{% endfor %}', chat())).toBe('');
+    expect(generationPrompt('{% for m in messages %}{{ m.content }}{% endfor %}', chat())).toBe('');
   });
 });
 
 describe('reasoningTags', () => {
   it('gives <think> and </think> with the generation prompt where the template writes both tags', () => {
-    expect(reasoningTags(template(THINKING), chat())).toEqual({
+    expect(tagsOf(THINKING, chat())).toEqual({
       start_tag: '<think>',
       end_tags: ['</think>'],
       generation_prompt: '<|im_start|>assistant\n<think>\n',
     });
-    expect(reasoningTags(template(QWEN3), chat())?.generation_prompt).toBe('<|im_start|>assistant\n');
+    expect(tagsOf(QWEN3, chat())?.generation_prompt).toBe('<|im_start|>assistant\n');
   });
 
   it('gives none for a template without them, or no template', () => {
-    expect(reasoningTags(template('{% for m in messages %}{{ m.content }}{% endfor %}'), chat())).toBeNull();
-    expect(reasoningTags(null, chat())).toBeNull();
+    expect(tagsOf('{% for m in messages %}{{ m.content }}{% endfor %}', chat())).toBeNull();
+    expect(reasoningTags(null, chat(), 'abc')).toBeNull();
   });
 });
