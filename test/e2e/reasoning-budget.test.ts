@@ -12,8 +12,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
-import { loadThinkModel, removeThinkModel, THINK_MODEL } from './think-model';
-import { askBoth, dataFrames, type Json } from './llama-server-compare';
+import { answerOf, loadThinkModel, removeThinkModel, sameAnswer, THINK_MODEL } from './think-model';
+import { askBoth, type Json } from './llama-server-compare';
 import { usePage } from './page-fixture';
 
 const skip = serverSkip();
@@ -22,39 +22,6 @@ if (skip) console.log(`# skipped: ${skip}`);
 const FOLDER = 'test-models-think';
 const fixture = usePage();
 const messages = [{ role: 'user', content: 'abc' }];
-
-interface Answer {
-  reasoning: string;
-  content: string;
-  finish: unknown;
-  completion: unknown;
-}
-
-/** A chat completion's reasoning, content, finish reason and completion tokens (JSON or SSE). */
-function answerOf(body: unknown, text: string, stream: boolean): Answer {
-  if (!stream) {
-    const choice = ((body as Json).choices as Json[])[0] as Json;
-    const message = choice.message as Json;
-    const usage = (body as Json).usage as Json;
-    return {
-      reasoning: String(message.reasoning_content ?? ''),
-      content: String(message.content ?? ''),
-      finish: choice.finish_reason,
-      completion: usage.completion_tokens,
-    };
-  }
-  const answer: Answer = { reasoning: '', content: '', finish: null, completion: null };
-  for (const frame of dataFrames(text)) {
-    for (const choice of (frame.choices as Json[] | undefined) ?? []) {
-      const delta = (choice.delta ?? {}) as Json;
-      answer.reasoning += String(delta.reasoning_content ?? '');
-      answer.content += String(delta.content ?? '');
-      if (choice.finish_reason) answer.finish = choice.finish_reason;
-    }
-    if (frame.usage) answer.completion = (frame.usage as Json).completion_tokens;
-  }
-  return answer;
-}
 
 /**
  * Streams a chat completion from `base` and, at its first reasoning delta, asks
@@ -130,11 +97,7 @@ describe('the reasoning budget against native llama-server', { skip: skip ?? fal
           ...extra,
           ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
         };
-        const both = await askBoth(fixture.page, server, 'POST', '/v1/chat/completions', body, model);
-        assert.equal(both.own.status, 200, both.ownText);
-        assert.equal(both.native.status, 200, both.nativeText);
-        const own = answerOf(both.own.body, both.ownText, stream);
-        assert.deepEqual(own, answerOf(both.native.body, both.nativeText, stream));
+        const { own } = await sameAnswer(fixture.page, server, body, model);
         if (extra.reasoning_budget_tokens === 3 && !extra.chat_template_kwargs)
           assert.deepEqual(own, {
             reasoning: 'Hello,',

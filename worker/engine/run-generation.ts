@@ -309,7 +309,10 @@ function renderWithMedia(
 /**
  * A conversation's reasoning budget as the sampler takes it: the request's over the engine's
  * default (`startInpage({ reasoningBudget })`), with the template's reasoning tags (none where the
- * template has none, as llama-server sets none there).
+ * template has none, as llama-server sets none there). A lazy grammar (strict tools with
+ * tool_choice `auto`) takes the tags even without a budget, as llama-server hands them with every
+ * request: its sampler then keeps the grammar out of the reasoning, so a `<tool_call>` the model
+ * writes while it reasons starts no call.
  */
 function reasoningFor(
   model: LoadedModel,
@@ -317,7 +320,8 @@ function reasoningFor(
   conversation: RenderedConversation | null,
 ): Omit<ChoiceReasoning, 'ended'> | null {
   const budget = effectiveBudget(request.reasoning_budget, engineReasoningBudget());
-  if (!conversation || !budgetActive(budget)) return null;
+  const lazyGrammar = request.grammar?.trigger !== undefined;
+  if (!conversation || !(budgetActive(budget) || lazyGrammar)) return null;
   const tags = reasoningTags(model.chatTemplate, conversation.chat, conversation.text);
   return tags ? { ...tags, budget: budget.tokens, message: budget.message, control: budget.control } : null;
 }
