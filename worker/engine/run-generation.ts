@@ -20,6 +20,7 @@ import { message, type EngineToSw } from '#core/protocol/protocol';
 import type { ChoiceReasoning, ChoiceRunner, LoadedModel, MediaPrompt } from './backend';
 import { renderChatSegments } from './chat/render-prompt';
 import { reasoningTags } from './chat/reasoning-tags';
+import { reasoningGrammar } from './chat/reasoning-grammar';
 import { promptText } from './chat/prompt-segments';
 import { echoPrompt, type EchoPiece } from './echo-prompt';
 import { choiceRequest, runChoice, type ChoicePiece } from './run-choice';
@@ -80,7 +81,8 @@ export async function runGeneration(
         if (request.echo) throw new InvalidRequestError(ECHO_MEDIA, 'echo', 'unsupported_parameter');
         const { runner, prompt, opensReasoning, conversation } = renderWithMedia(model, requested);
         const reasoning = reasoningFor(model, request, conversation);
-        if (!(await runPrompt(runner, prompt, { echo: null, opensReasoning, reasoning }, p, context)))
+        const withGrammar = grammarFor(model, context, conversation);
+        if (!(await runPrompt(runner, prompt, { echo: null, opensReasoning, reasoning }, p, withGrammar)))
           return tally.snapshot();
         continue;
       }
@@ -98,7 +100,9 @@ export async function runGeneration(
       const { prompt, opensReasoning, conversation } = await renderFor(model, requested);
       const echo = request.echo ? await echoPrompt(model, prompt, request.logprobs, signal, request.lora) : null;
       const reasoning = reasoningFor(model, request, conversation);
-      if (!(await runPrompt(model, prompt, { echo, opensReasoning, reasoning }, p, context))) return tally.snapshot();
+      const withGrammar = grammarFor(model, context, conversation);
+      if (!(await runPrompt(model, prompt, { echo, opensReasoning, reasoning }, p, withGrammar)))
+        return tally.snapshot();
     }
     postToSw(port, 'generation.done', { counts: tally.snapshot() });
   } catch (error) {
@@ -324,6 +328,17 @@ function reasoningFor(
   if (!conversation || !(budgetActive(budget) || lazyGrammar)) return null;
   const tags = reasoningTags(model.chatTemplate, conversation.chat, conversation.text);
   return tags ? { ...tags, budget: budget.tokens, message: budget.message, control: budget.control } : null;
+}
+
+/**
+ * The request's context for one prompt, its grammar leaving room for the reasoning of a
+ * conversation whose template writes one (`reasoningGrammar`).
+ */
+function grammarFor(model: LoadedModel, context: RunContext, conversation: RenderedConversation | null): RunContext {
+  const { request } = context;
+  if (!conversation || !request.grammar) return context;
+  const grammar = reasoningGrammar(model.chatTemplate, request.grammar, conversation.text);
+  return grammar === request.grammar ? context : { ...context, request: { ...request, grammar } };
 }
 
 /** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */

@@ -139,6 +139,12 @@ export interface OutputGrammar {
   trigger?: string;
   /** The JSON schema (`{type:'object'}` for `json_object`); absent for grammar, regex and choice constraints. */
   schema?: object;
+  /**
+   * A thinking model may reason before the constrained text (JSON, regex, choice and tool calls, as
+   * llama-server's `response_format`); absent for a grammar the client wrote, which applies from
+   * the first token (as llama-server's `grammar`).
+   */
+  afterReasoning?: true;
 }
 
 /** One candidate token with its log-probability. */

@@ -16,6 +16,11 @@ export const CONSTRAINT_KEYS: readonly string[] = CONSTRAINT_FIELDS.map((field) 
 export function readGrammar(body: Readonly<Record<string, unknown>>): OutputGrammar | null {
   const constraint = toConstraint(body);
   if (!constraint) return null;
-  const { gbnf, param, schema } = constraint;
-  return schema === undefined ? { gbnf, param } : { gbnf, param, schema };
+  const { gbnf, param, schema, kind } = constraint;
+  return {
+    gbnf,
+    param,
+    ...(schema === undefined ? {} : { schema }),
+    ...(kind === 'grammar' ? {} : { afterReasoning: true as const }),
+  };
 }

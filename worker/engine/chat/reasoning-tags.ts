@@ -15,8 +15,12 @@ export interface ReasoningTags {
   generation_prompt: string;
 }
 
-const START = '<think>';
-const END = '</think>';
+export const START = '<think>';
+export const END = '</think>';
+
+/** Whether `template` writes reasoning in the tags this engine knows. */
+export const templateThinks = (template: ChatTemplate | null): template is ChatTemplate =>
+  template !== null && template.source.includes(START) && template.source.includes(END);
 
 /** The tags of `template`, whose render of `prompt` is `rendered` (the prompt the engine reads). */
 export function reasoningTags(
@@ -24,7 +28,7 @@ export function reasoningTags(
   prompt: ChatPrompt,
   rendered: string,
 ): ReasoningTags | null {
-  if (!template || !template.source.includes(START) || !template.source.includes(END)) return null;
+  if (!templateThinks(template)) return null;
   const generation_prompt = renderGenerationPrompt(template.source, prompt, rendered, {
     bos_token: template.bos_token,
     eos_token: template.eos_token,

@@ -2,9 +2,10 @@
  * `strict` function tools -> the request's output grammar (shared by chat and responses). When
  * a tool that may be called has `strict: true`, its calls are constrained as llama.cpp's server
  * constrains Hermes/Qwen tool calls: with tool_choice `required` or a named function the output
- * is tool calls from its first token; with `auto` the grammar is lazy, from the first
- * `<tool_call>`. Another output constraint (response_format, grammar, ...) with strict tools is a
- * 400 `conflicting_constraints`: llama.cpp runs one grammar per request.
+ * is tool calls from its first token (after a thinking model's reasoning); with `auto` the grammar
+ * is lazy, from the first `<tool_call>` outside the reasoning. Another output constraint
+ * (response_format, grammar, ...) with strict tools is a 400 `conflicting_constraints`: llama.cpp
+ * runs one grammar per request.
  */
 import { InvalidRequestError } from '#core/domain/errors';
 import { toolCallGrammar } from '#core/constraints/tool-call-grammar';
@@ -29,5 +30,7 @@ export function withStrictTools(chat: ChatRequest, at: (i: number) => string): C
     parallel: chat.parallel_tool_calls,
     lazy: choice === 'auto',
   });
-  return { ...chat, grammar: { gbnf, param: 'tools', ...(trigger === null ? {} : { trigger }) } };
+  const grammar =
+    trigger === null ? { gbnf, param: 'tools', afterReasoning: true as const } : { gbnf, param: 'tools', trigger };
+  return { ...chat, grammar };
 }

@@ -1,0 +1,103 @@
+/**
+ * Room for the reasoning before a constrained output, as llama-server leaves it: on a template
+ * that writes `<think>` and `</think>`, its `response_format` (and tool-call) grammar starts with
+ * the template's reasoning (optional, or already open where the prompt opened it), so a thinking
+ * model reasons freely and the constrained text follows `</think>` as the answer. A grammar the
+ * client wrote (`grammar`, `ebnf`, ...) is left as it is and applies from the first token, as
+ * llama-server applies its `grammar`. The tags are matched as text, as llama-server's grammar
+ * matches them (a special token's text included).
+ */
+import type { OutputGrammar } from '#core/domain/generation';
+import type { ChatTemplate } from '#gguf/chat-template';
+import { END, START, templateThinks } from './reasoning-tags';
+
+/** The rule the constrained output starts from once the reasoning is over. */
+const ANSWER_ROOT = 'answer-root';
+
+/**
+ * The grammar a conversation on `template`, rendered as `prompt`, runs with: `grammar` after the
+ * reasoning where it leaves room for one, the template writes the tags and the prompt did not
+ * close them (llama-server's grammar reads the generation prompt first, so a closed reasoning
+ * there leaves it none); else `grammar` itself. A lazy grammar is left as it is: the sampler
+ * keeps it out of the reasoning (run-generation's `reasoningFor`).
+ */
+export function reasoningGrammar(template: ChatTemplate | null, grammar: OutputGrammar, prompt: string): OutputGrammar {
+  if (!grammar.afterReasoning || grammar.trigger !== undefined || !templateThinks(template)) return grammar;
+  const tail = prompt.trimEnd();
+  // The prompt closed the reasoning (thinking off: `<think>\n\n</think>`): the answer is next.
+  if (tail.endsWith(END)) return grammar;
+  return grammarAfterReasoning(grammar, tail.endsWith(START));
+}
+
+/**
+ * `grammar` after the reasoning: `<think>` (unless the prompt opened it), any text without
+ * `</think>`, `</think>` and up to two newlines, then the grammar; optional unless the prompt
+ * opened the reasoning.
+ */
+export function grammarAfterReasoning(grammar: OutputGrammar, opens: boolean): OutputGrammar {
+  const root = opens ? `root ::= reasoning` : `root ::= ${literal(START)} reasoning | ${ANSWER_ROOT}`;
+  const rules = [root, ...untilTag('reasoning', END, `"\\n"{0,2} ${ANSWER_ROOT}`)];
+  return { ...grammar, gbnf: `${rules.join('\n')}\n${renameRule(grammar.gbnf, 'root', ANSWER_ROOT)}` };
+}
+
+/**
+ * Rules `name`, `name-1`, ...: any text that does not hold `tag`, then `tag`, then `then` (a DFA,
+ * one rule per state, right-recursive so the grammar's stacks stay flat). `tag`'s first
+ * character must not come again in it (true of `</think>`): then a mismatch goes back to the
+ * start, or to state 1 on that character.
+ */
+export function untilTag(name: string, tag: string, then: string): string[] {
+  const chars = [...tag];
+  const first = chars[0] ?? '';
+  if (chars.length < 2 || chars.slice(1).includes(first))
+    throw new Error(`untilTag: '${tag}' repeats its first character`);
+  const state = (i: number) => (i === 0 ? name : `${name}-${i}`);
+  const rules = [`${state(0)} ::= [^${classChar(first)}] ${state(0)} | ${literal(first)} ${state(1)}`];
+  for (let i = 1; i < chars.length; i++) {
+    const next = chars[i] ?? '';
+    const onNext = i === chars.length - 1 ? `${literal(next)} ${then}` : `${literal(next)} ${state(i + 1)}`;
+    rules.push(
+      `${state(i)} ::= [^${classChar(next)}${classChar(first)}] ${state(0)} | ${literal(first)} ${state(1)} | ${onNext}`,
+    );
+  }
+  return rules;
+}
+
+/** A GBNF string literal of `text`. */
+const literal = (text: string) => JSON.stringify(text);
+
+/** `char` inside a GBNF character class. */
+const classChar = (char: string) => (/[\\\]^-]/.test(char) ? `\\${char}` : char);
+
+/** A rule name, read where it starts (sticky). */
+const NAME = /[A-Za-z0-9-]+/y;
+
+/**
+ * `gbnf` with rule `from` named `to`, where it is defined and wherever it is referred to (names
+ * inside string literals, character classes and comments are text, not names).
+ */
+export function renameRule(gbnf: string, from: string, to: string): string {
+  let out = '';
+  let i = 0;
+  while (i < gbnf.length) {
+    const char = gbnf.charAt(i);
+    const close = char === '"' ? '"' : char === '[' ? ']' : char === '#' ? '\n' : null;
+    if (close !== null) {
+      let j = i + 1;
+      while (j < gbnf.length && gbnf.charAt(j) !== close) j += gbnf.charAt(j) === '\\' && close !== '\n' ? 2 : 1;
+      out += gbnf.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    NAME.lastIndex = i;
+    const name = NAME.exec(gbnf)?.[0];
+    if (name !== undefined) {
+      out += name === from ? to : name;
+      i += name.length;
+      continue;
+    }
+    out += char;
+    i += 1;
+  }
+  return out;
+}
