@@ -6,9 +6,9 @@
  * own, with the default's message unless it sends one; streamed and not, token for token.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
-import { loadThinkModel, removeThinkModel, THINK_MODEL } from './think-model';
+import { describe, test } from 'node:test';
+import { serverSkip } from './llama-server';
+import { useThinkServer } from './think-model';
 import { askBoth, dataFrames, type Json } from './llama-server-compare';
 import { usePage } from './page-fixture';
 
@@ -42,18 +42,8 @@ describe(
   "the engine's default reasoning budget against llama-server --reasoning-budget",
   { skip: skip ?? false },
   () => {
-    let server: LlamaServer;
-    let model = '';
-    before(async () => {
-      model = await loadThinkModel(fixture.page, FOLDER);
-      server = await startLlamaServer({
-        model: THINK_MODEL,
-        args: ['--reasoning-budget', '3', '--reasoning-budget-message', MESSAGE],
-      });
-    });
-    after(async () => {
-      await server?.stop();
-      await removeThinkModel(FOLDER);
+    const think = useThinkServer(fixture, FOLDER, {
+      args: ['--reasoning-budget', '3', '--reasoning-budget-message', MESSAGE],
     });
 
     const cases: Array<[string, Json, string]> = [
@@ -72,7 +62,7 @@ describe(
             stream,
             ...extra,
           };
-          const both = await askBoth(fixture.page, server, 'POST', '/v1/chat/completions', body, model);
+          const both = await askBoth(fixture.page, think.server, 'POST', '/v1/chat/completions', body, think.model);
           assert.equal(both.own.status, 200, both.ownText);
           const own = split(both.own.body, both.ownText);
           assert.deepEqual(own, split(both.native.body, both.nativeText));

@@ -10,9 +10,9 @@
  * llama-server differential: skipped, with what is missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
-import { answerOf, loadThinkModel, removeThinkModel, sameAnswer, THINK_MODEL } from './think-model';
+import { describe, test } from 'node:test';
+import { serverSkip } from './llama-server';
+import { answerOf, sameAnswer, useThinkServer } from './think-model';
 import { askBoth, type Json } from './llama-server-compare';
 import { usePage } from './page-fixture';
 
@@ -63,17 +63,7 @@ async function streamWithControl(args: { base: string; body: Record<string, unkn
 }
 
 describe('the reasoning budget against native llama-server', { skip: skip ?? false }, () => {
-  let server: LlamaServer;
-  let model = '';
-
-  before(async () => {
-    model = await loadThinkModel(fixture.page, FOLDER);
-    server = await startLlamaServer({ model: THINK_MODEL });
-  });
-  after(async () => {
-    await server?.stop();
-    await removeThinkModel(FOLDER);
-  });
+  const think = useThinkServer(fixture, FOLDER);
 
   const cases: Array<[string, Json]> = [
     ['no budget: the whole chain is reasoning', {}],
@@ -97,7 +87,7 @@ describe('the reasoning budget against native llama-server', { skip: skip ?? fal
           ...extra,
           ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
         };
-        const { own } = await sameAnswer(fixture.page, server, body, model);
+        const { own } = await sameAnswer(fixture.page, think.server, body, think.model);
         if (extra.reasoning_budget_tokens === 3 && !extra.chat_template_kwargs)
           assert.deepEqual(own, {
             reasoning: 'Hello,',
@@ -111,7 +101,14 @@ describe('the reasoning budget against native llama-server', { skip: skip ?? fal
 
   test('a budget out of range is a 400 naming it, on both', async () => {
     for (const extra of [{ reasoning_budget_tokens: -2 }, { thinking_budget_tokens: 2 ** 31 }]) {
-      const both = await askBoth(fixture.page, server, 'POST', '/v1/chat/completions', { messages, ...extra }, model);
+      const both = await askBoth(
+        fixture.page,
+        think.server,
+        'POST',
+        '/v1/chat/completions',
+        { messages, ...extra },
+        think.model,
+      );
       assert.deepEqual([both.own.status, both.native.status], [400, 400]);
       assert.equal(((both.own.body as Json).error as Json).param, Object.keys(extra)[0]);
     }
@@ -124,7 +121,7 @@ describe('the reasoning budget against native llama-server', { skip: skip ?? fal
       thinking: { type: 'enabled', budget_tokens: 1024 },
       temperature: 0,
     };
-    const both = await askBoth(fixture.page, server, 'POST', '/v1/messages', body, model);
+    const both = await askBoth(fixture.page, think.server, 'POST', '/v1/messages', body, think.model);
     assert.equal(both.own.status, 200, both.ownText);
     const blocks = (answer: unknown) => ((answer as Json).content as Json[]).map((block) => block.type);
     assert.deepEqual(blocks(both.own.body), blocks(both.native.body));
@@ -133,7 +130,7 @@ describe('the reasoning budget against native llama-server', { skip: skip ?? fal
   });
 
   test("POST /v1/chat/completions/control's refusals, in llama-server's words", async () => {
-    const ask = (body: Json) => askBoth(fixture.page, server, 'POST', '/v1/chat/completions/control', body);
+    const ask = (body: Json) => askBoth(fixture.page, think.server, 'POST', '/v1/chat/completions/control', body);
     for (const body of [
       { action: 'reasoning_end' },
       { id: 'x', action: 'reasoning_stop' },
@@ -148,8 +145,8 @@ describe('the reasoning budget against native llama-server', { skip: skip ?? fal
   test('reasoning_end ends a running reasoning at its next token; without reasoning_control it is refused', async () => {
     // With EOS ignored the chain repeats to max_tokens: a long reasoning to end.
     const body = { messages, temperature: 0, max_tokens: 1500, ignore_eos: true, reasoning_control: true };
-    const native = await streamWithControl({ base: `http://127.0.0.1:${server.port}`, body });
-    const own = await fixture.page.evaluate(streamWithControl, { base: '', body: { ...body, model } });
+    const native = await streamWithControl({ base: `http://127.0.0.1:${think.server.port}`, body });
+    const own = await fixture.page.evaluate(streamWithControl, { base: '', body: { ...body, model: think.model } });
     for (const run of [native, own]) {
       assert.deepEqual(run.control, { status: 200, body: { success: true } });
       const answer = answerOf(null, run.text, true);
@@ -161,7 +158,7 @@ describe('the reasoning budget against native llama-server', { skip: skip ?? fal
     }
     const refused = await fixture.page.evaluate(streamWithControl, {
       base: '',
-      body: { ...body, max_tokens: 200, reasoning_control: false, model },
+      body: { ...body, max_tokens: 200, reasoning_control: false, model: think.model },
     });
     assert.deepEqual(refused.control, {
       status: 200,

@@ -10,9 +10,9 @@
  * server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
-import { answerOf, loadThinkModel, removeThinkModel, sameAnswer, THINK_MODEL, type Answer } from './think-model';
+import { describe, test } from 'node:test';
+import { serverSkip } from './llama-server';
+import { type Answer, answerOf, sameAnswer, useThinkServer } from './think-model';
 import { askBoth, type Json } from './llama-server-compare';
 import { usePage } from './page-fixture';
 
@@ -34,22 +34,12 @@ const streamed = (stream: boolean) => (stream ? { stream: true, stream_options: 
 const structured = (answer: Answer) => [answer.reasoning, answer.finish, JSON.parse(answer.content) as unknown];
 
 describe('structured output after the reasoning, against native llama-server', { skip: skip ?? false }, () => {
-  let server: LlamaServer;
-  let model = '';
-
-  before(async () => {
-    model = await loadThinkModel(fixture.page, FOLDER);
-    server = await startLlamaServer({ model: THINK_MODEL });
-  });
-  after(async () => {
-    await server?.stop();
-    await removeThinkModel(FOLDER);
-  });
+  const think = useThinkServer(fixture, FOLDER);
 
   /** Asks both for `body` (streamed or not): our answer and llama-server's. */
   async function ask(body: Json, stream: boolean): Promise<{ own: Answer; native: Answer }> {
     const full = { messages, temperature: 0, max_tokens: 60, ...body, ...streamed(stream) };
-    const both = await askBoth(fixture.page, server, 'POST', '/v1/chat/completions', full, model);
+    const both = await askBoth(fixture.page, think.server, 'POST', '/v1/chat/completions', full, think.model);
     assert.equal(both.own.status, 200, both.ownText);
     assert.equal(both.native.status, 200, both.nativeText);
     return {
@@ -62,7 +52,7 @@ describe('structured output after the reasoning, against native llama-server', {
     const suffix = stream ? ', streamed' : '';
     test(`json_object: the reasoning runs free, token for token as on llama-server${suffix}`, async () => {
       const body = { messages, temperature: 0, max_tokens: 30, response_format: { type: 'json_object' } };
-      const { own } = await sameAnswer(fixture.page, server, { ...body, ...streamed(stream) }, model);
+      const { own } = await sameAnswer(fixture.page, think.server, { ...body, ...streamed(stream) }, think.model);
       // The chain, then on again (its end is not allowed before the JSON): no JSON in the reasoning.
       assert.ok(own.reasoning.startsWith('Hello, world! 你好 😀 𝔸 café.!'), own.reasoning);
       assert.deepEqual([own.content, own.finish], ['', 'length']);
@@ -84,7 +74,7 @@ describe('structured output after the reasoning, against native llama-server', {
 
   test("the client's own grammar applies from the first token, as on llama-server", async () => {
     const body = { messages, temperature: 0, max_tokens: 20, grammar: 'root ::= "ab"' };
-    const { own } = await sameAnswer(fixture.page, server, body, model);
+    const { own } = await sameAnswer(fixture.page, think.server, body, think.model);
     assert.deepEqual([own.reasoning, own.finish], ['ab', 'stop']);
   });
 
@@ -92,7 +82,7 @@ describe('structured output after the reasoning, against native llama-server', {
     // llama-server 0.7.0 does not hold this template's answer to a call: ours only.
     const tools = [{ type: 'function', function: { name: 'get_weather', strict: true, parameters: schema } }];
     const body = {
-      model,
+      model: think.model,
       messages,
       temperature: 0,
       max_tokens: 200,

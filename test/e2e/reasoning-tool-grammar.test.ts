@@ -8,9 +8,9 @@
  * differential: skipped, with what is missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
-import { loadThinkModel, removeThinkModel, sameAnswer, THINK_TOOLS_MODEL } from './think-model';
+import { describe, test } from 'node:test';
+import { serverSkip } from './llama-server';
+import { sameAnswer, THINK_TOOLS_MODEL, useThinkServer } from './think-model';
 import { usePage } from './page-fixture';
 
 const skip = serverSkip();
@@ -30,17 +30,7 @@ const tool = (strict: boolean) => ({
 });
 
 describe('a lazy tool grammar and the reasoning, against native llama-server', { skip: skip ?? false }, () => {
-  let server: LlamaServer;
-  let model = '';
-
-  before(async () => {
-    model = await loadThinkModel(fixture.page, FOLDER, THINK_TOOLS_MODEL);
-    server = await startLlamaServer({ model: THINK_TOOLS_MODEL });
-  });
-  after(async () => {
-    await server?.stop();
-    await removeThinkModel(FOLDER);
-  });
+  const think = useThinkServer(fixture, FOLDER, { name: THINK_TOOLS_MODEL });
 
   for (const strict of [true, false]) {
     for (const stream of [false, true]) {
@@ -53,7 +43,7 @@ describe('a lazy tool grammar and the reasoning, against native llama-server', {
           max_tokens: 8,
           ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
         };
-        const { own, ownText } = await sameAnswer(fixture.page, server, body, model);
+        const { own, ownText } = await sameAnswer(fixture.page, think.server, body, think.model);
         // Before the tags went with the grammar, the grammar took the first for a call's start
         // and wrote `{"name"` after it.
         assert.deepEqual(own, { reasoning: TOOL_CALL.repeat(8), content: '', finish: 'length', completion: 8 });

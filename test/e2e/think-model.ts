@@ -5,6 +5,7 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import type { Page } from 'playwright';
 import { loadQwen3Tokenizer } from '../../scripts/load-qwen3-tokenizer';
 import {
@@ -13,7 +14,8 @@ import {
   INPAGE_TEST_QWEN3_THINK_TOOLS_MODEL_ID,
   QWEN3_TOOL_CALL_TOKEN,
 } from '../fixtures/inpage-test-qwen3-think';
-import { placeModel, type LlamaServer } from './llama-server';
+import { placeModel, startLlamaServer, type LlamaServer } from './llama-server';
+import type { PageFixture } from './page-fixture';
 import { askBoth, dataFrames, type Json } from './llama-server-compare';
 
 /** The models' names for llama-server (`startLlamaServer({ model })`). */
@@ -32,6 +34,36 @@ export async function loadThinkModel(page: Page, folder: string, name = THINK_MO
 
 /** Removes the page's copy. */
 export const removeThinkModel = (folder: string) => rm(`dist/${folder}`, { recursive: true, force: true });
+
+/**
+ * In a `describe`: the model (`name`) loaded in the fixture's page from `dist/<folder>/` and
+ * llama-server started on it (with `args`) before the tests, both gone after.
+ */
+export function useThinkServer(
+  fixture: PageFixture,
+  folder: string,
+  { name = THINK_MODEL, args = [] }: { name?: string; args?: readonly string[] } = {},
+): { readonly server: LlamaServer; readonly model: string } {
+  let server: LlamaServer | undefined;
+  let model = '';
+  before(async () => {
+    model = await loadThinkModel(fixture.page, folder, name);
+    server = await startLlamaServer({ model: name, args });
+  });
+  after(async () => {
+    await server?.stop();
+    await removeThinkModel(folder);
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('llama-server starts in before()');
+      return server;
+    },
+    get model() {
+      return model;
+    },
+  };
+}
 
 export interface Answer {
   reasoning: string;
