@@ -72,6 +72,31 @@ async function converse(args: {
   return { status: response.status, streamed, replayed, replayStatus: replay.status, lookup: await lookup.json() };
 }
 
+/**
+ * Streams a long completion under conversation `conv` from `base`; after its first chunk, sends
+ * a non-streamed one under the same id. The bytes the stream still gave, that request's status,
+ * and `GET /v1/stream` of `conv` afterwards. Self-contained: it runs in the page too.
+ */
+async function replaceWithJson(args: { base: string; conv: string; model: string }) {
+  const post = (stream: boolean, max_tokens: number) =>
+    fetch(`${args.base}/v1/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-conversation-id': args.conv },
+      body: JSON.stringify({ model: args.model, prompt: 'abc', max_tokens, temperature: 0, stream }),
+    });
+  const reader = (await post(true, 100000)).body?.getReader();
+  await reader?.read();
+  const json = await post(false, 2);
+  let rest = 0;
+  for (;;) {
+    const next = await reader?.read();
+    if (!next || next.done) break;
+    rest += next.value.length;
+  }
+  const replay = await fetch(`${args.base}/v1/stream?conv_id=${args.conv}`);
+  return { json: json.status, rest, replay: replay.status };
+}
+
 /** The completion's text in a stream's frames. */
 const textOf = (sse: string) =>
   sse
@@ -126,6 +151,16 @@ describe('resumable streams against native llama-server', { skip: skip ?? false 
       assert.ok(run.replayed.startsWith(run.streamed));
       assert.ok(run.replayed.endsWith('data: [DONE]\n\n'));
       assert.equal(textOf(run.replayed).length, 600);
+    }
+  });
+
+  test('a request without stream under the same id stops the running stream and leaves none, as on llama-server', async () => {
+    const native = await replaceWithJson({ base, conv: 'replaced', model: 'inpage-test' });
+    const own = await fixture.page.evaluate(replaceWithJson, { base: '', conv: 'replaced', model: 'inpage-test' });
+    for (const run of [native, own]) {
+      assert.deepEqual([run.json, run.replay], [200, 404]);
+      // Stopped at once: far fewer frames (~150 bytes each) than the 4,096 tokens of the context.
+      assert.ok(run.rest < 150 * 1000, String(run.rest));
     }
   });
 

@@ -18,7 +18,7 @@ import {
   type StreamFormatter,
 } from './engine-response';
 import { readJson } from './read-json';
-import { conversationId, resumable } from './streams/sessions';
+import { conversationId, resumable, streamSessions } from './streams/sessions';
 import type { Route, RouteEvent } from './route';
 import { withRoutes } from './upstream/route-request';
 
@@ -52,6 +52,22 @@ export function generationRoute<B extends { model: string }>(definition: Generat
   const { dialect } = definition;
   return (clients, prefix) => {
     const device: Route['handle'] = async (event) => {
+      // With llama-server's X-Conversation-Id a request replaces the conversation's stream at once
+      // (the running one is cancelled), streamed or not; only a stream keeps its session (streams/).
+      const conversation = conversationId(event.request);
+      const session = conversation === null ? null : streamSessions.createOrReplace(conversation);
+      try {
+        const { answer, streamed } = await answerOnDevice(event);
+        if (session === null) return answer;
+        if (streamed) return resumable(answer, session);
+        streamSessions.evict(session);
+        return answer;
+      } catch (error) {
+        if (session !== null) streamSessions.evict(session);
+        throw error;
+      }
+    };
+    const answerOnDevice = async (event: RouteEvent): Promise<{ answer: Response; streamed: boolean }> => {
       const routed = await routeToEngine(clients, event, {
         dialect,
         validate: async () => {
@@ -69,11 +85,9 @@ export function generationRoute<B extends { model: string }>(definition: Generat
       });
       const generation = await openGeneration(routed, event.request.signal);
       const body = routed.body;
-      if (!definition.streamed(body)) return jsonResponse(generation, definition.json(body, generation), dialect);
-      const answer = sseResponse(generation, definition.stream(body, generation), dialect);
-      // With llama-server's X-Conversation-Id the stream is kept for GET /v1/stream (streams/).
-      const conversation = conversationId(event.request);
-      return conversation === null ? answer : resumable(answer, conversation);
+      if (!definition.streamed(body))
+        return { answer: await jsonResponse(generation, definition.json(body, generation), dialect), streamed: false };
+      return { answer: sseResponse(generation, definition.stream(body, generation), dialect), streamed: true };
     };
     return {
       method: 'POST',

@@ -1,6 +1,7 @@
 /** This Service Worker's resumable streams (one registry for the generating routes and `/v1/stream`). */
 import { resumableBody } from './resumable-body';
 import { StreamSessions } from './stream-sessions';
+import type { StreamSession } from './stream-session';
 
 export const streamSessions = new StreamSessions();
 
@@ -10,10 +11,12 @@ export function conversationId(request: Request): string | null {
   return id ? id : null;
 }
 
-/** `answer` (a streamed generation) kept in a new session of `conversation` as it goes out. */
-export function resumable(answer: Response, conversation: string): Response {
-  if (!answer.body) return answer;
-  const session = streamSessions.createOrReplace(conversation);
+/** `answer` (a streamed generation) kept in `session` (its conversation's new one) as it goes out. */
+export function resumable(answer: Response, session: StreamSession): Response {
+  if (!answer.body) {
+    streamSessions.evict(session);
+    return answer;
+  }
   return new Response(resumableBody(answer.body, session, streamSessions.hold), {
     status: answer.status,
     headers: answer.headers,
