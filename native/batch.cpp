@@ -70,8 +70,9 @@ IP_EXPORT_MAY_SUSPEND int ip_slot_copy(int src, int dst) {
   e.slots[dst].cached = e.slots[src].cached;
   // Its cells' media chunks are src's now (media.cpp matches a cached chunk by the slot's media).
   e.slots[dst].media = e.slots[src].media;
-  // And its checkpoints (llama-server's copy_state_to clones the slot's prompt with them).
-  e.slots[dst].checkpoints = e.slots[src].checkpoints;
+  // And its checkpoints, as many as the budget takes (llama-server's copy_state_to clones the
+  // slot's prompt with them all).
+  copy_checkpoints(e.slots[src], e.slots[dst]);
   e.slots[dst].pending = 0;
   return 0;
 }

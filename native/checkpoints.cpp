@@ -16,6 +16,7 @@
 // and 256 MiB in all (a sliding-window checkpoint holds the window's K and V rows: for Gemma 3 4B
 // about 29 layers x 1,536 cells x 4 KiB, 174 MiB); the oldest go first, one that does not fit in
 // the budget is not saved.
+#include <iterator>
 #include <new>
 
 #include "engine.h"
@@ -64,9 +65,12 @@ void save_checkpoint(Slot & s, llama_seq_id seq, size_t from) {
   if (size == 0 || size > BUDGET) return;
   // One at the same tokens is replaced; then the oldest make room.
   drop_if(s.checkpoints, [&](const Checkpoint & c) { return c.n_tokens == from; });
-  while (!s.checkpoints.empty() && (s.checkpoints.size() >= MAX_PER_SLOT || bytes_held(e) + size > BUDGET))
+  size_t held = bytes_held(e);
+  while (!s.checkpoints.empty() && (s.checkpoints.size() >= MAX_PER_SLOT || held + size > BUDGET)) {
+    held -= s.checkpoints.front().data.size();
     s.checkpoints.erase(s.checkpoints.begin());
-  if (bytes_held(e) + size > BUDGET) return;
+  }
+  if (held + size > BUDGET) return;
   Checkpoint c{from, pos_min, llama_memory_seq_pos_max(memory, seq), {}};
   try {
     c.data.resize(size);
@@ -90,6 +94,25 @@ size_t restore_checkpoint(Slot & s, llama_seq_id seq, size_t keep, llama_pos nee
     return std::min({keep, s.size_up_to_pos(to), it->n_tokens});
   }
   return 0;
+}
+
+void copy_checkpoints(const Slot & src, Slot & dst) {
+  Engine & e = engine();
+  dst.checkpoints.clear();
+  // The newest that fit in the budget beside every slot's own (llama-server's copy_state_to
+  // clones them all, in the host's memory).
+  size_t held = bytes_held(e);
+  std::vector<Checkpoint> kept;
+  for (auto it = src.checkpoints.rbegin(); it != src.checkpoints.rend(); ++it) {
+    if (held + it->data.size() > BUDGET) break;
+    try {
+      kept.push_back(*it);
+    } catch (const std::bad_alloc &) {
+      break;
+    }
+    held += it->data.size();
+  }
+  dst.checkpoints.assign(std::make_move_iterator(kept.rbegin()), std::make_move_iterator(kept.rend()));
 }
 
 void drop_checkpoints(Slot & s, llama_pos pos) {

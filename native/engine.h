@@ -140,6 +140,8 @@ size_t prompt_step_size(const Slot & s, size_t from, size_t most);
 void save_checkpoint(Slot & s, llama_seq_id seq, size_t from);
 size_t restore_checkpoint(Slot & s, llama_seq_id seq, size_t keep, llama_pos needed);
 void drop_checkpoints(Slot & s, llama_pos pos);
+// Gives `dst` the newest of `src`'s checkpoints that fit in the budget (ip_slot_copy).
+void copy_checkpoints(const Slot & src, Slot & dst);
 
 // Which positions of a batch get logits.
 enum class Logits { none, last, all };

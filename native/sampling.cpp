@@ -152,14 +152,31 @@ IP_EXPORT_MAY_SUSPEND int ip_sample(int index, int n_probs, int ban_eog) {
       logits[id] = -INFINITY;
     }
   }
-  const llama_token id = common_sampler_sample(sampler, e.ctx, index);
+  llama_token id = LLAMA_TOKEN_NULL;
+  std::string failure;
+  try {
+    id = common_sampler_sample(sampler, e.ctx, index);
+  } catch (const std::exception & error) {
+    failure = error.what();
+  }
   for (size_t i = 0; i < saved.size(); i++) logits[e.eog[i]] = saved[i];
+  if (!failure.empty()) return fail("the sampler failed: " + failure);
   if (n_probs > 0) report(logits, llama_vocab_n_tokens(e.vocab), id, n_probs);
   return id;
 }
 
-// Feeds the sampled token to the sampler (grammar, penalties, mirostat state).
-IP_EXPORT void ip_accept(llama_token id) { common_sampler_accept(engine().slot().sampler, id, true); }
+// Feeds the sampled token to the sampler (grammar, penalties, mirostat state). 0, or -1 where
+// llama.cpp threw: a grammar that cannot take the token (the reasoning budget forced one it
+// does not allow, say), which llama-server answers with a 500; the request ends, the engine
+// goes on (the next request sets up a new sampler).
+IP_EXPORT int ip_accept(llama_token id) {
+  try {
+    common_sampler_accept(engine().slot().sampler, id, true);
+  } catch (const std::exception & error) {
+    return fail(std::string("the grammar cannot take the sampled token: ") + error.what());
+  }
+  return 0;
+}
 
 // Ends the current slot's reasoning now, as llama-server's reasoning_end control does: its budget
 // sampler (set up with reasoning_control or a budget) forces the end tag from the next token.

@@ -78,6 +78,24 @@ describe('structured output after the reasoning, against native llama-server', {
     assert.deepEqual([own.reasoning, own.finish], ['ab', 'stop']);
   });
 
+  test("a client's grammar that cannot take what the budget forces is an invalid_grammar error naming it (llama-server: a 500); the engine goes on", async () => {
+    const body = { messages, temperature: 0, max_tokens: 20, grammar: 'root ::= "ab"', reasoning_budget_tokens: 3 };
+    const both = await askBoth(fixture.page, think.server, 'POST', '/v1/chat/completions', body, think.model);
+    assert.equal(both.native.status, 500, both.nativeText);
+    // The error comes after the first tokens: under the status the answer already went out with
+    // (engine-response.ts's JSON_HOLD_MS), as the 400's JSON.
+    const error = (both.own.body as Json).error as Json;
+    assert.deepEqual([error.param, error.code], ['grammar', 'invalid_grammar']);
+    assert.match(String(error.message), /grammar/);
+    const after = await sameAnswer(
+      fixture.page,
+      think.server,
+      { messages, temperature: 0, max_tokens: 5 },
+      think.model,
+    );
+    assert.equal(after.own.reasoning, 'Hello, world! ');
+  });
+
   test('a forced tool call comes after the reasoning, as the answer', async () => {
     // llama-server 0.7.0 does not hold this template's answer to a call: ours only.
     const tools = [{ type: 'function', function: { name: 'get_weather', strict: true, parameters: schema } }];

@@ -15,3 +15,9 @@ export class EngineInputError extends EngineError {
     super(message);
   }
 }
+
+/**
+ * A request whose sampler could not go on (llama.cpp threw: its grammar cannot take the token
+ * chosen, a token the reasoning budget forced, say): the engine is sound, the request at fault.
+ */
+export class SamplerError extends EngineError {}

@@ -82,7 +82,7 @@ export interface LlamaEngineModule {
   _ip_draft_ngram(id: number, sizeN: number, sizeM: number): number;
   _ip_push_draft(ids: Ptr, n: number): MaySuspend;
   _ip_keep(n: number): number;
-  _ip_accept(id: number): void;
+  _ip_accept(id: number): number;
   _ip_reasoning_end(): number;
   _ip_push(id: number): MaySuspend;
   _ip_use(slot: number): number;

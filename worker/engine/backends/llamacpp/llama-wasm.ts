@@ -14,7 +14,7 @@ import createLlamaEngine from './wasm/llama-engine.mjs';
 import type { KvCacheType } from '#core/domain/tokenize';
 import type { ThreadCounts } from '#core/domain/threads';
 import { bufferBlobReads } from './blob-reads';
-import { EngineError, EngineInputError } from './engine-error';
+import { EngineError, EngineInputError, SamplerError } from './engine-error';
 import type { LlamaEngineFiles } from './engine-files';
 import type { LlamaEngineModule, LlamaEngineOptions, MaySuspend } from './engine-module';
 import { EngineLock } from './engine-lock';
@@ -521,15 +521,16 @@ export class LlamaWasm {
    */
   async sample(top: number, banEndOfGeneration: boolean, index = -1): Promise<SampledToken> {
     this.inSection('sample');
-    const id = this.check(await this.m._ip_sample(index, top, banEndOfGeneration ? 1 : 0));
+    const id = this.checkSampler(await this.m._ip_sample(index, top, banEndOfGeneration ? 1 : 0));
     if (top <= 0) return { id, logprob: 0, top: [] };
     const [entry] = this.entries(1, top);
     return entry ? { ...entry, id } : { id, logprob: 0, top: [] };
   }
 
+  /** Feeds the sampled token to the sampler; a grammar that cannot take it throws SamplerError. */
   accept(id: number): void {
     this.inSection('accept');
-    this.m._ip_accept(id);
+    this.checkSampler(this.m._ip_accept(id));
   }
 
   /** Ends the slot's reasoning from its next token (ip_reasoning_end); false: no budget sampler counting. */
@@ -767,6 +768,12 @@ export class LlamaWasm {
   /** Throws the glue's last error for a negative status. */
   private check(status: number): number {
     if (status < 0) throw new EngineError(this.m.UTF8ToString(address(this.m._ip_error())));
+    return status;
+  }
+
+  /** `check` for the sampler's calls: the glue's failure there is the request's (SamplerError). */
+  private checkSampler(status: number): number {
+    if (status < 0) throw new SamplerError(this.m.UTF8ToString(address(this.m._ip_error())));
     return status;
   }
 }

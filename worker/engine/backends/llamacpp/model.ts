@@ -23,7 +23,7 @@ import type {
 import type { PromptSegment } from '../../chat/prompt-segments';
 import { Utf8Hold } from '../../utf8-hold';
 import type { Projector } from './projector';
-import { EngineError, EngineInputError } from './engine-error';
+import { EngineError, EngineInputError, SamplerError } from './engine-error';
 import { RANK_POOLING, type LlamaWasm, type ModelNumbers, type RawCandidate, type SampledToken } from './llama-wasm';
 import { samplerSpec } from './sampler-spec';
 import { tokenSpelling } from './token-spelling';
@@ -192,10 +192,11 @@ export class LlamaCppModel implements LoadedModel {
 
   /** One choice of `request` on its prompt (made in the guard: tokenizing may fail), alone or in a slot. */
   private start(prompt: () => SlotPrompt, request: AnyChoice, signal: AbortSignal): AsyncIterable<GenerationEvent> {
-    return this.guard.stream(() => {
+    const events = this.guard.stream(() => {
       const own = prompt();
       return this.batch ? this.inSlot(this.batch, request, own, signal) : this.alone(request, own, signal);
     });
+    return samplerRefusal(events, request);
   }
 
   decodeCounts(): { decodes: number; decodedSlots: number } {
@@ -881,4 +882,22 @@ function modelMeta(file: GgufMeta, info: ModelNumbers, contextLength: number): M
     size: file.size,
     ftype: file.ftype,
   };
+}
+
+/**
+ * `events`, where a sampler failure (SamplerError: a grammar that cannot take the token the
+ * sampler chose) ends the choice with a 400 naming the request's output constraint; llama-server
+ * answers it with a 500.
+ */
+async function* samplerRefusal(
+  events: AsyncIterable<GenerationEvent>,
+  request: AnyChoice,
+): AsyncIterable<GenerationEvent> {
+  try {
+    yield* events;
+  } catch (error) {
+    if (!(error instanceof SamplerError)) throw error;
+    const why = `${error.message[0]?.toUpperCase() ?? ''}${error.message.slice(1)}.`;
+    throw new InvalidRequestError(why, request.grammar?.param ?? null, 'invalid_grammar');
+  }
 }

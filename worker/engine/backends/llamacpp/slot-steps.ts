@@ -24,7 +24,7 @@
  * its slot's end (model.ts): a step or a prompt chunk always has room. Where the engine says
  * otherwise, that is the engine's failure, not the request's.
  */
-import { EngineError } from './engine-error';
+import { EngineError, SamplerError } from './engine-error';
 import type { EngineGuard } from './engine-guard';
 import type { LlamaWasm, SampledToken } from './llama-wasm';
 import { DECODE_COST_IN_PROMPT_TOKENS, PrefillSteps } from './prefill-steps';
@@ -375,7 +375,15 @@ export class SlotSteps {
     );
     if (status !== 'ok') throw new EngineError(`a step found no room in a slot's cache (${status})`);
     if (__INPAGE_TEST_HOOKS__) recordStepSize(work.length);
-    for (const [row, item] of work.entries()) item.resolve([await this.sampleAt(item.slot, item.sample(0), row)]);
+    for (const [row, item] of work.entries()) {
+      // A request whose sampler fails ends alone; the step's other rows are sampled.
+      try {
+        item.resolve([await this.sampleAt(item.slot, item.sample(0), row)]);
+      } catch (error) {
+        if (!(error instanceof SamplerError)) throw error;
+        item.reject(error);
+      }
+    }
     this.stepMs = performance.now() - started;
   }
 
