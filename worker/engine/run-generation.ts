@@ -82,7 +82,8 @@ export async function runGeneration(
         const { runner, prompt, opensReasoning, conversation } = renderWithMedia(model, requested);
         const reasoning = reasoningFor(model, request, conversation);
         const withGrammar = grammarFor(model, context, conversation);
-        if (!(await runPrompt(runner, prompt, { echo: null, opensReasoning, reasoning }, p, withGrammar)))
+        const opener = openerOf(conversation, opensReasoning);
+        if (!(await runPrompt(runner, prompt, { echo: null, opensReasoning, opener, reasoning }, p, withGrammar)))
           return tally.snapshot();
         continue;
       }
@@ -92,7 +93,13 @@ export async function runGeneration(
         const { conversations } = model;
         const { opensReasoning } = conversations.prepare(choiceRequest(request, requested.chat, 0));
         if (
-          !(await runPrompt(conversations, requested.chat, { echo: null, opensReasoning, reasoning: null }, p, context))
+          !(await runPrompt(
+            conversations,
+            requested.chat,
+            { echo: null, opensReasoning, opener: null, reasoning: null },
+            p,
+            context,
+          ))
         )
           return tally.snapshot();
         continue;
@@ -101,7 +108,8 @@ export async function runGeneration(
       const echo = request.echo ? await echoPrompt(model, prompt, request.logprobs, signal, request.lora) : null;
       const reasoning = reasoningFor(model, request, conversation);
       const withGrammar = grammarFor(model, context, conversation);
-      if (!(await runPrompt(model, prompt, { echo, opensReasoning, reasoning }, p, withGrammar)))
+      const opener = openerOf(conversation, opensReasoning);
+      if (!(await runPrompt(model, prompt, { echo, opensReasoning, opener, reasoning }, p, withGrammar)))
         return tally.snapshot();
     }
     postToSw(port, 'generation.done', { counts: tally.snapshot() });
@@ -138,6 +146,8 @@ interface RunContext {
 interface PromptExtras {
   echo: EchoPiece | null;
   opensReasoning: boolean | null;
+  /** Where the prompt the engine rendered opens reasoning, its text from that `<think>` on. */
+  opener: string | null;
   /** A conversation's reasoning budget with its template's tags (the choices' `ended` added here). */
   reasoning: Omit<ChoiceReasoning, 'ended'> | null;
 }
@@ -152,7 +162,7 @@ interface PromptExtras {
 async function runPrompt<P>(
   runner: ChoiceRunner<P>,
   prompt: P,
-  { echo, opensReasoning, reasoning }: PromptExtras,
+  { echo, opensReasoning, opener, reasoning }: PromptExtras,
   p: number,
   { request, port, signal, tally, contextLength, slots, tasks, reasoningEnd }: RunContext,
 ): Promise<boolean> {
@@ -172,6 +182,7 @@ async function runPrompt<P>(
       postToSw(port, 'generation.prompt', {
         index: p,
         opens_reasoning: opensReasoning ?? false,
+        ...(opener === null ? {} : { reasoning_opener: opener }),
         ...(piece.prompt
           ? {
               counts: { prompt: piece.prompt.tokens, completion: 0, cached: piece.prompt.cached },
@@ -328,6 +339,13 @@ function reasoningFor(
   if (!conversation || !(budgetActive(budget) || lazyGrammar)) return null;
   const tags = reasoningTags(model.chatTemplate, conversation.chat, conversation.text);
   return tags ? { ...tags, budget: budget.tokens, message: budget.message, control: budget.control } : null;
+}
+
+/** The rendered prompt's text from its last `<think>` on, where it opens reasoning. */
+function openerOf(conversation: RenderedConversation | null, opensReasoning: boolean | null): string | null {
+  if (!conversation || opensReasoning !== true) return null;
+  const at = conversation.text.lastIndexOf('<think>');
+  return at < 0 ? null : conversation.text.slice(at);
 }
 
 /**

@@ -163,6 +163,8 @@ export interface EngineToSw {
   'generation.prompt': {
     index: number;
     opens_reasoning: boolean;
+    /** Where it opens reasoning, its text from that `<think>` on (`<think>\n`), where the engine rendered it. */
+    reasoning_opener?: string;
     /** The prompt's token counts, where the backend knows them on taking it (Anthropic's `message_start` reports them). */
     counts?: TokenCounts;
     /** The prompt as the backend laid it out, control tokens as text, where the request asked (`/infill`'s `prompt`). */

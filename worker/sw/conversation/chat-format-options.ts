@@ -29,9 +29,21 @@ export function chatFormatOptions(request: ChatRequest, now = Date.now()): ChatF
     include_usage: request.include_usage,
     continuous_usage: request.continuous_usage,
     parser: {
-      reasoning: true,
+      reasoning: request.reasoning_format !== 'none',
       startInReasoning: false,
       tools: request.tools.length > 0 && request.tool_choice !== 'none',
     },
+  };
+}
+
+/** `parser` once the engine took the prompt (its `generation.prompt`): whether it opened `<think>`, with what text. */
+export function parserForPrompt(
+  parser: ParserOptions,
+  event: { opens_reasoning: boolean; reasoning_opener?: string },
+): ParserOptions {
+  return {
+    ...parser,
+    startInReasoning: event.opens_reasoning,
+    ...(event.reasoning_opener === undefined ? {} : { opener: event.reasoning_opener }),
   };
 }

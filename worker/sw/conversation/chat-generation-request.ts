@@ -7,6 +7,7 @@ import { pickParameters } from '#core/domain/parameters';
 import type { ChatRequest } from './chat-types';
 import { promptMedia } from './chat-media';
 import type { GenerationRequest } from './neutral-types';
+import type { OutputGrammar } from '#core/domain/generation';
 
 export function chatGenerationRequest(chat: ChatRequest): GenerationRequest {
   const { messages, tools, chat_template_kwargs, reasoning_effort } = chat;
@@ -25,7 +26,7 @@ export function chatGenerationRequest(chat: ChatRequest): GenerationRequest {
     logprobs: chat.logprobs ? chat.top_logprobs : null,
     echo: false,
     suffix: null,
-    grammar: chat.grammar,
+    grammar: chat.reasoning_format === 'none' ? fromFirstToken(chat.grammar) : chat.grammar,
     cache_prompt: chat.cache_prompt,
     speculative: chat.speculative,
     lora: chat.lora,
@@ -34,4 +35,11 @@ export function chatGenerationRequest(chat: ChatRequest): GenerationRequest {
     ...(chat.reasoning_budget === undefined ? {} : { reasoning_budget: chat.reasoning_budget }),
     ...pickParameters(chat),
   };
+}
+
+/** `grammar` from the first token: with the reasoning left in the content, llama-server's grammar leaves it no room. */
+function fromFirstToken(grammar: OutputGrammar | null): OutputGrammar | null {
+  if (!grammar?.afterReasoning) return grammar;
+  const { afterReasoning: _, ...rest } = grammar;
+  return rest;
 }

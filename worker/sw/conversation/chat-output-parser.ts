@@ -3,6 +3,12 @@
  * llama.cpp's server and DeepSeek report it in `reasoning_content`), content, and Hermes/Qwen
  * `<tool_call>{"name":…, "arguments":{…}}</tool_call>` blocks. Only text that might start a tag
  * (and whitespace that might precede one) is held back between pieces.
+ *
+ * Whitespace as llama-server 0.7.0's parser leaves it (its reasoning is `<think>`, an optional
+ * newline, the text up to `</think>`, then up to two newlines): the reasoning keeps its own
+ * whitespace, leading and trailing; one of only whitespace is none; the content after `</think>`
+ * starts past up to two newlines, and keeps any other whitespace (a reasoning cut short keeps its
+ * trailing whitespace too).
  */
 import { randomId } from '../format/random-id';
 import { partialTagLength, trailingSpace } from '../format/partial-tag';
@@ -22,6 +28,11 @@ export interface ParserOptions {
   reasoning: boolean;
   /** The prompt already opened `<think>` (the template's generation prompt ends with it). */
   startInReasoning: boolean;
+  /**
+   * The prompt's text from that `<think>` on (`<think>\n`): with `reasoning` off, the content
+   * starts with it, as llama-server's does (the reasoning stays in the content, opened).
+   */
+  opener?: string;
   /** Recognise `<tool_call>` blocks (tools given and tool_choice is not 'none'). */
   tools: boolean;
   newId?: () => string;
@@ -35,15 +46,19 @@ type State = 'start' | 'reasoning' | 'content' | 'tool';
 export class ChatOutputParser {
   private state: State;
   private pending = '';
-  /** Drop whitespace at the start of the next reasoning/content run. */
-  private skipSpace: boolean;
+  /** Drop whitespace at the start of the next content run (after a tool call). */
+  private skipSpace = false;
+  /** Newlines still to drop at the start of the next run (after `<think>` and `</think>`). */
+  private skipNewlines = 0;
+  /** Reasoning other than whitespace was emitted (before it, whitespace is held). */
+  private reasoningText = false;
   private readonly newId: () => string;
   private tool: ToolCallReader | null = null;
   private calls = 0;
 
   constructor(private readonly options: ParserOptions) {
-    this.state = options.startInReasoning ? 'reasoning' : options.reasoning ? 'start' : 'content';
-    this.skipSpace = options.startInReasoning;
+    this.state = !options.reasoning ? 'content' : options.startInReasoning ? 'reasoning' : 'start';
+    if (!options.reasoning && options.startInReasoning) this.pending = options.opener ?? '';
     this.newId = options.newId ?? (() => randomId('call_'));
   }
 
@@ -68,10 +83,18 @@ export class ChatOutputParser {
       if (this.pending === '' && !final) return false;
       this.skipSpace = false;
     }
+    while (this.skipNewlines > 0 && this.pending.startsWith('\n')) {
+      this.pending = this.pending.slice(1);
+      this.skipNewlines -= 1;
+    }
+    if (this.skipNewlines > 0) {
+      if (this.pending === '' && !final) return false;
+      this.skipNewlines = 0;
+    }
     switch (this.state) {
       case 'start': {
         const head = this.pending.trimStart();
-        if (head.startsWith(THINK)) return this.enter('reasoning', this.pending.indexOf(THINK) + THINK.length);
+        if (head.startsWith(THINK)) return this.enter('reasoning', this.pending.indexOf(THINK) + THINK.length, 1);
         if (!final && THINK.startsWith(head)) return false;
         this.state = 'content';
         return true;
@@ -79,12 +102,17 @@ export class ChatOutputParser {
       case 'reasoning': {
         const end = this.pending.indexOf(END_THINK);
         if (end >= 0) {
-          out.reasoning += this.pending.slice(0, end).trimEnd();
-          return this.enter('content', end + END_THINK.length);
+          this.reason(out, this.pending.slice(0, end));
+          return this.enter('content', end + END_THINK.length, 2);
         }
-        // Whitespace before a (possible) `</think>` is held: it is trimmed if the tag follows.
+        // Whitespace before a (possible) `</think>` is held until the text goes on or the tag comes.
         const tag = final ? 0 : partialTagLength(this.pending, END_THINK);
-        return this.emit(out, 'reasoning', tag + trailingSpace(this.pending.slice(0, this.pending.length - tag)));
+        const space = final ? 0 : trailingSpace(this.pending.slice(0, this.pending.length - tag));
+        const ready = this.pending.slice(0, this.pending.length - tag - space);
+        if (!this.reasoningText && ready.trim() === '' && !final) return false;
+        this.reason(out, ready);
+        this.pending = final ? '' : this.pending.slice(ready.length);
+        return false;
       }
       case 'content': {
         const start = this.options.tools ? this.pending.indexOf(TOOL_OPEN) : -1;
@@ -121,11 +149,20 @@ export class ChatOutputParser {
     return this.enter('content', read.consumed);
   }
 
-  private enter(state: State, consumed: number): boolean {
+  /** Enters `state` past `consumed` characters, dropping all whitespace next or up to `newlines` newlines. */
+  private enter(state: State, consumed: number, newlines: number | 'space' = 'space'): boolean {
     this.pending = this.pending.slice(consumed);
     this.state = state;
-    this.skipSpace = true;
+    if (newlines === 'space') this.skipSpace = true;
+    else this.skipNewlines = newlines;
     return true;
+  }
+
+  /** Reasoning text, unless all the reasoning so far is whitespace. */
+  private reason(out: ParsedDelta, text: string): void {
+    if (!this.reasoningText && text.trim() === '') return;
+    out.reasoning += text;
+    this.reasoningText = true;
   }
 
   /** Emits all pending text but the last `keep` characters; never loops. */

@@ -34,6 +34,9 @@ export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high'] as
 
 export const VERBOSITIES = ['low', 'medium', 'high'] as const;
 
+/** llama-server's `reasoning_format`: `none` leaves the reasoning in the content; the others split it out. */
+export const REASONING_FORMATS = ['none', 'auto', 'deepseek', 'deepseek-legacy'] as const;
+
 const nullish = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);
 
 export const chatSchema = v.object({
@@ -62,6 +65,13 @@ export const chatSchema = v.object({
   thinking_budget_tokens: nullish(integerField('thinking_budget_tokens', -1, MAX_REASONING_BUDGET)),
   reasoning_budget_message: nullish(stringField('reasoning_budget_message')),
   reasoning_control: nullish(booleanField('reasoning_control')),
+  reasoning_format: nullish(
+    v.picklist(
+      REASONING_FORMATS,
+      (issue) =>
+        `Invalid value for 'reasoning_format': expected one of ${REASONING_FORMATS.map((f) => `'${f}'`).join(', ')}, but got ${JSON.stringify(issue.input)}.`,
+    ),
+  ),
   // Accepted and ignored: they cannot change the text (see advisory-fields.ts). `verbosity` is a
   // length hint for OpenAI's reasoning models (Responses takes it as `text.verbosity`);
   // `prediction` (Predicted Outputs) only speeds OpenAI up.

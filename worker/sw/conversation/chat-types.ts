@@ -9,6 +9,7 @@ import type { OutputGrammar } from '#core/domain/generation';
 import type { ParameterValues } from '#core/domain/parameters';
 import type { ReasoningBudget } from '#core/domain/reasoning-budget';
 import type { ChatMedia } from './chat-media';
+import type { REASONING_FORMATS } from './chat-schema';
 
 export type { ChatMessage, FunctionTool, ReasoningEffort, ToolCall } from '#core/domain/chat-prompt';
 
@@ -57,5 +58,11 @@ export interface ChatRequest extends ParameterValues {
   id_slot?: number;
   /** llama-server's reasoning budget and its control (absent: none asked). */
   reasoning_budget?: ReasoningBudget;
+  /**
+   * llama-server's `reasoning_format`: `none` leaves `<think>…</think>` in the content (and a
+   * constraint from the first token); `auto`, `deepseek` and `deepseek-legacy` split it out as
+   * `reasoning_content` (0.7.0 answers the three alike).
+   */
+  reasoning_format: (typeof REASONING_FORMATS)[number];
   user: string | null;
 }

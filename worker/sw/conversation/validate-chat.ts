@@ -85,6 +85,7 @@ function toRequest(input: ChatBody, shaped: Shaped): Omit<ChatRequest, 'grammar'
     parallel_tool_calls: input.parallel_tool_calls ?? true,
     chat_template_kwargs: input.chat_template_kwargs ?? {},
     reasoning_effort: input.reasoning_effort ?? null,
+    reasoning_format: input.reasoning_format ?? 'auto',
     stream,
     include_usage: input.stream_options?.include_usage ?? false,
     continuous_usage: input.stream_options?.continuous_usage_stats ?? false,

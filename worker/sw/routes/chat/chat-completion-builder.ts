@@ -6,7 +6,7 @@
 import { OpenAIError } from '#core/domain/errors';
 import { ChatChoice, type ChatFinishReason, type ChatMessageOut } from '../../conversation/chat-choice';
 import { chatUsage, type ChatUsage } from './chat-usage';
-import type { ChatFormatOptions } from '../../conversation/chat-format-options';
+import { parserForPrompt, type ChatFormatOptions } from '../../conversation/chat-format-options';
 import type { ChatLogprobs } from '../../conversation/chat-logprobs';
 import type { GenerationEvent } from '../../conversation/neutral-types';
 
@@ -34,7 +34,7 @@ export class ChatCompletionBuilder {
   accept(event: GenerationEvent): boolean {
     switch (event.type) {
       case 'generation.prompt':
-        this.options.parser = { ...this.options.parser, startInReasoning: event.opens_reasoning };
+        this.options.parser = parserForPrompt(this.options.parser, event);
         return false;
       case 'generation.piece':
         this.choice(event.index).piece(event.text, event.tokens);

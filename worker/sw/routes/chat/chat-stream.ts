@@ -7,7 +7,7 @@
 import { SSE_DONE, sseFrame } from '../../sse';
 import { ChatChoice } from '../../conversation/chat-choice';
 import { chatUsage, type ChatUsage } from './chat-usage';
-import type { ChatFormatOptions } from '../../conversation/chat-format-options';
+import { parserForPrompt, type ChatFormatOptions } from '../../conversation/chat-format-options';
 import type { ChatTokenLogprob } from '../../conversation/chat-logprobs';
 import type { GenerationEvent, TokenCounts } from '../../conversation/neutral-types';
 import type { ChoiceStep, ChatFinishReason } from '../../conversation/chat-choice';
@@ -47,7 +47,7 @@ export class ChatStream {
   accept(event: GenerationEvent): ChatStreamItem[] {
     switch (event.type) {
       case 'generation.prompt':
-        this.options.parser = { ...this.options.parser, startInReasoning: event.opens_reasoning };
+        this.options.parser = parserForPrompt(this.options.parser, event);
         return [];
       case 'generation.piece': {
         const [choice, opened] = this.choice(event.index);

@@ -33,19 +33,51 @@ function expectSplitInvariant(text: string, extra: Partial<ParserOptions> = {}) 
 }
 
 describe('ChatOutputParser: reasoning', () => {
-  it('splits <think> at the start into reasoning, trimming the tag whitespace', () => {
+  it("splits <think> at the start into reasoning, whitespace as llama-server's parser leaves it", () => {
+    // One newline after <think> and up to two after </think> go; the reasoning keeps its own.
     expect(expectSplitInvariant('<think>\nLet me think.\n</think>\n\nThe answer is 4.')).toStrictEqual({
-      reasoning: 'Let me think.',
+      reasoning: 'Let me think.\n',
       content: 'The answer is 4.',
       toolCalls: [],
     });
+    expect(expectSplitInvariant('<think>\n\n x \n</think>\n\n\n y ')).toMatchObject({
+      reasoning: '\n x \n',
+      content: '\n y ',
+    });
   });
 
-  it('starts in reasoning when the prompt opened <think>', () => {
+  it('starts in reasoning when the prompt opened <think>, keeping the reasoning whitespace', () => {
     expect(expectSplitInvariant('\nhmm\n</think>\n\nok', { startInReasoning: true })).toMatchObject({
-      reasoning: 'hmm',
+      reasoning: '\nhmm\n',
       content: 'ok',
     });
+    expect(expectSplitInvariant(' some', { startInReasoning: true })).toMatchObject({ reasoning: ' some' });
+  });
+
+  it('with reasoning off, leaves a prompt-opened reasoning in the content from its opener', () => {
+    expect(
+      expectSplitInvariant('hmm</think>ok', { reasoning: false, startInReasoning: true, opener: '<think>\n' }),
+    ).toStrictEqual({ reasoning: '', content: '<think>\nhmm</think>ok', toolCalls: [] });
+    expect(expectSplitInvariant('<think>a</think>b', { reasoning: false })).toMatchObject({
+      content: '<think>a</think>b',
+    });
+  });
+
+  it('drops a reasoning of only whitespace', () => {
+    expect(expectSplitInvariant('\n \n</think>\n\n\nok', { startInReasoning: true })).toStrictEqual({
+      reasoning: '',
+      content: '\nok',
+      toolCalls: [],
+    });
+    expect(expectSplitInvariant('\n\n', { startInReasoning: true })).toMatchObject({ reasoning: '', content: '' });
+  });
+
+  it('holds whitespace that a </think> may follow, and sends it with the text after or the tag', () => {
+    const parser = new ChatOutputParser(opts({ startInReasoning: true }));
+    expect(parser.push('\n').reasoning).toBe('');
+    expect(parser.push('a \n').reasoning).toBe('\na');
+    expect(parser.push('</th').reasoning).toBe('');
+    expect(parser.push('ink>\n\nb')).toStrictEqual({ reasoning: ' \n', content: 'b', toolCalls: [] });
   });
 
   it('leaves <think> alone when it is not at the start, or when reasoning is off', () => {
@@ -92,7 +124,7 @@ describe('ChatOutputParser: tool calls', () => {
   it('parses several calls after reasoning and text, dropping whitespace between calls', () => {
     const text = `<think>\nuse tools\n</think>\n\nChecking.\n${call}\n${call.replace('Paris', 'Rome')}\n`;
     const out = expectSplitInvariant(text);
-    expect(out.reasoning).toBe('use tools');
+    expect(out.reasoning).toBe('use tools\n');
     expect(out.content).toBe('Checking.\n');
     expect(out.toolCalls.map((c) => c.arguments)).toStrictEqual(['{"city":"Paris"}', '{"city":"Rome"}']);
     expect(out.toolCalls.map((c) => c.id)).toStrictEqual(['call_1', 'call_2']);

@@ -140,6 +140,20 @@ describe('validateChat: defaults and mapping', () => {
     expect(rejection({ ...base, reasoning_control: 'yes' }).param).toBe('reasoning_control');
   });
 
+  it("reads llama-server's reasoning_format; under none a constraint has no room for the reasoning", () => {
+    expect(validateChat(base).reasoning_format).toBe('auto');
+    expect(validateChat({ ...base, reasoning_format: 'deepseek-legacy' }).reasoning_format).toBe('deepseek-legacy');
+    const json = { ...base, response_format: { type: 'json_object' } };
+    expect(chatGenerationRequest(validateChat(json)).grammar?.afterReasoning).toBe(true);
+    const none = chatGenerationRequest(validateChat({ ...json, reasoning_format: 'none' }));
+    expect(none.grammar?.gbnf).toContain('root ::=');
+    expect(none.grammar?.afterReasoning).toBeUndefined();
+    // llama-server answers an unknown one with a 500.
+    expect(rejection({ ...base, reasoning_format: 'bogus' }).message).toMatch(
+      /'reasoning_format': expected one of 'none'/,
+    );
+  });
+
   it('stream_options needs stream; include_usage is read', () => {
     expect(validateChat({ ...base, stream: true, stream_options: { include_usage: true } }).include_usage).toBe(true);
     expect(rejection({ ...base, stream_options: { include_usage: true } }).param).toBe('stream_options');

@@ -157,6 +157,8 @@ describe('ChatStream (SSE chunks)', () => {
     expect(deltas(items)).toStrictEqual([
       { role: 'assistant', content: '' },
       ...[...'plan'].map((c) => ({ reasoning_content: c })),
+      // The newline before </think> is held until the tag says it is the reasoning's last.
+      { reasoning_content: '\n' },
       { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] },
       ...[...'{"a":1}'].map((c) => ({ tool_calls: [{ index: 0, function: { arguments: c } }] })),
       { tool_calls: [{ index: 1, id: 'call_2', type: 'function', function: { name: 'g', arguments: '' } }] },
