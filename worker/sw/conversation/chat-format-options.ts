@@ -32,6 +32,7 @@ export function chatFormatOptions(request: ChatRequest, now = Date.now()): ChatF
       reasoning: request.reasoning_format !== 'none',
       startInReasoning: false,
       tools: request.tools.length > 0 && request.tool_choice !== 'none',
+      json: request.grammar?.schema !== undefined,
     },
   };
 }

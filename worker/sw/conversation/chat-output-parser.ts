@@ -35,6 +35,11 @@ export interface ParserOptions {
   opener?: string;
   /** Recognise `<tool_call>` blocks (tools given and tool_choice is not 'none'). */
   tools: boolean;
+  /**
+   * The content is a JSON constraint's: the whitespace the grammar allows around the JSON is not
+   * content, as llama-server's parser leaves it out (`space` before and after its JSON rule).
+   */
+  json?: boolean;
   newId?: () => string;
 }
 
@@ -52,6 +57,8 @@ export class ChatOutputParser {
   private skipNewlines = 0;
   /** Reasoning other than whitespace was emitted (before it, whitespace is held). */
   private reasoningText = false;
+  /** A JSON constraint's content began (before it, whitespace goes). */
+  private jsonStarted = false;
   private readonly newId: () => string;
   private tool: ToolCallReader | null = null;
   private calls = 0;
@@ -122,6 +129,7 @@ export class ChatOutputParser {
           return this.enter('tool', start + TOOL_OPEN.length);
         }
         const keep = final || !this.options.tools ? 0 : partialTagLength(this.pending, TOOL_OPEN);
+        if (this.options.json) return this.emitJson(out, keep, final);
         return this.emit(out, 'content', keep);
       }
       case 'tool':
@@ -166,6 +174,17 @@ export class ChatOutputParser {
   }
 
   /** Emits all pending text but the last `keep` characters; never loops. */
+  /** `emit` for a JSON constraint's content: whitespace before it goes, after it waits (and goes at the end). */
+  private emitJson(out: ParsedDelta, keep: number, final: boolean): boolean {
+    if (!this.jsonStarted) {
+      this.pending = this.pending.trimStart();
+      this.jsonStarted = this.pending !== '';
+    }
+    const space = trailingSpace(this.pending.slice(0, this.pending.length - keep));
+    if (final) this.pending = this.pending.slice(0, this.pending.length - space);
+    return this.emit(out, 'content', final ? 0 : keep + space);
+  }
+
   private emit(out: ParsedDelta, field: 'reasoning' | 'content', keep: number): boolean {
     const cut = this.pending.length - keep;
     out[field] += this.pending.slice(0, cut);

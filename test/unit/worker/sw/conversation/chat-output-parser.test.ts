@@ -63,6 +63,17 @@ describe('ChatOutputParser: reasoning', () => {
     });
   });
 
+  it("leaves a JSON constraint's surrounding whitespace out of the content, after the reasoning", () => {
+    expect(expectSplitInvariant('\n {"a": 1} \n\t', { json: true, tools: false })).toStrictEqual({
+      reasoning: '',
+      content: '{"a": 1}',
+      toolCalls: [],
+    });
+    expect(
+      expectSplitInvariant('r\n</think>\n\n {"a": [1, 2]}\n', { json: true, tools: false, startInReasoning: true }),
+    ).toMatchObject({ reasoning: 'r\n', content: '{"a": [1, 2]}' });
+  });
+
   it('drops a reasoning of only whitespace', () => {
     expect(expectSplitInvariant('\n \n</think>\n\n\nok', { startInReasoning: true })).toStrictEqual({
       reasoning: '',

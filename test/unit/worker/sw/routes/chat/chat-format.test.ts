@@ -183,6 +183,26 @@ describe('ChatStream (SSE chunks)', () => {
     expect(lp).toStrictEqual([null, ['a <'], ['b'], null]);
   });
 
+  it("leaves a JSON constraint's surrounding whitespace out of the content; its tokens' logprobs still go", () => {
+    const json = options({ logprobs: true });
+    json.parser = { ...json.parser, json: true };
+    const items = stream(
+      [piece(' {', [tok(' {')]), piece('}\n', [tok('}\n')]), piece('\t', [tok('\t')]), end(), done],
+      json,
+    );
+    const lp = items.flatMap((i) =>
+      typeof i === 'object' && 'choices' in i
+        ? i.choices.map((c) => c.logprobs?.content.map((t) => t.token) ?? null)
+        : [],
+    );
+    expect(
+      deltas(items)
+        .map((d) => d.content ?? '')
+        .join(''),
+    ).toBe('{}');
+    expect(lp.flat().filter((t) => t !== null)).toStrictEqual([' {', '}\n', '\t']);
+  });
+
   it('interleaves n choices, each opened by its own role chunk', () => {
     const items = stream([piece('x', null, 0), piece('y', null, 1), end('stop', 1), end('length', 0), done], options());
     const indexed = items.flatMap((i) =>
