@@ -19,7 +19,7 @@ import { budgetActive, effectiveBudget } from '#core/domain/reasoning-budget';
 import { message, type EngineToSw } from '#core/protocol/protocol';
 import type { ChoiceReasoning, ChoiceRunner, LoadedModel, MediaPrompt } from './backend';
 import { renderChatSegments } from './chat/render-prompt';
-import { reasoningTags } from './chat/reasoning-tags';
+import { reasoningTags, START } from './chat/reasoning-tags';
 import { reasoningGrammar } from './chat/reasoning-grammar';
 import { promptText } from './chat/prompt-segments';
 import { echoPrompt, type EchoPiece } from './echo-prompt';
@@ -80,10 +80,8 @@ export async function runGeneration(
         // Read through the model's projector (issue 32): no echo, as llama-server has none for them.
         if (request.echo) throw new InvalidRequestError(ECHO_MEDIA, 'echo', 'unsupported_parameter');
         const { runner, prompt, opensReasoning, conversation } = renderWithMedia(model, requested);
-        const reasoning = reasoningFor(model, request, conversation);
-        const withGrammar = grammarFor(model, context, conversation);
-        const opener = openerOf(conversation, opensReasoning);
-        if (!(await runPrompt(runner, prompt, { echo: null, opensReasoning, opener, reasoning }, p, withGrammar)))
+        const rendered = fromRender(model, context, conversation, opensReasoning);
+        if (!(await runPrompt(runner, prompt, { echo: null, ...rendered.extras }, p, rendered.context)))
           return tally.snapshot();
         continue;
       }
@@ -106,11 +104,8 @@ export async function runGeneration(
       }
       const { prompt, opensReasoning, conversation } = await renderFor(model, requested);
       const echo = request.echo ? await echoPrompt(model, prompt, request.logprobs, signal, request.lora) : null;
-      const reasoning = reasoningFor(model, request, conversation);
-      const withGrammar = grammarFor(model, context, conversation);
-      const opener = openerOf(conversation, opensReasoning);
-      if (!(await runPrompt(model, prompt, { echo, opensReasoning, opener, reasoning }, p, withGrammar)))
-        return tally.snapshot();
+      const rendered = fromRender(model, context, conversation, opensReasoning);
+      if (!(await runPrompt(model, prompt, { echo, ...rendered.extras }, p, rendered.context))) return tally.snapshot();
     }
     postToSw(port, 'generation.done', { counts: tally.snapshot() });
   } catch (error) {
@@ -341,22 +336,27 @@ function reasoningFor(
   return tags ? { ...tags, budget: budget.tokens, message: budget.message, control: budget.control } : null;
 }
 
-/** The rendered prompt's text from its last `<think>` on, where it opens reasoning. */
-function openerOf(conversation: RenderedConversation | null, opensReasoning: boolean | null): string | null {
-  if (!conversation || opensReasoning !== true) return null;
-  const at = conversation.text.lastIndexOf('<think>');
-  return at < 0 ? null : conversation.text.slice(at);
-}
-
 /**
- * The request's context for one prompt, its grammar leaving room for the reasoning of a
- * conversation whose template writes one (`reasoningGrammar`).
+ * What a prompt takes from the engine's render of it (none for a text prompt): the reasoning
+ * budget, the prompt's text from the `<think>` it opens (`reasoning_opener`), and the request's
+ * context with its grammar leaving room for the reasoning (`reasoningGrammar`).
  */
-function grammarFor(model: LoadedModel, context: RunContext, conversation: RenderedConversation | null): RunContext {
+function fromRender(
+  model: LoadedModel,
+  context: RunContext,
+  conversation: RenderedConversation | null,
+  opensReasoning: boolean | null,
+): { extras: Omit<PromptExtras, 'echo'>; context: RunContext } {
   const { request } = context;
-  if (!conversation || !request.grammar) return context;
+  const at = conversation && opensReasoning === true ? conversation.text.lastIndexOf(START) : -1;
+  const extras = {
+    opensReasoning,
+    opener: conversation && at >= 0 ? conversation.text.slice(at) : null,
+    reasoning: reasoningFor(model, request, conversation),
+  };
+  if (!conversation || !request.grammar) return { extras, context };
   const grammar = reasoningGrammar(model.chatTemplate, request.grammar, conversation.text);
-  return grammar === request.grammar ? context : { ...context, request: { ...request, grammar } };
+  return { extras, context: grammar === request.grammar ? context : { ...context, request: { ...request, grammar } } };
 }
 
 /** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */

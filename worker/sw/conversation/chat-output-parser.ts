@@ -173,7 +173,6 @@ export class ChatOutputParser {
     this.reasoningText = true;
   }
 
-  /** Emits all pending text but the last `keep` characters; never loops. */
   /** `emit` for a JSON constraint's content: whitespace before it goes, after it waits (and goes at the end). */
   private emitJson(out: ParsedDelta, keep: number, final: boolean): boolean {
     if (!this.jsonStarted) {
@@ -185,6 +184,7 @@ export class ChatOutputParser {
     return this.emit(out, 'content', final ? 0 : keep + space);
   }
 
+  /** Emits all pending text but the last `keep` characters; never loops. */
   private emit(out: ParsedDelta, field: 'reasoning' | 'content', keep: number): boolean {
     const cut = this.pending.length - keep;
     out[field] += this.pending.slice(0, cut);
