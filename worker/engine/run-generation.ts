@@ -355,7 +355,10 @@ function fromRender(
     reasoning: reasoningFor(model, request, conversation),
   };
   if (!conversation || !request.grammar) return { extras, context };
-  const grammar = reasoningGrammar(model.chatTemplate, request.grammar, conversation.text);
+  const grammar = reasoningGrammar(model.chatTemplate, request.grammar, {
+    text: conversation.text,
+    opensReasoning: opensReasoning === true,
+  });
   return { extras, context: grammar === request.grammar ? context : { ...context, request: { ...request, grammar } } };
 }
 

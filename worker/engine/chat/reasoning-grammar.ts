@@ -15,18 +15,22 @@ import { END, START, templateThinks } from './reasoning-tags';
 const ANSWER_ROOT = 'answer-root';
 
 /**
- * The grammar a conversation on `template`, rendered as `prompt`, runs with: `grammar` after the
- * reasoning where it leaves room for one, the template writes the tags and the prompt did not
- * close them (llama-server's grammar reads the generation prompt first, so a closed reasoning
- * there leaves it none); else `grammar` itself. A lazy grammar is left as it is: the sampler
- * keeps it out of the reasoning (run-generation's `reasoningFor`).
+ * The grammar a conversation on `template`, rendered as `prompt` (whose render says whether it
+ * opened the reasoning), runs with: `grammar` after the reasoning where it leaves room for one,
+ * the template writes the tags and the prompt did not close them (llama-server's grammar reads the
+ * generation prompt first, so a closed reasoning there leaves it none); else `grammar` itself. A
+ * lazy grammar is left as it is: the sampler keeps it out of the reasoning (run-generation's
+ * `reasoningFor`).
  */
-export function reasoningGrammar(template: ChatTemplate | null, grammar: OutputGrammar, prompt: string): OutputGrammar {
+export function reasoningGrammar(
+  template: ChatTemplate | null,
+  grammar: OutputGrammar,
+  prompt: { text: string; opensReasoning: boolean },
+): OutputGrammar {
   if (!grammar.afterReasoning || grammar.trigger !== undefined || !templateThinks(template)) return grammar;
-  const tail = prompt.trimEnd();
   // The prompt closed the reasoning (thinking off: `<think>\n\n</think>`): the answer is next.
-  if (tail.endsWith(END)) return grammar;
-  return grammarAfterReasoning(grammar, tail.endsWith(START));
+  if (prompt.text.trimEnd().endsWith(END)) return grammar;
+  return grammarAfterReasoning(grammar, prompt.opensReasoning);
 }
 
 /**

@@ -521,7 +521,7 @@ export class LlamaWasm {
    */
   async sample(top: number, banEndOfGeneration: boolean, index = -1): Promise<SampledToken> {
     this.inSection('sample');
-    const id = this.checkSampler(await this.m._ip_sample(index, top, banEndOfGeneration ? 1 : 0));
+    const id = this.check(await this.m._ip_sample(index, top, banEndOfGeneration ? 1 : 0), SamplerError);
     if (top <= 0) return { id, logprob: 0, top: [] };
     const [entry] = this.entries(1, top);
     return entry ? { ...entry, id } : { id, logprob: 0, top: [] };
@@ -530,7 +530,7 @@ export class LlamaWasm {
   /** Feeds the sampled token to the sampler; a grammar that cannot take it throws SamplerError. */
   accept(id: number): void {
     this.inSection('accept');
-    this.checkSampler(this.m._ip_accept(id));
+    this.check(this.m._ip_accept(id), SamplerError);
   }
 
   /** Ends the slot's reasoning from its next token (ip_reasoning_end); false: no budget sampler counting. */
@@ -766,14 +766,9 @@ export class LlamaWasm {
   }
 
   /** Throws the glue's last error for a negative status. */
-  private check(status: number): number {
-    if (status < 0) throw new EngineError(this.m.UTF8ToString(address(this.m._ip_error())));
-    return status;
-  }
-
-  /** `check` for the sampler's calls: the glue's failure there is the request's (SamplerError). */
-  private checkSampler(status: number): number {
-    if (status < 0) throw new SamplerError(this.m.UTF8ToString(address(this.m._ip_error())));
+  /** `status`, or the glue's failure as `Failure` (the sampler's calls: SamplerError, the request's). */
+  private check(status: number, Failure: typeof EngineError = EngineError): number {
+    if (status < 0) throw new Failure(this.m.UTF8ToString(address(this.m._ip_error())));
     return status;
   }
 }

@@ -507,7 +507,7 @@ export class LlamaCppModel implements LoadedModel {
       if (!(error instanceof EngineInputError)) throw error;
       const param = error.item === null ? undefined : items[error.item]?.param;
       const why = param === undefined ? error.message : error.message.replace(/^media item \d+/, `'${param}'`);
-      throw new InvalidRequestError(`${why[0]?.toUpperCase() ?? ''}${why.slice(1)}.`, param ?? 'prompt');
+      throw new InvalidRequestError(sentence(why), param ?? 'prompt');
     }
   }
 
@@ -897,7 +897,9 @@ async function* samplerRefusal(
     yield* events;
   } catch (error) {
     if (!(error instanceof SamplerError)) throw error;
-    const why = `${error.message[0]?.toUpperCase() ?? ''}${error.message.slice(1)}.`;
-    throw new InvalidRequestError(why, request.grammar?.param ?? null, 'invalid_grammar');
+    throw new InvalidRequestError(sentence(error.message), request.grammar?.param ?? null, 'invalid_grammar');
   }
 }
+
+/** The glue's message as an error's sentence: capitalized, with a full stop. */
+const sentence = (why: string) => `${why[0]?.toUpperCase() ?? ''}${why.slice(1)}.`;

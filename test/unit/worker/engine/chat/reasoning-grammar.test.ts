@@ -10,6 +10,8 @@ import type { OutputGrammar } from '../../../../../src/core/domain/generation';
 
 const THINKS = { source: "{{ '<think>' }}{{ '</think>' }}", bos_token: '', eos_token: '', origin: 'gguf' as const };
 const PLAIN = { source: '{{ messages }}', bos_token: '', eos_token: '', origin: 'gguf' as const };
+/** A prompt its render says opened the reasoning. */
+const opened = (text: string) => ({ text, opensReasoning: true });
 const json: OutputGrammar = {
   gbnf: 'root ::= "{" space "}"\nspace ::= " "?',
   param: 'response_format',
@@ -91,26 +93,26 @@ describe('renameRule', () => {
 
 describe('reasoningGrammar', () => {
   it('opens with the reasoning where the prompt opened it', () => {
-    const { gbnf } = reasoningGrammar(THINKS, json, '<|im_start|>assistant\n<think>\n');
+    const { gbnf } = reasoningGrammar(THINKS, json, opened('<|im_start|>assistant\n<think>\n'));
     expect(gbnf.split('\n')[0]).toBe('root ::= reasoning');
     expect(gbnf).toContain('reasoning-7 ::= [^><] reasoning | "<" reasoning-1 | ">" "\\n"{0,2} answer-root');
     expect(gbnf).toContain('answer-root ::= "{" space "}"');
   });
 
   it('lets the model open one where the template writes the tags', () => {
-    expect(reasoningGrammar(THINKS, json, 'assistant\n').gbnf.split('\n')[0]).toBe(
+    expect(reasoningGrammar(THINKS, json, { text: 'assistant\n', opensReasoning: false }).gbnf.split('\n')[0]).toBe(
       'root ::= "<think>" reasoning | answer-root',
     );
   });
 
   it('leaves the grammar where the prompt closed the reasoning, the template has none, it is lazy or the client wrote it', () => {
-    expect(reasoningGrammar(THINKS, json, '<think>\n\n</think>\n\n')).toBe(json);
-    expect(reasoningGrammar(PLAIN, json, '<think>\n')).toBe(json);
-    expect(reasoningGrammar(null, json, '<think>\n')).toBe(json);
+    expect(reasoningGrammar(THINKS, json, { text: '<think>\n\n</think>\n\n', opensReasoning: false })).toBe(json);
+    expect(reasoningGrammar(PLAIN, json, opened('<think>\n'))).toBe(json);
+    expect(reasoningGrammar(null, json, opened('<think>\n'))).toBe(json);
     const lazy = { ...json, trigger: '<tool_call>' };
-    expect(reasoningGrammar(THINKS, lazy, '<think>\n')).toBe(lazy);
+    expect(reasoningGrammar(THINKS, lazy, opened('<think>\n'))).toBe(lazy);
     const own: OutputGrammar = { gbnf: 'root ::= "ab"', param: 'grammar' };
-    expect(reasoningGrammar(THINKS, own, '<think>\n')).toBe(own);
+    expect(reasoningGrammar(THINKS, own, opened('<think>\n'))).toBe(own);
   });
 
   it('keeps the rest of the grammar as it was', () => {
