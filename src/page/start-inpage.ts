@@ -224,6 +224,7 @@ class InpageRuntime extends EventTarget implements Inpage {
       {
         onCrash: (reason) => void this.recover(models, reason),
         onRejoin: () => void this.tab.election.leads.then(() => this.takeOver(models)),
+        onLoraScales: (model, scales) => this.keepLoraScales(model, scales),
       },
       settings,
     );
@@ -259,6 +260,15 @@ class InpageRuntime extends EventTarget implements Inpage {
     return card;
   }
 
+  /** `POST /lora-adapters` set `model`'s scales: its spec keeps them, so a restart loads them again. */
+  private keepLoraScales(model: string, scales: readonly number[]): void {
+    const spec = this.loaded.get(model);
+    if (!spec?.lora) return;
+    const lora = spec.lora.map((adapter, i) => ({ ...adapter, scale: scales[i] ?? adapter.scale }));
+    this.loaded.set(model, { ...spec, lora });
+    if (this.serving.id === model) this.serving = { ...this.serving, lora };
+  }
+
   private readonly report = (progress: LoadProgress) =>
     this.dispatchEvent(new CustomEvent('progress', { detail: progress }));
 
@@ -278,6 +288,7 @@ class InpageRuntime extends EventTarget implements Inpage {
     return this.tab.lead(
       catalogues.map((backend) => backend.name),
       this.oneThread ? { threads: { prefill: 1, decode: 1 } } : {},
+      [...this.loaded.keys()],
     );
   }
 

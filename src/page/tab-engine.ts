@@ -9,7 +9,7 @@ import type { Remote } from 'comlink';
 import type { EngineApi, EngineSettings } from '../core/protocol/engine-api';
 import { ServiceUnavailableError } from '../core/domain/errors';
 import type { BackendName } from '../core/domain/backend-name';
-import { message, type PageToSw } from '../core/protocol/protocol';
+import { isEngineToPage, message, type PageToSw } from '../core/protocol/protocol';
 import { createEngine } from './create-engine';
 import { electEngine, type EngineElection } from './engine-election';
 import { bridgeServiceWorker } from './sw-bridge';
@@ -24,6 +24,8 @@ export interface TabEvents {
   onCrash(reason: string): void;
   /** Back from the back/forward cache: the tab entered the election again, as a follower. */
   onRejoin(): void;
+  /** The engine says `POST /lora-adapters` set `model`'s LoRA scales (`model.lora`). */
+  onLoraScales(model: string, scales: number[]): void;
 }
 
 interface Running {
@@ -91,9 +93,11 @@ export class TabEngine {
 
   /**
    * Leads: starts the engine worker (offering `catalogues`, with the page's settings as
-   * `overrides` change them), watches it and bridges the SW to it.
+   * `overrides` change them), watches it and bridges the SW to it. The SW holds requests for
+   * this tab's model while the engine loads it, and for the models `reloads` names (those a
+   * restart loads again), which until then would be 404s.
    */
-  lead(catalogues: BackendName[], overrides: EngineSettings = {}): Remote<EngineApi> {
+  lead(catalogues: BackendName[], overrides: EngineSettings = {}, reloads: string[] = []): Remote<EngineApi> {
     this.detach();
     const { worker, engine } = createEngine({
       ...this.settings,
@@ -101,8 +105,12 @@ export class TabEngine {
       ...(this.gpuCrashed ? { gpuCrashed: true } : {}),
     });
     const watch = watchEngine(worker, engine, (reason, onGpu) => this.crashed(reason, onGpu));
+    worker.addEventListener('message', (event: MessageEvent<unknown>) => {
+      if (isEngineToPage(event.data) && event.data.type === 'model.lora')
+        this.events.onLoraScales(event.data.model, event.data.scales);
+    });
     this.running = { worker, engine, watch };
-    this.detach = bridgeServiceWorker(engine, this.apiKey, [this.modelId]);
+    this.detach = bridgeServiceWorker(engine, this.apiKey, [...new Set([this.modelId, ...reloads])]);
     if (catalogues.length > 0) void engine.offerCatalogue(catalogues);
     return engine;
   }

@@ -84,9 +84,10 @@ export function watchEngine(
   let engineStarting = false;
   const onMessage = (event: MessageEvent<unknown>) => {
     if (!isEngineToPage(event.data)) return;
-    if (event.data.type === 'engine.crashed') die(event.data.reason, event.data.onGpu === true);
-    else {
-      engineStarting = event.data.type === 'engine.starting';
+    const { type } = event.data;
+    if (type === 'engine.crashed') die(event.data.reason, event.data.onGpu === true);
+    else if (type === 'engine.starting' || type === 'engine.started') {
+      engineStarting = type === 'engine.starting';
       lastAnswer = Date.now();
     }
   };

@@ -17,6 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright';
 import { buildInpageTestLoraAttn, buildInpageTestLoraBack } from '../fixtures/inpage-test-lora';
 import { placeFile, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
+import { engineWorker } from './engine-worker-helpers';
 import { askBoth, type Json } from './llama-server-compare';
 import { assertSameOutput, type NativeOutput } from './native-probabilities';
 import { usePage } from './page-fixture';
@@ -205,6 +206,59 @@ describe('LoRA adapters against native llama-server --lora', { skip: skip ?? fal
       assert.deepEqual(now.completion_probabilities, asked.completion_probabilities);
     } finally {
       await post([
+        { id: 0, scale: 1 },
+        { id: 1, scale: 0.5 },
+      ]);
+    }
+  });
+
+  test('POSTed scales outlive a crash: the restarted engine loads the model at them (as llama-server keeps them)', async () => {
+    const { page } = single;
+    const asked = await sameCompletion(page, completion('Hello abcd', { lora: [{ id: 1, scale: 1 }] }), 'asked');
+    // Both sides at the new scales: llama-server keeps them until it stops.
+    const set = async (body: unknown) => {
+      const theirs = await fetch(`http://127.0.0.1:${native?.port}/lora-adapters`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+      });
+      assert.equal(theirs.status, 200);
+      return pageFetch(page, 'POST', '/lora-adapters', body);
+    };
+    try {
+      assert.equal((await set([{ id: 1, scale: 1 }])).status, 200);
+      // The GET goes once the page saw the crash, while the new engine loads the models again:
+      // the SW holds it for the model that is reloading (it was a 404 then).
+      type Listed = { status: number; body: unknown };
+      await page.evaluate((model) => {
+        const { inpage } = window;
+        const restarted = new Promise((resolve) => inpage.addEventListener('restart', resolve, { once: true }));
+        const crashed = new Promise((resolve) => inpage.addEventListener('crash', resolve, { once: true }));
+        const during = crashed.then(async (): Promise<Listed> => {
+          // The SW may take the GET before the page's word of the crash: it then went to the
+          // dead worker, and ends with a 503 ("The engine crashed ...: send the request again").
+          for (let tries = 1; ; tries++) {
+            const response = await fetch(`/lora-adapters?model=${model}`);
+            const body: unknown = await response.json();
+            if (response.status === 503 && JSON.stringify(body).includes('engine crashed') && tries < 5) continue;
+            await restarted;
+            return { status: response.status, body };
+          }
+        });
+        Reflect.set(window, 'loraDuringRestart', during);
+      }, MODEL);
+      const before = await engineWorker(page);
+      await before.evaluate(() => setTimeout(() => self.close(), 0));
+      const listed = await page.evaluate(() => Reflect.get(window, 'loraDuringRestart') as Promise<Listed>);
+      assert.notEqual(await engineWorker(page), before, 'a new engine worker serves');
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      assert.deepEqual(
+        (listed.body as Json[]).map((adapter) => adapter.scale),
+        [0, 1],
+      );
+      const now = await sameCompletion(page, completion('Hello abcd'), 'after the restart: attn 1');
+      assert.deepEqual(now.completion_probabilities, asked.completion_probabilities);
+    } finally {
+      await set([
         { id: 0, scale: 1 },
         { id: 1, scale: 0.5 },
       ]);

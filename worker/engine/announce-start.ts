@@ -1,4 +1,3 @@
-/// <reference lib="webworker" />
 /**
  * Tells the page when the worker starts an engine build and when it has started, so that the
  * page's watch (src/page/watch-engine.ts) checks meanwhile that the worker still answers its
@@ -9,14 +8,14 @@
  * long (the wasm is fetched and compiled asynchronously), so a silent worker there is a hung one.
  */
 import { message, type EngineToPage } from '#core/protocol/protocol';
+import { tellPage } from './tell-page';
 
 /** Runs `start`, announced to the page before and after (outside a worker, as in unit tests, just runs it). */
 export async function announceStart<T>(start: () => Promise<T>): Promise<T> {
-  const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
-  if (inWorker) self.postMessage(message<EngineToPage, 'engine.starting'>('engine.starting', {}));
+  tellPage(message<EngineToPage, 'engine.starting'>('engine.starting', {}));
   try {
     return await start();
   } finally {
-    if (inWorker) self.postMessage(message<EngineToPage, 'engine.started'>('engine.started', {}));
+    tellPage(message<EngineToPage, 'engine.started'>('engine.started', {}));
   }
 }

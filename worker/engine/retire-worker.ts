@@ -7,6 +7,7 @@
  * worker held and starts a new one, which loads the model again.
  */
 import { message, type EngineToPage } from '#core/protocol/protocol';
+import { inWorker, tellPage } from './tell-page';
 
 let retiring = false;
 
@@ -16,11 +17,11 @@ let retiring = false;
  * keep models on the CPU).
  */
 export function retireWorker(reason: string, onGpu = false): void {
-  if (retiring || typeof WorkerGlobalScope === 'undefined' || !(self instanceof WorkerGlobalScope)) return;
+  if (retiring || !inWorker()) return;
   retiring = true;
   console.error(`[inpage-llm] The engine crashed (${reason}); its worker closes and the page starts a new one.`);
   // The page hears it first (it tells the SW before the failed load's caller can send again);
   // the request's own error, or the load's, still goes out before the worker closes.
-  self.postMessage(message<EngineToPage, 'engine.crashed'>('engine.crashed', { reason, onGpu }));
+  tellPage(message<EngineToPage, 'engine.crashed'>('engine.crashed', { reason, onGpu }));
   setTimeout(() => self.close(), 0);
 }

@@ -135,6 +135,11 @@ export interface EngineToPage {
    */
   'engine.starting': Record<string, never>;
   'engine.started': Record<string, never>;
+  /**
+   * `POST /lora-adapters` set `model`'s LoRA scales (one per adapter, in its spec's order): the
+   * page keeps them in the model's spec, so an engine restarted after a crash loads them again.
+   */
+  'model.lora': { model: string; scales: number[] };
 }
 
 /** Each model's slots as its engine tells them, by model id. */
@@ -287,7 +292,12 @@ export const isPageToSw = messageGuard<PageToSw>([
   'client.stay',
   'routes.set',
 ]);
-export const isEngineToPage = messageGuard<EngineToPage>(['engine.crashed', 'engine.starting', 'engine.started']);
+export const isEngineToPage = messageGuard<EngineToPage>([
+  'engine.crashed',
+  'engine.starting',
+  'engine.started',
+  'model.lora',
+]);
 export const isEngineToSw = messageGuard<EngineToSw>([
   'generation.prompt',
   'generation.piece',

@@ -57,6 +57,9 @@ describe('watchEngine', () => {
     const load = watched.during(new Promise<void>(() => undefined));
     const failed = expect(load).rejects.toMatchObject({ code: 'engine_crashed' });
     other.worker.dispatchEvent(new MessageEvent('message', { data: { type: 'engine.starting' } }));
+    // The engine's other news (scales a POST set) neither ends the start nor counts as an answer.
+    const lora = { type: 'model.lora', model: 'm', scales: [1] };
+    other.worker.dispatchEvent(new MessageEvent('message', { data: lora }));
     await vi.advanceTimersByTimeAsync(STARTING_HANG_MS - PING_EVERY_MS);
     expect(hung).toEqual([]);
     await vi.advanceTimersByTimeAsync(3 * PING_EVERY_MS);
