@@ -165,9 +165,9 @@ describe('conformance on inpage-test-qwen3: logprobs', () => {
     assert.deepEqual(streamed.choices[0]?.logprobs, logprobs);
   });
 
-  test('a max_tokens cut inside 𝔸: the text drops the open character (as llama-server does), its tokens keep their entries', async () => {
+  test("a max_tokens cut inside 𝔸: the text ends with the open character as U+FFFD (llama-server's), its tokens keep their entries", async () => {
     const result = await create(fixture.page, { model, prompt: 'x', max_tokens: 9, temperature: 0, logprobs: 1 });
-    assert.equal(result.choices[0]?.text, HEAD.join(''));
+    assert.equal(result.choices[0]?.text, `${HEAD.join('')} \uFFFD`);
     assert.deepEqual(result.choices[0]?.logprobs?.tokens, [...HEAD, ...SPLIT.slice(0, 2)]);
     assert.deepEqual(result.choices[0]?.logprobs?.text_offset.slice(-2), [18, 18]);
     assert.equal(result.usage.completion_tokens, 9);
@@ -175,16 +175,20 @@ describe('conformance on inpage-test-qwen3: logprobs', () => {
 });
 
 describe('conformance on inpage-test-qwen3: cuts and stops around the split character', () => {
-  test('max_tokens ending inside 𝔸 drops the partial character with its leading space, as llama-server streams it (JSON = SSE)', async () => {
-    for (const [max, text] of [
-      [8, HEAD.join('')],
-      [9, HEAD.join('')],
-      [10, `${HEAD.join('')} 𝔸`],
+  test('max_tokens ending inside 𝔸: the stream drops the partial character with its leading space, the JSON ends with it as U+FFFD (as llama-server)', async () => {
+    const head = HEAD.join('');
+    for (const [max, json, sse] of [
+      [8, `${head} \uFFFD`, head],
+      [9, `${head} \uFFFD`, head],
+      [10, `${head} 𝔸`, `${head} 𝔸`],
     ] as const) {
       const params = { model, prompt: 'x', max_tokens: max, temperature: 0 };
       const whole = await create(fixture.page, params);
       const streamed = await createStreamed(fixture.page, params);
-      for (const result of [whole, streamed]) {
+      for (const [result, text] of [
+        [whole, json],
+        [streamed, sse],
+      ] as const) {
         assert.equal(result.choices[0]?.text, text, `max_tokens ${max}`);
         assert.equal(result.choices[0]?.finish_reason, 'length');
       }

@@ -121,6 +121,13 @@ async function checkPropsAndSlots(server: LlamaServer, model: string) {
   // kv_cache_type: the one key of ours llama-server has not (docs/llama-server-endpoints.md).
   assert.deepEqual(extraKeys(own, native, ['default_generation_settings']), ['kv_cache_type']);
   assert.deepEqual(extraKeys(ownSettings?.params ?? {}, nativeSettings?.params ?? {}), []);
+  // Ours in llama-server's order, `n_probs` (0 without logprobs) among them.
+  const [ownParams, nativeParams] = [ownSettings?.params ?? {}, nativeSettings?.params ?? {}];
+  assert.deepEqual(
+    Object.keys(ownParams),
+    Object.keys(nativeParams).filter((key) => key in ownParams),
+  );
+  assert.equal(ownParams.n_probs, nativeParams.n_probs);
   const slots = await both(server, 'GET', '/slots', undefined, model);
   // The model's first slot (the page's `/slots` lists every model's).
   const ownSlot = (slots.own.body as Json[]).find((slot) => slot.model === model) ?? {};

@@ -80,6 +80,7 @@ export function slotSettings(request: GenerationRequest): SlotSettings {
     max_tokens: request.max_tokens,
     stop: request.stop,
     stream: request.stream ?? false,
+    n_probs: request.logprobs ?? 0,
     lora: request.lora,
   };
 }

@@ -162,9 +162,13 @@ function framesOf(
       return { bytes: [dialect.errorFrame(OpenAIError.fromWire(event.error))], final: true };
     case 'generation.done':
       return { bytes: format.done(event.counts), final: true };
+    case 'generation.choice-end': {
+      // A stream leaves out a character the generation ended inside, as llama-server's streams do.
+      const { tail: _tail, ...end } = event;
+      return { bytes: format.frames(end), final: false };
+    }
     case 'generation.prompt':
     case 'generation.piece':
-    case 'generation.choice-end':
       return { bytes: format.frames(event), final: false };
   }
 }

@@ -37,6 +37,8 @@ export interface SlotSettings {
   max_tokens: number | null;
   stop: string[];
   stream: boolean;
+  /** Top alternatives reported per token (llama-server's `n_probs`; 0: none). */
+  n_probs: number;
   /** The scales the request sent (llama-server lists those). */
   lora?: readonly LoraScale[];
 }

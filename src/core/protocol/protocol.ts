@@ -193,8 +193,10 @@ export interface EngineToSw {
     /** Speculative decoding's counts, where it ran (llama-server's `timings.draft_n`, `draft_n_accepted`). */
     draft?: DraftCounts;
     /**
-     * Text of a character the generation ended inside, the open character as U+FFFD: llama-server's
-     * `/completion` and `/infill` end their unstreamed `content` with it; the OpenAI routes drop it.
+     * Text of the tokens that ended the generation inside a character, the open character last as
+     * U+FFFD. Unstreamed answers only (the SW's streams leave it out, as llama-server's do):
+     * `/completion`, `/infill` and `/v1/completions` end their text with it, the chat dialects
+     * with the text before the open character (llama-server's chat parser drops that).
      */
     tail?: string;
   };

@@ -42,8 +42,13 @@ export class ChatChoice {
     return this.record(this.parser.push(text), tokens ?? []);
   }
 
-  end(reason: FinishReason): ChoiceStep {
-    const step = this.record(this.parser.finish(), []);
+  /**
+   * Ends the choice. `tail`: the text of a character the generation ended inside (unstreamed
+   * answers only), its open character last as U+FFFD: llama-server's chat parser keeps the text
+   * before that character and drops the character.
+   */
+  end(reason: FinishReason, tail = ''): ChoiceStep {
+    const step = this.record(this.parser.finish(tail.slice(0, -1)), []);
     this.finishReason = reason === 'stop' && this.toolCalls.length > 0 ? 'tool_calls' : reason;
     return step;
   }

@@ -77,7 +77,8 @@ export class ChatOutputParser {
   }
 
   /** Flushes held-back text at the end of the choice. */
-  finish(): ParsedDelta {
+  finish(last = ''): ParsedDelta {
+    this.pending += last;
     const out: ParsedDelta = { reasoning: '', content: '', toolCalls: [] };
     while (this.step(out, true));
     return out;

@@ -40,7 +40,7 @@ export class ChatCompletionBuilder {
         this.choice(event.index).piece(event.text, event.tokens);
         return false;
       case 'generation.choice-end':
-        this.choice(event.index).end(event.finish_reason);
+        this.choice(event.index).end(event.finish_reason, event.tail);
         return false;
       case 'generation.done':
         this.usage = chatUsage(event.counts);

@@ -55,7 +55,7 @@ export class ChatStream {
       }
       case 'generation.choice-end': {
         const [choice, opened] = this.choice(event.index);
-        const step = choice.end(event.finish_reason);
+        const step = choice.end(event.finish_reason, event.tail);
         const finish = this.chunk(choice.index, {}, step.logprobs, choice.finishReason, event.counts);
         return [...opened, ...this.deltas(choice, { ...step, logprobs: [] }), finish];
       }

@@ -59,8 +59,11 @@ export function completionJson(meta: CompletionMeta, request: CompletionRequest)
   return {
     add(event: Progress) {
       if (event.type === 'generation.piece') choices.add(event.index, event.text, event.tokens);
-      else if (event.type === 'generation.choice-end')
+      else if (event.type === 'generation.choice-end') {
+        // Ended inside a character: llama-server's text ends with it (as U+FFFD), with no logprobs.
+        if (event.tail) choices.add(event.index, event.tail, null);
         choices.end(event.index, event.finish_reason, event.matched_stop);
+      }
     },
     body(counts) {
       return completionObject(meta, choices.list(), toUsage(counts));

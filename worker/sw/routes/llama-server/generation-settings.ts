@@ -15,7 +15,7 @@ import type { SlotSettings } from '#core/domain/slots';
 /** llama.cpp's `LLAMA_DEFAULT_SEED`: a random seed per request. */
 const RANDOM_SEED = 4294967295;
 
-export function generationSettings({ parameters: p, max_tokens, stop, stream, lora = [] }: SlotSettings) {
+export function generationSettings({ parameters: p, max_tokens, stop, stream, n_probs, lora = [] }: SlotSettings) {
   const predict = max_tokens ?? -1;
   return {
     seed: p.seed ?? RANDOM_SEED,
@@ -49,6 +49,7 @@ export function generationSettings({ parameters: p, max_tokens, stop, stream, lo
     ignore_eos: p.ignore_eos,
     stream,
     logit_bias: Object.entries(p.logit_bias).map(([id, bias]) => [Number(id), bias]),
+    n_probs,
     min_keep: p.min_keep,
     samplers: [...p.samplers],
     lora: lora.map(({ id, scale }) => ({ id, scale })),
@@ -68,6 +69,7 @@ export function defaultGenerationSettings() {
     max_tokens: null,
     stop: [],
     stream: false,
+    n_probs: 0,
   });
   return defaults;
 }

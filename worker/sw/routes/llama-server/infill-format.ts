@@ -76,7 +76,7 @@ class InfillState {
       model: this.body.model,
       tokens_predicted: counts.completion,
       tokens_evaluated: counts.prompt,
-      generation_settings: generationSettings({ ...this.body, parameters: this.body }),
+      generation_settings: generationSettings({ ...this.body, parameters: this.body, n_probs: 0 }),
       prompt: this.prompt,
       has_new_line: this.content.includes('\n'),
       truncated: truncatedAt(this.stopType, counts.prompt + counts.completion, this.contextLength),

@@ -52,7 +52,7 @@ export class MessageStream {
         break;
       case 'generation.choice-end':
         if (event.index === 0) {
-          this.step(this.choice.end(event.finish_reason));
+          this.step(this.choice.end(event.finish_reason, event.tail));
           this.matched = event.matched_stop;
         }
         break;

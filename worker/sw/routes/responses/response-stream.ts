@@ -61,7 +61,7 @@ export class ResponseStream {
         if (event.index === 0) this.step(this.choice.piece(event.text, event.tokens));
         break;
       case 'generation.choice-end':
-        if (event.index === 0) this.step(this.choice.end(event.finish_reason));
+        if (event.index === 0) this.step(this.choice.end(event.finish_reason, event.tail));
         break;
       case 'generation.done': {
         const status = this.choice.finishReason === 'length' ? 'incomplete' : 'completed';

@@ -72,6 +72,26 @@ describe('ChatCompletionBuilder (non-stream)', () => {
     });
   });
 
+  it("ended inside a character: keeps the tail's text before it, drops the open character (as llama-server's parser)", () => {
+    const messageOf = (events: GenerationEvent[], o = options()) => {
+      const b = new ChatCompletionBuilder(o);
+      for (const e of [...events, done]) b.accept(e);
+      return b.result().choices[0]?.message;
+    };
+    const tailed = (tail: string): GenerationEvent => ({
+      type: 'generation.choice-end',
+      index: 0,
+      finish_reason: 'length',
+      matched_stop: null,
+      tail,
+    });
+    expect(messageOf([piece('Hi 😀'), tailed(' \uFFFD')])).toStrictEqual({ role: 'assistant', content: 'Hi 😀 ' });
+    // Still in the reasoning: the tail's text is reasoning.
+    const thinking = messageOf([piece('<think>Hm'), tailed('m \uFFFD')]);
+    expect(thinking).toStrictEqual({ role: 'assistant', content: '', reasoning_content: 'Hmm ' });
+    expect(messageOf([piece('x'), tailed('\uFFFD')])).toStrictEqual({ role: 'assistant', content: 'x' });
+  });
+
   it('reports reasoning_content, tool_calls with finish_reason tool_calls, and chat logprobs', () => {
     const b = new ChatCompletionBuilder(options({ logprobs: true }, true));
     [
