@@ -24,7 +24,7 @@ const BAD: Array<[string, unknown[]]> = [
   ['frequency_penalty', ['1', -2.1, 2.1]],
   ['repetition_penalty', ['1', 0, -1]],
   ['repeat_penalty', [0]],
-  ['logit_bias', [[1], 'x', { x: 1 }, { '1': 101 }, { '1': 'a' }]],
+  ['logit_bias', [[1], 'x', { x: true }, { '1': 101 }, { '1': 'a' }]],
   ['seed', ['1', 1.5]],
   ['ignore_eos', ['yes', 1]],
   ['stop', [5, [''], [1], {}]],

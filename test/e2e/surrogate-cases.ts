@@ -96,8 +96,8 @@ const FIELDS: Record<string, Field> = {
   'completions logit_bias key': {
     route: COMPLETIONS,
     build: (m, s) => completion(m, { logit_bias: { [s]: 1 } }),
+    // The well-formed key is a text (llama-server's form): a 200.
     param: (s) => key('logit_bias', s),
-    control: 400,
   },
   'completions body key': {
     route: COMPLETIONS,
@@ -290,8 +290,8 @@ const FIELDS: Record<string, Field> = {
   'chat logit_bias key': {
     route: CHAT,
     build: (m, s) => chat(m, { logit_bias: { [s]: 1 } }),
+    // The well-formed key is a text (llama-server's form): a 200.
     param: (s) => key('logit_bias', s),
-    control: 400,
   },
 
   'responses model': { route: RESPONSES, build: (_, s) => response(s, {}), param: plain('model'), control: 404 },

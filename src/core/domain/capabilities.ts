@@ -44,6 +44,10 @@ const FEATURE_MESSAGES: Partial<Record<CapabilityName, [string, string]>> = {
     'reasoning_budget_tokens',
     "A reasoning budget ('reasoning_budget_tokens', 'reasoning_control') is not supported by this model's backend.",
   ],
+  logit_bias_text: [
+    'logit_bias',
+    "'logit_bias' with a text (llama-server's form) is not supported by this model's backend: name token ids.",
+  ],
   speculative: [
     'speculative.type',
     "Speculative decoding ('speculative.type') is not supported by this model's backend.",
@@ -74,6 +78,7 @@ function used(request: GenerationRequest): CapabilityName[] {
   if (speculative?.type === 'draft-simple' || (speculative?.type == null && (speculative?.p_min ?? 0) !== 0))
     params.push('draft_model');
   if (request.suffix !== null) params.push('suffix');
+  if (request.logit_bias.some(([token]) => typeof token === 'string')) params.push('logit_bias_text');
   if (request.grammar !== null) {
     params.push('grammar');
     if (request.grammar.schema === undefined) params.push('gbnf_constraint');
@@ -122,7 +127,7 @@ export function checkCapabilities(capabilities: ModelCapabilities, request: Gene
   const idsByParam: Array<[string, number[]]> = [
     ['prompt', request.prompts.flatMap((prompt) => (Array.isArray(prompt) ? prompt : []))],
     ['stop_token_ids', request.stop_token_ids],
-    ['logit_bias', Object.keys(request.logit_bias).map(Number)],
+    ['logit_bias', request.logit_bias.flatMap(([token]) => (typeof token === 'number' ? [token] : []))],
   ];
   for (const [param, ids] of idsByParam) {
     const outside = ids.find((id) => id >= capabilities.vocab_size);

@@ -14,6 +14,8 @@ export const FEATURES = [
   'prompt_logprobs',
   /** Fill-in-the-middle. */
   'suffix',
+  /** `logit_bias` naming a text (llama-server's form: the engine tokenizes it). */
+  'logit_bias_text',
   /** Conversation prompts: the model has a chat template. */
   'chat',
   /** `/v1/embeddings` (checked by `checkEmbeddingCapabilities` in `embedding.ts`). */

@@ -19,13 +19,19 @@ export type ParameterRange =
   /** llama-server's `samplers`: an array of sampler names or a string of their letters. */
   | { kind: 'samplers' };
 
+/**
+ * `logit_bias` once read: [token, bias] pairs, a token as its id or as text (llama-server's: the
+ * engine biases each token of its tokenization), a ban as -Infinity. Pairs on one token add up.
+ */
+export type LogitBias = Array<[token: number | string, bias: number]>;
+
 /** What a request value of each kind is, once validated. */
 export type RangeValue<K extends ParameterRange['kind']> = K extends 'number' | 'integer'
   ? number
   : K extends 'boolean'
     ? boolean
     : K extends 'logit_bias'
-      ? Record<string, number>
+      ? LogitBias
       : K extends 'strings'
         ? string[]
         : K extends 'samplers'
@@ -83,8 +89,8 @@ export const SAMPLING = {
   frequency_penalty: row({ kind: 'number', min: -2, max: 2 }, 0),
   /** At least 0.01: llama.cpp reads it as a float, where 1e-40 is 0 (and a 500). */
   repetition_penalty: row({ kind: 'number', min: 0.01, max: 10 }, 1, [], { aliases: ['repeat_penalty'] }),
-  /** Token id (a string key) -> bias in [-100, 100]. */
-  logit_bias: row<Record<string, number>, { kind: 'logit_bias' }>({ kind: 'logit_bias' }, {}),
+  /** [token id or text, bias] pairs (`LogitBias`); none: off. */
+  logit_bias: row<LogitBias, { kind: 'logit_bias' }>({ kind: 'logit_bias' }, []),
   seed: row<number | null, { kind: 'integer'; min: number }>({ kind: 'integer', min: Number.MIN_SAFE_INTEGER }, null),
   // llama-server's own samplers (llama.cpp's common sampler, which native/sampling.cpp sets up
   // from them; defaults and limits are llama-server's). WebLLM has none of them.

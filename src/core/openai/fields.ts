@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import type { ParameterRange, RangeValue } from '../domain/parameters';
 import { unknownSampler } from '../domain/sampler-order';
 import { describeValue } from './describe-value';
+import { logitBiasField } from './logit-bias-field';
 
 const typeMessage = (param: string, expected: string) => (issue: v.BaseIssue<unknown>) =>
   `Invalid type for '${param}': expected ${expected}, but got ${describeValue(issue.input)} instead.`;
@@ -61,30 +62,6 @@ export const tokenIdsField = (param: string) => {
   const message = typeMessage(param, 'an array of non-negative integer token ids');
   return v.array(v.pipe(v.number(message), v.integer(message), v.minValue(0, message)), message);
 };
-
-const TOKEN_ID = /^\d+$/;
-
-/** The first own key of an object that is not a token id (valibot's record() silently drops `__proto__`, `constructor`, `prototype`). */
-const badKeyOf = (input: unknown): string | undefined =>
-  typeof input === 'object' && input !== null ? Object.keys(input).find((key) => !TOKEN_ID.test(key)) : undefined;
-
-/** `logit_bias`: an object from token id (a string of digits) to a bias in [-100, 100]. */
-export const logitBiasField = (param: string) =>
-  v.pipe(
-    v.unknown(),
-    v.check(
-      (input) => badKeyOf(input) === undefined,
-      (issue) => `Invalid key in '${param}': '${String(badKeyOf(issue.input))}' is not a token id.`,
-    ),
-    v.record(
-      v.pipe(
-        v.string(),
-        v.regex(TOKEN_ID, (issue) => `Invalid key in '${param}': '${String(issue.input)}' is not a token id.`),
-      ),
-      numberField(param, -100, 100),
-      typeMessage(param, 'an object mapping token ids to biases'),
-    ),
-  );
 
 /** A non-empty array of strings (llama-server's `dry_sequence_breakers`). */
 export const stringsField = (param: string) =>

@@ -27,7 +27,7 @@ export function validateCompletion(body: unknown): CompletionRequest {
   const parsed = parseBody(completionSchema, body, {
     known: knownKeys,
     required: ['model', 'prompt'],
-    objects: ['logit_bias', 'stream_options'],
+    objects: ['stream_options'],
   });
   return { ...toRequest(parsed.output), grammar: readGrammar(parsed.body) };
 }

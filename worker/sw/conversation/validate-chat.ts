@@ -27,7 +27,7 @@ export function validateChat(raw: unknown): ChatRequest {
   const { body, output } = parseBody(chatSchema, raw, {
     known: CHAT_KEYS,
     required: ['model', 'messages'],
-    objects: ['logit_bias', 'stream_options', 'chat_template_kwargs'],
+    objects: ['stream_options', 'chat_template_kwargs'],
   });
   const media = newChatMedia();
   const messages = validateChatMessages(body.messages, media);

@@ -676,7 +676,7 @@ export class LlamaCppModel implements LoadedModel {
   /** The request's sampler on the selected slot; a grammar llama.cpp cannot read is a 400. */
   private setSampler(request: AnyChoice): void {
     try {
-      this.engine.sampler(samplerSpec(request));
+      this.engine.sampler(samplerSpec(request, (text) => this.engine.tokenize(text, false, false)));
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       throw new InvalidRequestError(`${error.message}.`, request.grammar?.param ?? null, 'invalid_grammar');

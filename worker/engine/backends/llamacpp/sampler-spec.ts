@@ -4,6 +4,7 @@
  * explicitly: llama.cpp's own defaults (top_k 40, min_p 0.05) are not OpenAI's. Stop strings
  * and stop ids are not here: the engine's shared layer applies them for every backend.
  */
+import type { LogitBias } from '#core/domain/parameters';
 import type { ChoiceReasoning, ChoiceRequest } from '../../backend';
 
 export interface SamplerSpec {
@@ -52,7 +53,11 @@ export interface SamplerSpec {
   generation_prompt?: string;
 }
 
-export function samplerSpec<P>(request: ChoiceRequest<P>): SamplerSpec {
+/**
+ * `request`'s sampler; `tokenize` reads a `logit_bias` text into its tokens (without special
+ * tokens, as llama-server's `common_tokenize`).
+ */
+export function samplerSpec<P>(request: ChoiceRequest<P>, tokenize: (text: string) => number[]): SamplerSpec {
   return {
     temperature: request.temperature,
     top_k: request.top_k,
@@ -80,7 +85,7 @@ export function samplerSpec<P>(request: ChoiceRequest<P>): SamplerSpec {
     adaptive_decay: request.adaptive_decay,
     min_keep: request.min_keep,
     samplers: [...request.samplers],
-    logit_bias: Object.entries(request.logit_bias).map(([id, bias]) => [Number(id), bias]),
+    logit_bias: tokenBiases(request.logit_bias, tokenize),
     ...(request.seed === null ? {} : { seed: request.seed >>> 0 }),
     ignore_eos: request.ignore_eos,
     ...(request.grammar === null ? {} : { grammar: request.grammar.gbnf }),
@@ -109,4 +114,17 @@ function reasoningBudget(reasoning: ChoiceReasoning): Partial<SamplerSpec> {
 function lazyGrammar(trigger: string): Pick<SamplerSpec, 'grammar_lazy' | 'trigger_patterns'> {
   const escaped = trigger.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return { grammar_lazy: true, trigger_patterns: [`[\\s\\S]*?(${escaped})[\\s\\S]*`] };
+}
+
+/** The most negative float: JSON has no -Infinity, and a logit this low is never sampled. */
+const BAN = -3.4028234663852886e38;
+
+/** `logit_bias` as the glue reads it: [id, bias] for each token of each entry, a ban as `BAN`. */
+function tokenBiases(biases: LogitBias, tokenize: (text: string) => number[]): Array<[number, number]> {
+  return biases.flatMap(([token, bias]) =>
+    (typeof token === 'number' ? [token] : tokenize(token)).map((id): [number, number] => [
+      id,
+      bias === -Infinity ? BAN : bias,
+    ]),
+  );
 }

@@ -6,7 +6,8 @@ import type { ChoiceRequest } from '../../backend';
 /**
  * What the `webllm` backend cannot honour (a 400 naming it): the parameter table's rows marked
  * for webllm (its sampler is temperature + top-p only, its logprobs carry no token ids, it has
- * no minimum length), plus token-id prompts (its completions take one string), prompt scoring,
+ * no minimum length), plus token-id prompts (its completions take one string), texts in
+ * `logit_bias` (llama-server's form: this backend does not tokenize them), prompt scoring,
  * fill-in-the-middle, embeddings (WebLLM embeds only with its embedding-model builds, which
  * this backend does not load), constraints on text prompts (WebLLM ignores `response_format`
  * for completions), GBNF-only constraints (grammar, regex, choice: see `chat-request.ts`), and
@@ -17,6 +18,7 @@ export const WEBLLM_UNSUPPORTED: readonly CapabilityName[] = [
   ...unsupportedOn('webllm'),
   'token_ids',
   'prompt_logprobs',
+  'logit_bias_text',
   'suffix',
   'embeddings',
   'rerank',
@@ -70,7 +72,11 @@ export function webllmSampling<P>(request: ChoiceRequest<P>): WebLLMSampling {
     ignore_eos: request.ignore_eos,
   };
   if (request.max_tokens !== null) params.max_tokens = request.max_tokens;
-  if (Object.keys(request.logit_bias).length > 0) params.logit_bias = request.logit_bias;
+  // Token ids only (a text is refused before: `logit_bias_text`); a ban as OpenAI's -100.
+  if (request.logit_bias.length > 0)
+    params.logit_bias = Object.fromEntries(
+      request.logit_bias.map(([token, bias]) => [String(token), Math.max(-100, bias)]),
+    );
   if (request.seed !== null) params.seed = request.seed >>> 0;
   if (request.token_info !== null) {
     params.logprobs = true;

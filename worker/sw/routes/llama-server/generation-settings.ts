@@ -48,7 +48,8 @@ export function generationSettings({ parameters: p, max_tokens, stop, stream, n_
     n_predict: predict,
     ignore_eos: p.ignore_eos,
     stream,
-    logit_bias: Object.entries(p.logit_bias).map(([id, bias]) => [Number(id), bias]),
+    // llama-server's `{bias, token}` objects (a text as written: llama-server lists its tokens).
+    logit_bias: p.logit_bias.map(([token, bias]) => ({ bias, token })),
     n_probs,
     min_keep: p.min_keep,
     samplers: [...p.samplers],

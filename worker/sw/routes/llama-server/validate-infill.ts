@@ -82,7 +82,7 @@ export function validateInfill(json: unknown): InfillBody {
   const { output } = parseBody(infillSchema, body, {
     known,
     required: ['model', 'input_prefix', 'input_suffix'],
-    objects: ['logit_bias'],
+    objects: [],
   });
   const predict = output.n_predict ?? output.max_tokens ?? -1;
   const stop = output.stop == null ? [] : typeof output.stop === 'string' ? [output.stop] : output.stop;

@@ -75,7 +75,7 @@ export function validateNativeCompletion(json: unknown): NativeCompletionBody {
   const { output } = parseBody(completionSchema, body, {
     known,
     required: ['model', 'prompt'],
-    objects: ['logit_bias'],
+    objects: [],
   });
   if (output.post_sampling_probs)
     throw new InvalidRequestError(

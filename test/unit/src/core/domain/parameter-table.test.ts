@@ -37,7 +37,8 @@ function activeValue(row: ParameterRow<unknown, ParameterRange>): unknown {
     case 'boolean':
       return row.off !== true;
     case 'logit_bias':
-      return { '1': 2 };
+      // llama-server's pair form, which reads as itself.
+      return [[1, 2]];
     case 'token_ids':
       return [1];
     case 'strings':
@@ -62,7 +63,7 @@ const choice: ChoiceRequest = {
 };
 
 const mappings: Record<BackendName, (request: ChoiceRequest) => unknown> = {
-  llamacpp: samplerSpec,
+  llamacpp: (request) => samplerSpec(request, () => []),
   webllm: webllmSampling,
 };
 

@@ -68,6 +68,15 @@ describe('checkCapabilities', () => {
     ).not.toThrow();
   });
 
+  it("a text in logit_bias (llama-server's form) -> 400 naming logit_bias where the backend cannot tokenize it (WebLLM)", () => {
+    const m = model(['logit_bias_text']);
+    const error = rejection(m, request({ logit_bias: { hello: 1 } }));
+    expect([error.param, error.code]).toEqual(['logit_bias', 'unsupported_parameter']);
+    expect(rejection(m, request({ logit_bias: [['12', false]] })).param).toBe('logit_bias');
+    expect(() => checkCapabilities(m, request({ logit_bias: [[12, false]] }))).not.toThrow();
+    expect(() => checkCapabilities(model(), request({ logit_bias: { hello: 1 } }))).not.toThrow();
+  });
+
   it("a draft model's type or p_min -> 400 naming the field where the model has no draft model", () => {
     const m = model(['draft_model']);
     expect(rejection(m, request({ 'speculative.type': 'draft-simple' })).param).toBe('speculative.type');
@@ -217,7 +226,7 @@ describe('choiceRequest', () => {
       presence_penalty: 1,
       frequency_penalty: -1,
       repetition_penalty: 1.2,
-      logit_bias: { '3': 4 },
+      logit_bias: [[3, 4]],
       seed: 10,
       repeat_last_n: 64,
       dynatemp_range: 0,

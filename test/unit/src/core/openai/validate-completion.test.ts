@@ -43,7 +43,7 @@ const defaults: CompletionRequest = {
   presence_penalty: 0,
   frequency_penalty: 0,
   repetition_penalty: 1,
-  logit_bias: {},
+  logit_bias: [],
   seed: null,
   repeat_last_n: 64,
   dynatemp_range: 0,
@@ -155,7 +155,10 @@ describe('validateCompletion: defaults', () => {
       presence_penalty: -1.5,
       frequency_penalty: 2,
       repetition_penalty: 1.3,
-      logit_bias: { '5': -100, '6': 2.5 },
+      logit_bias: [
+        [5, -100],
+        [6, 2.5],
+      ],
       seed: -7,
       repeat_last_n: 32,
       dynatemp_range: 0.5,
@@ -307,7 +310,8 @@ describe('validateCompletion: invalid fields', () => {
     ['repetition_penalty', 1e-40],
     ['repeat_penalty', 5e-324],
     ['repetition_penalty', 0.001],
-    ['logit_bias', { x: 1 }],
+    ['logit_bias', { '': 1 }],
+    ['logit_bias', { x: true }],
     ['logit_bias', { '1': 101 }],
     ['logit_bias', { '1': -101 }],
     ['logit_bias', { '1': 'a' }],
@@ -315,6 +319,11 @@ describe('validateCompletion: invalid fields', () => {
     ['logit_bias', 'x'],
     ['logit_bias', 5],
     ['logit_bias', [5, -3]],
+    ['logit_bias', [[5, -3, 1]]],
+    ['logit_bias', [[-5, 1]]],
+    ['logit_bias', [[1.5, 1]]],
+    ['logit_bias', [['', 1]]],
+    ['logit_bias', [[null, 1]]],
     ['repeat_last_n', -1],
     ['repeat_last_n', 1.5],
     ['penalty_last_n', -1],
@@ -500,13 +509,35 @@ describe('validateCompletion: suffix', () => {
   });
 });
 
-describe('validateCompletion: logit_bias keys that valibot drops', () => {
-  it.each(['__proto__', 'constructor', 'prototype'])('%s -> 400 naming logit_bias (never silently ignored)', (key) => {
+describe("validateCompletion: logit_bias in llama-server's forms", () => {
+  const read = (logit_bias: unknown) => validateCompletion({ ...base, logit_bias }).logit_bias;
+
+  it('reads ids and texts as keys or in pairs, false as a ban, in order (pairs on one token kept, to add up)', () => {
+    expect(read({ '5': 1, hello: -2, '7': false })).toEqual([
+      [5, 1],
+      [7, -Infinity],
+      ['hello', -2],
+    ]);
+    expect(
+      read([
+        [5, 1],
+        ['12', false],
+        [5, 1],
+      ]),
+    ).toEqual([
+      [5, 1],
+      ['12', -Infinity],
+      [5, 1],
+    ]);
+    expect(read([])).toEqual([]);
+  });
+
+  it.each(['__proto__', 'constructor', 'prototype'])('%s is a text key, never silently dropped', (key) => {
     // JSON.parse makes `__proto__` an own key, as a request body does.
-    const logit_bias: unknown = JSON.parse(`{"${key}": 5, "3": 1}`);
-    const error = rejection({ ...base, logit_bias });
-    expect(error.param).toBe('logit_bias');
-    expect(error.message).toContain(key);
+    expect(read(JSON.parse(`{"${key}": 5, "3": 1}`))).toEqual([
+      [3, 1],
+      [key, 5],
+    ]);
   });
 });
 

@@ -198,7 +198,7 @@ describe('validateChat: errors', () => {
     expect(rejection({ ...base, temperature: 3 }).param).toBe('temperature');
     expect(rejection({ ...base, logprobs: 1 }).message).toContain("'logprobs': expected a boolean");
     expect(rejection({ ...base, top_logprobs: 21, logprobs: true }).param).toBe('top_logprobs');
-    expect(rejection({ ...base, logit_bias: [] }).param).toBe('logit_bias');
+    expect(rejection({ ...base, logit_bias: [1] }).param).toBe('logit_bias');
     expect(rejection({ ...base, chat_template_kwargs: 'x' }).param).toBe('chat_template_kwargs');
     expect(rejection({ ...base, reasoning_effort: 'max' }).param).toBe('reasoning_effort');
   });

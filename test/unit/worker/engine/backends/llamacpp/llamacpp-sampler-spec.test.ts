@@ -17,24 +17,35 @@ const request: ChoiceRequest = {
   speculative: null,
   lora: [],
   grammar: { gbnf: 'root ::= "<tool_call>" "x"', param: 'tools' },
-  logit_bias: { '42': -100, '7': 2.5 },
+  logit_bias: [
+    [42, -100],
+    [7, 2.5],
+    ['ab', -Infinity],
+  ],
   seed: -1,
 };
 
+/** A stand-in tokenizer: one id per character (its code). */
+const tokenize = (text: string) => [...text].map((char) => char.codePointAt(0) ?? 0);
+
 describe('samplerSpec', () => {
-  it("sets every sampler, llama-server's names, ids as numbers, the seed as uint32", () => {
-    const spec = samplerSpec(request);
+  it("sets every sampler, llama-server's names, biases per token (a text's each, a ban as the lowest float), the seed as uint32", () => {
+    const spec = samplerSpec(request, tokenize);
     expect(spec).toMatchObject({ temperature: 0, top_k: 0, top_p: 1, min_p: 0, repeat_penalty: 1, seed: 0xffffffff });
     expect(spec.logit_bias).toEqual([
-      [7, 2.5],
       [42, -100],
+      [7, 2.5],
+      [97, -3.4028234663852886e38],
+      [98, -3.4028234663852886e38],
     ]);
+    // JSON carries it (the glue reads JSON; -Infinity would be null).
+    expect(JSON.parse(JSON.stringify(spec.logit_bias))).toEqual(spec.logit_bias);
     expect(spec.grammar).toBe(request.grammar?.gbnf);
     expect(spec.grammar_lazy).toBeUndefined();
   });
 
   it('leaves the seed out when the request has none (a random one)', () => {
-    expect('seed' in samplerSpec({ ...request, seed: null })).toBe(false);
+    expect('seed' in samplerSpec({ ...request, seed: null }, tokenize)).toBe(false);
   });
 
   it('makes a triggered grammar lazy, with a full-match pattern whose group starts the constrained text', () => {
@@ -42,7 +53,7 @@ describe('samplerSpec', () => {
       ...request,
       grammar: { gbnf: 'root ::= "<tool_call>" "x"', param: 'tools', trigger: '<tool_call>' },
     };
-    const [pattern] = samplerSpec(lazy).trigger_patterns ?? [];
+    const [pattern] = samplerSpec(lazy, tokenize).trigger_patterns ?? [];
     const match = new RegExp(`^(?:${pattern})$`).exec('Sure.\n<tool_call>\n{');
     expect(match?.[1]).toBe('<tool_call>');
     expect(new RegExp(`^(?:${pattern})$`).test('Sure. <tool_')).toBe(false);
@@ -60,7 +71,7 @@ describe('tokenSpelling', () => {
       generation_prompt: '<|im_start|>assistant\n<think>\n',
       ended: () => false,
     };
-    expect(samplerSpec({ ...request, reasoning })).toMatchObject({
+    expect(samplerSpec({ ...request, reasoning }, tokenize)).toMatchObject({
       reasoning_budget_tokens: 3,
       reasoning_budget_start_tag: '<think>',
       reasoning_budget_end_tags: ['</think>'],
@@ -69,7 +80,9 @@ describe('tokenSpelling', () => {
       generation_prompt: '<|im_start|>assistant\n<think>\n',
     });
     expect(
-      Object.keys(samplerSpec(request)).filter((key) => key.includes('reasoning') || key === 'generation_prompt'),
+      Object.keys(samplerSpec(request, tokenize)).filter(
+        (key) => key.includes('reasoning') || key === 'generation_prompt',
+      ),
     ).toEqual([]);
   });
 

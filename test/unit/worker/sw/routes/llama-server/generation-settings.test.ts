@@ -22,10 +22,10 @@ describe('generationSettings', () => {
   });
 
   it("a request's own values", () => {
-    const parameters = readParameters({ temperature: 0, seed: 7, repetition_penalty: 1.2, logit_bias: { 5: -1 } });
+    const parameters = readParameters({ temperature: 0, seed: 7, repetition_penalty: 1.2, logit_bias: [[5, -1]] });
     const settings = generationSettings({ parameters, max_tokens: 3, stop: ['x'], stream: true, n_probs: 2 });
     expect(settings).toMatchObject({ temperature: 0, seed: 7, repeat_penalty: 1.2, n_predict: 3, stop: ['x'] });
-    expect(settings.logit_bias).toEqual([[5, -1]]);
+    expect(settings.logit_bias).toEqual([{ bias: -1, token: 5 }]);
     // llama-server's order: ..., stream, logit_bias, n_probs, min_keep, ...
     const keys = Object.keys(settings);
     expect(keys.slice(keys.indexOf('stream'), keys.indexOf('min_keep') + 1)).toEqual([
