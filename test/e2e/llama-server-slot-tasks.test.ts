@@ -71,6 +71,7 @@ const PARAMS = [
   'n_predict',
   'ignore_eos',
   'stream',
+  'n_probs',
   'min_keep',
   'samplers',
   'lora',

@@ -3,7 +3,8 @@
  * `inpage-test-qwen3-think` (the thinking template: the answer opens `<think>\n`): the reasoning
  * keeps its own leading and trailing whitespace, one of only whitespace is none, the content
  * after `</think>` starts past up to two newlines and keeps any other whitespace; a reasoning
- * cut short keeps its trailing whitespace. The model's tokens are steered with
+ * cut short keeps its trailing whitespace, and one cut short that is only whitespace is the
+ * content of an unstreamed answer (nothing in a stream). The model's tokens are steered with
  * `logit_bias` (` some`, `\n`, ` `) and the budget's forced message. `reasoning_format: "none"`
  * leaves the reasoning in the content, from the prompt's `<think>\n` on, and a constraint starts
  * at the first token. Part of the llama-server
@@ -89,6 +90,20 @@ describe('the reasoning read out of the answer, against native llama-server', { 
       });
     }
   }
+
+  test('an unterminated reasoning of only whitespace: the content unstreamed, nothing in a stream (as llama-server)', async () => {
+    for (const stream of [false, true]) {
+      const body = {
+        messages: [{ role: 'user', content: 'abc' }],
+        temperature: 0,
+        max_tokens: 4,
+        logit_bias: SPACE,
+        stream,
+      };
+      const { own } = await sameAnswer(fixture.page, think.server, body, think.model);
+      assert.deepEqual([own.reasoning, own.content], ['', stream ? '' : '    ']);
+    }
+  });
 
   test('reasoning_format none with a constraint: the JSON from the first token, in the content (llama-server: a 400)', async () => {
     const body = {

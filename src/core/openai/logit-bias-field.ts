@@ -64,7 +64,7 @@ function biasOf(bias: unknown, param: string, token: number | string): Checked<n
 }
 
 /** Reads `input` into pairs, or the first error's message. */
-export function readLogitBias(input: unknown, param: string): Checked<LogitBias> {
+function readLogitBias(input: unknown, param: string): Checked<LogitBias> {
   const entries = entriesOf(input, param);
   if ('error' in entries) return entries;
   const pairs: LogitBias = [];

@@ -33,6 +33,7 @@ export function chatFormatOptions(request: ChatRequest, now = Date.now()): ChatF
       startInReasoning: false,
       tools: request.tools.length > 0 && request.tool_choice !== 'none',
       json: request.grammar?.schema !== undefined,
+      unstreamed: !request.stream,
     },
   };
 }

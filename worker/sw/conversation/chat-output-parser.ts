@@ -8,7 +8,8 @@
  * newline, the text up to `</think>`, then up to two newlines): the reasoning keeps its own
  * whitespace, leading and trailing; one of only whitespace is none; the content after `</think>`
  * starts past up to two newlines, and keeps any other whitespace (a reasoning cut short keeps its
- * trailing whitespace too).
+ * trailing whitespace too; one cut short that is only whitespace is the content of an unstreamed
+ * answer, and nothing in a stream).
  */
 import { randomId } from '../format/random-id';
 import { partialTagLength, trailingSpace } from '../format/partial-tag';
@@ -40,6 +41,11 @@ export interface ParserOptions {
    * content, as llama-server's parser leaves it out (`space` before and after its JSON rule).
    */
   json?: boolean;
+  /**
+   * The answer is one JSON body: a reasoning cut short that is only whitespace is content then,
+   * as llama-server's unstreamed parse has it (its stream shows it nowhere).
+   */
+  unstreamed?: boolean;
   newId?: () => string;
 }
 
@@ -117,8 +123,10 @@ export class ChatOutputParser {
         const tag = final ? 0 : partialTagLength(this.pending, END_THINK);
         const space = final ? 0 : trailingSpace(this.pending.slice(0, this.pending.length - tag));
         const ready = this.pending.slice(0, this.pending.length - tag - space);
-        if (!this.reasoningText && ready.trim() === '' && !final) return false;
-        this.reason(out, ready);
+        if (!this.reasoningText && ready.trim() === '') {
+          if (!final) return false;
+          if (this.options.unstreamed) out.content += ready;
+        } else this.reason(out, ready);
         this.pending = final ? '' : this.pending.slice(ready.length);
         return false;
       }

@@ -83,6 +83,15 @@ describe('ChatOutputParser: reasoning', () => {
     expect(expectSplitInvariant('\n\n', { startInReasoning: true })).toMatchObject({ reasoning: '', content: '' });
   });
 
+  it("an unterminated reasoning of only whitespace is an unstreamed answer's content (llama-server's), nowhere in a stream", () => {
+    const cut = { startInReasoning: true, unstreamed: true };
+    expect(expectSplitInvariant(' \n  ', cut)).toMatchObject({ reasoning: '', content: ' \n  ' });
+    expect(expectSplitInvariant(' \n  ', { startInReasoning: true })).toMatchObject({ reasoning: '', content: '' });
+    // Terminated, it is none either way; with text, it is reasoning.
+    expect(expectSplitInvariant('  </think>ok', cut)).toMatchObject({ reasoning: '', content: 'ok' });
+    expect(expectSplitInvariant(' a ', cut)).toMatchObject({ reasoning: ' a ', content: '' });
+  });
+
   it('holds whitespace that a </think> may follow, and sends it with the text after or the tag', () => {
     const parser = new ChatOutputParser(opts({ startInReasoning: true }));
     expect(parser.push('\n').reasoning).toBe('');
