@@ -8,9 +8,9 @@
  * Skipped, with what is missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
-import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
+import { describe, test } from 'node:test';
+import { useBuiltModelServer } from './built-model-server';
+import { serverSkip } from './llama-server';
 import { askBoth, type Json } from './llama-server-compare';
 import { usePage } from './page-fixture';
 import { postFromPage } from './page-helpers';
@@ -36,18 +36,10 @@ const bodyFor = (path: string, logit_bias: unknown): Json => {
 };
 
 describe("logit_bias in llama-server's forms, against native llama-server", { skip: skip ?? false }, () => {
-  let server: LlamaServer | undefined;
-  before(async () => {
-    placeModel(MODEL, new Uint8Array(await readFile(`dist/models/${MODEL}.gguf`)));
-    await fixture.page.evaluate((url) => window.inpage.load(url), `/models/${MODEL}.gguf`);
-    server = await startLlamaServer({ model: MODEL });
-  });
-  after(async () => {
-    await server?.stop();
-  });
+  const built = useBuiltModelServer(fixture, MODEL);
 
   test('ids and texts, as keys or in pairs, false as a ban: the text llama-server writes', async () => {
-    if (!server) throw new Error('llama-server starts in before()');
+    const { server } = built;
     const forms: unknown[] = [
       { '9707': -100 },
       { '9707': false },

@@ -9,9 +9,9 @@
  * server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
-import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
+import { describe, test } from 'node:test';
+import { useBuiltModelServer } from './built-model-server';
+import { serverSkip } from './llama-server';
 import { askBoth, dataFrames, type Json } from './llama-server-compare';
 import { usePage } from './page-fixture';
 import { sameAnswer, useThinkServer } from './think-model';
@@ -54,18 +54,10 @@ const bodyFor = (path: string, tokens: number): Json => {
 };
 
 describe('a generation that ends inside a character, against native llama-server', { skip: skip ?? false }, () => {
-  let server: LlamaServer | undefined;
-  before(async () => {
-    placeModel(MODEL, new Uint8Array(await readFile(`dist/models/${MODEL}.gguf`)));
-    await fixture.page.evaluate((url) => window.inpage.load(url), `/models/${MODEL}.gguf`);
-    server = await startLlamaServer({ model: MODEL });
-  });
-  after(async () => {
-    await server?.stop();
-  });
+  const built = useBuiltModelServer(fixture, MODEL);
 
   test('unstreamed: /v1/completions ends with the open character as U+FFFD, the chat dialects before it; streams with neither', async () => {
-    if (!server) throw new Error('llama-server starts in before()');
+    const { server } = built;
     const seen: Json = {};
     // 8 tokens: " \xF0\x9D" open; 9: one more byte, still open; 10: 𝔸 whole.
     for (const tokens of [8, 9, 10])
