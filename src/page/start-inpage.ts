@@ -48,6 +48,7 @@ import {
 import { INPAGE_TEST_MODEL } from './resolve-model';
 import { RestartBudget } from './restart-budget';
 import { TabEngine } from './tab-engine';
+import { LoraScalesChannel } from './lora-scales-channel';
 import { warnIfNotIsolated } from './warn-not-isolated';
 import { readReasoningBudgetOption } from '#core/domain/reasoning-budget';
 
@@ -136,6 +137,8 @@ class InpageRuntime extends EventTarget implements Inpage {
   readonly ready: Promise<void>;
   readonly models: ModelManager = createModelManager();
   private readonly tab: TabEngine;
+  /** The scales `POST /lora-adapters` set, shared with the origin's other tabs (a handover keeps them). */
+  private readonly loraScales = new LoraScalesChannel(() => this.tab.leads);
   private readonly options: InpageOptions;
   private deviceState: DeviceState;
   private routes: RouteTable | null = null;
@@ -223,7 +226,10 @@ class InpageRuntime extends EventTarget implements Inpage {
       this.apiKey,
       {
         onCrash: (reason) => void this.recover(models, reason),
-        onRejoin: () => void this.tab.election.leads.then(() => this.takeOver(models)),
+        onRejoin: () => {
+          this.loraScales.ask(models.primary.id);
+          void this.tab.election.leads.then(() => this.takeOver(models));
+        },
         onLoraScales: (model, scales) => this.keepLoraScales(model, scales),
       },
       settings,
@@ -260,13 +266,10 @@ class InpageRuntime extends EventTarget implements Inpage {
     return card;
   }
 
-  /** `POST /lora-adapters` set `model`'s scales: its spec keeps them, so a restart loads them again. */
-  private keepLoraScales(model: string, scales: readonly number[]): void {
+  /** `POST /lora-adapters` set `model`'s scales: a restart, here or in the tab that takes over, loads them again. */
+  private keepLoraScales(model: string, scales: number[]): void {
     const spec = this.loaded.get(model);
-    if (!spec?.lora) return;
-    const lora = spec.lora.map((adapter, i) => ({ ...adapter, scale: scales[i] ?? adapter.scale }));
-    this.loaded.set(model, { ...spec, lora });
-    if (this.serving.id === model) this.serving = { ...this.serving, lora };
+    if (spec) this.loraScales.set(spec, scales);
   }
 
   private readonly report = (progress: LoadProgress) =>
@@ -279,6 +282,7 @@ class InpageRuntime extends EventTarget implements Inpage {
   dispose(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.rejoinTimer);
+    this.loraScales.close();
     return this.tab.dispose();
   }
 
@@ -298,6 +302,7 @@ class InpageRuntime extends EventTarget implements Inpage {
    */
   private async follow(models: ResolvedModels, options: InpageOptions): Promise<void> {
     this.tab.follow();
+    this.loraScales.ask(models.primary.id);
     const timeoutMs = options.timeoutMs ?? 15_000;
     const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
     await controlPage(serviceWorkerUrl(options, prefix), options.scope ?? '/', timeoutMs, false);
@@ -349,11 +354,14 @@ class InpageRuntime extends EventTarget implements Inpage {
     const attempt = ++this.attempt;
     try {
       const engine = this.run();
+      // At the scales POST /lora-adapters last set, in this tab or in the one that ran the engine.
       if (this.loaded.size === 0) {
-        this.serving = await this.tab.guarded(loadWithFallback(engine, models, proxy(this.report)));
+        const primary = this.loraScales.apply(models.primary);
+        this.serving = await this.tab.guarded(loadWithFallback(engine, { ...models, primary }, proxy(this.report)));
         this.loaded.set(this.serving.id, this.serving);
       } else {
-        for (const spec of [...this.loaded.values()]) await this.tab.guarded(engine.load(spec, proxy(this.report)));
+        for (const spec of [...this.loaded.values()])
+          await this.tab.guarded(engine.load(this.loraScales.apply(spec), proxy(this.report)));
       }
       if (attempt !== this.attempt) return;
       this.restarts.clear();

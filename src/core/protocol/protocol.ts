@@ -142,6 +142,20 @@ export interface EngineToPage {
   'model.lora': { model: string; scales: number[] };
 }
 
+/**
+ * Tab -> the origin's other tabs, on the BroadcastChannel `inpage-llm:tabs`
+ * (page/lora-scales-channel.ts): what a tab that takes the engine over needs from the one that ran it.
+ */
+export interface PageToPage {
+  /**
+   * `POST /lora-adapters` set `model`'s LoRA scales in the leading tab's engine: one per adapter,
+   * the adapters named in their spec's order (a tab whose spec lists others ignores them).
+   */
+  'tab.lora': { model: string; adapters: string[]; scales: number[] };
+  /** A tab that begins to follow asks for `model`'s scales: the leading tab answers `tab.lora` where it set some. */
+  'tab.lora.query': { model: string };
+}
+
 /** Each model's slots as its engine tells them, by model id. */
 export type SlotsByModel = Record<string, ModelSlots>;
 
@@ -300,6 +314,7 @@ export const isEngineToPage = messageGuard<EngineToPage>([
   'engine.started',
   'model.lora',
 ]);
+export const isPageToPage = messageGuard<PageToPage>(['tab.lora', 'tab.lora.query']);
 export const isEngineToSw = messageGuard<EngineToSw>([
   'generation.prompt',
   'generation.piece',

@@ -1,0 +1,93 @@
+/**
+ * Scales set by `POST /lora-adapters` outlive the tab that ran the engine, as llama-server keeps
+ * them until it stops: three tabs start `inpage-test` with the two generated adapters (`back` and
+ * `attn` of test/fixtures/inpage-test-lora.ts, both at 1); the leader's engine is POSTed `attn`
+ * alone; the leader closes, and the follower opened before the POST (told then) takes over at
+ * those scales; it closes, and the one opened after the POST (it asked) takes over at them too.
+ * Each new leader's `GET /lora-adapters` and `/completion` say so: its answer is the one a request
+ * at those scales got from the first engine, which differs from the answer at the startup scales.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright';
+import { startHarness, type Harness } from './harness';
+import { postFromPage } from './page-helpers';
+
+const PATH = '/?model=inpage-test&lora=/models/inpage-test-lora-back.gguf&lora=/models/inpage-test-lora-attn.gguf';
+const COMPLETION = { model: 'inpage-test', prompt: 'Hello abcd', n_predict: 8, temperature: 0, n_probs: 2 };
+/** What the POST sets: `attn` alone (`back` at 0), llama-server's reading of a partial list. */
+const ATTN_ONLY = [{ id: 1, scale: 1 }];
+
+type Answer = { status: number; body: unknown };
+let harness: Harness;
+
+before(async () => {
+  harness = await startHarness();
+});
+
+after(() => harness.close());
+
+/** A request from `page`, sent again while the handover refuses it (a 503 in the moment the old tab goes). */
+function ask(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      for (let tries = 1; ; tries++) {
+        const init = body === undefined ? { method } : { method, body: JSON.stringify(body) };
+        const response = await fetch(path, init);
+        const answer = { status: response.status, body: (await response.json()) as unknown };
+        if (response.status !== 503 || tries === 20) return answer;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    },
+    { method, path, body },
+  );
+}
+
+/** The scales `GET /lora-adapters` lists and the `/completion` answer, from `page`. */
+async function state(page: Page): Promise<{ scales: unknown; completion: unknown }> {
+  const listed = await ask(page, 'GET', '/lora-adapters');
+  assert.equal(listed.status, 200, JSON.stringify(listed.body));
+  const completion = await ask(page, 'POST', '/completion', COMPLETION);
+  assert.equal(completion.status, 200, JSON.stringify(completion.body));
+  const { content, completion_probabilities } = completion.body as Record<string, unknown>;
+  return {
+    scales: (listed.body as Array<{ scale: number }>).map((adapter) => adapter.scale),
+    completion: { content, completion_probabilities },
+  };
+}
+
+test('POSTed LoRA scales outlive the leader tab: the tab that takes over loads the model at them', async () => {
+  const { context, page: first } = await harness.openPage(PATH);
+  const opened = async () => {
+    const page = await context.newPage();
+    await page.goto(harness.origin + PATH);
+    await page.evaluate(() => window.inpage.ready);
+    return page;
+  };
+  const told = await opened();
+  assert.deepEqual(await Promise.all([first, told].map((page) => page.evaluate(() => window.inpage.role))), [
+    'leader',
+    'follower',
+  ]);
+  const startup = await state(first);
+  assert.deepEqual(startup.scales, [1, 1]);
+  const asked = await postFromPage(first, '/completion', { ...COMPLETION, lora: ATTN_ONLY });
+  assert.equal(asked.status, 200, JSON.stringify(asked.body));
+  const { content, completion_probabilities } = asked.body as Record<string, unknown>;
+  const attnOnly = { content, completion_probabilities };
+  assert.notDeepEqual(attnOnly, startup.completion, 'the scales change the answer');
+
+  const posted = await ask(first, 'POST', '/lora-adapters', ATTN_ONLY);
+  assert.equal(posted.status, 200, JSON.stringify(posted.body));
+  assert.deepEqual(await state(first), { scales: [0, 1], completion: attnOnly });
+  const late = await opened();
+
+  await first.close();
+  assert.deepEqual(await state(told), { scales: [0, 1], completion: attnOnly }, 'the tab told of the POST');
+  assert.equal(await told.evaluate(() => window.inpage.role), 'leader');
+
+  await told.close();
+  assert.deepEqual(await state(late), { scales: [0, 1], completion: attnOnly }, 'the tab opened after the POST');
+  assert.equal(await late.evaluate(() => window.inpage.role), 'leader');
+  await context.close();
+});
