@@ -21,6 +21,7 @@ import type { ChoiceReasoning, ChoiceRunner, LoadedModel, MediaPrompt } from './
 import { renderChatSegments } from './chat/render-prompt';
 import { reasoningTags, START } from './chat/reasoning-tags';
 import { reasoningGrammar } from './chat/reasoning-grammar';
+import { chatJsonGrammar } from './chat/chat-json-grammar';
 import { promptText } from './chat/prompt-segments';
 import { echoPrompt, type EchoPiece } from './echo-prompt';
 import { choiceRequest, runChoice, type ChoicePiece } from './run-choice';
@@ -339,7 +340,8 @@ function reasoningFor(
 /**
  * What a prompt takes from the engine's render of it (none for a text prompt): the reasoning
  * budget, the prompt's text from the `<think>` it opens (`reasoning_opener`), and the request's
- * context with its grammar leaving room for the reasoning (`reasoningGrammar`).
+ * context with its grammar as a chat answer's (`chatJsonGrammar`), leaving room for the reasoning
+ * (`reasoningGrammar`).
  */
 function fromRender(
   model: LoadedModel,
@@ -355,7 +357,7 @@ function fromRender(
     reasoning: reasoningFor(model, request, conversation),
   };
   if (!conversation || !request.grammar) return { extras, context };
-  const grammar = reasoningGrammar(model.chatTemplate, request.grammar, {
+  const grammar = reasoningGrammar(model.chatTemplate, chatJsonGrammar(request.grammar), {
     text: conversation.text,
     opensReasoning: opensReasoning === true,
   });

@@ -80,3 +80,8 @@ export function usePrimitive(rules: GbnfRules, name: PrimitiveName): string {
 export function isKnownFormat(format: string): format is 'uuid' | 'date' | 'time' | 'date-time' {
   return format === 'uuid' || format === 'date' || format === 'time' || format === 'date-time';
 }
+
+/** Primitive `name`'s rule body (without what it uses), for a grammar that wraps a schema's. */
+export function primitiveBody(name: PrimitiveName): string {
+  return PRIMITIVES[name].body;
+}

@@ -8,8 +8,8 @@
  * newline, the text up to `</think>`, then up to two newlines): the reasoning keeps its own
  * whitespace, leading and trailing; one of only whitespace is none; the content after `</think>`
  * starts past up to two newlines, and keeps any other whitespace (a reasoning cut short keeps its
- * trailing whitespace too; one cut short that is only whitespace is the content of an unstreamed
- * answer, and nothing in a stream).
+ * trailing whitespace too). Where the parse gives nothing at all, an unstreamed answer's content is
+ * the text as it came, as llama-server's (its `content` where the parsed message is empty).
  */
 import { randomId } from '../format/random-id';
 import { partialTagLength, trailingSpace } from '../format/partial-tag';
@@ -38,18 +38,24 @@ export interface ParserOptions {
   tools: boolean;
   /**
    * The content is a JSON constraint's: the whitespace the grammar allows around the JSON is not
-   * content, as llama-server's parser leaves it out (`space` before and after its JSON rule).
+   * content, nor the ```` ```json ```` fence it allows around it, as llama-server's parser leaves
+   * them out (engine: chat-json-grammar.ts).
    */
   json?: boolean;
   /**
-   * The answer is one JSON body: a reasoning cut short that is only whitespace is content then,
-   * as llama-server's unstreamed parse has it (its stream shows it nowhere).
+   * The answer is one JSON body: where the parse gives nothing at all (no reasoning, content or
+   * call: a reasoning cut short that is only whitespace, a JSON fence cut short), the text as it
+   * came is the content, as llama-server's unstreamed answer has it (its stream shows nothing).
    */
   unstreamed?: boolean;
   newId?: () => string;
 }
 
 const THINK = '<think>';
+/** The fence a chat answer's JSON may open with, and close with (`FENCE_CLOSE`). */
+const FENCE_OPEN = '```json';
+/** Whitespace and the closing fence, or its start, at the end of fenced JSON. */
+const FENCE_TAIL = /\s*`{0,3}$/;
 const END_THINK = '</think>';
 
 type State = 'start' | 'reasoning' | 'content' | 'tool';
@@ -63,30 +69,57 @@ export class ChatOutputParser {
   private skipNewlines = 0;
   /** Reasoning other than whitespace was emitted (before it, whitespace is held). */
   private reasoningText = false;
-  /** A JSON constraint's content began (before it, whitespace goes). */
+  /** A JSON constraint's content began (before it, whitespace and the opening fence go). */
   private jsonStarted = false;
+  /** The JSON opened with the fence (its closing fence goes too). */
+  private fenced = false;
+  /** The prompt's opener, still to go before a JSON constraint's content (which is read after it). */
+  private opener = '';
+  /** The text as it came (`unstreamed`: the content where the parse gives nothing). */
+  private raw = '';
+  /** The parse gave some reasoning, content or call. */
+  private said = false;
   private readonly newId: () => string;
   private tool: ToolCallReader | null = null;
   private calls = 0;
 
   constructor(private readonly options: ParserOptions) {
     this.state = !options.reasoning ? 'content' : options.startInReasoning ? 'reasoning' : 'start';
-    if (!options.reasoning && options.startInReasoning) this.pending = options.opener ?? '';
+    if (!options.reasoning && options.startInReasoning) {
+      if (options.json) this.opener = options.opener ?? '';
+      else this.pending = options.opener ?? '';
+    }
     this.newId = options.newId ?? (() => randomId('call_'));
   }
 
   push(text: string): ParsedDelta {
     this.pending += text;
+    this.raw += text;
     const out: ParsedDelta = { reasoning: '', content: '', toolCalls: [] };
     while (this.step(out, false));
-    return out;
+    return this.told(out);
   }
 
   /** Flushes held-back text at the end of the choice. */
   finish(last = ''): ParsedDelta {
     this.pending += last;
+    this.raw += last;
     const out: ParsedDelta = { reasoning: '', content: '', toolCalls: [] };
     while (this.step(out, true));
+    if (
+      this.options.unstreamed &&
+      !this.said &&
+      out.reasoning === '' &&
+      out.content === '' &&
+      out.toolCalls.length === 0
+    )
+      out.content = this.raw;
+    return this.told(out);
+  }
+
+  /** `out`, noting whether the parse gave anything so far. */
+  private told(out: ParsedDelta): ParsedDelta {
+    this.said ||= out.reasoning !== '' || out.content !== '' || out.toolCalls.length > 0;
     return out;
   }
 
@@ -125,7 +158,6 @@ export class ChatOutputParser {
         const ready = this.pending.slice(0, this.pending.length - tag - space);
         if (!this.reasoningText && ready.trim() === '') {
           if (!final) return false;
-          if (this.options.unstreamed) out.content += ready;
         } else this.reason(out, ready);
         this.pending = final ? '' : this.pending.slice(ready.length);
         return false;
@@ -182,15 +214,30 @@ export class ChatOutputParser {
     this.reasoningText = true;
   }
 
-  /** `emit` for a JSON constraint's content: whitespace before it goes, after it waits (and goes at the end). */
+  /**
+   * `emit` for a JSON constraint's content: whitespace and the opening fence before it go (a fence
+   * cut short gives nothing; `unstreamed`, the text then); whitespace and the closing fence after
+   * it wait, and go at the end.
+   */
   private emitJson(out: ParsedDelta, keep: number, final: boolean): boolean {
+    out.content += this.opener;
+    this.opener = '';
     if (!this.jsonStarted) {
       this.pending = this.pending.trimStart();
+      if (!this.fenced && this.pending.startsWith(FENCE_OPEN)) {
+        this.fenced = true;
+        return this.enter('content', FENCE_OPEN.length, 0);
+      }
+      if (!this.fenced && this.pending !== '' && FENCE_OPEN.startsWith(this.pending)) {
+        if (!final) return false;
+        this.pending = '';
+      }
       this.jsonStarted = this.pending !== '';
     }
-    const space = trailingSpace(this.pending.slice(0, this.pending.length - keep));
-    if (final) this.pending = this.pending.slice(0, this.pending.length - space);
-    return this.emit(out, 'content', final ? 0 : keep + space);
+    const ready = this.pending.slice(0, this.pending.length - keep);
+    const tail = this.fenced ? (FENCE_TAIL.exec(ready)?.[0].length ?? 0) : trailingSpace(ready);
+    if (final) this.pending = this.pending.slice(0, this.pending.length - tail);
+    return this.emit(out, 'content', final ? 0 : keep + tail);
   }
 
   /** Emits all pending text but the last `keep` characters; never loops. */

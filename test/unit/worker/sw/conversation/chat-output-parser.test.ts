@@ -74,6 +74,27 @@ describe('ChatOutputParser: reasoning', () => {
     ).toMatchObject({ reasoning: 'r\n', content: '{"a": [1, 2]}' });
   });
 
+  it("leaves the ```json fence llama-server's chat grammar allows around the JSON out of the content", () => {
+    const json = { json: true, tools: false };
+    expect(expectSplitInvariant(' ```json\n{"a": "`x`"}\n ```', json)).toMatchObject({ content: '{"a": "`x`"}' });
+    expect(expectSplitInvariant('```json{"a":-0}```', json)).toMatchObject({ content: '{"a":-0}' });
+    // Cut short (length): in the opening fence, no content; in the closing one, the JSON.
+    expect(expectSplitInvariant('\n```js', json)).toMatchObject({ content: '' });
+    expect(expectSplitInvariant('```json {"a":1} ``', json)).toMatchObject({ content: '{"a":1}' });
+    expect(expectSplitInvariant('r</think>\n\n```json\n[1]\n```', { ...json, startInReasoning: true })).toMatchObject({
+      reasoning: 'r',
+      content: '[1]',
+    });
+    // Unfenced JSON keeps backticks where they are its own (the grammar allows none after it).
+    expect(expectSplitInvariant('"a``` "', json)).toMatchObject({ content: '"a``` "' });
+    // With reasoning off, the opener goes first, as it is; the JSON is read after it.
+    const off = { ...json, reasoning: false, startInReasoning: true, opener: '<think>\n' };
+    expect(expectSplitInvariant(' ```json\n{}\n```', off)).toMatchObject({ content: '<think>\n{}' });
+    expect(expectSplitInvariant('', off)).toMatchObject({ content: '<think>\n' });
+    // Only a JSON constraint's content is read so.
+    expect(expectSplitInvariant('```json\n1\n```', { tools: false })).toMatchObject({ content: '```json\n1\n```' });
+  });
+
   it('drops a reasoning of only whitespace', () => {
     expect(expectSplitInvariant('\n \n</think>\n\n\nok', { startInReasoning: true })).toStrictEqual({
       reasoning: '',
@@ -90,6 +111,23 @@ describe('ChatOutputParser: reasoning', () => {
     // Terminated, it is none either way; with text, it is reasoning.
     expect(expectSplitInvariant('  </think>ok', cut)).toMatchObject({ reasoning: '', content: 'ok' });
     expect(expectSplitInvariant(' a ', cut)).toMatchObject({ reasoning: ' a ', content: '' });
+  });
+
+  it("where the parse gives nothing at all, the text as it came is an unstreamed answer's content (llama-server's)", () => {
+    const json = { json: true, tools: false };
+    // A JSON fence cut short, or whitespace alone: the text, unstreamed; nothing in a stream.
+    for (const text of ['```js', '```json', '\n\n ']) {
+      expect(expectSplitInvariant(text, { ...json, unstreamed: true })).toMatchObject({ content: text });
+      expect(expectSplitInvariant(text, json)).toMatchObject({ content: '' });
+    }
+    // After a reasoning the parse gave something: the cut fence stays out.
+    expect(
+      expectSplitInvariant('Hello,</think>`', { ...json, startInReasoning: true, unstreamed: true }),
+    ).toStrictEqual({ reasoning: 'Hello,', content: '', toolCalls: [] });
+    // A reasoning of only whitespace, closed, and nothing after it.
+    expect(expectSplitInvariant(' </think>\n', { startInReasoning: true, unstreamed: true })).toMatchObject({
+      content: ' </think>\n',
+    });
   });
 
   it('holds whitespace that a </think> may follow, and sends it with the text after or the tag', () => {

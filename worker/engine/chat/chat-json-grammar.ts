@@ -1,0 +1,27 @@
+/**
+ * A JSON constraint on a chat answer, as llama-server 0.7.0's chat parser builds its grammar
+ * (`chat-auto-parser-generator.cpp`, for every template it reads): the JSON alone, or the JSON
+ * in a ```` ```json ```` fence, with whitespace around either:
+ * `space ("```json" space JSON space "```" | space JSON space)`, where JSON is the schema's
+ * grammar (which ends in `space` itself). The content is the JSON alone: the SW's parser leaves
+ * the fence and the whitespace out, as llama-server's does. Text prompts (`/v1/completions`,
+ * `/completion`) keep the schema's grammar, as there.
+ */
+import type { OutputGrammar } from '#core/domain/generation';
+import { primitiveBody } from '#core/constraints/json-primitives';
+import { renameRule } from './reasoning-grammar';
+
+/** `grammar` as a chat answer's, where it is a JSON constraint (it has a schema); else as it is. */
+export function chatJsonGrammar(grammar: OutputGrammar): OutputGrammar {
+  if (grammar.schema === undefined || grammar.trigger !== undefined) return grammar;
+  const defines = (name: string) => new RegExp(`^${name} ::=`, 'm').test(grammar.gbnf);
+  let json = 'json-answer';
+  for (let i = 1; defines(json); i++) json = `json-answer-${i}`;
+  const literal = (text: string) => JSON.stringify(text);
+  const rules = [
+    `root ::= space (${literal('```json')} space ${json} space ${literal('```')} | space ${json} space)`,
+    renameRule(grammar.gbnf, 'root', json),
+    ...(defines('space') ? [] : [`space ::= ${primitiveBody('space')}`]),
+  ];
+  return { ...grammar, gbnf: rules.join('\n') };
+}
