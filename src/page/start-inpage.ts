@@ -48,7 +48,7 @@ import {
 import { INPAGE_TEST_MODEL } from './resolve-model';
 import { RestartBudget } from './restart-budget';
 import { TabEngine } from './tab-engine';
-import { LoraScalesChannel } from './lora-scales-channel';
+import { EngineStateChannel } from './engine-state-channel';
 import { warnIfNotIsolated } from './warn-not-isolated';
 import { readReasoningBudgetOption } from '#core/domain/reasoning-budget';
 
@@ -137,8 +137,8 @@ class InpageRuntime extends EventTarget implements Inpage {
   readonly ready: Promise<void>;
   readonly models: ModelManager = createModelManager();
   private readonly tab: TabEngine;
-  /** The scales `POST /lora-adapters` set, shared with the origin's other tabs (a handover keeps them). */
-  private readonly loraScales = new LoraScalesChannel(() => this.tab.leads);
+  /** The models the engine serves and the scales `POST /lora-adapters` set, shared with the origin's other tabs. */
+  private readonly engineState: EngineStateChannel;
   private readonly options: InpageOptions;
   private deviceState: DeviceState;
   private routes: RouteTable | null = null;
@@ -221,16 +221,18 @@ class InpageRuntime extends EventTarget implements Inpage {
     if (options.persist === true) void requestPersistence();
     this.options = options;
     this.apiKey = options.apiKey ?? null;
+    this.engineState = new EngineStateChannel(models.primary.id, () => this.tab.leads);
     this.tab = new TabEngine(
       models.primary.id,
       this.apiKey,
       {
         onCrash: (reason) => void this.recover(models, reason),
         onRejoin: () => {
-          this.loraScales.ask(models.primary.id);
+          this.engineState.ask();
           void this.tab.election.leads.then(() => this.takeOver(models));
         },
         onLoraScales: (model, scales) => this.keepLoraScales(model, scales),
+        otherModels: () => this.engineState.others(models.primary.id).map((spec) => spec.id),
       },
       settings,
     );
@@ -263,13 +265,14 @@ class InpageRuntime extends EventTarget implements Inpage {
     const spec = this.resolveOne(model, backend);
     const card = await this.tab.guarded(this.engine.load(spec, proxy(this.report)));
     this.loaded.set(spec.id, spec);
+    this.engineState.serve([...this.loaded.values()]);
     return card;
   }
 
   /** `POST /lora-adapters` set `model`'s scales: a restart, here or in the tab that takes over, loads them again. */
   private keepLoraScales(model: string, scales: number[]): void {
     const spec = this.loaded.get(model);
-    if (spec) this.loraScales.set(spec, scales);
+    if (spec) this.engineState.setScales(spec, scales);
   }
 
   private readonly report = (progress: LoadProgress) =>
@@ -282,17 +285,19 @@ class InpageRuntime extends EventTarget implements Inpage {
   dispose(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.rejoinTimer);
-    this.loraScales.close();
+    this.engineState.close();
     return this.tab.dispose();
   }
 
   /** Starts this tab's engine worker, offering the catalogues of the chosen backends. */
   private run(): Remote<EngineApi> {
     const catalogues = backendsOf(this.choice).filter((backend) => backend.offersCatalogue);
+    const reloads =
+      this.loaded.size > 0 ? [...this.loaded.keys()] : this.engineState.others(this.serving.id).map((spec) => spec.id);
     return this.tab.lead(
       catalogues.map((backend) => backend.name),
       this.oneThread ? { threads: { prefill: 1, decode: 1 } } : {},
-      [...this.loaded.keys()],
+      reloads,
     );
   }
 
@@ -302,7 +307,7 @@ class InpageRuntime extends EventTarget implements Inpage {
    */
   private async follow(models: ResolvedModels, options: InpageOptions): Promise<void> {
     this.tab.follow();
-    this.loraScales.ask(models.primary.id);
+    this.engineState.ask();
     const timeoutMs = options.timeoutMs ?? 15_000;
     const prefix = normalizeRoutePrefix(options.routePrefix ?? DEFAULT_ROUTE_PREFIX);
     await controlPage(serviceWorkerUrl(options, prefix), options.scope ?? '/', timeoutMs, false);
@@ -356,14 +361,16 @@ class InpageRuntime extends EventTarget implements Inpage {
       const engine = this.run();
       // At the scales POST /lora-adapters last set, in this tab or in the one that ran the engine.
       if (this.loaded.size === 0) {
-        const primary = this.loraScales.apply(models.primary);
+        const primary = this.engineState.apply(models.primary);
         this.serving = await this.tab.guarded(loadWithFallback(engine, { ...models, primary }, proxy(this.report)));
         this.loaded.set(this.serving.id, this.serving);
+        await this.loadOthers(engine, attempt);
       } else {
         for (const spec of [...this.loaded.values()])
-          await this.tab.guarded(engine.load(this.loraScales.apply(spec), proxy(this.report)));
+          await this.tab.guarded(engine.load(this.engineState.apply(spec), proxy(this.report)));
       }
       if (attempt !== this.attempt) return;
+      this.engineState.serve([...this.loaded.values()]);
       this.restarts.clear();
       this.giveUps = 0;
       this.started = true;
@@ -371,6 +378,24 @@ class InpageRuntime extends EventTarget implements Inpage {
       this.dispatchEvent(new CustomEvent(event));
     } catch (error) {
       if (attempt === this.attempt) this.giveUp(error);
+    }
+  }
+
+  /**
+   * Taking over: the other models the leading tab served. One that no longer loads here (a blob
+   * URL of the tab that went, say) is left out, with a warning: the tab's own model serves.
+   */
+  private async loadOthers(engine: Remote<EngineApi>, attempt: number): Promise<void> {
+    for (const spec of this.engineState.others(this.serving.id)) {
+      try {
+        await this.tab.guarded(engine.load(spec, proxy(this.report)));
+        this.loaded.set(spec.id, spec);
+      } catch (error) {
+        if (attempt !== this.attempt) throw error;
+        console.warn(
+          `[inpage-llm] '${spec.id}', which the tab that ran the engine served, did not load here: ${toOpenAIError(error).message}`,
+        );
+      }
     }
   }
 
@@ -417,6 +442,7 @@ class InpageRuntime extends EventTarget implements Inpage {
           this.serving = spec;
           this.deviceState = { model: spec.id, status: 'ready', error: null };
           this.loaded.set(spec.id, spec);
+          this.engineState.serve([...this.loaded.values()]);
           return true;
         },
         async (error: unknown) => {

@@ -22,18 +22,18 @@ const engineGone = () => new ServiceUnavailableError('This page no longer runs t
  * into the worker (`offer-inbox.ts`), after which the SW's messages skip this thread too;
  * until then, and after a SW restart, they come here. A follower tab (`engine` null: the
  * engine runs in another tab) answers the query with no models, so the SW never waits out its
- * query timeout on it, and names the models it stands by for (`standby`).
+ * query timeout on it, and names the models it stands by for (`standby`, asked at each query).
  */
 export function bridgeServiceWorker(
   engine: Remote<EngineApi> | null,
   apiKey: string | null,
-  standby: string[] = [],
+  standby: () => string[] = () => [],
 ): (goodbye?: boolean) => void {
   const container = navigator.serviceWorker;
   let open = true;
   // Until the engine worker first answers (it is still starting), queries get a quick "none yet".
   let booted = engine === null;
-  const offer = engine ? inboxOffers(engine, { apiKey, standby }, () => open) : () => undefined;
+  const offer = engine ? inboxOffers(engine, { apiKey, standby: standby() }, () => open) : () => undefined;
   const onMessage = (event: MessageEvent<unknown>) => {
     const data = event.data;
     const port = event.ports[0];
@@ -56,11 +56,12 @@ export function bridgeServiceWorker(
             message<Reply, 'engine.info'>('engine.info', {
               models: list,
               apiKey,
-              standby,
+              standby: standby(),
               ...(byModel ? { slots: byModel } : {}),
             }),
           ),
-        () => port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: [], apiKey, standby })),
+        () =>
+          port.postMessage(message<Reply, 'engine.info'>('engine.info', { models: [], apiKey, standby: standby() })),
       );
     } else if (!open || !engine) {
       // Detached (this page is going) or never serving: the SW runs it elsewhere at once.

@@ -26,6 +26,8 @@ export interface TabEvents {
   onRejoin(): void;
   /** The engine says `POST /lora-adapters` set `model`'s LoRA scales (`model.lora`). */
   onLoraScales(model: string, scales: number[]): void;
+  /** The models besides this tab's own that it would load on taking over (a follower stands by for them too). */
+  otherModels(): string[];
 }
 
 interface Running {
@@ -84,11 +86,14 @@ export class TabEngine {
 
   /**
    * Follows: answers the SW's queries with no models (so it never waits on this page) and
-   * says it stands by for this model (so the SW holds requests through a handover).
+   * says it stands by for this model and the others it would load (so the SW holds their
+   * requests through a handover).
    */
   follow(standby = true): void {
     this.detach();
-    this.detach = bridgeServiceWorker(null, this.apiKey, standby ? [this.modelId] : []);
+    this.detach = bridgeServiceWorker(null, this.apiKey, () =>
+      standby ? [this.modelId, ...this.events.otherModels()] : [],
+    );
   }
 
   /**
@@ -110,7 +115,8 @@ export class TabEngine {
         this.events.onLoraScales(event.data.model, event.data.scales);
     });
     this.running = { worker, engine, watch };
-    this.detach = bridgeServiceWorker(engine, this.apiKey, [...new Set([this.modelId, ...reloads])]);
+    const standby = [...new Set([this.modelId, ...reloads])];
+    this.detach = bridgeServiceWorker(engine, this.apiKey, () => standby);
     if (catalogues.length > 0) void engine.offerCatalogue(catalogues);
     return engine;
   }

@@ -14,6 +14,7 @@ import type { LoraAdapterInfo, LoraAdaptersRequest } from '../domain/lora';
 import type { WireError } from '../domain/errors';
 import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from '../domain/generation';
 import type { ModelCard } from '../domain/model-card';
+import type { ModelSpec } from '../domain/model-spec';
 import type { ReadyRequest, ReadyResult } from '../domain/ready';
 import type { RouteInfo } from '../route-table/route-info';
 import type { ModelSlots, SlotActionRequest, SlotActionResult } from '../domain/slots';
@@ -144,16 +145,21 @@ export interface EngineToPage {
 
 /**
  * Tab -> the origin's other tabs, on the BroadcastChannel `inpage-llm:tabs`
- * (page/lora-scales-channel.ts): what a tab that takes the engine over needs from the one that ran it.
+ * (page/engine-state-channel.ts): what a tab that takes an engine over needs from the one that ran it.
  */
 export interface PageToPage {
+  /**
+   * The leading tab of `election` (its lock's model id) serves `models` (in load order): the one
+   * that takes over loads them too.
+   */
+  'tab.models': { election: string; models: ModelSpec[] };
   /**
    * `POST /lora-adapters` set `model`'s LoRA scales in the leading tab's engine: one per adapter,
    * the adapters named in their spec's order (a tab whose spec lists others ignores them).
    */
   'tab.lora': { model: string; adapters: string[]; scales: number[] };
-  /** A tab that begins to follow asks for `model`'s scales: the leading tab answers `tab.lora` where it set some. */
-  'tab.lora.query': { model: string };
+  /** A tab that begins to follow in `election` asks: its leading tab answers `tab.models` and its `tab.lora`s. */
+  'tab.query': { election: string };
 }
 
 /** Each model's slots as its engine tells them, by model id. */
@@ -314,7 +320,7 @@ export const isEngineToPage = messageGuard<EngineToPage>([
   'engine.started',
   'model.lora',
 ]);
-export const isPageToPage = messageGuard<PageToPage>(['tab.lora', 'tab.lora.query']);
+export const isPageToPage = messageGuard<PageToPage>(['tab.models', 'tab.lora', 'tab.query']);
 export const isEngineToSw = messageGuard<EngineToSw>([
   'generation.prompt',
   'generation.piece',

@@ -1,11 +1,14 @@
 /**
- * Scales set by `POST /lora-adapters` outlive the tab that ran the engine, as llama-server keeps
- * them until it stops: three tabs start `inpage-test` with the two generated adapters (`back` and
- * `attn` of test/fixtures/inpage-test-lora.ts, both at 1); the leader's engine is POSTed `attn`
- * alone; the leader closes, and the follower opened before the POST (told then) takes over at
- * those scales; it closes, and the one opened after the POST (it asked) takes over at them too.
- * Each new leader's `GET /lora-adapters` and `/completion` say so: its answer is the one a request
- * at those scales got from the first engine, which differs from the answer at the startup scales.
+ * What an engine serves outlives the tab that ran it, as a llama-server keeps its models and the
+ * scales `POST /lora-adapters` set until it stops: three tabs start `inpage-test` with the two
+ * generated adapters (`back` and `attn` of test/fixtures/inpage-test-lora.ts, both at 1); the
+ * leader's engine is POSTed `attn` alone, and loads `inpage-test-bert` (`inpage.load()`); the
+ * leader closes, and the follower opened before (told then) takes over with both models at those
+ * scales; it closes, and the one opened after (it asked) takes over with them too. Each new
+ * leader's `GET /lora-adapters` and `/completion` say so (its answer is the one a request at those
+ * scales got from the first engine, which differs from the answer at the startup scales), and an
+ * embedding of the other model, asked as soon as the tab that served it has closed, waits for the
+ * new leader and is the first engine's.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -56,7 +59,14 @@ async function state(page: Page): Promise<{ scales: unknown; completion: unknown
   };
 }
 
-test('POSTed LoRA scales outlive the leader tab: the tab that takes over loads the model at them', async () => {
+/** `inpage-test-bert`'s embedding of a word, from `page` (a 200 expected). */
+async function embedding(page: Page): Promise<unknown> {
+  const answer = await ask(page, 'POST', '/v1/embeddings', { model: 'inpage-test-bert', input: 'xyz' });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return (answer.body as { data: Array<{ embedding: number[] }> }).data[0]?.embedding;
+}
+
+test('the leader tab goes: the tab that takes over loads the models it served, at the POSTed LoRA scales', async () => {
   const { context, page: first } = await harness.openPage(PATH);
   const opened = async () => {
     const page = await context.newPage();
@@ -80,14 +90,19 @@ test('POSTed LoRA scales outlive the leader tab: the tab that takes over loads t
   const posted = await ask(first, 'POST', '/lora-adapters', ATTN_ONLY);
   assert.equal(posted.status, 200, JSON.stringify(posted.body));
   assert.deepEqual(await state(first), { scales: [0, 1], completion: attnOnly });
+  await first.evaluate(() => window.inpage.load('/models/inpage-test-bert.gguf'));
+  const vector = await embedding(first);
   const late = await opened();
 
-  await first.close();
-  assert.deepEqual(await state(told), { scales: [0, 1], completion: attnOnly }, 'the tab told of the POST');
-  assert.equal(await told.evaluate(() => window.inpage.role), 'leader');
-
-  await told.close();
-  assert.deepEqual(await state(late), { scales: [0, 1], completion: attnOnly }, 'the tab opened after the POST');
-  assert.equal(await late.evaluate(() => window.inpage.role), 'leader');
+  for (const [going, next, label] of [
+    [first, told, 'the tab told'],
+    [told, late, 'the tab that asked'],
+  ] as const) {
+    await going.close();
+    // Sent while the next tab starts its engine: held through the handover (it stands by for the model).
+    assert.deepEqual(await embedding(next), vector, `${label}: the other model's embedding`);
+    assert.deepEqual(await state(next), { scales: [0, 1], completion: attnOnly }, `${label}: the scales`);
+    assert.equal(await next.evaluate(() => window.inpage.role), 'leader');
+  }
   await context.close();
 });
