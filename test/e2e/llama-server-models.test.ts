@@ -56,9 +56,13 @@ describe("GET /v1/models' meta and architecture against native llama-server", { 
       placeModel(name, file);
       await writeFile(`${DIR}/${name}.gguf`, file);
       const card = await fixture.page.evaluate((url) => window.inpage.load(url), `/test-models-meta/${name}.gguf`);
-      const server = await startLlamaServer({ model: name });
+      // Served under the page's name (`--alias`): llama-server lists it as its id and alias.
+      const server = await startLlamaServer({ model: name, args: ['--alias', card.id] });
       try {
         const [own, native] = await both(server, card.id);
+        const names = (entry: Json) => [entry.id, entry.aliases, entry.tags];
+        assert.deepEqual(names(own), names(native));
+        assert.deepEqual(names(own), [card.id, [card.id], []]);
         assert.deepEqual(own.meta, native.meta);
         if (name.endsWith('unnamed')) assert.match(String((own.meta as Json).ftype), /^\(guessed\) /);
         assert.deepEqual(own.architecture, native.architecture);

@@ -90,6 +90,9 @@ export class EngineHost implements EngineApi {
       // A model with slots runs as many jobs at once (its generations are batched: slot-steps.ts).
       queue.limit = model.details?.slots ?? 1;
       card.status = 'ready';
+      // llama-server's list names each model's aliases and tags (with no --alias, its name alone).
+      card.aliases = [spec.id];
+      card.tags = [];
       card.context_length = model.capabilities.context_length;
       card.capabilities = model.capabilities;
       Object.assign(card, model.details);
