@@ -292,8 +292,8 @@ class InpageRuntime extends EventTarget implements Inpage {
   /** Starts this tab's engine worker, offering the catalogues of the chosen backends. */
   private run(): Remote<EngineApi> {
     const catalogues = backendsOf(this.choice).filter((backend) => backend.offersCatalogue);
-    const reloads =
-      this.loaded.size > 0 ? [...this.loaded.keys()] : this.engineState.others(this.serving.id).map((spec) => spec.id);
+    // The SW holds requests for the models it loads again, and for those the last leading tab served.
+    const reloads = [...this.loaded.keys(), ...this.engineState.others(this.serving.id).map((spec) => spec.id)];
     return this.tab.lead(
       catalogues.map((backend) => backend.name),
       this.oneThread ? { threads: { prefill: 1, decode: 1 } } : {},
@@ -364,11 +364,11 @@ class InpageRuntime extends EventTarget implements Inpage {
         const primary = this.engineState.apply(models.primary);
         this.serving = await this.tab.guarded(loadWithFallback(engine, { ...models, primary }, proxy(this.report)));
         this.loaded.set(this.serving.id, this.serving);
-        await this.loadOthers(engine, attempt);
       } else {
         for (const spec of [...this.loaded.values()])
           await this.tab.guarded(engine.load(this.engineState.apply(spec), proxy(this.report)));
       }
+      await this.loadOthers(engine, attempt);
       if (attempt !== this.attempt) return;
       this.engineState.serve([...this.loaded.values()]);
       this.restarts.clear();
@@ -382,11 +382,12 @@ class InpageRuntime extends EventTarget implements Inpage {
   }
 
   /**
-   * Taking over: the other models the leading tab served. One that no longer loads here (a blob
-   * URL of the tab that went, say) is left out, with a warning: the tab's own model serves.
+   * The models the last leading tab served that this one has not loaded (all but its own when it
+   * takes over; none when it restarts its own engine). One that no longer loads here (a blob URL
+   * of the tab that went, say) is left out, with a warning: the tab's own model serves.
    */
   private async loadOthers(engine: Remote<EngineApi>, attempt: number): Promise<void> {
-    for (const spec of this.engineState.others(this.serving.id)) {
+    for (const spec of this.engineState.others(this.serving.id).filter(({ id }) => !this.loaded.has(id))) {
       try {
         await this.tab.guarded(engine.load(spec, proxy(this.report)));
         this.loaded.set(spec.id, spec);
