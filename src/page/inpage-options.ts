@@ -120,6 +120,12 @@ export interface InpageOptions {
    */
   lora?: LoraOption[];
   /**
+   * More names for the model (llama-server's `--alias a,b`): a request naming one is served by
+   * it, answered under its id; `/v1/models` lists the id and these as its `aliases`. A name that
+   * is not a non-empty string makes `ready` reject with a 400 naming `alias`.
+   */
+  alias?: string | string[];
+  /**
    * The reasoning budget of chat requests that set none (llama-server's `--reasoning-budget` and
    * `--reasoning-budget-message`; llama.cpp models): a token count (-1, the default: none) or
    * `{ tokens, message }`. Past it the engine writes the message and `</think>`, and the answer

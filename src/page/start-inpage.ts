@@ -16,6 +16,7 @@ import type { LoadProgress, ModelSpec } from '../core/domain/model-spec';
 import { withDraftModel } from './draft-model-option';
 import { withProjector } from './mmproj-option';
 import { withLoraAdapters } from './lora-option';
+import { withAliases } from './alias-option';
 import type { EngineApi, EngineSettings, RequestRecord } from '../core/protocol/engine-api';
 import type { DeviceState, Inpage, InpageOptions, ModelManager } from './inpage-options';
 import { toOpenAIError } from '../core/domain/errors';
@@ -116,6 +117,7 @@ export function startInpage(options: InpageOptions = {}): Inpage {
         ...models,
         primary: withLoraAdapters(models.primary, options.lora, document.baseURI, options.hfEndpoint),
       };
+    if (options.alias !== undefined) models = { ...models, primary: withAliases(models.primary, options.alias) };
   } catch (error) {
     const name = typeof model === 'string' ? model : model.id;
     return new FailedInpage(name, backend === 'auto' ? 'webllm' : backend, options.apiKey ?? null, error);

@@ -113,6 +113,42 @@ describe("GET /v1/models' meta and architecture against native llama-server", { 
     }
   });
 
+  test("more names (llama-server's --alias id,x-b,x-c): listed as aliases, a request naming one answered under the id", async () => {
+    const name = 'tiny-aliased';
+    const file = buildBenchModel(TINY, 'q8_0');
+    placeModel(name, file);
+    await writeFile(`${DIR}/${name}.gguf`, file);
+    await fixture.page.evaluate(
+      (id) =>
+        window.inpage.load({
+          id,
+          backend: 'llamacpp',
+          source: { kind: 'url', url: `${location.origin}/test-models-meta/${id}.gguf` },
+          aliases: ['x-c', 'x-b', id],
+        }),
+      name,
+    );
+    // llama-server keeps its aliases in a set (sorted) and serves under the first: here the id.
+    const server = await startLlamaServer({ model: name, args: ['--alias', `x-c,${name},x-b`] });
+    try {
+      const [own, native] = await both(server, name);
+      const names = (entry: Json) => [entry.id, entry.aliases];
+      assert.deepEqual(names(own), names(native));
+      assert.deepEqual(names(own), [name, [name, 'x-b', 'x-c']]);
+      const body = { model: 'x-c', prompt: 'abc', max_tokens: 3, temperature: 0 };
+      const answer = await askBoth(fixture.page, server, 'POST', '/v1/completions', body, 'x-c');
+      assert.equal(answer.own.status, 200, answer.ownText);
+      const fields = (reply: unknown) => [pick(reply, ['model']), (reply as { choices: Json[] }).choices[0]?.text];
+      assert.deepEqual(fields(answer.own.body), fields(answer.native.body));
+      assert.deepEqual(fields(answer.own.body)[0], { model: name });
+      // llama.cpp's own routes too: its slots, asked by an alias.
+      const slots = await fixture.page.evaluate(async () => (await fetch('/slots?model=x-b')).status);
+      assert.equal(slots, 200);
+    } finally {
+      await server.stop();
+    }
+  });
+
   test('inpage-test-vision with its projector: the same meta, image among the inputs', async () => {
     const server = await startMmprojServer(
       'inpage-test-vision',

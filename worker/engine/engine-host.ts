@@ -90,8 +90,8 @@ export class EngineHost implements EngineApi {
       // A model with slots runs as many jobs at once (its generations are batched: slot-steps.ts).
       queue.limit = model.details?.slots ?? 1;
       card.status = 'ready';
-      // llama-server's list names each model's aliases and tags (with no --alias, its name alone).
-      card.aliases = [spec.id];
+      // llama-server's list names each model's aliases (a set: sorted, its id among them) and tags.
+      card.aliases = [...new Set([spec.id, ...(spec.aliases ?? [])])].sort();
       card.tags = [];
       card.context_length = model.capabilities.context_length;
       card.capabilities = model.capabilities;
@@ -151,7 +151,12 @@ export class EngineHost implements EngineApi {
 
   /** Queues `job` on its model's queue; its events go to `port`, and a cancel on `port` stops only this job. */
   run(job: Job, port: MessagePort): void {
-    serveJob(this.entries.get(job.request.model), job, port, this.log);
+    serveJob(this.entryNamed(job.request.model), job, port, this.log);
+  }
+
+  /** The model `model` names: by its id, else by one of its aliases (a job the SW did not route, a tokenization say). */
+  private entryNamed(model: string): ModelEntry | undefined {
+    return this.entries.get(model) ?? [...this.entries.values()].find((entry) => entry.card.aliases?.includes(model));
   }
 
   /** Answers the Service Worker's queries and jobs on `inbox` (it posts them there, past the page). */

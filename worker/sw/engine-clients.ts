@@ -90,7 +90,10 @@ export async function engineClients(
   return engines;
 }
 
-/** The page that serves `model`: 404 if no engine knows it, 503 if none is open or it failed. */
+/**
+ * The page that serves `model` (a model's id, else one of its aliases) and its card: 404 if no
+ * engine knows it, 503 if none is open or it failed.
+ */
 export function pickEngineClient(engines: EngineClient[], model: string): { engine: EngineClient; card: ModelCard } {
   if (engines.length === 0) {
     throw new ServiceUnavailableError(
@@ -98,9 +101,12 @@ export function pickEngineClient(engines: EngineClient[], model: string): { engi
       'engine_not_loaded',
     );
   }
+  // A model's id wins over another model's alias, in whichever page either is.
+  const byId = engines.some((engine) => engine.models.some((card) => card.id === model));
+  const names = (card: ModelCard) => (byId ? card.id === model : (card.aliases?.includes(model) ?? false));
   let failed: ModelCard | undefined;
   for (const engine of engines) {
-    const card = engine.models.find((candidate) => candidate.id === model);
+    const card = engine.models.find(names);
     if (card?.status === 'available') {
       throw new ServiceUnavailableError(
         `The model '${model}' is in the catalogue but not loaded: load it first (inpage.load('${model}')).`,

@@ -41,9 +41,12 @@ export async function routeToEngine<B extends { model: string }, R>(
   const { dialect } = intake;
   const engines = await engineClients(clients, event.clientId);
   checkApiKey(event.request, engines[0]?.apiKey ?? null, dialect);
-  const body = await intake.validate(engines);
-  const generation = intake.toRequest(body);
-  const { engine, card } = await pickOrExplain(clients, event, engines, body.model);
+  const named = await intake.validate(engines);
+  const asked = intake.toRequest(named);
+  const { engine, card } = await pickOrExplain(clients, event, engines, named.model);
+  // A request naming an alias (llama-server's --alias) is run and answered under the model's id.
+  const body = card.id === named.model ? named : { ...named, model: card.id };
+  const generation = body === named ? asked : intake.toRequest(body);
   checkApiKey(event.request, engine.apiKey, dialect);
   if (card.capabilities) intake.check(card.capabilities, generation);
   const successor = async (deadline: number) => {

@@ -23,7 +23,8 @@ const ROUND_QUERY_MS = 600;
  * A page's card for `model` that settles the wait: ready or loading (a loading model queues
  * requests until it is ready), or failed (the request gets the load's error).
  */
-const serves = (card: ModelCard, model: string) => card.id === model && card.status !== 'available';
+const serves = (card: ModelCard, model: string) =>
+  (card.id === model || (card.aliases?.includes(model) ?? false)) && card.status !== 'available';
 
 type Round = { serving: EngineClient } | { standby: boolean };
 

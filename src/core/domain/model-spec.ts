@@ -36,6 +36,11 @@ export interface ModelSpec {
    * until `POST /lora-adapters` changes it (0: loaded, off: `--lora-init-without-apply`).
    */
   lora?: LoraAdapterSpec[];
+  /**
+   * More names a request may give the model (llama-server's `--alias`): it is served, listed
+   * and answered under its `id`, and its card lists the id and these as `aliases`.
+   */
+  aliases?: string[];
 }
 
 /** A model's LoRA adapter: its id (for progress and errors), where its GGUF comes from, and its scale. */

@@ -24,6 +24,7 @@ export interface ScriptAttributes {
   draftModel?: string | undefined;
   mmproj?: string | undefined;
   lora?: string | undefined;
+  alias?: string | undefined;
   persist?: string | undefined;
   promptCache?: string | undefined;
   hfEndpoint?: string | undefined;
@@ -51,7 +52,7 @@ const fromScript = (model: string, scriptUrl: string) =>
  * JSON, relative to the page; `data-isolate`: `credentialless` or `require-corp`; `data-threads`:
  * `N`, or `P/D` for prompts and decoding; `data-draft-model`: a draft model for speculative
  * decoding, named as `data-model` is; `data-lora`: LoRA adapters, named so, separated by spaces,
- * each at scale 1; `data-persist`: present, `true` or `1` asks for
+ * each at scale 1; `data-alias`: more names for the model, separated by spaces; `data-persist`: present, `true` or `1` asks for
  * persistent storage, `false` or `0` does not; `data-hf-endpoint`: where `hf:` ids are resolved;
  * `data-prompt-cache`: `false` or `0` turns the prompt cache across page loads off, a number
  * of MiB bounds it; `data-reasoning-budget`: the reasoning budget of chat requests that set none,
@@ -126,6 +127,8 @@ export function readScriptOptions(attributes: ScriptAttributes, scriptUrl: strin
   if (mmproj) options.mmproj = fromScript(mmproj, scriptUrl);
   const lora = attributes.lora?.trim();
   if (lora) options.lora = lora.split(/\s+/).map((adapter) => fromScript(adapter, scriptUrl));
+  const alias = attributes.alias?.trim();
+  if (alias) options.alias = alias.split(/\s+/);
   const persist = attributes.persist?.trim().toLowerCase();
   if (persist !== undefined) {
     if (persist === '' || persist === 'true' || persist === '1') options.persist = true;

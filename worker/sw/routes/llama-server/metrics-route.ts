@@ -24,8 +24,8 @@ export function metricsRoute(clients: Clients, prefix: string): Route {
       // The decodes are the engines' own counts, asked now.
       const engines = await engineClientsWithSlots(clients, event.clientId);
       checkApiKey(event.request, engines[0]?.apiKey ?? null, LLAMA_SERVER_DIALECT);
-      const model = new URL(event.request.url).searchParams.get('model');
-      if (model !== null) pickEngineClient(engines, model);
+      const named = new URL(event.request.url).searchParams.get('model');
+      const model = named === null ? null : pickEngineClient(engines, named).card.id;
       const states = slotsByModel(engines);
       const counters = scrapeCounters(model).map(([id, c]): [string, ModelCounters] => {
         const state = states.get(id);

@@ -15,8 +15,8 @@ export interface ReadySlot {
 }
 
 export function readySlots(engines: EngineClient[], model: string | null = null): ReadySlot[] {
-  if (model !== null) pickEngineClient(engines, model);
+  const id = model === null ? null : pickEngineClient(engines, model).card.id;
   return modelCards(engines)
-    .filter((card) => card.status === 'ready' && (model === null || card.id === model))
+    .filter((card) => card.status === 'ready' && (id === null || card.id === id))
     .flatMap((card) => Array.from({ length: Math.max(1, card.slots ?? 1) }, (_, slot) => ({ card, slot })));
 }

@@ -123,6 +123,14 @@ describe('readScriptOptions (the drop-in script attributes)', () => {
     expect(readScriptOptions({}, SCRIPT).options.lora).toBeUndefined();
   });
 
+  it("data-alias: the model's other names, separated by spaces", () => {
+    expect(readScriptOptions({ alias: ' gpt-4o-mini  local ' }, SCRIPT).options.alias).toEqual([
+      'gpt-4o-mini',
+      'local',
+    ]);
+    expect(readScriptOptions({ alias: ' ' }, SCRIPT).options.alias).toBeUndefined();
+  });
+
   it('data-hf-endpoint is a mirror for hf: ids, relative to the script; a bad one is reported', () => {
     expect(readScriptOptions({ model: 'hf:a/b:Q4_K_M', hfEndpoint: '/hf/' }, SCRIPT).options).toMatchObject({
       model: 'hf:a/b:Q4_K_M',
