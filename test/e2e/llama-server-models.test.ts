@@ -141,6 +141,11 @@ describe("GET /v1/models' meta and architecture against native llama-server", { 
       const fields = (reply: unknown) => [pick(reply, ['model']), (reply as { choices: Json[] }).choices[0]?.text];
       assert.deepEqual(fields(answer.own.body), fields(answer.native.body));
       assert.deepEqual(fields(answer.own.body)[0], { model: name });
+      // A mixed prompt, which the SW has the model's engine tokenize (naming the model by its id).
+      const mixed = { prompt: ['ab', 5], n_predict: 2, temperature: 0 };
+      const tokenized = await askBoth(fixture.page, server, 'POST', '/completion', mixed, 'x-b');
+      assert.equal(tokenized.own.status, 200, tokenized.ownText);
+      assert.deepEqual(pick(tokenized.own.body, ['content']), pick(tokenized.native.body, ['content']));
       // llama.cpp's own routes too: its slots, asked by an alias.
       const slots = await fixture.page.evaluate(async () => (await fetch('/slots?model=x-b')).status);
       assert.equal(slots, 200);

@@ -151,12 +151,7 @@ export class EngineHost implements EngineApi {
 
   /** Queues `job` on its model's queue; its events go to `port`, and a cancel on `port` stops only this job. */
   run(job: Job, port: MessagePort): void {
-    serveJob(this.entryNamed(job.request.model), job, port, this.log);
-  }
-
-  /** The model `model` names: by its id, else by one of its aliases (a job the SW did not route, a tokenization say). */
-  private entryNamed(model: string): ModelEntry | undefined {
-    return this.entries.get(model) ?? [...this.entries.values()].find((entry) => entry.card.aliases?.includes(model));
+    serveJob(this.entries.get(job.request.model), job, port, this.log);
   }
 
   /** Answers the Service Worker's queries and jobs on `inbox` (it posts them there, past the page). */

@@ -8,6 +8,7 @@
  * `/completion`) keep the schema's grammar, as there.
  */
 import type { OutputGrammar } from '#core/domain/generation';
+import { gbnfLiteral } from '#core/constraints/gbnf-literal';
 import { primitiveBody } from '#core/constraints/json-primitives';
 import { renameRule } from './reasoning-grammar';
 
@@ -17,9 +18,8 @@ export function chatJsonGrammar(grammar: OutputGrammar): OutputGrammar {
   const defines = (name: string) => new RegExp(`^${name} ::=`, 'm').test(grammar.gbnf);
   let json = 'json-answer';
   for (let i = 1; defines(json); i++) json = `json-answer-${i}`;
-  const literal = (text: string) => JSON.stringify(text);
   const rules = [
-    `root ::= space (${literal('```json')} space ${json} space ${literal('```')} | space ${json} space)`,
+    `root ::= space (${gbnfLiteral('```json')} space ${json} space ${gbnfLiteral('```')} | space ${json} space)`,
     renameRule(grammar.gbnf, 'root', json),
     ...(defines('space') ? [] : [`space ::= ${primitiveBody('space')}`]),
   ];

@@ -8,6 +8,7 @@
  * matches them (a special token's text included).
  */
 import type { OutputGrammar } from '#core/domain/generation';
+import { gbnfLiteral } from '#core/constraints/gbnf-literal';
 import type { ChatTemplate } from '#gguf/chat-template';
 import { END, START, templateThinks } from './reasoning-tags';
 
@@ -39,7 +40,7 @@ export function reasoningGrammar(
  * opened the reasoning.
  */
 export function grammarAfterReasoning(grammar: OutputGrammar, opens: boolean): OutputGrammar {
-  const root = opens ? `root ::= reasoning` : `root ::= ${literal(START)} reasoning | ${ANSWER_ROOT}`;
+  const root = opens ? `root ::= reasoning` : `root ::= ${gbnfLiteral(START)} reasoning | ${ANSWER_ROOT}`;
   const rules = [root, ...untilTag('reasoning', END, `"\\n"{0,2} ${ANSWER_ROOT}`)];
   return { ...grammar, gbnf: `${rules.join('\n')}\n${renameRule(grammar.gbnf, 'root', ANSWER_ROOT)}` };
 }
@@ -56,19 +57,16 @@ export function untilTag(name: string, tag: string, then: string): string[] {
   if (chars.length < 2 || chars.slice(1).includes(first))
     throw new Error(`untilTag: '${tag}' repeats its first character`);
   const state = (i: number) => (i === 0 ? name : `${name}-${i}`);
-  const rules = [`${state(0)} ::= [^${classChar(first)}] ${state(0)} | ${literal(first)} ${state(1)}`];
+  const rules = [`${state(0)} ::= [^${classChar(first)}] ${state(0)} | ${gbnfLiteral(first)} ${state(1)}`];
   for (let i = 1; i < chars.length; i++) {
     const next = chars[i] ?? '';
-    const onNext = i === chars.length - 1 ? `${literal(next)} ${then}` : `${literal(next)} ${state(i + 1)}`;
+    const onNext = i === chars.length - 1 ? `${gbnfLiteral(next)} ${then}` : `${gbnfLiteral(next)} ${state(i + 1)}`;
     rules.push(
-      `${state(i)} ::= [^${classChar(next)}${classChar(first)}] ${state(0)} | ${literal(first)} ${state(1)} | ${onNext}`,
+      `${state(i)} ::= [^${classChar(next)}${classChar(first)}] ${state(0)} | ${gbnfLiteral(first)} ${state(1)} | ${onNext}`,
     );
   }
   return rules;
 }
-
-/** A GBNF string literal of `text`. */
-const literal = (text: string) => JSON.stringify(text);
 
 /** `char` inside a GBNF character class. */
 const classChar = (char: string) => (/[\\\]^-]/.test(char) ? `\\${char}` : char);

@@ -52,7 +52,7 @@ export interface ParserOptions {
 }
 
 const THINK = '<think>';
-/** The fence a chat answer's JSON may open with, and close with (`FENCE_CLOSE`). */
+/** The fence a chat answer's JSON may open with (engine: chat-json-grammar.ts). */
 const FENCE_OPEN = '```json';
 /** Whitespace and the closing fence, or its start, at the end of fenced JSON. */
 const FENCE_TAIL = /\s*`{0,3}$/;
@@ -106,15 +106,9 @@ export class ChatOutputParser {
     this.raw += last;
     const out: ParsedDelta = { reasoning: '', content: '', toolCalls: [] };
     while (this.step(out, true));
-    if (
-      this.options.unstreamed &&
-      !this.said &&
-      out.reasoning === '' &&
-      out.content === '' &&
-      out.toolCalls.length === 0
-    )
-      out.content = this.raw;
-    return this.told(out);
+    this.told(out);
+    if (!this.said && this.options.unstreamed) out.content = this.raw;
+    return out;
   }
 
   /** `out`, noting whether the parse gave anything so far. */
@@ -156,9 +150,8 @@ export class ChatOutputParser {
         const tag = final ? 0 : partialTagLength(this.pending, END_THINK);
         const space = final ? 0 : trailingSpace(this.pending.slice(0, this.pending.length - tag));
         const ready = this.pending.slice(0, this.pending.length - tag - space);
-        if (!this.reasoningText && ready.trim() === '') {
-          if (!final) return false;
-        } else this.reason(out, ready);
+        if (!this.reasoningText && ready.trim() === '' && !final) return false;
+        this.reason(out, ready);
         this.pending = final ? '' : this.pending.slice(ready.length);
         return false;
       }

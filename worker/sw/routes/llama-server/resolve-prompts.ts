@@ -74,13 +74,13 @@ export async function resolvePrompts(
     }
     const ids: number[] = [];
     for (const [i, part] of prompt.entries())
-      ids.push(...(typeof part === 'number' ? [part] : await tokenize(route, body.model, part, i === 0, signal)));
+      ids.push(...(typeof part === 'number' ? [part] : await tokenize(route, card.id, part, i === 0, signal)));
     const outside = ids.find((id) => id >= (card.capabilities?.vocab_size ?? Infinity));
     // As llama-server says it; the detokenizer would fail on it.
     if (outside !== undefined)
       throw new InvalidRequestError('Prompt contains invalid tokens', 'prompt', 'invalid_token_id');
     inputs.push(ids);
-    texts.push(await detokenize(route, body.model, ids, signal));
+    texts.push(await detokenize(route, card.id, ids, signal));
   }
   return { ...body, inputs, texts };
 }

@@ -91,7 +91,7 @@ export function transcriptionsRoute(clients: Clients, prefix: string): Route {
           if (!capabilities.modalities?.audio) throw new InvalidRequestError(NO_AUDIO, 'file');
         },
       });
-      const props = await openJob.props(engine, { model }, event.request.signal);
+      const props = await openJob.props(engine, { model: engine.body.model }, event.request.signal);
       props.channel.close();
       const media = newChatMedia();
       const asked = await readTranscriptionRequest(form, media.marker, props.first.chat_template);
