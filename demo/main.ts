@@ -46,6 +46,8 @@ const draftModel = params.get('draft_model') || undefined;
 const mmprojParam = params.get('mmproj') || undefined;
 /** `&lora=<model>` (once per adapter): LoRA adapters at scale 1, named as `?model=` is (as `startInpage({ lora })`). */
 const lora = params.getAll('lora').filter((adapter) => adapter.length > 0);
+/** `&alias=<name>` (once per name): more names for the model, as llama-server's `--alias` (as `startInpage({ alias })`). */
+const alias = params.getAll('alias').filter((name) => name.length > 0);
 
 /** `&hf_endpoint=<URL>`: where `?model=hf:owner/repo[:QUANT]` is resolved (a Hugging Face mirror). */
 const hfEndpoint = params.get('hf_endpoint');
@@ -117,6 +119,7 @@ function start(
     ...(draftModel ? { draftModel } : {}),
     ...(mmproj ? { mmproj } : {}),
     ...(lora.length > 0 ? { lora } : {}),
+    ...(alias.length > 0 ? { alias } : {}),
     ...(hfEndpoint ? { hfEndpoint } : {}),
     ...(connections === undefined ? {} : { downloads: { connections } }),
     ...(persist ? { persist } : {}),

@@ -79,6 +79,10 @@ export class EngineHost implements EngineApi {
       owned_by: 'inpage-llm',
       backend: spec.backend,
       status: 'loading',
+      // llama-server's list names each model's aliases (a set: sorted, its id among them) and tags;
+      // on the loading card already, so a request naming an alias waits for the load as its id's does.
+      aliases: [...new Set([spec.id, ...(spec.aliases ?? [])])].sort(),
+      tags: [],
     };
     const loaded = backend.load(spec, onProgress);
     const queue = new ModelQueue();
@@ -90,9 +94,6 @@ export class EngineHost implements EngineApi {
       // A model with slots runs as many jobs at once (its generations are batched: slot-steps.ts).
       queue.limit = model.details?.slots ?? 1;
       card.status = 'ready';
-      // llama-server's list names each model's aliases (a set: sorted, its id among them) and tags.
-      card.aliases = [...new Set([spec.id, ...(spec.aliases ?? [])])].sort();
-      card.tags = [];
       card.context_length = model.capabilities.context_length;
       card.capabilities = model.capabilities;
       Object.assign(card, model.details);

@@ -66,7 +66,7 @@ export interface ModelCard {
   chat_template?: 'gguf' | 'chatml';
   /** Its slots that run a request now, by index (llama-server's `/slots` `is_processing`); absent where the backend does not say. */
   processing?: number[];
-  /** The names a request may give it, as llama-server lists its `--alias`es: its id, then its spec's `aliases`, once loaded. */
+  /** The names a request may give it, as llama-server lists its `--alias`es: its id, then its spec's `aliases` (from the load's start). */
   aliases?: string[];
   /** llama-server's `--tags` (none here), once loaded. */
   tags?: string[];

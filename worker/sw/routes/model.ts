@@ -10,7 +10,8 @@ import { withRouteCards } from '../upstream/route-cards';
 
 /**
  * `GET <prefix>/models/{model}`: one model of the open pages' engines (served first, then
- * loadable ones, then route ids), as OpenAI's retrieve answers it; an unknown id is a 404.
+ * loadable ones, then route ids), as OpenAI's retrieve answers it, found by its id or else by one
+ * of its aliases (llama-server 0.7.0 has no such route: 404 for every name); an unknown name is a 404.
  */
 export function modelRoute(clients: Clients, prefix: string): Route {
   return {
@@ -29,7 +30,11 @@ async function retrieveModel(clients: Clients, event: RouteEvent): Promise<Respo
     routeInfoFor(clients, event.clientId),
   ]);
   checkApiKey(event.request, routing?.apiKey ?? engines[0]?.apiKey ?? null);
-  const card = withRouteCards(modelCards(engines), routing).find((candidate) => candidate.id === id);
+  const served = modelCards(engines);
+  // An id (a model's or a route's) first, then a model's alias, as a request naming one is served.
+  const card =
+    withRouteCards(served, routing).find((candidate) => candidate.id === id) ??
+    served.find((candidate) => candidate.aliases?.includes(id));
   if (!card) throw new NotFoundError(`The model '${id}' does not exist or is not available in this page.`, 'model');
   return new Response(JSON.stringify(card), { headers: { 'content-type': 'application/json' } });
 }

@@ -114,7 +114,7 @@ function forward(
 
 /**
  * The body and its route, when its `model` is a route of the table, or no route and no engine
- * serves it and the table has the `*` route (else null: the device answers as without one).
+ * serves it (by id or alias) and the table has the `*` route (else null: the device answers as without one).
  */
 async function routedBody(text: string, info: RouteInfo, served: () => Promise<Set<string>>) {
   let body: unknown;
@@ -135,9 +135,13 @@ async function routedBody(text: string, info: RouteInfo, served: () => Promise<S
   return id !== null && route ? { id, route, body } : null;
 }
 
-/** The model ids the open pages' engines run (their catalogues' loadable ids too: a request may load one). */
+/**
+ * The model names the open pages' engines answer to: ids and aliases (their catalogues' loadable
+ * ids too: a request may load one).
+ */
 async function servedIds(clients: Clients, requesterId: string): Promise<Set<string>> {
-  return new Set(modelCards(await engineClients(clients, requesterId, true)).map((card) => card.id));
+  const cards = modelCards(await engineClients(clients, requesterId, true));
+  return new Set(cards.flatMap((card) => [card.id, ...(card.aliases ?? [])]));
 }
 
 /** The same request with another JSON body (the device reads the route's body, under the page's model id). */
