@@ -6,7 +6,7 @@ import { inpageTestFim, inpageTestSpec } from './inpage-test-spec';
  * GGUF metadata of `inpage-test`: llama hyper-parameters and a GPT-2 byte-level vocabulary
  * (with `fim`, three more control tokens declared as the fill-in-the-middle tokens).
  */
-export function inpageTestMetadata(fim = false): GgufKv[] {
+export function inpageTestMetadata(fim = false, chatTemplate: string = inpageTestSpec.chatTemplate): GgufKv[] {
   const s = inpageTestSpec;
   const f = inpageTestFim;
   const vocab = byteVocab(
@@ -41,7 +41,7 @@ export function inpageTestMetadata(fim = false): GgufKv[] {
     u32('tokenizer.ggml.eos_token_id', s.eosTokenId),
     bool('tokenizer.ggml.add_bos_token', false),
     bool('tokenizer.ggml.add_eos_token', false),
-    str('tokenizer.chat_template', s.chatTemplate),
+    str('tokenizer.chat_template', chatTemplate),
     ...(fim
       ? [
           u32('tokenizer.ggml.fim_pre_token_id', f.pre.id),

@@ -55,9 +55,10 @@ function blockTensors(layer: number, rand: Prng): GgufTensor[] {
  * Builds the `inpage-test` GGUF v3 file in memory. Deterministic: every call
  * returns the same bytes. The blocks add nothing to the residual stream, so the
  * next-token logits are exactly {@link inpageTestLogits} of the last token. With `fim`, the
- * fill-in-the-middle variant ({@link inpageTestFim}), for tests of `suffix`.
+ * fill-in-the-middle variant ({@link inpageTestFim}), for tests of `suffix`; with `chatTemplate`,
+ * that template in place of its own (another model's tool-call format, for tests of tools).
  */
-export function buildInpageTestModel(options: { fim?: boolean } = {}): Uint8Array<ArrayBuffer> {
+export function buildInpageTestModel(options: { fim?: boolean; chatTemplate?: string } = {}): Uint8Array<ArrayBuffer> {
   const fim = options.fim ?? false;
   const nVocab = fim ? inpageTestFim.nVocab : inpageTestSpec.nVocab;
   const rand = createPrng(inpageTestSpec.seed);
@@ -67,5 +68,5 @@ export function buildInpageTestModel(options: { fim?: boolean } = {}): Uint8Arra
     { name: 'output_norm.weight', dims: [nEmbd], data: new Float32Array(nEmbd).fill(1) },
     { name: 'output.weight', dims: [nEmbd, nVocab], data: outputProjection(nVocab) },
   );
-  return writeGguf({ metadata: inpageTestMetadata(fim), tensors });
+  return writeGguf({ metadata: inpageTestMetadata(fim, options.chatTemplate), tensors });
 }

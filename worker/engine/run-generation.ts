@@ -22,6 +22,9 @@ import { renderChatSegments } from './chat/render-prompt';
 import { reasoningTags, START } from './chat/reasoning-tags';
 import { reasoningGrammar } from './chat/reasoning-grammar';
 import { chatJsonGrammar } from './chat/chat-json-grammar';
+import { chatToolGrammar } from './chat/chat-tool-grammar';
+import { toolCallFormat } from './chat/tool-call-format';
+import type { ToolCallFormat } from '#core/domain/tool-call-format';
 import { promptText } from './chat/prompt-segments';
 import { echoPrompt, type EchoPiece } from './echo-prompt';
 import { choiceRequest, runChoice, type ChoicePiece } from './run-choice';
@@ -95,7 +98,7 @@ export async function runGeneration(
           !(await runPrompt(
             conversations,
             requested.chat,
-            { echo: null, opensReasoning, opener: null, reasoning: null },
+            { echo: null, opensReasoning, opener: null, reasoning: null, toolFormat: null },
             p,
             context,
           ))
@@ -146,6 +149,8 @@ interface PromptExtras {
   opener: string | null;
   /** A conversation's reasoning budget with its template's tags (the choices' `ended` added here). */
   reasoning: Omit<ChoiceReasoning, 'ended'> | null;
+  /** How the model's template writes tool calls, where it writes them in a JSON format (tool-call-format.ts). */
+  toolFormat: ToolCallFormat | null;
 }
 
 /**
@@ -158,7 +163,7 @@ interface PromptExtras {
 async function runPrompt<P>(
   runner: ChoiceRunner<P>,
   prompt: P,
-  { echo, opensReasoning, opener, reasoning }: PromptExtras,
+  { echo, opensReasoning, opener, reasoning, toolFormat }: PromptExtras,
   p: number,
   { request, port, signal, tally, contextLength, slots, tasks, reasoningEnd }: RunContext,
 ): Promise<boolean> {
@@ -179,6 +184,7 @@ async function runPrompt<P>(
         index: p,
         opens_reasoning: opensReasoning ?? false,
         ...(opener === null ? {} : { reasoning_opener: opener }),
+        ...(toolFormat === null ? {} : { tool_format: toolFormat }),
         ...(piece.prompt
           ? {
               counts: { prompt: piece.prompt.tokens, completion: 0, cached: piece.prompt.cached },
@@ -351,16 +357,21 @@ function fromRender(
 ): { extras: Omit<PromptExtras, 'echo'>; context: RunContext } {
   const { request } = context;
   const at = conversation && opensReasoning === true ? conversation.text.lastIndexOf(START) : -1;
+  const template = model.chatTemplate;
   const extras = {
     opensReasoning,
     opener: conversation && at >= 0 ? conversation.text.slice(at) : null,
     reasoning: reasoningFor(model, request, conversation),
+    toolFormat: conversation && template ? toolCallFormat(template.source, template) : null,
   };
   if (!conversation || !request.grammar) return { extras, context };
-  const grammar = reasoningGrammar(model.chatTemplate, chatJsonGrammar(request.grammar), {
-    text: conversation.text,
-    opensReasoning: opensReasoning === true,
-  });
+  const inFormat = chatToolGrammar(request.grammar, extras.toolFormat);
+  const grammar =
+    inFormat &&
+    reasoningGrammar(model.chatTemplate, chatJsonGrammar(inFormat), {
+      text: conversation.text,
+      opensReasoning: opensReasoning === true,
+    });
   return { extras, context: grammar === request.grammar ? context : { ...context, request: { ...request, grammar } } };
 }
 

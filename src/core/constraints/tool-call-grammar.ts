@@ -1,11 +1,14 @@
 /**
- * Strict tools -> one GBNF grammar for Hermes/Qwen tool calls, shaped as llama.cpp's server
- * builds it for that format (common/chat.cpp): each call is
- * `"<tool_call>" space {"name": "<fn>", "arguments": <fn's parameters>} "</tool_call>"`,
- * one alternative per tool, repeated when calls may be parallel. A strict tool's arguments
- * follow its `parameters` schema; a non-strict tool's are any JSON object. Lazy (tool_choice
- * `auto`): the grammar applies from the first `<tool_call>` in the output, before which the
- * output is free; otherwise the output is tool calls from its first token.
+ * Strict tools -> one GBNF grammar for tool calls in the model's format (`ToolCallFormat`: Hermes's
+ * `<tool_call>` blocks unless the template writes another), shaped as llama.cpp's server builds it
+ * (common/chat.cpp, chat-auto-parser-generator.cpp): each call is
+ * `open space {"name": "<fn>", "<args>": <fn's parameters>} close` (Hermes: `"<tool_call>" space
+ * {"name": …, "arguments": …} "</tool_call>"`), one alternative per tool, repeated when calls may be
+ * parallel; where the format puts the calls in one array, `open "[" call ("," call)* "]" close`. A
+ * strict tool's arguments follow its `parameters` schema; a non-strict tool's are any JSON object.
+ * Lazy (tool_choice `auto`): the grammar applies from the format's opening text, before which the
+ * output is free (a format without one has no lazy grammar, as on llama-server); otherwise the
+ * output is tool calls from its first token.
  *
  * @example
  * toolCallGrammar([{ name: 'f', strict: true, parameters: { type: 'object' }, param: 'tools[0].function.parameters' }],
@@ -15,6 +18,7 @@ import { GbnfRules } from './gbnf-rules';
 import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
 import { addSchemaRule } from './json-schema-to-gbnf';
+import { HERMES_TOOL_FORMAT, type ToolCallFormat } from '../domain/tool-call-format';
 
 /** One callable tool, already validated. */
 export interface ToolSchema {
@@ -31,16 +35,22 @@ export interface ToolCallGrammar {
   readonly trigger: string | null;
 }
 
-export const TOOL_CALL_OPEN = '<tool_call>';
-export const TOOL_CALL_CLOSE = '</tool_call>';
+/** What a request's strict tools ask of the output, kept for the engine to build in the model's format. */
+export interface ToolCallOptions {
+  readonly tools: readonly ToolSchema[];
+  readonly parallel: boolean;
+  readonly lazy: boolean;
+}
 
 /** What a strict function without `parameters` takes: nothing (OpenAI's reading of strict). */
 const NO_PARAMETERS = { type: 'object', properties: {}, additionalProperties: false };
 
+/** The grammar, or null where the format has no opening text for a lazy grammar to wait for. */
 export function toolCallGrammar(
-  tools: readonly ToolSchema[],
-  options: { parallel: boolean; lazy: boolean },
-): ToolCallGrammar {
+  { tools, parallel, lazy }: ToolCallOptions,
+  format: ToolCallFormat = HERMES_TOOL_FORMAT,
+): ToolCallGrammar | null {
+  if (lazy && format.open === '') return null;
   const rules = new GbnfRules();
   rules.set('root', '');
   const space = usePrimitive(rules, 'space');
@@ -52,13 +62,18 @@ export function toolCallGrammar(
     const key = (k: string) => `${gbnfLiteral(JSON.stringify(k))} ${space} ":" ${space}`;
     return rules.add(
       `${tool.name}-call`,
-      `"{" ${space} ${key('name')} ${gbnfLiteral(JSON.stringify(tool.name))} ${space} "," ${space} ${key('arguments')} ${args} "}" ${space}`,
+      `"{" ${space} ${key('name')} ${gbnfLiteral(JSON.stringify(tool.name))} ${space} "," ${space} ${key(format.args)} ${args} "}" ${space}`,
     );
   });
-  const call = rules.add(
-    'tool-call',
-    `${gbnfLiteral(TOOL_CALL_OPEN)} ${space} ( ${calls.join(' | ')} ) ${gbnfLiteral(TOOL_CALL_CLOSE)}`,
-  );
-  rules.set('root', options.parallel ? `${call} ( ${space} ${call} )*` : call);
-  return { gbnf: rules.format(), trigger: options.lazy ? TOOL_CALL_OPEN : null };
+  const one = `( ${calls.join(' | ')} )`;
+  const open = format.open === '' ? '' : `${gbnfLiteral(format.open)} ${space} `;
+  const close = format.close === '' ? '' : ` ${gbnfLiteral(format.close)}`;
+  if (format.array) {
+    const more = parallel ? ` ( "," ${space} ${one} )*` : '';
+    rules.set('root', rules.add('tool-calls', `${open}"[" ${space} ${one}${more} "]"${close}`));
+  } else {
+    const call = rules.add('tool-call', `${open}${one}${close}`);
+    rules.set('root', parallel ? `${call} ( ${space} ${call} )*` : call);
+  }
+  return { gbnf: rules.format(), trigger: lazy ? format.open : null };
 }

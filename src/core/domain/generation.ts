@@ -9,6 +9,7 @@ import type { ParameterValues } from './parameters';
 import type { SpeculativeRequest } from './speculative';
 import type { LoraScale } from './lora';
 import type { ReasoningBudget } from './reasoning-budget';
+import type { ToolCallOptions } from '#core/constraints/tool-call-grammar';
 
 export type { SamplingParams } from './parameters';
 
@@ -145,6 +146,11 @@ export interface OutputGrammar {
    * the first token (as llama-server's `grammar`).
    */
   afterReasoning?: true;
+  /**
+   * Strict tools' calls (`gbnf` writes them as Hermes's `<tool_call>` blocks): the engine builds
+   * them again in the model's own format where its template writes another (tool-call-format.ts).
+   */
+  tools?: ToolCallOptions;
 }
 
 /** One candidate token with its log-probability. */

@@ -16,6 +16,7 @@ import type { FinishReason, GenerationRequest, TokenCounts, TokenLogprob } from 
 import type { ModelCard } from '../domain/model-card';
 import type { ModelSpec } from '../domain/model-spec';
 import type { ReadyRequest, ReadyResult } from '../domain/ready';
+import type { ToolCallFormat } from '../domain/tool-call-format';
 import type { RouteInfo } from '../route-table/route-info';
 import type { ModelSlots, SlotActionRequest, SlotActionResult } from '../domain/slots';
 import type {
@@ -190,6 +191,8 @@ export interface EngineToSw {
     opens_reasoning: boolean;
     /** Where it opens reasoning, its text from that `<think>` on (`<think>\n`), where the engine rendered it. */
     reasoning_opener?: string;
+    /** How the model's template writes tool calls, where the engine rendered it and found them (Hermes's otherwise). */
+    tool_format?: ToolCallFormat;
     /** The prompt's token counts, where the backend knows them on taking it (Anthropic's `message_start` reports them). */
     counts?: TokenCounts;
     /** The prompt as the backend laid it out, control tokens as text, where the request asked (`/infill`'s `prompt`). */

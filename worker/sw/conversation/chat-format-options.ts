@@ -5,6 +5,7 @@
 import { randomId } from '../format/random-id';
 import type { ParserOptions } from './chat-output-parser';
 import type { ChatRequest } from './chat-types';
+import type { ToolCallFormat } from '#core/domain/tool-call-format';
 
 export interface ChatFormatOptions {
   id: string;
@@ -38,14 +39,27 @@ export function chatFormatOptions(request: ChatRequest, now = Date.now()): ChatF
   };
 }
 
-/** `parser` once the engine took the prompt (its `generation.prompt`): whether it opened `<think>`, with what text. */
-export function parserForPrompt(
-  parser: ParserOptions,
-  event: { opens_reasoning: boolean; reasoning_opener?: string },
-): ParserOptions {
+/** The prompt's fields the parsers read (an engine's `generation.prompt`). */
+export interface PromptEvent {
+  opens_reasoning: boolean;
+  reasoning_opener?: string;
+  tool_format?: ToolCallFormat;
+}
+
+/** How the model's template writes tool calls, as parser options (none: Hermes's). */
+export function promptToolFormat(event: PromptEvent): Pick<ParserOptions, 'toolFormat'> {
+  return event.tool_format === undefined ? {} : { toolFormat: event.tool_format };
+}
+
+/**
+ * `parser` once the engine took the prompt (its `generation.prompt`): whether it opened `<think>`,
+ * with what text, and how the model's template writes tool calls.
+ */
+export function parserForPrompt(parser: ParserOptions, event: PromptEvent): ParserOptions {
   return {
     ...parser,
     startInReasoning: event.opens_reasoning,
     ...(event.reasoning_opener === undefined ? {} : { opener: event.reasoning_opener }),
+    ...promptToolFormat(event),
   };
 }

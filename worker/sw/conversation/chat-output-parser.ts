@@ -1,8 +1,10 @@
 /**
  * Splits a choice's streamed text, incrementally, into reasoning (`<think>…</think>`, as
- * llama.cpp's server and DeepSeek report it in `reasoning_content`), content, and Hermes/Qwen
- * `<tool_call>{"name":…, "arguments":{…}}</tool_call>` blocks. Only text that might start a tag
- * (and whitespace that might precede one) is held back between pieces.
+ * llama.cpp's server and DeepSeek report it in `reasoning_content`), content, and tool calls in
+ * the model's format (`ToolCallFormat`: Hermes/Qwen's `<tool_call>{"name":…, "arguments":{…}}</tool_call>`
+ * blocks unless its template writes another, such as Llama 3.x's bare JSON or Mistral's
+ * `[TOOL_CALLS]` array). Only text that might start a tag (and whitespace that might precede one) is
+ * held back between pieces.
  *
  * Whitespace as llama-server 0.7.0's parser leaves it (its reasoning is `<think>`, an optional
  * newline, the text up to `</think>`, then up to two newlines): the reasoning keeps its own
@@ -13,7 +15,8 @@
  */
 import { randomId } from '../format/random-id';
 import { partialTagLength, trailingSpace } from '../format/partial-tag';
-import { TOOL_OPEN, ToolCallReader, type ToolCallDelta } from './tool-call-reader';
+import { HERMES_TOOL_FORMAT, type ToolCallFormat } from '#core/domain/tool-call-format';
+import { ToolCallReader, type ToolCallDelta } from './tool-call-reader';
 
 export type { ToolCallDelta } from './tool-call-reader';
 
@@ -34,8 +37,10 @@ export interface ParserOptions {
    * starts with it, as llama-server's does (the reasoning stays in the content, opened).
    */
   opener?: string;
-  /** Recognise `<tool_call>` blocks (tools given and tool_choice is not 'none'). */
+  /** Recognise tool calls (tools given and tool_choice is not 'none'). */
   tools: boolean;
+  /** How the model writes them (absent: Hermes's `<tool_call>` blocks): from the engine's `generation.prompt`. */
+  toolFormat?: ToolCallFormat;
   /**
    * The content is a JSON constraint's: the whitespace the grammar allows around the JSON is not
    * content, nor the ```` ```json ```` fence it allows around it, as llama-server's parser leaves
@@ -58,7 +63,8 @@ const FENCE_OPEN = '```json';
 const FENCE_TAIL = /\s*`{0,3}$/;
 const END_THINK = '</think>';
 
-type State = 'start' | 'reasoning' | 'content' | 'tool';
+/** `section`: after an array format's opening text (its `[` next); `between`: after one of its calls (`,` or `]` next). */
+type State = 'start' | 'reasoning' | 'content' | 'tool' | 'section' | 'between';
 
 export class ChatOutputParser {
   private state: State;
@@ -80,6 +86,9 @@ export class ChatOutputParser {
   /** The parse gave some reasoning, content or call. */
   private said = false;
   private readonly newId: () => string;
+  private readonly format: ToolCallFormat;
+  /** The text a call (or an array format's calls) starts with: `{` for bare JSON calls. */
+  private readonly callStart: string;
   private tool: ToolCallReader | null = null;
   private calls = 0;
 
@@ -90,6 +99,8 @@ export class ChatOutputParser {
       else this.pending = options.opener ?? '';
     }
     this.newId = options.newId ?? (() => randomId('call_'));
+    this.format = options.toolFormat ?? HERMES_TOOL_FORMAT;
+    this.callStart = this.format.open === '' ? '{' : this.format.open;
   }
 
   push(text: string): ParsedDelta {
@@ -156,19 +167,51 @@ export class ChatOutputParser {
         return false;
       }
       case 'content': {
-        const start = this.options.tools ? this.pending.indexOf(TOOL_OPEN) : -1;
+        const start = this.options.tools ? this.pending.indexOf(this.callStart) : -1;
         if (start >= 0) {
           out.content += this.pending.slice(0, start);
-          this.tool = new ToolCallReader(this.calls, this.newId);
-          return this.enter('tool', start + TOOL_OPEN.length);
+          if (this.format.array) return this.enter('section', start + this.format.open.length, 0);
+          return this.call(start + this.format.open.length);
         }
-        const keep = final || !this.options.tools ? 0 : partialTagLength(this.pending, TOOL_OPEN);
+        const keep = final || !this.options.tools ? 0 : partialTagLength(this.pending, this.callStart);
         if (this.options.json) return this.emitJson(out, keep, final);
         return this.emit(out, 'content', keep);
       }
       case 'tool':
         return this.readTool(out, final);
+      case 'section': {
+        const rest = this.pending.trimStart();
+        if (rest === '' && !final) return false;
+        if (rest.startsWith('[')) return this.call(this.pending.length - rest.length + 1);
+        // No array after the opening text: it was text.
+        out.content += this.format.open;
+        this.state = 'content';
+        return true;
+      }
+      case 'between':
+        return this.afterCall(final);
     }
+  }
+
+  /** A call begins past `consumed` characters. */
+  private call(consumed: number): boolean {
+    this.tool = new ToolCallReader(this.calls, this.newId, this.format);
+    return this.enter('tool', consumed);
+  }
+
+  /** After a call in an array format: the next one (`,`), or the array's end (`]`, then the format's closing text). */
+  private afterCall(final: boolean): boolean {
+    const { close } = this.format;
+    if (this.pending.startsWith(',')) return this.call(1);
+    if (this.pending.startsWith(']')) {
+      const rest = this.pending.slice(1).trimStart();
+      if (close !== '' && !final && close.startsWith(rest) && rest.length < close.length) return false;
+      const skip = close !== '' && rest.startsWith(close) ? this.pending.length - rest.length + close.length : 1;
+      return this.enter('content', skip);
+    }
+    if (this.pending === '' && !final) return false;
+    this.state = 'content';
+    return true;
   }
 
   /** Feeds the open tool-call block; its call deltas (merged per call) and any content go to `out`. */
@@ -188,7 +231,9 @@ export class ChatOutputParser {
       return false;
     }
     this.tool = null;
-    return this.enter('content', read.consumed);
+    // Whitespace after a call goes; after a block that was no call (content), it is content too.
+    const next = this.format.array ? 'between' : 'content';
+    return this.enter(next, read.consumed, read.content === '' ? 'space' : 0);
   }
 
   /** Enters `state` past `consumed` characters, dropping all whitespace next or up to `newlines` newlines. */

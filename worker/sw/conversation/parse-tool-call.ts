@@ -1,6 +1,7 @@
 /**
- * Parses the body of one Hermes/Qwen `<tool_call>` block: `{"name": …, "arguments": {…}}`.
- * Arguments are returned as a JSON string, as OpenAI's `function.arguments` is.
+ * Parses one tool call's JSON: `{"name": …, "arguments": {…}}` (Hermes/Qwen's `<tool_call>` body,
+ * Mistral's array element), or `"parameters"` (Llama 3.x). Arguments are returned as a JSON string,
+ * as OpenAI's `function.arguments` is.
  */
 export interface ParsedToolCall {
   id: string;

@@ -1,9 +1,10 @@
 /**
  * `strict` function tools -> the request's output grammar (shared by chat and responses). When
  * a tool that may be called has `strict: true`, its calls are constrained as llama.cpp's server
- * constrains Hermes/Qwen tool calls: with tool_choice `required` or a named function the output
- * is tool calls from its first token (after a thinking model's reasoning); with `auto` the grammar
- * is lazy, from the first `<tool_call>` outside the reasoning. Another output constraint
+ * constrains tool calls, in the model's format (Hermes/Qwen's `<tool_call>` unless its template
+ * writes another): with tool_choice `required` or a named function the output is tool calls from
+ * its first token (after a thinking model's reasoning); with `auto` the grammar is lazy, from the
+ * format's opening text (`<tool_call>`) outside the reasoning. Another output constraint
  * (response_format, grammar, ...) with strict tools is a 400 `conflicting_constraints`: llama.cpp
  * runs one grammar per request.
  */
@@ -26,11 +27,15 @@ export function withStrictTools(chat: ChatRequest, at: (i: number) => string): C
       'conflicting_constraints',
     );
   }
-  const { gbnf, trigger } = toolCallGrammar(callable, {
-    parallel: chat.parallel_tool_calls,
-    lazy: choice === 'auto',
-  });
+  const tools = { tools: callable, parallel: chat.parallel_tool_calls, lazy: choice === 'auto' };
+  // Built here in Hermes's format, so a schema it cannot enforce is a 400 before the engine is
+  // woken; the engine builds it again in the model's format (`tools`) where that is another.
+  const built = toolCallGrammar(tools);
+  if (built === null) return chat;
+  const { gbnf, trigger } = built;
   const grammar =
-    trigger === null ? { gbnf, param: 'tools', afterReasoning: true as const } : { gbnf, param: 'tools', trigger };
+    trigger === null
+      ? { gbnf, param: 'tools', afterReasoning: true as const, tools }
+      : { gbnf, param: 'tools', trigger, tools };
   return { ...chat, grammar };
 }

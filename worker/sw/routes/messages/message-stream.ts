@@ -10,6 +10,7 @@
  */
 import { ChatChoice, type ChoiceStep } from '../../conversation/chat-choice';
 import type { ParserOptions } from '../../conversation/chat-output-parser';
+import { promptToolFormat, type PromptEvent } from '../../conversation/chat-format-options';
 import type { GenerationEvent, TokenCounts } from '../../conversation/neutral-types';
 import { randomId } from '../../format/random-id';
 import {
@@ -38,14 +39,14 @@ export class MessageStream {
     private readonly meta: MessageMeta,
     private readonly parser: ParserOptions,
   ) {
-    this.choice = new ChatChoice(0, this.options(false));
+    this.choice = new ChatChoice(0, this.options({ opens_reasoning: false }));
   }
 
   accept(event: GenerationEvent | { type: 'generation.done'; counts: TokenCounts }): MessageEvent[] {
     this.start(event.type === 'generation.prompt' ? (event.counts ?? null) : null);
     switch (event.type) {
       case 'generation.prompt':
-        if (event.index === 0) this.choice = new ChatChoice(0, this.options(event.opens_reasoning));
+        if (event.index === 0) this.choice = new ChatChoice(0, this.options(event));
         break;
       case 'generation.piece':
         if (event.index === 0) this.step(this.choice.piece(event.text, event.tokens));
@@ -76,8 +77,13 @@ export class MessageStream {
     return this.last;
   }
 
-  private options(startInReasoning: boolean): ParserOptions {
-    return { ...this.parser, startInReasoning, newId: () => randomId('toolu_') };
+  private options(prompt: PromptEvent): ParserOptions {
+    return {
+      ...this.parser,
+      ...promptToolFormat(prompt),
+      startInReasoning: prompt.opens_reasoning,
+      newId: () => randomId('toolu_'),
+    };
   }
 
   private start(prompt: TokenCounts | null): void {

@@ -16,6 +16,7 @@ import {
   type ResponseObject,
 } from './response-object';
 import type { ParserOptions } from '../../conversation/chat-output-parser';
+import { promptToolFormat } from '../../conversation/chat-format-options';
 import type { GenerationEvent } from '../../conversation/neutral-types';
 import type { ChoiceStep } from '../../conversation/chat-choice';
 import type { ChatTokenLogprob } from '../../conversation/chat-logprobs';
@@ -55,7 +56,11 @@ export class ResponseStream {
     switch (event.type) {
       case 'generation.prompt':
         if (event.index === 0)
-          this.choice = new ChatChoice(0, { ...this.parser, startInReasoning: event.opens_reasoning });
+          this.choice = new ChatChoice(0, {
+            ...this.parser,
+            ...promptToolFormat(event),
+            startInReasoning: event.opens_reasoning,
+          });
         break;
       case 'generation.piece':
         if (event.index === 0) this.step(this.choice.piece(event.text, event.tokens));

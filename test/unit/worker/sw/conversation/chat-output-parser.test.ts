@@ -251,6 +251,53 @@ describe('ChatOutputParser: tool calls', () => {
   });
 });
 
+describe("ChatOutputParser: a template's own tool-call format", () => {
+  const llama = { toolFormat: { open: '', close: '', args: 'parameters', array: false } };
+  const mistral = { toolFormat: { open: '[TOOL_CALLS]', close: '', args: 'arguments', array: true } };
+
+  it("reads Llama 3.x's bare calls (`parameters`), the text before the first { as content", () => {
+    expect(expectSplitInvariant('{"name": "get_weather", "parameters": {"city": "Paris"}}', llama)).toStrictEqual({
+      reasoning: '',
+      content: '',
+      toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+    });
+    const out = expectSplitInvariant(
+      'Checking.\n{"name": "f", "parameters": {}}\n{"name": "g", "parameters": {"a": [1]}}',
+      llama,
+    );
+    expect(out.content).toBe('Checking.\n');
+    expect(out.toolCalls).toStrictEqual([
+      { id: 'call_1', name: 'f', arguments: '{}' },
+      { id: 'call_2', name: 'g', arguments: '{"a":[1]}' },
+    ]);
+  });
+
+  it('keeps JSON that is no call, and an unclosed {, as content', () => {
+    expect(expectSplitInvariant('Use {"a": 1} here.', llama)).toMatchObject({
+      content: 'Use {"a": 1} here.',
+      toolCalls: [],
+    });
+    expect(expectSplitInvariant('A { never closed', llama)).toMatchObject({
+      content: 'A { never closed',
+      toolCalls: [],
+    });
+  });
+
+  it("reads Mistral's array of calls after [TOOL_CALLS], dropping each call's id", () => {
+    const text =
+      '[TOOL_CALLS][{"name": "f", "arguments": {"a": "x"}, "id": "abcdefghi"}, {"name": "g", "arguments": {}}]';
+    expect(expectSplitInvariant(text, mistral)).toStrictEqual({
+      reasoning: '',
+      content: '',
+      toolCalls: [
+        { id: 'call_1', name: 'f', arguments: '{"a":"x"}' },
+        { id: 'call_2', name: 'g', arguments: '{}' },
+      ],
+    });
+    expect(expectSplitInvariant('[TOOL_CALLS] no array', mistral)).toMatchObject({ content: '[TOOL_CALLS] no array' });
+  });
+});
+
 describe('partialTagLength', () => {
   it('measures the longest suffix that starts the tag', () => {
     expect(partialTagLength('abc<', '<think>')).toBe(1);

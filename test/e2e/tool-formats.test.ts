@@ -1,0 +1,163 @@
+/**
+ * Tool calls in the model's own format: `inpage-test` with Llama 3.2's chat template (bare JSON
+ * calls, `parameters`) and with Mistral Nemo's (one array after `[TOOL_CALLS]`), both from
+ * test/fixtures/chat-templates. A named strict tool makes the grammar write the call in the
+ * template's format, and the SW's parser reads it back as `tool_calls` (the byte model follows its
+ * successor rule wherever the grammar allows: the arguments are the grammar's choice). The output's
+ * tokens (logprobs) show the format; a Hermes grammar would have written `<tool_call>`. Against
+ * Debian's llama-server 0.7.0 on the same GGUF: with `{` favoured (logit_bias), llama-server's
+ * `required` grammar (text until a `{`, then calls) gives the same call, read the same.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
+import { placeModel, serverSkip, startLlamaServer } from './llama-server';
+import { askBoth } from './llama-server-compare';
+import { usePage } from './page-fixture';
+import { postFromPage } from './page-helpers';
+
+const DIR = 'dist/test-models-tools';
+const skip = serverSkip();
+if (skip) console.log(`# skipped: ${skip}`);
+const fixture = usePage();
+
+const SCHEMA = {
+  type: 'object',
+  properties: { city: { type: 'string', maxLength: 3 }, unit: { enum: ['c', 'f'] } },
+  required: ['city', 'unit'],
+  additionalProperties: false,
+};
+const TOOL = { type: 'function', function: { name: 'get_weather', parameters: SCHEMA, strict: true } };
+
+const MODELS = [
+  {
+    id: 'inpage-test-llama3',
+    template: 'meta-llama-Llama-3.2-3B-Instruct',
+    starts: '{"name":"get_weather","parameters":{',
+  },
+  {
+    id: 'inpage-test-mistral',
+    template: 'mistralai-Mistral-Nemo-Instruct-2407',
+    starts: '[TOOL_CALLS][{"name":"get_weather","arguments":{',
+  },
+];
+
+interface Call {
+  id: string;
+  type: string;
+  function: { name: string; arguments: string };
+}
+interface Answer {
+  choices: Array<{
+    finish_reason: string;
+    message: { content: string | null; tool_calls?: Call[] };
+    logprobs: { content: Array<{ token: string }> } | null;
+  }>;
+}
+
+describe("tool calls in the template's own format", () => {
+  before(async () => {
+    await mkdir(DIR, { recursive: true });
+    for (const { id, template } of MODELS) {
+      const source = await readFile(`test/fixtures/chat-templates/${template}.jinja`, 'utf8');
+      const bytes = buildInpageTestModel({ chatTemplate: source });
+      await writeFile(`${DIR}/${id}.gguf`, bytes);
+      if (skip === null) placeModel(id, bytes);
+      await fixture.page.evaluate((url) => window.inpage.load(url), `/test-models-tools/${id}.gguf`);
+    }
+  });
+
+  after(() => rm(DIR, { recursive: true, force: true }));
+
+  for (const { id, starts } of MODELS) {
+    test(`${id}: a named strict tool's call is written as ${starts}… and read back as tool_calls`, async () => {
+      const body = {
+        model: id,
+        messages: [{ role: 'user', content: 'abc' }],
+        tools: [TOOL],
+        tool_choice: { type: 'function', function: { name: 'get_weather' } },
+        parallel_tool_calls: false,
+        max_tokens: 1500,
+        temperature: 0,
+        logprobs: true,
+      };
+      const response = await postFromPage(fixture.page, '/v1/chat/completions', body);
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      const choice = (response.body as Answer).choices[0];
+      assert.ok(choice);
+      assert.equal(choice.finish_reason, 'tool_calls', JSON.stringify(choice.message));
+      assert.equal(choice.message.content, null);
+      const calls = choice.message.tool_calls ?? [];
+      assert.deepEqual(
+        calls.map((call) => [call.type, call.function.name]),
+        [['function', 'get_weather']],
+      );
+      const args = JSON.parse(calls[0]?.function.arguments ?? '') as { city: string; unit: string };
+      assert.deepEqual(Object.keys(args), ['city', 'unit']);
+      assert.ok(args.city.length <= 3 && ['c', 'f'].includes(args.unit), JSON.stringify(args));
+      const text = (choice.logprobs?.content ?? []).map((token) => token.token).join('');
+      // The byte model writes whitespace wherever the grammar allows it.
+      assert.ok(text.replace(/\s/g, '').startsWith(starts), text);
+      // Streamed: the same call, its arguments in pieces.
+      const streamed = await fixture.page.evaluate(async (request) => {
+        const reply = await fetch('/v1/chat/completions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ...request, stream: true, logprobs: false }),
+        });
+        const frames = (await reply.text()).split('\n\n').filter((frame) => frame.startsWith('data: {'));
+        const chunks = frames.map(
+          (frame) =>
+            JSON.parse(frame.slice(6)) as {
+              choices: Array<{ delta: { tool_calls?: Array<{ function?: { name?: string; arguments?: string } }> } }>;
+            },
+        );
+        const pieces = chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? []);
+        return {
+          name: pieces.map((piece) => piece.function?.name ?? '').join(''),
+          args: pieces.map((piece) => piece.function?.arguments ?? '').join(''),
+        };
+      }, body);
+      assert.deepEqual(streamed, { name: 'get_weather', args: calls[0]?.function.arguments });
+    });
+  }
+
+  test(
+    'inpage-test-llama3 against llama-server: the same call, read the same (`{` favoured by logit_bias)',
+    { skip: skip ?? false },
+    async () => {
+      const server = await startLlamaServer({ model: 'inpage-test-llama3', args: ['--jinja'] });
+      try {
+        const body = {
+          messages: [{ role: 'user', content: 'abc' }],
+          tools: [TOOL],
+          tool_choice: 'required',
+          parallel_tool_calls: false,
+          max_tokens: 1500,
+          temperature: 0,
+          // `{` (123): llama-server's grammar lets text come first, and this model would write newlines.
+          logit_bias: { 123: 30 },
+        };
+        const answer = await askBoth(fixture.page, server, 'POST', '/v1/chat/completions', body, 'inpage-test-llama3');
+        assert.equal(answer.own.status, 200, answer.ownText);
+        const read = (reply: unknown) => {
+          const choice = (reply as Answer).choices[0];
+          const calls = (choice?.message.tool_calls ?? []).map((call) => [
+            call.function.name,
+            JSON.parse(call.function.arguments) as unknown,
+          ]);
+          return { finish: choice?.finish_reason, content: choice?.message.content || null, calls };
+        };
+        assert.deepEqual(read(answer.own.body), read(answer.native.body));
+        assert.deepEqual(read(answer.own.body), {
+          finish: 'tool_calls',
+          content: null,
+          calls: [['get_weather', { city: '{{{', unit: 'c' }]],
+        });
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+});

@@ -1,0 +1,46 @@
+/**
+ * The tool-call format found in real models' chat templates (test/fixtures/chat-templates, as
+ * llama.cpp keeps them): Qwen 2.5/3 and Hermes 3 write `<tool_call>` blocks, Llama 3.1/3.2 bare
+ * JSON with `parameters`, Mistral Nemo one array after `[TOOL_CALLS]`; a template that writes no
+ * call (Phi-3.5) or joins contents has none, and neither has one that does not parse.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { HERMES_TOOL_FORMAT } from '../../../../../src/core/domain/tool-call-format';
+import { toolCallFormat } from '../../../../../worker/engine/chat/tool-call-format';
+
+const template = (name: string) => readFileSync(`test/fixtures/chat-templates/${name}.jinja`, 'utf8');
+const LLAMA = { open: '', close: '', args: 'parameters', array: false };
+
+describe('toolCallFormat', () => {
+  it.each([
+    ['Qwen-Qwen2.5-7B-Instruct', HERMES_TOOL_FORMAT],
+    ['Qwen-Qwen3-0.6B', HERMES_TOOL_FORMAT],
+    ['NousResearch-Hermes-3-Llama-3.1-8B-tool_use', HERMES_TOOL_FORMAT],
+    ['meta-llama-Llama-3.1-8B-Instruct', LLAMA],
+    ['meta-llama-Llama-3.2-3B-Instruct', LLAMA],
+    ['mistralai-Mistral-Nemo-Instruct-2407', { open: '[TOOL_CALLS]', close: '', args: 'arguments', array: true }],
+    ['microsoft-Phi-3.5-mini-instruct', null],
+  ])('%s', (name, format) => {
+    expect(toolCallFormat(template(name), { bos_token: '<s>', eos_token: '</s>' })).toStrictEqual(format);
+  });
+
+  it('finds none in a template that writes no call, or does not parse', () => {
+    expect(toolCallFormat('{% for m in messages %}{{ m.content }}{% endfor %}')).toBeNull();
+    expect(toolCallFormat('{% for m in messages %}')).toBeNull();
+  });
+
+  it("leaves the end of the model's turn out of the closing text, and backs the cut up to a tag's start", () => {
+    // The answer's `<think>` shares the call's `<`, and the call's turn ends with the eos text.
+    const source = [
+      '{% for m in messages %}{% if m.tool_calls %}<TOOLCALL>{{ m.tool_calls | map(attribute="function") | list | tojson }}</TOOLCALL><end>',
+      '{% elif m.role == "assistant" %}<think>{{ m.content }}</think>{% else %}{{ m.content }}{% endif %}{% endfor %}',
+    ].join('');
+    expect(toolCallFormat(source, { eos_token: '<end>' })).toStrictEqual({
+      open: '<TOOLCALL>',
+      close: '</TOOLCALL>',
+      args: 'arguments',
+      array: true,
+    });
+  });
+});

@@ -1,0 +1,19 @@
+/**
+ * Strict tools' grammar in the model's own tool-call format. The SW built it as Hermes's
+ * `<tool_call>` blocks (its schemas checked there); where the model's template writes calls
+ * otherwise (tool-call-format.ts: Llama 3.x's bare JSON, Mistral's `[TOOL_CALLS]` array), it is
+ * built again in that format. A lazy grammar in a format without an opening text is none, as on
+ * llama-server (which builds no grammar for tool_choice `auto` without a trigger).
+ */
+import { toolCallGrammar } from '#core/constraints/tool-call-grammar';
+import type { OutputGrammar } from '#core/domain/generation';
+import { sameToolFormat, HERMES_TOOL_FORMAT, type ToolCallFormat } from '#core/domain/tool-call-format';
+
+export function chatToolGrammar(grammar: OutputGrammar, format: ToolCallFormat | null): OutputGrammar | null {
+  if (grammar.tools === undefined || format === null || sameToolFormat(format, HERMES_TOOL_FORMAT)) return grammar;
+  const built = toolCallGrammar(grammar.tools, format);
+  if (built === null) return null;
+  const { gbnf, trigger } = built;
+  const { trigger: _hermes, ...rest } = grammar;
+  return trigger === null ? { ...rest, gbnf } : { ...rest, gbnf, trigger };
+}

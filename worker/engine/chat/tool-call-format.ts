@@ -1,0 +1,150 @@
+/**
+ * The tool-call format a chat template writes, found as llama-server's template analysis finds it
+ * (common/chat-diff-analyzer.cpp): render a conversation whose last assistant turn is one call,
+ * and the same with a text answer instead; what differs is the call as the template writes it.
+ * In it, the JSON object that holds the call's name and its arguments (as markers) gives the
+ * arguments' key, and the text around it the call's opening and closing text (an array around the
+ * object: the calls go in one array). A template that writes no call, or writes it otherwise (the
+ * name in a tag, the arguments as tags), has none here: the caller takes Hermes's.
+ *
+ * @example
+ * toolCallFormat(LLAMA_3_2) // { open: '', close: '', args: 'parameters', array: false }
+ */
+import { Template } from '@huggingface/jinja';
+import type { ToolCallFormat } from '#core/domain/tool-call-format';
+import { jsonValueEnd } from '#core/util/json-value-end';
+import type { SpecialTokens } from './render-chat-template';
+
+const NAME = 'zq_tool_fn';
+const ARG = 'zq_arg';
+const VALUE = 'zq_value';
+/** Nine letters and digits: Mistral's templates refuse any other call id. */
+const CALL_ID = 'zqcallid1';
+const TOOL = {
+  type: 'function',
+  function: {
+    name: NAME,
+    description: 'A tool.',
+    parameters: { type: 'object', properties: { [ARG]: { type: 'string' } }, required: [ARG] },
+  },
+};
+const USER = { role: 'user', content: 'zq_user' };
+const ANSWER = 'zq_answer';
+
+const found = new Map<string, ToolCallFormat | null>();
+
+/** The format of `source`'s tool calls, or null where it writes none in a JSON-native format. */
+export function toolCallFormat(source: string, tokens: SpecialTokens = {}): ToolCallFormat | null {
+  const known = found.get(source);
+  if (known !== undefined) return known;
+  const format = analyse(source, tokens);
+  if (found.size >= 8) found.clear();
+  found.set(source, format);
+  return format;
+}
+
+function analyse(source: string, tokens: SpecialTokens): ToolCallFormat | null {
+  let template: Template;
+  try {
+    template = new Template(source);
+  } catch {
+    return null;
+  }
+  const render = (tools: unknown[], assistant: Record<string, unknown>): string | null => {
+    try {
+      return template.render({
+        bos_token: tokens.bos_token ?? '',
+        eos_token: tokens.eos_token ?? '',
+        add_generation_prompt: false,
+        tools,
+        messages: [USER, { role: 'assistant', ...assistant }],
+      });
+    } catch {
+      return null;
+    }
+  };
+  const call = { id: CALL_ID, type: 'function', function: { name: NAME, arguments: { [ARG]: VALUE } } };
+  // With the tool listed, else with none (a template may refuse a tool's shape); some templates
+  // print a call's content, some refuse an empty or a null one: either will do.
+  for (const tools of [[TOOL], []]) {
+    const called =
+      render(tools, { content: '', tool_calls: [call] }) ?? render(tools, { content: null, tool_calls: [call] });
+    const answered = render(tools, { content: ANSWER });
+    if (called !== null && answered !== null) return formatIn(difference(called, answered), tokens.eos_token ?? '');
+  }
+  return null;
+}
+
+/**
+ * The part of `a` that differs from `b`: their common start and end cut off, each cut moved out of
+ * a tag it falls in (`<TOOLCALL>` against `<think>` shares the `<`, `<end>` against `</think>` the `>`).
+ */
+function difference(a: string, b: string): string {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end += 1;
+  let stop = a.length - end;
+  for (const [open, close] of [
+    ['<', '>'],
+    ['[', ']'],
+  ] as const) {
+    const before = a.lastIndexOf(open, start - 1);
+    if (before >= 0 && a.lastIndexOf(close, start - 1) < before) start = before;
+    const inside = a.lastIndexOf(open, stop - 1);
+    const after = a.indexOf(close, stop);
+    if (inside >= start && a.lastIndexOf(close, stop - 1) < inside && after >= 0) stop = after + 1;
+  }
+  return a.slice(start, stop);
+}
+
+/**
+ * The format of the call written in `text`, or null where it is not one JSON object of name and
+ * arguments between markers (text without whitespace, such as `<tool_call>`; the end of the
+ * model's turn, `eos`, is not part of the call).
+ */
+function formatIn(text: string, eos: string): ToolCallFormat | null {
+  const at = text.indexOf(`"${NAME}"`);
+  if (at < 0) return null;
+  for (let start = text.lastIndexOf('{', at); start >= 0; start = text.lastIndexOf('{', start - 1)) {
+    const end = jsonValueEnd(text, start);
+    if (end <= at) continue;
+    const args = argsKey(text.slice(start, end));
+    if (args === null) return null;
+    let before = text.slice(0, start).trim();
+    let after = text.slice(end).trim();
+    const array = before.endsWith('[') && after.startsWith(']');
+    if (array) {
+      before = before.slice(0, -1).trim();
+      after = after.slice(1).trim();
+    }
+    if (eos !== '' && after.includes(eos)) after = after.slice(0, after.indexOf(eos)).trim();
+    if (/\s/.test(before) || /\s/.test(after)) return null;
+    return { open: before, close: after, args, array };
+  }
+  return null;
+}
+
+/**
+ * The arguments' key of a call object `{"name": <NAME>, <key>: {<ARG>: <VALUE>}}` (an `id` may be
+ * there too, as Mistral's templates write it), or null for any other object.
+ */
+function argsKey(json: string): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const entries = Object.entries(parsed);
+  if (entries[0]?.[0] !== 'name' || entries[0][1] !== NAME) return null;
+  const args = entries[1];
+  const rest = entries.slice(2);
+  if (args === undefined || !isArgs(args[1]) || rest.some(([key]) => key !== 'id')) return null;
+  return args[0];
+}
+
+function isArgs(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Reflect.get(value, ARG) === VALUE;
+}
