@@ -1,11 +1,13 @@
 /**
- * Strict tools -> one GBNF grammar for tool calls in the model's format (`ToolCallFormat`: Hermes's
+ * Function tools -> one GBNF grammar for tool calls in the model's format (`ToolCallFormat`: Hermes's
  * `<tool_call>` blocks unless the template writes another), shaped as llama.cpp's server builds it
  * (common/chat.cpp, chat-auto-parser-generator.cpp): each call is
  * `open space {"name": "<fn>", "<args>": <fn's parameters>} close` (Hermes: `"<tool_call>" space
  * {"name": …, "arguments": …} "</tool_call>"`), one alternative per tool, repeated when calls may be
  * parallel; where the format puts the calls in one array, `open "[" call ("," call)* "]" close`. A
- * strict tool's arguments follow its `parameters` schema; a non-strict tool's are any JSON object.
+ * tool's arguments follow its `parameters` schema, as llama-server constrains every tool's; one
+ * that is not strict takes any JSON object where its schema cannot be enforced (a strict one's
+ * is a 400 naming it).
  * Lazy (tool_choice `auto`): the grammar applies from the format's opening text, before which the
  * output is free (a format without one has no lazy grammar, as on llama-server); otherwise the
  * output is tool calls from its first token.
@@ -17,7 +19,7 @@
 import { GbnfRules } from './gbnf-rules';
 import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
-import { addSchemaRule } from './json-schema-to-gbnf';
+import { addSchemaRule, jsonSchemaToGbnf } from './json-schema-to-gbnf';
 import { HERMES_TOOL_FORMAT, type ToolCallFormat } from '../domain/tool-call-format';
 
 /** One callable tool, already validated. */
@@ -58,7 +60,7 @@ export function toolCallGrammar(
     const args =
       tool.strict === true
         ? addSchemaRule(rules, tool.parameters ?? NO_PARAMETERS, `${tool.name}-args`, tool.param)
-        : usePrimitive(rules, 'object');
+        : looseArgs(rules, tool);
     const key = (k: string) => `${gbnfLiteral(JSON.stringify(k))} ${space} ":" ${space}`;
     return rules.add(
       `${tool.name}-call`,
@@ -76,4 +78,15 @@ export function toolCallGrammar(
     rules.set('root', parallel ? `${call} ( ${space} ${call} )*` : call);
   }
   return { gbnf: rules.format(), trigger: lazy ? format.open : null };
+}
+
+/** A tool that is not strict: its schema where a grammar can enforce it, else any JSON object. */
+function looseArgs(rules: GbnfRules, tool: ToolSchema): string {
+  if (tool.parameters === undefined) return usePrimitive(rules, 'object');
+  try {
+    jsonSchemaToGbnf(tool.parameters, tool.param);
+  } catch {
+    return usePrimitive(rules, 'object');
+  }
+  return addSchemaRule(rules, tool.parameters, `${tool.name}-args`, tool.param);
 }

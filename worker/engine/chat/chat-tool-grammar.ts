@@ -3,14 +3,19 @@
  * `<tool_call>` blocks (its schemas checked there); where the model's template writes calls
  * otherwise (tool-call-format.ts: Llama 3.x's bare JSON, Mistral's `[TOOL_CALLS]` array), it is
  * built again in that format. A lazy grammar in a format without an opening text is none, as on
- * llama-server (which builds no grammar for tool_choice `auto` without a trigger).
+ * llama-server (which builds no grammar for tool_choice `auto` without a trigger). Where the
+ * template's format is not one read here, tools that are not strict are not held at all.
  */
 import { toolCallGrammar } from '#core/constraints/tool-call-grammar';
 import type { OutputGrammar } from '#core/domain/generation';
 import { sameToolFormat, HERMES_TOOL_FORMAT, type ToolCallFormat } from '#core/domain/tool-call-format';
 
 export function chatToolGrammar(grammar: OutputGrammar, format: ToolCallFormat | null): OutputGrammar | null {
-  if (grammar.tools === undefined || format === null || sameToolFormat(format, HERMES_TOOL_FORMAT)) return grammar;
+  if (grammar.tools === undefined) return grammar;
+  // A template whose calls are not read here (none, or tags: Qwen3.5's `<function=…>`): only strict
+  // tools are held, to Hermes's blocks; others stay free, so the model writes its own format.
+  if (format === null) return grammar.tools.tools.some((tool) => tool.strict === true) ? grammar : null;
+  if (sameToolFormat(format, HERMES_TOOL_FORMAT)) return grammar;
   const built = toolCallGrammar(grammar.tools, format);
   if (built === null) return null;
   const { gbnf, trigger } = built;

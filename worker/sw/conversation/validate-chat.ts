@@ -13,7 +13,7 @@ import { validateChatMessages } from './validate-chat-messages';
 import { collectedMedia, newChatMedia } from './chat-media';
 import { validateChatTools, validateToolChoice } from './validate-chat-tools';
 import { validateResponseFormat } from './validate-response-format';
-import { withStrictTools } from './strict-tools';
+import { withToolGrammar } from './tool-grammar';
 import type { ChatRequest } from './chat-types';
 
 /** Every key a chat body may have (its schema's, the parameter aliases, the constraint fields). */
@@ -43,7 +43,7 @@ export function validateChat(raw: unknown): ChatRequest {
     tool_choice: toolChoice,
     response_format: validateResponseFormat(body.response_format),
   };
-  return withStrictTools(
+  return withToolGrammar(
     { ...toRequest(output, shaped), grammar: readGrammar(body) },
     (i) => `tools[${i}].function.parameters`,
   );

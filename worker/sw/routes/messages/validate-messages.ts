@@ -13,7 +13,7 @@ import { isRecord } from '#core/util/is-record';
 import { rejectUnknownKeys, requireKey } from '#core/openai/parse-body';
 import { typeError } from '../../conversation/validate-chat-tools';
 import { validateChat } from '../../conversation/validate-chat';
-import { withStrictTools } from '../../conversation/strict-tools';
+import { withToolGrammar } from '../../conversation/tool-grammar';
 import { collectedMedia, newChatMedia } from '../../conversation/chat-media';
 import type { ChatRequest } from '../../conversation/chat-types';
 import { conversationMessages, systemMessages } from './messages-input';
@@ -81,7 +81,7 @@ export function validateMessages(body: unknown, count = false): MessagesRequest 
     tool_choice: choice,
     parallel_tool_calls: parallel,
   };
-  return { chat: withStrictTools(withTools, (i) => `tools[${i}].input_schema`), thinking: thinking.on !== false };
+  return { chat: withToolGrammar(withTools, (i) => `tools[${i}].input_schema`), thinking: thinking.on !== false };
 }
 
 /**

@@ -15,7 +15,7 @@ import { validateChat } from '../../conversation/validate-chat';
 import { collectedMedia, newChatMedia } from '../../conversation/chat-media';
 import { validateFunction, validateToolChoice, typeError } from '../../conversation/validate-chat-tools';
 import { validateJsonSchemaSpec } from '../../conversation/validate-response-format';
-import { withStrictTools } from '../../conversation/strict-tools';
+import { withToolGrammar } from '../../conversation/tool-grammar';
 import { responsesMessages } from './responses-input';
 import type { ChatRequest, ResponseFormat } from '../../conversation/chat-types';
 
@@ -99,7 +99,7 @@ export function validateResponses(body: unknown): ResponsesRequest {
   });
   const grammar = readGrammar({ text: body.text });
   return {
-    chat: withStrictTools(
+    chat: withToolGrammar(
       {
         ...chat,
         media: collectedMedia(media),

@@ -56,9 +56,13 @@ describe('toolCallGrammar', () => {
     expect(gbnfToRegExp(gbnf).test(`${call('get-time', '{}')}\n${call('get-time', '{ }')}`)).toBe(true);
   });
 
-  it('lets a non-strict tool take any JSON object', () => {
-    const loose = { name: 'f', param: 'tools[0].function.parameters', parameters: { type: 'object' } };
-    const { gbnf } = grammarOf({ tools: [loose, weather], parallel: false, lazy: false });
+  it('holds a tool that is not strict to its schema (as llama-server), or to any JSON object where it cannot be enforced', () => {
+    const loose = { ...weather, strict: false };
+    const held = gbnfToRegExp(grammarOf({ tools: [loose], parallel: false, lazy: false }).gbnf);
+    expect(held.test(call('get_weather', '{"city": "Paris", "unit": "c"}'))).toBe(true);
+    expect(held.test(call('get_weather', '{"city": "Paris", "unit": "k"}'))).toBe(false);
+    const unenforceable = { name: 'f', param: 'tools[0].function.parameters', parameters: { type: 'object', not: {} } };
+    const { gbnf } = grammarOf({ tools: [unenforceable, weather], parallel: false, lazy: false });
     checkGbnf(gbnf, 'tools');
     expect(gbnf).toMatch(/^f-call ::= .* object "}" space$/m);
   });

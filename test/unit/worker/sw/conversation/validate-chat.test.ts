@@ -367,13 +367,23 @@ describe('validateChat: strict tools', () => {
     expect(chatGenerationRequest(validateChat({ ...base, tools: [strictTool] })).grammar).toStrictEqual(auto);
   });
 
-  it('applies only when a tool that may be called is strict', () => {
-    expect(validateChat({ ...base, tools: [fnTool] }).grammar).toBeNull();
+  it('applies to every tool that may be called, strict or not (as llama-server), and not with tool_choice none', () => {
+    expect(validateChat({ ...base, tools: [fnTool] }).grammar).toMatchObject({
+      param: 'tools',
+      trigger: '<tool_call>',
+    });
     expect(validateChat({ ...base, tools: [strictTool], tool_choice: 'none' }).grammar).toBeNull();
     const named = { type: 'function', function: { name: 'other' } };
-    expect(validateChat({ ...base, tools: [strictTool, other], tool_choice: named }).grammar).toBeNull();
+    const only = validateChat({ ...base, tools: [strictTool, other], tool_choice: named }).grammar?.gbnf;
+    expect(only).toContain('"\\"other\\""');
+    expect(only).not.toContain(strictTool.function.name);
     const gbnf = validateChat({ ...base, tools: [strictTool, other], tool_choice: 'required' }).grammar?.gbnf;
     expect(gbnf).toContain('"\\"other\\""');
+  });
+
+  it('leaves tools that are not strict unconstrained beside another constraint', () => {
+    const format = { type: 'json_object' };
+    expect(validateChat({ ...base, tools: [fnTool], response_format: format }).grammar?.param).toBe('response_format');
   });
 
   it('is a 400 with another constraint, or a schema a grammar cannot enforce', () => {

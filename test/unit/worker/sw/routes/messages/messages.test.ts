@@ -95,10 +95,11 @@ describe('validateMessages', () => {
     expect(chat.tools).toStrictEqual([
       { type: 'function', function: { name: 'get_weather', description: 'Weather.', parameters: { type: 'object' } } },
     ]);
-    expect(chat.grammar).toBeNull();
+    // tool_choice auto: the tools' grammar waits for <tool_call>.
+    expect(chat.grammar?.trigger).toBe('<tool_call>');
   });
 
-  it('constrains forced tool choices (any, tool) with a grammar from the first token; auto and none stay free', () => {
+  it('constrains forced tool choices (any, tool) with a grammar from the first token, auto lazily; none stays free', () => {
     const tools = [WEATHER, { ...WEATHER, name: 'other' }];
     expect(validateMessages({ ...base, tools, tool_choice: { type: 'any' } }).chat).toMatchObject({
       tool_choice: 'required',
@@ -110,7 +111,11 @@ describe('validateMessages', () => {
     expect(named.grammar?.gbnf).toContain('other');
     expect(named.grammar?.gbnf).not.toContain('get_weather');
     const auto = validateMessages({ ...base, tools, tool_choice: { type: 'auto', disable_parallel_tool_use: true } });
-    expect(auto.chat).toMatchObject({ tool_choice: 'auto', grammar: null, parallel_tool_calls: false });
+    expect(auto.chat).toMatchObject({
+      tool_choice: 'auto',
+      grammar: { param: 'tools', trigger: '<tool_call>' },
+      parallel_tool_calls: false,
+    });
     expect(validateMessages({ ...base, tools, tool_choice: { type: 'none' } }).chat.tool_choice).toBe('none');
   });
 
