@@ -9,6 +9,7 @@
  * HERMES_TOOL_FORMAT // Qwen 2.5/3, Hermes: <tool_call>\n{"name": "f", "arguments": {...}}\n</tool_call>
  * { open: '', close: '', args: 'parameters', array: false } // Llama 3.x: {"name": "f", "parameters": {...}}
  * { open: '[TOOL_CALLS]', close: '', args: 'arguments', array: true } // Mistral Nemo: [TOOL_CALLS][{...}, {...}]
+ * TAGGED_TOOL_FORMAT // Qwen3.5: <tool_call>\n<function=f>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>
  */
 export interface ToolCallFormat {
   /** The text before a call (before the array of calls where `array`); '' where a call is bare JSON. */
@@ -19,6 +20,12 @@ export interface ToolCallFormat {
   readonly args: string;
   /** The calls are one JSON array after `open` (`[{...}, {...}]`). */
   readonly array: boolean;
+  /**
+   * A call is tags, not JSON: `<function=NAME>` and one `<parameter=KEY>\nVALUE\n</parameter>` per
+   * argument, its value typed by the tool's schema (Qwen3-Coder's and Qwen3.5's templates, which
+   * llama-server reads with its own parser: common/parsers/qwen3-coder.cpp).
+   */
+  readonly tagged?: true;
 }
 
 /** Hermes/Qwen's `<tool_call>` blocks: the format of a template that shows none (the default). */
@@ -29,7 +36,16 @@ export const HERMES_TOOL_FORMAT: ToolCallFormat = {
   array: false,
 };
 
+/** Qwen3-Coder's and Qwen3.5's `<tool_call>\n<function=…>` calls. */
+export const TAGGED_TOOL_FORMAT: ToolCallFormat = { ...HERMES_TOOL_FORMAT, tagged: true };
+
 /** Whether two formats are the same. */
 export function sameToolFormat(a: ToolCallFormat, b: ToolCallFormat): boolean {
-  return a.open === b.open && a.close === b.close && a.args === b.args && a.array === b.array;
+  return (
+    a.open === b.open &&
+    a.close === b.close &&
+    a.args === b.args &&
+    a.array === b.array &&
+    (a.tagged ?? false) === (b.tagged ?? false)
+  );
 }

@@ -12,9 +12,11 @@ import { sameToolFormat, HERMES_TOOL_FORMAT, type ToolCallFormat } from '#core/d
 
 export function chatToolGrammar(grammar: OutputGrammar, format: ToolCallFormat | null): OutputGrammar | null {
   if (grammar.tools === undefined) return grammar;
-  // A template whose calls are not read here (none, or tags: Qwen3.5's `<function=…>`): only strict
-  // tools are held, to Hermes's blocks; others stay free, so the model writes its own format.
-  if (format === null) return grammar.tools.tools.some((tool) => tool.strict === true) ? grammar : null;
+  // A template that writes no call, or tagged calls (Qwen3.5's `<function=…>`, which have no grammar
+  // here yet): only strict tools are held, to Hermes's blocks (which the SW reads on either);
+  // others stay free, so the model writes its own format.
+  if (format === null || format.tagged)
+    return grammar.tools.tools.some((tool) => tool.strict === true) ? grammar : null;
   if (sameToolFormat(format, HERMES_TOOL_FORMAT)) return grammar;
   const built = toolCallGrammar(grammar.tools, format);
   if (built === null) return null;

@@ -4,14 +4,15 @@
  * and the same with a text answer instead; what differs is the call as the template writes it.
  * In it, the JSON object that holds the call's name and its arguments (as markers) gives the
  * arguments' key, and the text around it the call's opening and closing text (an array around the
- * object: the calls go in one array). A template that writes no call, or writes it otherwise (the
- * name in a tag, the arguments as tags), has none here: the caller takes Hermes's.
+ * object: the calls go in one array). Qwen3-Coder's tagged calls (`<function=…>`) are found by
+ * their tags, as llama-server finds them. A template that writes no call, or writes it otherwise,
+ * has none here: the caller takes Hermes's.
  *
  * @example
  * toolCallFormat(LLAMA_3_2) // { open: '', close: '', args: 'parameters', array: false }
  */
 import { Template } from '@huggingface/jinja';
-import type { ToolCallFormat } from '#core/domain/tool-call-format';
+import { TAGGED_TOOL_FORMAT, type ToolCallFormat } from '#core/domain/tool-call-format';
 import { jsonValueEnd } from '#core/util/json-value-end';
 import type { SpecialTokens } from './render-chat-template';
 
@@ -44,6 +45,9 @@ export function toolCallFormat(source: string, tokens: SpecialTokens = {}): Tool
 }
 
 function analyse(source: string, tokens: SpecialTokens): ToolCallFormat | null {
+  // llama-server's test for Qwen3-Coder's tagged calls (common/chat.cpp), which its analysis does not read either.
+  const tagged = ['<tool_call>', '<function=', '<parameter='].every((tag) => source.includes(tag));
+  if (tagged && !source.includes("'<tool_call><function=' ~ tool_call.name ~ '>'")) return TAGGED_TOOL_FORMAT;
   let template: Template;
   try {
     template = new Template(source);

@@ -4,6 +4,8 @@
  */
 import { randomId } from '../format/random-id';
 import type { ParserOptions } from './chat-output-parser';
+import type { ToolProperties } from './tagged-call-reader';
+import { isRecord } from '#core/util/is-record';
 import type { ChatRequest } from './chat-types';
 import type { ToolCallFormat } from '#core/domain/tool-call-format';
 
@@ -33,6 +35,7 @@ export function chatFormatOptions(request: ChatRequest, now = Date.now()): ChatF
       reasoning: request.reasoning_format !== 'none',
       startInReasoning: false,
       tools: request.tools.length > 0 && request.tool_choice !== 'none',
+      toolProperties: toolProperties(request),
       json: request.grammar?.schema !== undefined,
       unstreamed: !request.stream,
     },
@@ -62,4 +65,14 @@ export function parserForPrompt(parser: ParserOptions, event: PromptEvent): Pars
     ...(event.reasoning_opener === undefined ? {} : { opener: event.reasoning_opener }),
     ...promptToolFormat(event),
   };
+}
+
+/** Each tool's schema properties, by name (a tagged call's values are typed by them). */
+function toolProperties(request: ChatRequest): ToolProperties {
+  return new Map(
+    request.tools.map(({ function: fn }) => {
+      const properties: unknown = isRecord(fn.parameters) ? fn.parameters['properties'] : undefined;
+      return [fn.name, isRecord(properties) ? properties : {}];
+    }),
+  );
 }

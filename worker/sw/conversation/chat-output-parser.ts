@@ -17,6 +17,7 @@ import { randomId } from '../format/random-id';
 import { partialTagLength, trailingSpace } from '../format/partial-tag';
 import { HERMES_TOOL_FORMAT, type ToolCallFormat } from '#core/domain/tool-call-format';
 import { ToolCallReader, type ToolCallDelta } from './tool-call-reader';
+import { TaggedCallReader, type ToolProperties } from './tagged-call-reader';
 
 export type { ToolCallDelta } from './tool-call-reader';
 
@@ -41,6 +42,8 @@ export interface ParserOptions {
   tools: boolean;
   /** How the model writes them (absent: Hermes's `<tool_call>` blocks): from the engine's `generation.prompt`. */
   toolFormat?: ToolCallFormat;
+  /** The tools' schema properties, by name: a tagged call's values are typed by them. */
+  toolProperties?: ToolProperties;
   /**
    * The content is a JSON constraint's: the whitespace the grammar allows around the JSON is not
    * content, nor the ```` ```json ```` fence it allows around it, as llama-server's parser leaves
@@ -89,7 +92,7 @@ export class ChatOutputParser {
   private readonly format: ToolCallFormat;
   /** The text a call (or an array format's calls) starts with: `{` for bare JSON calls. */
   private readonly callStart: string;
-  private tool: ToolCallReader | null = null;
+  private tool: ToolCallReader | TaggedCallReader | null = null;
   private calls = 0;
 
   constructor(private readonly options: ParserOptions) {
@@ -195,7 +198,9 @@ export class ChatOutputParser {
 
   /** A call begins past `consumed` characters. */
   private call(consumed: number): boolean {
-    this.tool = new ToolCallReader(this.calls, this.newId, this.format);
+    this.tool = this.format.tagged
+      ? new TaggedCallReader(this.calls, this.newId, this.options.toolProperties ?? new Map())
+      : new ToolCallReader(this.calls, this.newId, this.format);
     return this.enter('tool', consumed);
   }
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolCallGrammar, type ToolCallOptions } from '../../../../../src/core/constraints/tool-call-grammar';
 import type { OutputGrammar } from '../../../../../src/core/domain/generation';
-import { HERMES_TOOL_FORMAT } from '../../../../../src/core/domain/tool-call-format';
+import { HERMES_TOOL_FORMAT, TAGGED_TOOL_FORMAT } from '../../../../../src/core/domain/tool-call-format';
 import { chatToolGrammar } from '../../../../../worker/engine/chat/chat-tool-grammar';
 
 const LLAMA = { open: '', close: '', args: 'parameters', array: false };
@@ -38,9 +38,11 @@ describe('chatToolGrammar', () => {
     expect(chatToolGrammar(lazy, LLAMA)).toBeNull();
   });
 
-  it('holds only strict tools where the format is not read', () => {
+  it("holds only strict tools, to Hermes's, where the format is not read or is tagged", () => {
     expect(chatToolGrammar(required, null)).toBeNull();
+    expect(chatToolGrammar(required, TAGGED_TOOL_FORMAT)).toBeNull();
     const strict = sent({ tools: [tool(true), tool(false)], parallel: false, lazy: true });
     expect(chatToolGrammar(strict, null)).toBe(strict);
+    expect(chatToolGrammar(strict, TAGGED_TOOL_FORMAT)).toBe(strict);
   });
 });

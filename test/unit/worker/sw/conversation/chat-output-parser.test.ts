@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChatOutputParser, type ParserOptions } from '../../../../../worker/sw/conversation/chat-output-parser';
 import { partialTagLength } from '../../../../../worker/sw/format/partial-tag';
+import { TAGGED_TOOL_FORMAT } from '../../../../../src/core/domain/tool-call-format';
 
 const opts = (extra: Partial<ParserOptions> = {}): ParserOptions => {
   let n = 0;
@@ -295,6 +296,58 @@ describe("ChatOutputParser: a template's own tool-call format", () => {
       ],
     });
     expect(expectSplitInvariant('[TOOL_CALLS] no array', mistral)).toMatchObject({ content: '[TOOL_CALLS] no array' });
+  });
+});
+
+describe('ChatOutputParser: tagged calls (Qwen3-Coder, Qwen3.5)', () => {
+  const properties = new Map([
+    [
+      'get_weather',
+      {
+        city: { type: 'string' },
+        days: { type: 'integer' },
+        units: { enum: ['c', 'f'] },
+        tags: { type: 'array' },
+        note: { type: ['string', 'null'] },
+      },
+    ],
+  ]);
+  const tagged = { toolFormat: TAGGED_TOOL_FORMAT, toolProperties: properties };
+  const call = (params: string) => `<tool_call>\n<function=get_weather>\n${params}</function>\n</tool_call>`;
+  const param = (key: string, value: string) => `<parameter=${key}>\n${value}\n</parameter>\n`;
+
+  it("reads the name and each value typed by the tool's schema, with any chunk boundary", () => {
+    const text = `Checking.\n${call(param('city', '5') + param('days', '3') + param('units', 'c') + param('tags', '["a", 1]') + param('note', 'null'))}`;
+    expect(expectSplitInvariant(text, tagged)).toStrictEqual({
+      reasoning: '',
+      content: 'Checking.\n',
+      toolCalls: [
+        {
+          id: 'call_1',
+          name: 'get_weather',
+          arguments: '{"city":"5","days":3,"units":"c","tags":["a",1],"note":null}',
+        },
+      ],
+    });
+  });
+
+  it('keeps multi-line string values, reads calls without arguments, and several calls', () => {
+    const text = `${call(param('city', 'New\nYork'))}\n${call('')}`;
+    expect(expectSplitInvariant(text, tagged).toolCalls).toStrictEqual([
+      { id: 'call_1', name: 'get_weather', arguments: '{"city":"New\\nYork"}' },
+      { id: 'call_2', name: 'get_weather', arguments: '{}' },
+    ]);
+  });
+
+  it("reads a JSON body as Hermes's (a strict tool's grammar), and a block that is neither as content", () => {
+    const json = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "x"}}\n</tool_call>';
+    expect(expectSplitInvariant(json, tagged).toolCalls).toStrictEqual([
+      { id: 'call_1', name: 'get_weather', arguments: '{"city":"x"}' },
+    ]);
+    expect(expectSplitInvariant('<tool_call>oops</tool_call> after', tagged)).toMatchObject({
+      content: '<tool_call>oops</tool_call> after',
+      toolCalls: [],
+    });
   });
 });
 
