@@ -30,9 +30,11 @@ export interface ReadResult {
   closed: boolean;
 }
 
-/** `{"name": "<name>", "<args>": ` followed by an object. */
+/** `{"name": "<name>", "<args>": ` followed by an object (`args` a key the template wrote, escaped). */
 const head = (args: string) =>
-  new RegExp(`^\\s*\\{\\s*"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"\\s*,\\s*"${args}"\\s*:\\s*(?=\\{)`);
+  new RegExp(
+    `^\\s*\\{\\s*"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"\\s*,\\s*"${args.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:\\s*(?=\\{)`,
+  );
 
 export class ToolCallReader {
   private phase: 'head' | 'arguments' | 'rest' | 'tail' = 'head';
