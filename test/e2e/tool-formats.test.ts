@@ -7,7 +7,9 @@
  * tokens (logprobs) show the format; a Hermes grammar would have written `<tool_call>`. Against
  * Debian's llama-server 0.7.0 on the same GGUF, with a tool that is not strict (both hold it to its
  * schema) and `{` favoured (logit_bias): llama-server's `required` grammar (text until a `{`, then
- * calls) gives the same call, read the same.
+ * calls) gives the same call, read the same. With Qwen3.5's template (tagged calls): a call written
+ * as tags by a grammar of the request's is read with its values typed, and a strict tool's call is
+ * written as tags.
  */
 import assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -42,15 +44,12 @@ const MODELS = [
     template: 'mistralai-Mistral-Nemo-Instruct-2407',
     starts: '[TOOL_CALLS][{"name":"get_weather","arguments":{',
   },
-  // Tagged calls have no grammar yet: a strict tool is held to Hermes's block, which is read too.
-  // Thinking off: the template's answer opens `<think>`, which this model would never close.
-  {
-    id: 'inpage-test-qwen35',
-    template: 'Qwen3.5-4B',
-    starts: '<tool_call>{"name":"get_weather","arguments":{',
-    extra: { chat_template_kwargs: { enable_thinking: false } },
-  },
 ];
+
+/** Qwen3.5's template: tagged calls (`<function=…>`), held by their own grammar. */
+const QWEN35 = { id: 'inpage-test-qwen35', template: 'Qwen3.5-4B' };
+/** Thinking off: the template's answer opens `<think>`, which this model would never close. */
+const NO_THINKING = { chat_template_kwargs: { enable_thinking: false } };
 
 interface Call {
   id: string;
@@ -68,7 +67,7 @@ interface Answer {
 describe("tool calls in the template's own format", () => {
   before(async () => {
     await mkdir(DIR, { recursive: true });
-    for (const { id, template } of MODELS) {
+    for (const { id, template } of [...MODELS, QWEN35]) {
       const source = await readFile(`test/fixtures/chat-templates/${template}.jinja`, 'utf8');
       const bytes = buildInpageTestModel({ chatTemplate: source });
       await writeFile(`${DIR}/${id}.gguf`, bytes);
@@ -79,7 +78,7 @@ describe("tool calls in the template's own format", () => {
 
   after(() => rm(DIR, { recursive: true, force: true }));
 
-  for (const { id, starts, extra } of MODELS) {
+  for (const { id, starts } of MODELS) {
     test(`${id}: a named strict tool's call is written as ${starts}… and read back as tool_calls`, async () => {
       const body = {
         model: id,
@@ -90,7 +89,6 @@ describe("tool calls in the template's own format", () => {
         max_tokens: 1500,
         temperature: 0,
         logprobs: true,
-        ...extra,
       };
       const response = await postFromPage(fixture.page, '/v1/chat/completions', body);
       assert.equal(response.status, 200, JSON.stringify(response.body));
@@ -190,11 +188,11 @@ describe("tool calls in the template's own format", () => {
     ].join('\n');
     const schema = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } };
     const body = {
-      model: 'inpage-test-qwen35',
+      model: QWEN35.id,
       messages: [{ role: 'user', content: 'abc' }],
       tools: [{ type: 'function', function: { name: 'get_weather', parameters: schema } }],
       grammar: `root ::= ${JSON.stringify(text)}`,
-      chat_template_kwargs: { enable_thinking: false },
+      ...NO_THINKING,
       max_tokens: 200,
       temperature: 0,
     };
@@ -205,5 +203,34 @@ describe("tool calls in the template's own format", () => {
       [choice?.finish_reason, choice?.message.content, choice?.message.tool_calls?.map((call) => call.function)],
       ['tool_calls', 'Let me check.\n', [{ name: 'get_weather', arguments: '{"city":"New York","days":3}' }]],
     );
+  });
+
+  test("inpage-test-qwen35: a strict tool's call is written as tags, as llama-server's Qwen3-Coder grammar writes it", async () => {
+    // One integer argument (3 to 7): text values, which the byte model would go on writing, are for the test above.
+    const schema = {
+      type: 'object',
+      properties: { days: { type: 'integer', minimum: 3, maximum: 7 } },
+      required: ['days'],
+    };
+    const body = {
+      model: QWEN35.id,
+      messages: [{ role: 'user', content: 'abc' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: schema, strict: true } }],
+      tool_choice: 'required',
+      parallel_tool_calls: false,
+      max_tokens: 200,
+      temperature: 0,
+      logprobs: true,
+      ...NO_THINKING,
+    };
+    const response = await postFromPage(fixture.page, '/v1/chat/completions', body);
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    const choice = (response.body as Answer).choices[0];
+    const text = (choice?.logprobs?.content ?? []).map((token) => token.token).join('');
+    assert.ok(text.startsWith('<tool_call>\n<function=get_weather>\n<parameter=days>\n'), text);
+    assert.equal(choice?.finish_reason, 'tool_calls', text);
+    const [call] = choice.message.tool_calls ?? [];
+    const args = JSON.parse(call?.function.arguments ?? '') as { days: number };
+    assert.ok(call?.function.name === 'get_weather' && args.days >= 3 && args.days <= 7, JSON.stringify(call));
   });
 });

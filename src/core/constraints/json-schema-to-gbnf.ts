@@ -57,11 +57,18 @@ export function jsonSchemaToGbnf(schema: unknown, param: string): string {
 }
 
 /**
- * Adds the rules of `schema` to `rules`, named from `name` (its `$ref`s resolve in `schema`
- * itself), for grammars that embed several schemas; returns the rule name of its values.
+ * Adds the rules of `schema` to `rules`, named from `name` (its `$ref`s resolve in `root`: the
+ * schema itself, or the schema it sits in at `path`), for grammars that embed several schemas;
+ * returns the rule name of its values.
  */
-export function addSchemaRule(rules: GbnfRules, schema: unknown, name: string, param: string): string {
-  return schemaVisitor(schema, rules).ruleFor(schema, name, { param, path: '#' });
+export function addSchemaRule(
+  rules: GbnfRules,
+  schema: unknown,
+  name: string,
+  param: string,
+  { root = schema, path = '#' }: { root?: unknown; path?: string } = {},
+): string {
+  return schemaVisitor(root, rules).ruleFor(schema, name, { param, path });
 }
 
 /** The visitor for one schema (the root its local `$ref`s resolve in), writing into `rules`. */

@@ -19,7 +19,7 @@
 import { GbnfRules } from './gbnf-rules';
 import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
-import { addSchemaRule, jsonSchemaToGbnf } from './json-schema-to-gbnf';
+import { addSchemaRule } from './json-schema-to-gbnf';
 import { HERMES_TOOL_FORMAT, type ToolCallFormat } from '../domain/tool-call-format';
 
 /** One callable tool, already validated. */
@@ -84,7 +84,7 @@ export function toolCallGrammar(
 function looseArgs(rules: GbnfRules, tool: ToolSchema): string {
   if (tool.parameters === undefined) return usePrimitive(rules, 'object');
   try {
-    jsonSchemaToGbnf(tool.parameters, tool.param);
+    addSchemaRule(new GbnfRules(), tool.parameters, `${tool.name}-args`, tool.param);
   } catch {
     return usePrimitive(rules, 'object');
   }

@@ -5,8 +5,7 @@
  * `</function>` and `</tool_call>`. The call starts once its name is known; each argument goes out
  * as a piece of the JSON arguments once its value ends, typed by the tool's schema: a string
  * property's value is the text as written, any other is read as JSON (and is a string where it is
- * none). A block whose body is JSON (`{"name": …}`, what a strict tool's grammar writes on these
- * templates) is read as Hermes's.
+ * none). A block whose body is JSON (`{"name": …}`, as a model may still write) is read as Hermes's.
  */
 import { ToolCallReader, type ReadResult } from './tool-call-reader';
 

@@ -38,11 +38,15 @@ describe('chatToolGrammar', () => {
     expect(chatToolGrammar(lazy, LLAMA)).toBeNull();
   });
 
-  it("holds only strict tools, to Hermes's, where the format is not read or is tagged", () => {
+  it('builds tagged calls for a tagged format (Qwen3.5)', () => {
+    const tagged = chatToolGrammar(lazy, TAGGED_TOOL_FORMAT);
+    expect(tagged?.gbnf).toContain('<function=f>');
+    expect(tagged?.trigger).toBe('<tool_call>');
+  });
+
+  it("holds only strict tools, to Hermes's, where the template writes no call", () => {
     expect(chatToolGrammar(required, null)).toBeNull();
-    expect(chatToolGrammar(required, TAGGED_TOOL_FORMAT)).toBeNull();
     const strict = sent({ tools: [tool(true), tool(false)], parallel: false, lazy: true });
     expect(chatToolGrammar(strict, null)).toBe(strict);
-    expect(chatToolGrammar(strict, TAGGED_TOOL_FORMAT)).toBe(strict);
   });
 });

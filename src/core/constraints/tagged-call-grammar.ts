@@ -1,0 +1,111 @@
+/**
+ * Tools -> one GBNF grammar for tagged tool calls (Qwen3-Coder's and Qwen3.5's), shaped as
+ * llama-server 0.7.0's Qwen3-Coder parser builds it (common/parsers/qwen3-coder.cpp): each call is
+ * `"<tool_call>\n" "<function=NAME>\n" args "</function>\n" "</tool_call>" space`, one alternative
+ * per tool, repeated when calls may be parallel. An argument is `"<parameter=KEY>\n" value
+ * "\n</parameter>\n"`: a property that may be a string takes text (here: text without a line
+ * that starts with `<`, where llama-server takes any text up to the closing tag), any other its
+ * schema's JSON. The required arguments come in any order (up to three of them; more, in the
+ * schema's order), then any optional ones. A tool that is not strict takes text where its
+ * property's schema cannot be enforced; a strict one's is a 400 naming it. Lazy: from `<tool_call>`.
+ *
+ * @example
+ * taggedCallGrammar({ tools: [{ name: 'f', strict: true, param: 'tools[0].function.parameters',
+ *   parameters: { type: 'object', properties: { days: { type: 'integer' } }, required: ['days'] } }],
+ *   parallel: false, lazy: false }).gbnf
+ * // root ::= tool-call … f ::= "<function=f>\n" f-args "</function>\n" …
+ */
+import { isRecord } from '../util/is-record';
+import { GbnfRules } from './gbnf-rules';
+import { gbnfLiteral } from './gbnf-literal';
+import { usePrimitive } from './json-primitives';
+import { addSchemaRule } from './json-schema-to-gbnf';
+import type { ToolCallGrammar, ToolCallOptions, ToolSchema } from './tool-call-grammar';
+
+const VALUE_END = '\n</parameter>\n';
+/** The most required arguments written in any order (their orders are alternatives: 3! = 6). */
+const MAX_PERMUTED = 3;
+
+export function taggedCallGrammar({ tools, parallel, lazy }: ToolCallOptions): ToolCallGrammar {
+  const rules = new GbnfRules();
+  rules.set('root', '');
+  const space = usePrimitive(rules, 'space');
+  const text = rules.add('xml-arg-string', `( [^\\n] | "\\n" [^<] )* ${gbnfLiteral(VALUE_END)}`);
+  const calls = tools.map((tool) => {
+    const { properties, required } = shape(tool.parameters);
+    const argument = (key: string) => {
+      const value = valueRule(rules, tool, key, properties[key], text);
+      return rules.add(`${tool.name}-arg-${key}`, `${gbnfLiteral(`<parameter=${key}>\n`)} ${value}`);
+    };
+    const needed = required.filter((key) => key in properties).map(argument);
+    const optional = Object.keys(properties)
+      .filter((key) => !required.includes(key))
+      .map(argument);
+    const orders = needed.length <= MAX_PERMUTED ? permutations(needed) : [needed];
+    const first = orders.map((order) => order.join(' ')).filter((order) => order !== '');
+    const args = [
+      first.length > 0 ? `( ${first.join(' | ')} )` : '',
+      optional.length > 0 ? `( ${optional.join(' | ')} )*` : '',
+    ]
+      .filter((part) => part !== '')
+      .join(' ');
+    return rules.add(
+      tool.name,
+      `${gbnfLiteral(`<function=${tool.name}>\n`)} ${args} ${gbnfLiteral('</function>\n')}`.replace(/ {2,}/g, ' '),
+    );
+  });
+  const call = rules.add(
+    'tool-call',
+    `${gbnfLiteral('<tool_call>\n')} ( ${calls.join(' | ')} ) ${gbnfLiteral('</tool_call>')} ${space}`,
+  );
+  rules.set('root', parallel ? `${call}+` : call);
+  return { gbnf: rules.format(), trigger: lazy ? '<tool_call>' : null };
+}
+
+/** A property's value: text where it may be a string (or its schema cannot be enforced on a tool that is not strict), else its JSON. */
+function valueRule(rules: GbnfRules, tool: ToolSchema, key: string, schema: unknown, text: string): string {
+  if (mayBeString(schema)) return text;
+  // Its `$ref`s resolve in the tool's parameters, where it sits.
+  const add = (into: GbnfRules) =>
+    addSchemaRule(into, schema, `${tool.name}-${key}-value`, tool.param, {
+      root: tool.parameters,
+      path: `#/properties/${key}`,
+    });
+  if (tool.strict !== true) {
+    try {
+      add(new GbnfRules());
+    } catch {
+      return text;
+    }
+  }
+  return `${add(rules)} ${gbnfLiteral(VALUE_END)}`;
+}
+
+/** Whether the schema allows a string (its `type`, or a string among its `enum` or `const`). */
+function mayBeString(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const type: unknown = Reflect.get(schema, 'type');
+  if (type === 'string' || (Array.isArray(type) && type.includes('string'))) return true;
+  const values: unknown = Reflect.get(schema, 'enum');
+  if (Array.isArray(values) && values.some((value) => typeof value === 'string')) return true;
+  return typeof Reflect.get(schema, 'const') === 'string';
+}
+
+/** A tool's `parameters` as its properties and the names it requires. */
+function shape(parameters: unknown): { properties: Record<string, unknown>; required: string[] } {
+  const schema = isRecord(parameters) ? parameters : {};
+  const properties = schema['properties'];
+  const required: unknown = schema['required'];
+  return {
+    properties: isRecord(properties) ? properties : {},
+    required: Array.isArray(required) ? required.filter((key): key is string => typeof key === 'string') : [],
+  };
+}
+
+/** Every order of `items`. */
+function permutations(items: string[]): string[][] {
+  if (items.length <= 1) return [items];
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
+}
