@@ -128,6 +128,19 @@ describe("tool calls in the template's own format", () => {
         };
       }, body);
       assert.deepEqual(streamed, { name: 'get_weather', args: calls[0]?.function.arguments });
+      // The call goes back in the next turn as a client sends it, and the template takes it
+      // (Mistral's takes only ids of 9 letters or digits: a `call_…` id was a 400).
+      const next = await postFromPage(fixture.page, '/v1/chat/completions', {
+        model: id,
+        messages: [
+          { role: 'user', content: 'abc' },
+          { role: 'assistant', content: null, tool_calls: calls },
+          { role: 'tool', tool_call_id: calls[0]?.id, content: 'sunny' },
+        ],
+        max_tokens: 2,
+        temperature: 0,
+      });
+      assert.equal(next.status, 200, JSON.stringify(next.body));
     });
   }
 

@@ -26,6 +26,11 @@ export interface ToolCallFormat {
    * llama-server reads with its own parser: common/parsers/qwen3-coder.cpp).
    */
   readonly tagged?: true;
+  /**
+   * The length of the call ids the template takes, letters and digits only (Mistral's: 9; it
+   * refuses a turn with any other), so the calls' ids are made so; absent: `call_…` ids.
+   */
+  readonly ids?: number;
 }
 
 /** Hermes/Qwen's `<tool_call>` blocks: the format of a template that shows none (the default). */
@@ -46,6 +51,7 @@ export function sameToolFormat(a: ToolCallFormat, b: ToolCallFormat): boolean {
     a.close === b.close &&
     a.args === b.args &&
     a.array === b.array &&
-    (a.tagged ?? false) === (b.tagged ?? false)
+    (a.tagged ?? false) === (b.tagged ?? false) &&
+    a.ids === b.ids
   );
 }

@@ -54,7 +54,17 @@ export function renderChatTemplate(
   const globals = { bos_token: tokens.bos_token ?? '', eos_token: tokens.eos_token ?? '' };
   const real = run(template, { ...templateInputs(request), ...globals });
   const table = new SentinelTable(JSON.stringify(request) + source);
-  const parts = table.split(run(template, { ...templateInputs(request, (s) => table.wrap(s)), ...globals }));
+  const wrap = (s: string) => table.wrap(s);
+  let sentinels: string;
+  try {
+    sentinels = run(template, { ...templateInputs(request, wrap), ...globals });
+  } catch (error) {
+    // A template that checks call ids (Mistral's: 9 letters or digits) refuses a sentinel. Ids of
+    // letters, digits, `_` and `-` hold no control token, so those go in as they are.
+    if (!plainCallIds(request)) throw error;
+    sentinels = run(template, { ...templateInputs(request, wrap, (s) => s), ...globals });
+  }
+  const parts = table.split(sentinels);
   const aligned = alignRender(real, parts, table.values);
   if (aligned !== null) return { segments: aligned, exact: true };
   if (parts.some((p) => typeof p === 'string' && table.leaks(p))) {
@@ -87,6 +97,18 @@ export function renderGenerationPrompt(
   let shared = 0;
   while (shared < without.length && shared < rendered.length && without[shared] === rendered[shared]) shared += 1;
   return rendered.slice(shared);
+}
+
+/** Whether every tool-call id in the conversation is letters, digits, `_` and `-` only. */
+function plainCallIds(request: TemplateRequest): boolean {
+  const ids = request.messages.flatMap((message) =>
+    message.role === 'tool'
+      ? [message.tool_call_id]
+      : message.role === 'assistant'
+        ? (message.tool_calls ?? []).map((call) => call.id)
+        : [],
+  );
+  return ids.length > 0 && ids.every((id) => /^[A-Za-z0-9_-]+$/.test(id));
 }
 
 function run(template: Template, variables: Record<string, unknown>): string {

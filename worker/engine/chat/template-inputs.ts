@@ -10,7 +10,12 @@ export type TemplateRequest = ChatPrompt;
 
 type Wrap = (text: string) => string;
 
-export function templateInputs(request: TemplateRequest, wrap: Wrap = (s) => s): Record<string, unknown> {
+/** `wrapId`: what goes round tool-call ids (`wrap` unless said). */
+export function templateInputs(
+  request: TemplateRequest,
+  wrap: Wrap = (s) => s,
+  wrapId: Wrap = wrap,
+): Record<string, unknown> {
   const kwargs: Record<string, unknown> = { ...request.chat_template_kwargs };
   if (request.reasoning_effort !== null) {
     kwargs.reasoning_effort ??= request.reasoning_effort;
@@ -18,16 +23,16 @@ export function templateInputs(request: TemplateRequest, wrap: Wrap = (s) => s):
   }
   return {
     ...kwargs,
-    messages: request.messages.map((m) => templateMessage(m, wrap)),
+    messages: request.messages.map((m) => templateMessage(m, wrap, wrapId)),
     ...(request.tools.length > 0 ? { tools: request.tools.map((t) => templateTool(t, wrap)) } : {}),
     add_generation_prompt: request.add_generation_prompt ?? true,
   };
 }
 
-function templateMessage(message: ChatMessage, wrap: Wrap): Record<string, unknown> {
+function templateMessage(message: ChatMessage, wrap: Wrap, wrapId: Wrap): Record<string, unknown> {
   switch (message.role) {
     case 'tool':
-      return { role: 'tool', content: wrap(message.content), tool_call_id: wrap(message.tool_call_id) };
+      return { role: 'tool', content: wrap(message.content), tool_call_id: wrapId(message.tool_call_id) };
     case 'assistant':
       return {
         role: 'assistant',
@@ -38,7 +43,7 @@ function templateMessage(message: ChatMessage, wrap: Wrap): Record<string, unkno
           ? {}
           : {
               tool_calls: message.tool_calls.map((call) => ({
-                id: wrap(call.id),
+                id: wrapId(call.id),
                 type: 'function',
                 function: { name: wrap(call.function.name), arguments: parsedArguments(call.function.arguments, wrap) },
               })),

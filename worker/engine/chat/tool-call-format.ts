@@ -21,6 +21,8 @@ const ARG = 'zq_arg';
 const VALUE = 'zq_value';
 /** Nine letters and digits: Mistral's templates refuse any other call id. */
 const CALL_ID = 'zqcallid1';
+/** An OpenAI-shaped id (`call_` and 24 more), which such a template refuses. */
+const LONG_ID = 'call_zqcallidzqcallidzqcallid';
 const TOOL = {
   type: 'function',
   function: {
@@ -70,11 +72,17 @@ function analyse(source: string, tokens: SpecialTokens): ToolCallFormat | null {
   const call = { id: CALL_ID, type: 'function', function: { name: NAME, arguments: { [ARG]: VALUE } } };
   // With the tool listed, else with none (a template may refuse a tool's shape); some templates
   // print a call's content, some refuse an empty or a null one: either will do.
+  const withCall = (tools: unknown[], id: string) => {
+    const one = { ...call, id };
+    return render(tools, { content: '', tool_calls: [one] }) ?? render(tools, { content: null, tool_calls: [one] });
+  };
   for (const tools of [[TOOL], []]) {
-    const called =
-      render(tools, { content: '', tool_calls: [call] }) ?? render(tools, { content: null, tool_calls: [call] });
+    const called = withCall(tools, CALL_ID);
     const answered = render(tools, { content: ANSWER });
-    if (called !== null && answered !== null) return formatIn(difference(called, answered), tokens.eos_token ?? '');
+    if (called === null || answered === null) continue;
+    const format = formatIn(difference(called, answered), tokens.eos_token ?? '');
+    // A template that refuses a longer id (Mistral's) takes ids of the length it took.
+    return format && withCall(tools, LONG_ID) === null ? { ...format, ids: CALL_ID.length } : format;
   }
   return null;
 }

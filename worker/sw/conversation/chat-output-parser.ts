@@ -101,8 +101,10 @@ export class ChatOutputParser {
       if (options.json) this.opener = options.opener ?? '';
       else this.pending = options.opener ?? '';
     }
-    this.newId = options.newId ?? (() => randomId('call_'));
     this.format = options.toolFormat ?? HERMES_TOOL_FORMAT;
+    // The ids the template takes back in the next turn (Mistral's: 9 letters or digits).
+    const { ids } = this.format;
+    this.newId = options.newId ?? (ids === undefined ? () => randomId('call_') : () => randomId('', ids));
     this.callStart = this.format.open === '' ? '{' : this.format.open;
   }
 

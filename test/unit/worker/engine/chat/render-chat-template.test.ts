@@ -167,6 +167,23 @@ describe('renderChatTemplate: other templates', () => {
     }
   });
 
+  it("renders a call back into Mistral's template, which takes only ids of 9 letters or digits", () => {
+    const mistral = readFileSync('test/fixtures/chat-templates/mistralai-Mistral-Nemo-Instruct-2407.jinja', 'utf8');
+    const turn = (id: string) =>
+      request([
+        { role: 'user', content: 'abc' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id, type: 'function', function: { name: 'f', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: id, content: 'sunny' },
+      ]);
+    const text = promptText(renderChatTemplate(mistral, turn('a1b2c3d4e')).segments);
+    expect(text).toContain('"id": "a1b2c3d4e"');
+    expect(() => renderChatTemplate(mistral, turn('call_a1b2c3d4e5'))).toThrow(/length 9/);
+  });
+
   it('refuses a template that cuts message text', () => {
     const cutting = '{% for m in messages %}<|x|>{{ m.content[:3] }}{% endfor %}';
     expect(() => renderChatTemplate(cutting, request([{ role: 'user', content: '<|x|>abcdef' }]))).toThrow(

@@ -20,7 +20,11 @@ describe('toolCallFormat', () => {
     ['NousResearch-Hermes-3-Llama-3.1-8B-tool_use', HERMES_TOOL_FORMAT],
     ['meta-llama-Llama-3.1-8B-Instruct', LLAMA],
     ['meta-llama-Llama-3.2-3B-Instruct', LLAMA],
-    ['mistralai-Mistral-Nemo-Instruct-2407', { open: '[TOOL_CALLS]', close: '', args: 'arguments', array: true }],
+    // Its template refuses a call id that is not 9 letters or digits.
+    [
+      'mistralai-Mistral-Nemo-Instruct-2407',
+      { open: '[TOOL_CALLS]', close: '', args: 'arguments', array: true, ids: 9 },
+    ],
     ['Qwen3.5-4B', TAGGED_TOOL_FORMAT],
     ['microsoft-Phi-3.5-mini-instruct', null],
   ])('%s', (name, format) => {

@@ -296,6 +296,14 @@ describe("ChatOutputParser: a template's own tool-call format", () => {
       ],
     });
     expect(expectSplitInvariant('[TOOL_CALLS] no array', mistral)).toMatchObject({ content: '[TOOL_CALLS] no array' });
+    // Ids as the template takes them back (Mistral's: 9 letters or digits).
+    const parser = new ChatOutputParser({
+      reasoning: false,
+      startInReasoning: false,
+      tools: true,
+      toolFormat: { ...mistral.toolFormat, ids: 9 },
+    });
+    expect(parser.push(text).toolCalls[0]?.id).toMatch(/^[A-Za-z0-9]{9}$/);
   });
 });
 
