@@ -4,6 +4,7 @@
  * function every request string the template may print goes through it (see SentinelTable).
  */
 import type { ChatMessage, ChatPrompt, FunctionTool } from '#core/domain/chat-prompt';
+import { parseJsonObject } from '#core/util/parse-json-object';
 
 /** The template's inputs (a chat prompt). */
 export type TemplateRequest = ChatPrompt;
@@ -62,13 +63,9 @@ function templateMessage(message: ChatMessage, wrap: Wrap, wrapId: Wrap): Record
 
 /** JSON arguments become an object whose string leaves are wrapped; anything else stays a string. */
 function parsedArguments(args: string, wrap: Wrap): unknown {
-  try {
-    const parsed: unknown = JSON.parse(args);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return mapStrings(parsed, wrap);
-  } catch {
-    // not JSON: the template prints the string as it is
-  }
-  return wrap(args);
+  const parsed = parseJsonObject(args);
+  // Not a JSON object: the template prints the string as it is.
+  return parsed === null ? wrap(args) : mapStrings(parsed, wrap);
 }
 
 function mapStrings(value: unknown, wrap: Wrap): unknown {

@@ -14,6 +14,7 @@
 import { Template } from '@huggingface/jinja';
 import { TAGGED_TOOL_FORMAT, type ToolCallFormat } from '#core/domain/tool-call-format';
 import { jsonValueEnd } from '#core/util/json-value-end';
+import { parseJsonObject } from '#core/util/parse-json-object';
 import type { SpecialTokens } from './render-chat-template';
 
 const NAME = 'zq_tool_fn';
@@ -142,13 +143,8 @@ function formatIn(text: string, eos: string): ToolCallFormat | null {
  * there too, as Mistral's templates write it), or null for any other object.
  */
 function argsKey(json: string): string | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch {
-    return null;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const parsed = parseJsonObject(json);
+  if (parsed === null) return null;
   const entries = Object.entries(parsed);
   if (entries[0]?.[0] !== 'name' || entries[0][1] !== NAME) return null;
   const args = entries[1];

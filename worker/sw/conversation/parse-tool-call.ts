@@ -3,6 +3,8 @@
  * Mistral's array element), or `"parameters"` (Llama 3.x). Arguments are returned as a JSON string,
  * as OpenAI's `function.arguments` is.
  */
+import { parseJsonObject } from '#core/util/parse-json-object';
+
 export interface ParsedToolCall {
   id: string;
   name: string;
@@ -11,15 +13,10 @@ export interface ParsedToolCall {
 
 /** null when the body is not a JSON object with a string `name` (the block is then content). */
 export function parseToolCall(body: string, newId: () => string): ParsedToolCall | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-  const name: unknown = Reflect.get(parsed, 'name');
-  const args: unknown = Reflect.get(parsed, 'arguments') ?? Reflect.get(parsed, 'parameters') ?? {};
+  const parsed = parseJsonObject(body);
+  if (parsed === null) return null;
+  const name = parsed['name'];
+  const args = parsed['arguments'] ?? parsed['parameters'] ?? {};
   if (typeof name !== 'string' || name === '') return null;
   return { id: newId(), name, arguments: typeof args === 'string' ? args : JSON.stringify(args) };
 }

@@ -5,7 +5,8 @@
  * `</function>` and `</tool_call>`. The call starts once its name is known; each argument goes out
  * as a piece of the JSON arguments once its value ends, typed by the tool's schema: a string
  * property's value is the text as written, any other is read as JSON (and is a string where it is
- * none). A block whose body is JSON (`{"name": …}`, as a model may still write) is read as Hermes's.
+ * none). A block that is no tagged call is read by Hermes's reader: a JSON call (`{"name": …}`, as a
+ * model may still write), else the block's text as content.
  */
 import { ToolCallReader, type ReadResult } from './tool-call-reader';
 
@@ -43,19 +44,20 @@ export class TaggedCallReader {
     return final ? { ...result, consumed: text.length, closed: true } : result;
   }
 
-  /** `<function=NAME>`: the call's start; false where more text is needed (or the block was read otherwise). */
+  /**
+   * `<function=NAME>`: the call's start; false where more text is needed, or where the block is no
+   * tagged call: then Hermes's reader reads it (a JSON call, or else the block's text as content).
+   */
   private head(text: string, final: boolean, result: ReadResult): boolean {
     const at = text.length - text.trimStart().length;
     const rest = text.slice(at);
-    if (rest.startsWith('{')) {
+    const close = rest.indexOf('>');
+    const tagged = rest.startsWith(FUNCTION);
+    if (!final && (FUNCTION.startsWith(rest) || (tagged && close < 0))) return false;
+    if (!tagged || close < 0) {
       this.json = new ToolCallReader(this.index, this.newId);
       Object.assign(result, this.json.read(text, final));
       return false;
-    }
-    const close = rest.indexOf('>');
-    if (!rest.startsWith(FUNCTION) || close < 0) {
-      if (!final && (FUNCTION.startsWith(rest) || (rest.startsWith(FUNCTION) && close < 0))) return false;
-      return this.notACall(text, final, result);
     }
     const name = rest.slice(FUNCTION.length, close);
     this.properties = this.tools.get(name) ?? {};
@@ -63,15 +65,6 @@ export class TaggedCallReader {
     result.consumed = at + close + 1;
     this.phase = 'arguments';
     return true;
-  }
-
-  /** A block that is no tagged call: its text, once its end is there, as content. */
-  private notACall(text: string, final: boolean, result: ReadResult): false {
-    const end = text.indexOf(CLOSE);
-    if (end < 0 && !final) return false;
-    const body = end < 0 ? text : text.slice(0, end + CLOSE.length);
-    Object.assign(result, { consumed: body.length, content: `<tool_call>${body}`, closed: true });
-    return false;
   }
 
   /** One `<parameter=KEY>\nVALUE\n</parameter>`, or `</function>`; false where more text is needed. */

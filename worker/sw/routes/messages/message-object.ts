@@ -3,6 +3,7 @@
  * Usage follows llama.cpp's server: `input_tokens` plus `cache_read_input_tokens` is the
  * prompt's token count, and `output_tokens` counts the end-of-turn token.
  */
+import { parseJsonObject } from '#core/util/parse-json-object';
 import { randomId } from '../../format/random-id';
 import type { ChatFinishReason } from '../../conversation/chat-choice';
 import type { TokenCounts } from '../../conversation/neutral-types';
@@ -72,11 +73,6 @@ export function messageObject(
 /** A tool call's arguments as `input` (an object; text that is no JSON object stays visible under `arguments`). */
 export function toolInput(args: string): Record<string, unknown> {
   if (args.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(args);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { ...value };
-  } catch {
-    // Falls through: the model wrote no JSON object.
-  }
-  return { arguments: args };
+  // The model wrote no JSON object: its text.
+  return parseJsonObject(args) ?? { arguments: args };
 }
