@@ -1,6 +1,6 @@
 /**
  * Tool calls in the model's own format: `inpage-test` with Llama 3.2's chat template (bare JSON
- * calls, `parameters`) and with Mistral Nemo's (one array after `[TOOL_CALLS]`), both from
+ * calls, `parameters`), with Mistral Nemo's (one array after `[TOOL_CALLS]`) and LFM2.5's, all from
  * test/fixtures/chat-templates. A named strict tool makes the grammar write the call in the
  * template's format, and the SW's parser reads it back as `tool_calls` (the byte model follows its
  * successor rule wherever the grammar allows: the arguments are the grammar's choice). The output's
@@ -44,6 +44,13 @@ const MODELS = [
     template: 'mistralai-Mistral-Nemo-Instruct-2407',
     starts: '[TOOL_CALLS][{"name":"get_weather","arguments":{',
   },
+  {
+    id: 'inpage-test-lfm2',
+    template: 'LFM2.5-8B-A1B',
+    starts: '<|tool_call_start|>[get_weather(',
+    // Its template writes `<think>`: the reasoning left in the content, the grammar applies from the first token.
+    extra: { reasoning_format: 'none' },
+  },
 ];
 
 /** Qwen3.5's template: tagged calls (`<function=…>`), held by their own grammar. */
@@ -78,7 +85,7 @@ describe("tool calls in the template's own format", () => {
 
   after(() => rm(DIR, { recursive: true, force: true }));
 
-  for (const { id, starts } of MODELS) {
+  for (const { id, starts, extra } of MODELS) {
     test(`${id}: a named strict tool's call is written as ${starts}… and read back as tool_calls`, async () => {
       const body = {
         model: id,
@@ -89,6 +96,7 @@ describe("tool calls in the template's own format", () => {
         max_tokens: 1500,
         temperature: 0,
         logprobs: true,
+        ...extra,
       };
       const response = await postFromPage(fixture.page, '/v1/chat/completions', body);
       assert.equal(response.status, 200, JSON.stringify(response.body));
@@ -182,6 +190,70 @@ describe("tool calls in the template's own format", () => {
       }
     },
   );
+
+  test(
+    'inpage-test-lfm2 against llama-server: a call in the history is rendered as the template writes it (Python-style)',
+    { skip: skip ?? false },
+    async () => {
+      const server = await startLlamaServer({ model: 'inpage-test-lfm2', args: ['--jinja'] });
+      try {
+        // Values the template writes with Jinja's `string` filter as Python writes them: True, None, ['a', 1].
+        const args = { city: 'Paris', days: 3, metric: true, note: null, tags: ['a', 1], opts: { k: 'v' } };
+        const body = {
+          messages: [
+            { role: 'user', content: 'abc' },
+            {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                { id: 'c1', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify(args) } },
+              ],
+            },
+            { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
+          ],
+          tools: [TOOL],
+        };
+        const answer = await askBoth(fixture.page, server, 'POST', '/apply-template', body, 'inpage-test-lfm2');
+        assert.equal(answer.own.status, 200, answer.ownText);
+        assert.deepEqual(answer.own.body, answer.native.body);
+        const { prompt } = answer.own.body as { prompt: string };
+        const call = `<|tool_call_start|>[get_weather(city='Paris', days=3, metric=True, note=None, tags=['a', 1], opts={"k": "v"})]<|tool_call_end|>`;
+        assert.ok(prompt.includes(call), prompt);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+
+  test('inpage-test-lfm2: a Python-style call (what LFM2 writes) is read, its values as JSON', async () => {
+    // The model writes what a grammar of the request's own holds it to (as for Qwen3.5 below).
+    const text = `Let me check.<|tool_call_start|>[get_weather(city='New York', days=3, metric=True, tags=['a', None]), noop()]<|tool_call_end|>`;
+    const body = {
+      model: 'inpage-test-lfm2',
+      messages: [{ role: 'user', content: 'abc' }],
+      tools: [
+        { type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } },
+        { type: 'function', function: { name: 'noop' } },
+      ],
+      grammar: `root ::= ${JSON.stringify(text)}`,
+      max_tokens: 200,
+      temperature: 0,
+    };
+    const response = await postFromPage(fixture.page, '/v1/chat/completions', body);
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    const choice = (response.body as Answer).choices[0];
+    assert.deepEqual(
+      [choice?.finish_reason, choice?.message.content, choice?.message.tool_calls?.map((call) => call.function)],
+      [
+        'tool_calls',
+        'Let me check.',
+        [
+          { name: 'get_weather', arguments: '{"city":"New York","days":3,"metric":true,"tags":["a",null]}' },
+          { name: 'noop', arguments: '{}' },
+        ],
+      ],
+    );
+  });
 
   test("inpage-test-qwen35: a tagged call (what Qwen3.5 writes) is read, each value typed by the tool's schema", async () => {
     // The model writes what a grammar of the request's own holds it to (a constraint of the

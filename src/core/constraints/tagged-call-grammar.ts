@@ -15,16 +15,14 @@
  *   parallel: false, lazy: false }).gbnf
  * // root ::= tool-call … f ::= "<function=f>\n" f-args "</function>\n" …
  */
-import { isRecord } from '../util/is-record';
 import { GbnfRules } from './gbnf-rules';
 import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
 import { addSchemaRule } from './json-schema-to-gbnf';
 import type { ToolCallGrammar, ToolCallOptions, ToolSchema } from './tool-call-grammar';
+import { argumentsRule, toolShape } from './tool-arguments';
 
 const VALUE_END = '\n</parameter>\n';
-/** The most required arguments written in any order (their orders are alternatives: 3! = 6). */
-const MAX_PERMUTED = 3;
 
 export function taggedCallGrammar({ tools, parallel, lazy }: ToolCallOptions): ToolCallGrammar {
   const rules = new GbnfRules();
@@ -32,7 +30,7 @@ export function taggedCallGrammar({ tools, parallel, lazy }: ToolCallOptions): T
   const space = usePrimitive(rules, 'space');
   const text = rules.add('xml-arg-string', `( [^\\n] | "\\n" [^<] )* ${gbnfLiteral(VALUE_END)}`);
   const calls = tools.map((tool) => {
-    const { properties, required } = shape(tool.parameters);
+    const { properties, required } = toolShape(tool.parameters);
     const argument = (key: string) => {
       const value = valueRule(rules, tool, key, properties[key], text);
       return rules.add(`${tool.name}-arg-${key}`, `${gbnfLiteral(`<parameter=${key}>\n`)} ${value}`);
@@ -41,14 +39,7 @@ export function taggedCallGrammar({ tools, parallel, lazy }: ToolCallOptions): T
     const optional = Object.keys(properties)
       .filter((key) => !required.includes(key))
       .map(argument);
-    const orders = needed.length <= MAX_PERMUTED ? permutations(needed) : [needed];
-    const first = orders.map((order) => order.join(' ')).filter((order) => order !== '');
-    const args = [
-      first.length > 0 ? `( ${first.join(' | ')} )` : '',
-      optional.length > 0 ? `( ${optional.join(' | ')} )*` : '',
-    ]
-      .filter((part) => part !== '')
-      .join(' ');
+    const args = argumentsRule(needed, optional);
     return rules.add(
       tool.name,
       `${gbnfLiteral(`<function=${tool.name}>\n`)} ${args} ${gbnfLiteral('</function>\n')}`.replace(/ {2,}/g, ' '),
@@ -89,23 +80,4 @@ function mayBeString(schema: unknown): boolean {
   const values: unknown = Reflect.get(schema, 'enum');
   if (Array.isArray(values) && values.some((value) => typeof value === 'string')) return true;
   return typeof Reflect.get(schema, 'const') === 'string';
-}
-
-/** A tool's `parameters` as its properties and the names it requires. */
-function shape(parameters: unknown): { properties: Record<string, unknown>; required: string[] } {
-  const schema = isRecord(parameters) ? parameters : {};
-  const properties = schema['properties'];
-  const required: unknown = schema['required'];
-  return {
-    properties: isRecord(properties) ? properties : {},
-    required: Array.isArray(required) ? required.filter((key): key is string => typeof key === 'string') : [],
-  };
-}
-
-/** Every order of `items`. */
-function permutations(items: string[]): string[][] {
-  if (items.length <= 1) return [items];
-  return items.flatMap((item, i) =>
-    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
-  );
 }

@@ -10,6 +10,7 @@
  * { open: '', close: '', args: 'parameters', array: false } // Llama 3.x: {"name": "f", "parameters": {...}}
  * { open: '[TOOL_CALLS]', close: '', args: 'arguments', array: true } // Mistral Nemo: [TOOL_CALLS][{...}, {...}]
  * TAGGED_TOOL_FORMAT // Qwen3.5: <tool_call>\n<function=f>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>
+ * PYTHON_TOOL_FORMAT // LFM2: <|tool_call_start|>[f(city='Paris', days=3), g()]<|tool_call_end|>
  */
 export interface ToolCallFormat {
   /** The text before a call (before the array of calls where `array`); '' where a call is bare JSON. */
@@ -21,11 +22,14 @@ export interface ToolCallFormat {
   /** The calls are one JSON array after `open` (`[{...}, {...}]`). */
   readonly array: boolean;
   /**
-   * A call is tags, not JSON: `<function=NAME>` and one `<parameter=KEY>\nVALUE\n</parameter>` per
-   * argument, its value typed by the tool's schema (Qwen3-Coder's and Qwen3.5's templates, which
-   * llama-server reads with its own parser: common/parsers/qwen3-coder.cpp).
+   * How a call is written where it is not JSON (absent: JSON):
+   * - `tagged`: `<function=NAME>` and one `<parameter=KEY>\nVALUE\n</parameter>` per argument, its
+   *   value typed by the tool's schema (Qwen3-Coder's and Qwen3.5's templates, which llama-server
+   *   reads with its own parser: common/parsers/qwen3-coder.cpp);
+   * - `python`: `NAME(KEY=VALUE, …)`, each value a Python literal or JSON (LFM2's and LFM2.5's
+   *   templates; llama-server's common/parsers/lfm2.cpp).
    */
-  readonly tagged?: true;
+  readonly syntax?: 'tagged' | 'python';
   /**
    * The length of the call ids the template takes, letters and digits only (Mistral's: 9; it
    * refuses a turn with any other), so the calls' ids are made so; absent: `call_…` ids.
@@ -42,7 +46,16 @@ export const HERMES_TOOL_FORMAT: ToolCallFormat = {
 };
 
 /** Qwen3-Coder's and Qwen3.5's `<tool_call>\n<function=…>` calls. */
-export const TAGGED_TOOL_FORMAT: ToolCallFormat = { ...HERMES_TOOL_FORMAT, tagged: true };
+export const TAGGED_TOOL_FORMAT: ToolCallFormat = { ...HERMES_TOOL_FORMAT, syntax: 'tagged' };
+
+/** LFM2's and LFM2.5's Python-style calls, all in one list: `<|tool_call_start|>[f(a='x'), g(b=1)]<|tool_call_end|>`. */
+export const PYTHON_TOOL_FORMAT: ToolCallFormat = {
+  open: '<|tool_call_start|>',
+  close: '<|tool_call_end|>',
+  args: 'arguments',
+  array: true,
+  syntax: 'python',
+};
 
 /** Whether two formats are the same. */
 export function sameToolFormat(a: ToolCallFormat, b: ToolCallFormat): boolean {
@@ -51,7 +64,7 @@ export function sameToolFormat(a: ToolCallFormat, b: ToolCallFormat): boolean {
     a.close === b.close &&
     a.args === b.args &&
     a.array === b.array &&
-    (a.tagged ?? false) === (b.tagged ?? false) &&
+    a.syntax === b.syntax &&
     a.ids === b.ids
   );
 }

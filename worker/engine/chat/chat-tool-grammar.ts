@@ -2,10 +2,11 @@
  * Tools' grammar in the model's own tool-call format. The SW built it as Hermes's `<tool_call>`
  * blocks (its schemas checked there); where the model's template writes calls otherwise
  * (tool-call-format.ts: Llama 3.x's bare JSON, Mistral's `[TOOL_CALLS]` array, Qwen3.5's tagged
- * calls), it is built again in that format. A lazy grammar in a format without an opening text is
+ * calls, LFM2's Python-style list), it is built again in that format. A lazy grammar in a format without an opening text is
  * none, as on llama-server (which builds no grammar for tool_choice `auto` without a trigger).
  * Where the template writes no call, tools that are not strict are not held at all.
  */
+import { pythonCallGrammar } from '#core/constraints/python-call-grammar';
 import { taggedCallGrammar } from '#core/constraints/tagged-call-grammar';
 import { toolCallGrammar } from '#core/constraints/tool-call-grammar';
 import type { OutputGrammar } from '#core/domain/generation';
@@ -16,7 +17,12 @@ export function chatToolGrammar(grammar: OutputGrammar, format: ToolCallFormat |
   // A template that writes no call: only strict tools are held, to Hermes's blocks; others stay free.
   if (format === null) return grammar.tools.tools.some((tool) => tool.strict === true) ? grammar : null;
   if (sameToolFormat(format, HERMES_TOOL_FORMAT)) return grammar;
-  const built = format.tagged ? taggedCallGrammar(grammar.tools) : toolCallGrammar(grammar.tools, format);
+  const built =
+    format.syntax === 'tagged'
+      ? taggedCallGrammar(grammar.tools)
+      : format.syntax === 'python'
+        ? pythonCallGrammar(grammar.tools)
+        : toolCallGrammar(grammar.tools, format);
   if (built === null) return null;
   const { gbnf, trigger } = built;
   const { trigger: _hermes, ...rest } = grammar;

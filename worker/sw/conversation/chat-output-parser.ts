@@ -2,8 +2,8 @@
  * Splits a choice's streamed text, incrementally, into reasoning (`<think>…</think>`, as
  * llama.cpp's server and DeepSeek report it in `reasoning_content`), content, and tool calls in
  * the model's format (`ToolCallFormat`: Hermes/Qwen's `<tool_call>{"name":…, "arguments":{…}}</tool_call>`
- * blocks unless its template writes another, such as Llama 3.x's bare JSON or Mistral's
- * `[TOOL_CALLS]` array). Only text that might start a tag (and whitespace that might precede one) is
+ * blocks unless its template writes another, such as Llama 3.x's bare JSON, Mistral's
+ * `[TOOL_CALLS]` array, Qwen3.5's tagged calls or LFM2's Python-style list). Only text that might start a tag (and whitespace that might precede one) is
  * held back between pieces.
  *
  * Whitespace as llama-server 0.7.0's parser leaves it (its reasoning is `<think>`, an optional
@@ -18,6 +18,7 @@ import { partialTagLength, trailingSpace } from '../format/partial-tag';
 import { HERMES_TOOL_FORMAT, type ToolCallFormat } from '#core/domain/tool-call-format';
 import { ToolCallReader, type ToolCallDelta } from './tool-call-reader';
 import { TaggedCallReader, type ToolProperties } from './tagged-call-reader';
+import { PythonCallReader } from './python-call-reader';
 
 export type { ToolCallDelta } from './tool-call-reader';
 
@@ -92,7 +93,7 @@ export class ChatOutputParser {
   private readonly format: ToolCallFormat;
   /** The text a call (or an array format's calls) starts with: `{` for bare JSON calls. */
   private readonly callStart: string;
-  private tool: ToolCallReader | TaggedCallReader | null = null;
+  private tool: ToolCallReader | TaggedCallReader | PythonCallReader | null = null;
   private calls = 0;
 
   constructor(private readonly options: ParserOptions) {
@@ -200,9 +201,13 @@ export class ChatOutputParser {
 
   /** A call begins past `consumed` characters. */
   private call(consumed: number): boolean {
-    this.tool = this.format.tagged
-      ? new TaggedCallReader(this.calls, this.newId, this.options.toolProperties ?? new Map())
-      : new ToolCallReader(this.calls, this.newId, this.format);
+    const { syntax } = this.format;
+    this.tool =
+      syntax === 'tagged'
+        ? new TaggedCallReader(this.calls, this.newId, this.options.toolProperties ?? new Map())
+        : syntax === 'python'
+          ? new PythonCallReader(this.calls, this.newId, this.format)
+          : new ToolCallReader(this.calls, this.newId, this.format);
     return this.enter('tool', consumed);
   }
 

@@ -2,12 +2,17 @@
  * The tool-call format found in real models' chat templates (test/fixtures/chat-templates, as
  * llama.cpp keeps them): Qwen 2.5/3 and Hermes 3 write `<tool_call>` blocks, Llama 3.1/3.2 bare
  * JSON with `parameters`, Mistral Nemo one array after `[TOOL_CALLS]`, Qwen3.5 tagged calls
- * (`<function=…>`, found by its tags as llama-server finds them); a template that writes no
+ * (`<function=…>`, found by its tags as llama-server finds them), LFM2 and LFM2.5 Python-style
+ * calls (found by their tool list, as llama-server finds them: LFM2's template writes no call); a template that writes no
  * call (Phi-3.5) or joins contents has none, and neither has one that does not parse.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { HERMES_TOOL_FORMAT, TAGGED_TOOL_FORMAT } from '../../../../../src/core/domain/tool-call-format';
+import {
+  HERMES_TOOL_FORMAT,
+  PYTHON_TOOL_FORMAT,
+  TAGGED_TOOL_FORMAT,
+} from '../../../../../src/core/domain/tool-call-format';
 import { toolCallFormat } from '../../../../../worker/engine/chat/tool-call-format';
 
 const template = (name: string) => readFileSync(`test/fixtures/chat-templates/${name}.jinja`, 'utf8');
@@ -26,6 +31,8 @@ describe('toolCallFormat', () => {
       { open: '[TOOL_CALLS]', close: '', args: 'arguments', array: true, ids: 9 },
     ],
     ['Qwen3.5-4B', TAGGED_TOOL_FORMAT],
+    ['LFM2-8B-A1B', PYTHON_TOOL_FORMAT],
+    ['LFM2.5-8B-A1B', PYTHON_TOOL_FORMAT],
     ['microsoft-Phi-3.5-mini-instruct', null],
   ])('%s', (name, format) => {
     expect(toolCallFormat(template(name), { bos_token: '<s>', eos_token: '</s>' })).toStrictEqual(format);

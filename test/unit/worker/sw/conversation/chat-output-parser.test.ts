@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChatOutputParser, type ParserOptions } from '../../../../../worker/sw/conversation/chat-output-parser';
 import { partialTagLength } from '../../../../../worker/sw/format/partial-tag';
-import { TAGGED_TOOL_FORMAT } from '../../../../../src/core/domain/tool-call-format';
+import { PYTHON_TOOL_FORMAT, TAGGED_TOOL_FORMAT } from '../../../../../src/core/domain/tool-call-format';
 
 const opts = (extra: Partial<ParserOptions> = {}): ParserOptions => {
   let n = 0;
@@ -354,6 +354,54 @@ describe('ChatOutputParser: tagged calls (Qwen3-Coder, Qwen3.5)', () => {
     ]);
     expect(expectSplitInvariant('<tool_call>oops</tool_call> after', tagged)).toMatchObject({
       content: '<tool_call>oops</tool_call> after',
+      toolCalls: [],
+    });
+  });
+});
+
+describe('ChatOutputParser: Python-style calls (LFM2, LFM2.5)', () => {
+  const python = { toolFormat: PYTHON_TOOL_FORMAT };
+  const list = (calls: string) => `<|tool_call_start|>[${calls}]<|tool_call_end|>`;
+
+  it('reads each call of the list, its values (Python literals or JSON) as JSON, with any chunk boundary', () => {
+    const text = `Checking.${list("get_weather(city='Paris', days=3, opts={'a': True, \"b\": null}, tags=['x', 1.5e3]), noop()")} Done.`;
+    expect(expectSplitInvariant(text, python)).toStrictEqual({
+      reasoning: '',
+      content: 'Checking.Done.',
+      toolCalls: [
+        {
+          id: 'call_1',
+          name: 'get_weather',
+          arguments: '{"city":"Paris","days":3,"opts":{"a":true,"b":null},"tags":["x",1.5e3]}',
+        },
+        { id: 'call_2', name: 'noop', arguments: '{}' },
+      ],
+    });
+  });
+
+  it("reads Python's escapes and quotes, and JSON literals", () => {
+    const text = list(`f(s='it\\'s "q"\\n', t="d\\u00e9", u=None, v=False, w=-2)`);
+    expect(expectSplitInvariant(text, python).toolCalls).toStrictEqual([
+      { id: 'call_1', name: 'f', arguments: '{"s":"it\'s \\"q\\"\\n","t":"dé","u":null,"v":false,"w":-2}' },
+    ]);
+  });
+
+  it('reads a JSON call in the list, ends a call at text that is no argument, and ends one cut short', () => {
+    expect(expectSplitInvariant(list('{"name": "f", "arguments": {"a": 1}}'), python).toolCalls).toStrictEqual([
+      { id: 'call_1', name: 'f', arguments: '{"a":1}' },
+    ]);
+    expect(expectSplitInvariant(list("f(a=1, <x>), g(b='y')"), python).toolCalls).toStrictEqual([
+      { id: 'call_1', name: 'f', arguments: '{"a":1}' },
+      { id: 'call_2', name: 'g', arguments: '{"b":"y"}' },
+    ]);
+    expect(expectSplitInvariant('<|tool_call_start|>[f(a=3', python).toolCalls).toStrictEqual([
+      { id: 'call_1', name: 'f', arguments: '{"a":3}' },
+    ]);
+  });
+
+  it('gives the opening text back as content where no list follows it', () => {
+    expect(expectSplitInvariant('<|tool_call_start|> no list', python)).toMatchObject({
+      content: '<|tool_call_start|> no list',
       toolCalls: [],
     });
   });
