@@ -1,15 +1,18 @@
 /**
  * Tool calls in the model's own format: `inpage-test` with Llama 3.2's chat template (bare JSON
- * calls, `parameters`), with Mistral Nemo's (one array after `[TOOL_CALLS]`) and LFM2.5's, all from
- * test/fixtures/chat-templates. A named strict tool makes the grammar write the call in the
- * template's format, and the SW's parser reads it back as `tool_calls` (the byte model follows its
- * successor rule wherever the grammar allows: the arguments are the grammar's choice). The output's
- * tokens (logprobs) show the format; a Hermes grammar would have written `<tool_call>`. Against
- * Debian's llama-server 0.7.0 on the same GGUF, with a tool that is not strict (both hold it to its
- * schema) and `{` favoured (logit_bias): llama-server's `required` grammar (text until a `{`, then
- * calls) gives the same call, read the same. With Qwen3.5's template (tagged calls): a call written
- * as tags by a grammar of the request's is read with its values typed, and a strict tool's call is
- * written as tags.
+ * calls, `parameters`), Mistral Nemo's (one array after `[TOOL_CALLS]`), Ministral 3's (the name
+ * before the arguments: `[TOOL_CALLS]f[ARGS]{...}`) and LFM2.5's (a Python-style list:
+ * `<|tool_call_start|>[f(a='x')]<|tool_call_end|>`), all from test/fixtures/chat-templates. A named
+ * strict tool makes the grammar write the call in the template's format, and the SW's parser reads
+ * it back as `tool_calls` (the byte model follows its successor rule wherever the grammar allows:
+ * the arguments are the grammar's choice). The output's tokens (logprobs) show the format; a Hermes
+ * grammar would have written `<tool_call>`. Against Debian's llama-server 0.7.0 on the same GGUF,
+ * with a tool that is not strict (both hold it to its schema) and `{` favoured (logit_bias):
+ * llama-server's `required` grammar (text until a `{`, then calls) gives the same call, read the
+ * same. On LFM2.5's and Ministral 3's templates, a call in the history renders as llama-server
+ * renders it (`/apply-template`), and on LFM2.5's a call written by a grammar of the request's is
+ * read with its values as JSON. With Qwen3.5's template (tagged calls): a call written as tags by a
+ * grammar of the request's is read with its values typed, and a strict tool's call is written as tags.
  */
 import assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -43,6 +46,11 @@ const MODELS = [
     id: 'inpage-test-mistral',
     template: 'mistralai-Mistral-Nemo-Instruct-2407',
     starts: '[TOOL_CALLS][{"name":"get_weather","arguments":{',
+  },
+  {
+    id: 'inpage-test-ministral',
+    template: 'mistralai-Ministral-3-14B-Reasoning-2512',
+    starts: '[TOOL_CALLS]get_weather[ARGS]{',
   },
   {
     id: 'inpage-test-lfm2',
@@ -191,39 +199,50 @@ describe("tool calls in the template's own format", () => {
     },
   );
 
-  test(
-    'inpage-test-lfm2 against llama-server: a call in the history is rendered as the template writes it (Python-style)',
-    { skip: skip ?? false },
-    async () => {
-      const server = await startLlamaServer({ model: 'inpage-test-lfm2', args: ['--jinja'] });
-      try {
-        // Values the template writes with Jinja's `string` filter as Python writes them: True, None, ['a', 1].
-        const args = { city: 'Paris', days: 3, metric: true, note: null, tags: ['a', 1], opts: { k: 'v' } };
-        const body = {
-          messages: [
-            { role: 'user', content: 'abc' },
-            {
-              role: 'assistant',
-              content: null,
-              tool_calls: [
-                { id: 'c1', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify(args) } },
-              ],
-            },
-            { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
-          ],
-          tools: [TOOL],
-        };
-        const answer = await askBoth(fixture.page, server, 'POST', '/apply-template', body, 'inpage-test-lfm2');
-        assert.equal(answer.own.status, 200, answer.ownText);
-        assert.deepEqual(answer.own.body, answer.native.body);
-        const { prompt } = answer.own.body as { prompt: string };
-        const call = `<|tool_call_start|>[get_weather(city='Paris', days=3, metric=True, note=None, tags=['a', 1], opts={"k": "v"})]<|tool_call_end|>`;
-        assert.ok(prompt.includes(call), prompt);
-      } finally {
-        await server.stop();
-      }
+  // Values LFM2's template writes with Jinja's `string` filter as Python writes them: True, None, ['a', 1].
+  const HISTORY = [
+    {
+      id: 'inpage-test-lfm2',
+      call: `<|tool_call_start|>[get_weather(city='Paris', days=3, metric=True, note=None, tags=['a', 1], opts={"k": "v"})]<|tool_call_end|>`,
     },
-  );
+    {
+      id: 'inpage-test-ministral',
+      call: '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "days": 3, "metric": true, "note": null, "tags": ["a", 1], "opts": {"k": "v"}}',
+    },
+  ];
+  for (const { id, call } of HISTORY) {
+    test(
+      `${id} against llama-server: a call in the history is rendered as the template writes it`,
+      { skip: skip ?? false },
+      async () => {
+        const server = await startLlamaServer({ model: id, args: ['--jinja'] });
+        try {
+          const args = { city: 'Paris', days: 3, metric: true, note: null, tags: ['a', 1], opts: { k: 'v' } };
+          const body = {
+            messages: [
+              { role: 'user', content: 'abc' },
+              {
+                role: 'assistant',
+                content: null,
+                tool_calls: [
+                  { id: 'c1', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify(args) } },
+                ],
+              },
+              { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
+            ],
+            tools: [TOOL],
+          };
+          const answer = await askBoth(fixture.page, server, 'POST', '/apply-template', body, id);
+          assert.equal(answer.own.status, 200, answer.ownText);
+          assert.deepEqual(answer.own.body, answer.native.body);
+          const { prompt } = answer.own.body as { prompt: string };
+          assert.ok(prompt.includes(call), prompt);
+        } finally {
+          await server.stop();
+        }
+      },
+    );
+  }
 
   test('inpage-test-lfm2: a Python-style call (what LFM2 writes) is read, its values as JSON', async () => {
     // The model writes what a grammar of the request's own holds it to (as for Qwen3.5 below).

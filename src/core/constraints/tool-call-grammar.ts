@@ -4,7 +4,8 @@
  * (common/chat.cpp, chat-auto-parser-generator.cpp): each call is
  * `open space {"name": "<fn>", "<args>": <fn's parameters>} close` (Hermes: `"<tool_call>" space
  * {"name": …, "arguments": …} "</tool_call>"`), one alternative per tool, repeated when calls may be
- * parallel; where the format puts the calls in one array, `open "[" call ("," call)* "]" close`. A
+ * parallel; where the format puts the calls in one array, `open "[" call ("," call)* "]" close`;
+ * where it writes the name before the arguments (Mistral's `named` syntax), `open NAME args {...}`. A
  * tool's arguments follow its `parameters` schema, as llama-server constrains every tool's; one
  * that is not strict takes any JSON object where its schema cannot be enforced (a strict one's
  * is a 400 naming it).
@@ -61,6 +62,9 @@ export function toolCallGrammar(
       tool.strict === true
         ? addSchemaRule(rules, tool.parameters ?? NO_PARAMETERS, `${tool.name}-args`, tool.param)
         : looseArgs(rules, tool);
+    // Mistral's `NAME[ARGS]{...}`, else the JSON object `{"name": NAME, "<args>": {...}}`.
+    if (format.syntax === 'named')
+      return rules.add(`${tool.name}-call`, `${gbnfLiteral(tool.name + format.args)} ${args}`);
     const key = (k: string) => `${gbnfLiteral(JSON.stringify(k))} ${space} ":" ${space}`;
     return rules.add(
       `${tool.name}-call`,

@@ -11,13 +11,17 @@
  * { open: '[TOOL_CALLS]', close: '', args: 'arguments', array: true } // Mistral Nemo: [TOOL_CALLS][{...}, {...}]
  * TAGGED_TOOL_FORMAT // Qwen3.5: <tool_call>\n<function=f>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>
  * PYTHON_TOOL_FORMAT // LFM2: <|tool_call_start|>[f(city='Paris', days=3), g()]<|tool_call_end|>
+ * { open: '[TOOL_CALLS]', close: '', args: '[ARGS]', array: false, syntax: 'named' } // Ministral 3, Devstral: [TOOL_CALLS]f[ARGS]{...}
  */
 export interface ToolCallFormat {
   /** The text before a call (before the array of calls where `array`); '' where a call is bare JSON. */
   readonly open: string;
   /** The text after a call (after the array); '' where the JSON's end ends it. */
   readonly close: string;
-  /** The key of the call's arguments object: `arguments`, or `parameters` (Llama 3.x). */
+  /**
+   * The key of the call's arguments object: `arguments`, or `parameters` (Llama 3.x); in the
+   * `named` syntax, the text between the name and the arguments (Mistral's `[ARGS]`).
+   */
   readonly args: string;
   /** The calls are one JSON array after `open` (`[{...}, {...}]`). */
   readonly array: boolean;
@@ -27,9 +31,14 @@ export interface ToolCallFormat {
    *   value typed by the tool's schema (Qwen3-Coder's and Qwen3.5's templates, which llama-server
    *   reads with its own parser: common/parsers/qwen3-coder.cpp);
    * - `python`: `NAME(KEY=VALUE, …)`, each value a Python literal or JSON (LFM2's and LFM2.5's
-   *   templates; llama-server's common/parsers/lfm2.cpp).
+   *   templates; llama-server's common/parsers/lfm2.cpp);
+   * - `named`: the name as text, `args`, then the arguments' JSON object, after `open` each
+   *   (Mistral's `[TOOL_CALLS]f[ARGS]{...}`: Ministral 3, Devstral, Mistral Small 3.2, whose
+   *   `[CALL_ID]` before `[ARGS]` is `idTag`).
    */
-  readonly syntax?: 'tagged' | 'python';
+  readonly syntax?: 'tagged' | 'python' | 'named';
+  /** In the `named` syntax, the text that opens a call's id between its name and `args` (`[CALL_ID]`). */
+  readonly idTag?: string;
   /**
    * The length of the call ids the template takes, letters and digits only (Mistral's: 9; it
    * refuses a turn with any other), so the calls' ids are made so; absent: `call_…` ids.
@@ -65,6 +74,7 @@ export function sameToolFormat(a: ToolCallFormat, b: ToolCallFormat): boolean {
     a.args === b.args &&
     a.array === b.array &&
     a.syntax === b.syntax &&
+    a.idTag === b.idTag &&
     a.ids === b.ids
   );
 }

@@ -76,19 +76,34 @@ function analyse(source: string, tokens: SpecialTokens): ToolCallFormat | null {
   const call = { id: CALL_ID, type: 'function', function: { name: NAME, arguments: { [ARG]: VALUE } } };
   // With the tool listed, else with none (a template may refuse a tool's shape); some templates
   // print a call's content, some refuse an empty or a null one: either will do.
-  const withCall = (tools: unknown[], id: string) => {
-    const one = { ...call, id };
-    return render(tools, { content: '', tool_calls: [one] }) ?? render(tools, { content: null, tool_calls: [one] });
+  const withCalls = (tools: unknown[], id: string, count = 1) => {
+    const calls = Array.from({ length: count }, () => ({ ...call, id }));
+    return render(tools, { content: '', tool_calls: calls }) ?? render(tools, { content: null, tool_calls: calls });
   };
   for (const tools of [[TOOL], []]) {
-    const called = withCall(tools, CALL_ID);
+    const called = withCalls(tools, CALL_ID);
     const answered = render(tools, { content: ANSWER });
     if (called === null || answered === null) continue;
     const format = formatIn(difference(called, answered), tokens.eos_token ?? '');
+    if (format?.syntax === 'named' && !repeats(format, withCalls(tools, CALL_ID, 2))) return null;
     // A template that refuses a longer id (Mistral's) takes ids of the length it took.
-    return format && withCall(tools, LONG_ID) === null ? { ...format, ids: CALL_ID.length } : format;
+    return format && withCalls(tools, LONG_ID) === null ? { ...format, ids: CALL_ID.length } : format;
   }
   return null;
+}
+
+/**
+ * Whether two calls render as the one, twice (Mistral's `[TOOL_CALLS]f[ARGS]{…}[TOOL_CALLS]f[ARGS]{…}`),
+ * as the `named` reading takes them: not where the calls share one section (DeepSeek V3.1's
+ * `<｜tool▁calls▁begin｜>`, Functionary 3.1's closing `<|eom_id|>`) or are numbered (Kimi K2's
+ * `functions.f:0`, `functions.f:1`).
+ */
+function repeats(format: ToolCallFormat, twice: string | null): boolean {
+  const count = (part: string) => (twice === null ? 0 : twice.split(part).length - 1);
+  return (
+    count(`${format.open}${NAME}${format.idTag ?? format.args}`) === 2 &&
+    (format.close === '' || count(format.close) === 2)
+  );
 }
 
 /**
@@ -116,29 +131,58 @@ function difference(a: string, b: string): string {
 
 /**
  * The format of the call written in `text`, or null where it is not one JSON object of name and
- * arguments between markers (text without whitespace, such as `<tool_call>`; the end of the
+ * arguments (or a name then a JSON object of arguments) between markers (text without whitespace, such as `<tool_call>`; the end of the
  * model's turn, `eos`, is not part of the call).
  */
 function formatIn(text: string, eos: string): ToolCallFormat | null {
   const at = text.indexOf(`"${NAME}"`);
-  if (at < 0) return null;
+  if (at < 0) return namedFormatIn(text, eos);
   for (let start = text.lastIndexOf('{', at); start >= 0; start = text.lastIndexOf('{', start - 1)) {
     const end = jsonValueEnd(text, start);
     if (end <= at) continue;
     const args = argsKey(text.slice(start, end));
     if (args === null) return null;
     let before = text.slice(0, start).trim();
-    let after = text.slice(end).trim();
+    let after = withoutEos(text.slice(end).trim(), eos);
     const array = before.endsWith('[') && after.startsWith(']');
     if (array) {
       before = before.slice(0, -1).trim();
       after = after.slice(1).trim();
     }
-    if (eos !== '' && after.includes(eos)) after = after.slice(0, after.indexOf(eos)).trim();
     if (/\s/.test(before) || /\s/.test(after)) return null;
     return { open: before, close: after, args, array };
   }
   return null;
+}
+
+/**
+ * The format of a call written as its name, a marker and then its arguments' JSON object
+ * (Mistral's `[TOOL_CALLS]NAME[ARGS]{...}`, with `[CALL_ID]ID` between on Mistral Small 3.2), as
+ * llama-server's analysis reads a function name in a tag; null for any other text.
+ */
+function namedFormatIn(text: string, eos: string): ToolCallFormat | null {
+  const at = text.indexOf(NAME);
+  const start = text.indexOf('{', at);
+  if (at < 0 || start < 0) return null;
+  const end = jsonValueEnd(text, start);
+  const args = end < 0 ? null : parseJsonObject(text.slice(start, end));
+  if (args === null || Object.keys(args).length !== 1 || !isArgs(args)) return null;
+  const open = text.slice(0, at).trim();
+  let between = text.slice(at + NAME.length, start);
+  const close = withoutEos(text.slice(end).trim(), eos);
+  const id = between.indexOf(CALL_ID);
+  const idTag = id < 0 ? '' : between.slice(0, id);
+  if (id >= 0) between = between.slice(id + CALL_ID.length);
+  // Markers only (no whitespace, no call id before the name): as Mistral's.
+  const parts = [open, between, close, idTag];
+  if (open === '' || between === '' || open.includes(CALL_ID) || parts.some((part) => /\s/.test(part))) return null;
+  const format: ToolCallFormat = { open, close, args: between, array: false, syntax: 'named' };
+  return idTag === '' ? format : { ...format, idTag };
+}
+
+/** `after` up to the end of the model's turn (`eos`), which is no part of the call. */
+function withoutEos(after: string, eos: string): string {
+  return eos !== '' && after.includes(eos) ? after.slice(0, after.indexOf(eos)).trim() : after;
 }
 
 /**

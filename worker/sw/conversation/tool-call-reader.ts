@@ -30,11 +30,20 @@ export interface ReadResult {
   closed: boolean;
 }
 
-/** `{"name": "<name>", "<args>": ` followed by an object (`args` a key the template wrote, escaped). */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `{"name": "<name>", "<args>": ` followed by an object (`args` a key the template wrote). */
 const head = (args: string) =>
+  new RegExp(`^\\s*\\{\\s*"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"\\s*,\\s*"${escape(args)}"\\s*:\\s*(?=\\{)`);
+
+/** `<name><args>` followed by an object (Mistral's `f[ARGS]`; with `[CALL_ID]<id>` between where the format has it). */
+const namedHead = ({ args, idTag }: ToolCallFormat) =>
   new RegExp(
-    `^\\s*\\{\\s*"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"\\s*,\\s*"${args.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:\\s*(?=\\{)`,
+    `^\\s*([\\w.-]+)${idTag === undefined ? '()' : `(?:${escape(idTag)}([A-Za-z0-9]+))?`}${escape(args)}\\s*(?=\\{)`,
   );
+
+/** The most text a named call's head waits for before it is taken as no call. */
+const HEAD_LIMIT = 256;
 
 export class ToolCallReader {
   private phase: 'head' | 'arguments' | 'rest' | 'tail' = 'head';
@@ -50,7 +59,7 @@ export class ToolCallReader {
     private readonly newId: () => string,
     private readonly format: ToolCallFormat = HERMES_TOOL_FORMAT,
   ) {
-    this.head = head(format.args);
+    this.head = format.syntax === 'named' ? namedHead(format) : head(format.args);
     this.close = format.array ? '' : format.close;
   }
 
@@ -59,8 +68,9 @@ export class ToolCallReader {
     const result: ReadResult = { consumed: 0, deltas: [], content: '', closed: false };
     if (this.phase === 'head') {
       const head = this.head.exec(text);
-      if (head === null) return this.whole(result, text, final);
-      this.start(result, head[1] ?? '', head[0].length);
+      if (head === null)
+        return this.format.syntax === 'named' ? this.unnamed(result, text, final) : this.whole(result, text, final);
+      this.start(result, head[1] ?? '', head[0].length, head[2] || undefined);
     }
     if (this.phase === 'arguments') this.scan(text, result);
     // The call's object after its arguments (`}`, Mistral's `, "id": "…"}`): depth 1 until it closes.
@@ -75,14 +85,14 @@ export class ToolCallReader {
     return result;
   }
 
-  private start(result: ReadResult, escapedName: string, length: number): void {
+  private start(result: ReadResult, escapedName: string, length: number, id?: string): void {
     let name: string;
     try {
       name = JSON.parse(`"${escapedName}"`) as string;
     } catch {
       name = escapedName;
     }
-    result.deltas.push({ index: this.index, id: this.newId(), name, arguments: '' });
+    result.deltas.push({ index: this.index, id: id ?? this.newId(), name, arguments: '' });
     result.consumed = length;
     this.phase = 'arguments';
   }
@@ -114,7 +124,9 @@ export class ToolCallReader {
       }
       if (this.track(c)) continue;
       args += c;
-      if (this.depth === 0) {
+      // The arguments' end: a named call's end too, else the rest of the call's object comes.
+      if (this.depth === 0 && this.format.syntax === 'named') this.phase = 'tail';
+      else if (this.depth === 0) {
         this.phase = 'rest';
         this.depth = 1;
       }
@@ -137,6 +149,15 @@ export class ToolCallReader {
       if (this.depth === 0) this.phase = 'tail';
     }
     result.consumed = i;
+  }
+
+  /**
+   * A named call's head that is not there: wait while it may still come (no `{` yet); else the
+   * opening text was the model's text, given back as content (the rest is read again as content).
+   */
+  private unnamed(result: ReadResult, text: string, final: boolean): ReadResult {
+    if (!final && !text.includes('{') && text.length < HEAD_LIMIT) return result;
+    return { ...result, content: this.format.open, closed: true };
   }
 
   /**

@@ -1,4 +1,4 @@
-/** Strict tools -> the tool-call grammar (Hermes/Qwen's, Llama 3.x's, Mistral's): what it accepts, laziness, parallel calls, errors. */
+/** Strict tools -> the tool-call grammar (Hermes/Qwen's, Llama 3.x's, Mistral Nemo's, Ministral 3's): what it accepts, laziness, parallel calls, errors. */
 import { describe, expect, it } from 'vitest';
 import { checkGbnf } from '../../../../../src/core/constraints/gbnf-check';
 import {
@@ -100,5 +100,19 @@ describe('toolCallGrammar', () => {
     const parallel = grammarOf({ tools: [time], parallel: true, lazy: false }, mistral);
     expect(gbnfToRegExp(parallel.gbnf).test(`[TOOL_CALLS][${one('{}')}, ${one('{}')}]`)).toBe(true);
     expect(gbnfToRegExp(parallel.gbnf).test(one('{}'))).toBe(false);
+  });
+
+  it('writes the name before the arguments after each [TOOL_CALLS] (Ministral 3, Devstral), the lazy grammar triggered there', () => {
+    const named: ToolCallFormat = { open: '[TOOL_CALLS]', close: '', args: '[ARGS]', array: false, syntax: 'named' };
+    const single = grammarOf({ tools: [weather, time], parallel: false, lazy: true }, named);
+    checkGbnf(single.gbnf, 'tools');
+    expect(single.trigger).toBe('[TOOL_CALLS]');
+    const accepts = gbnfToRegExp(single.gbnf);
+    expect(accepts.test('[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "unit": "c"}')).toBe(true);
+    expect(accepts.test('[TOOL_CALLS]get-time[ARGS]{}')).toBe(true);
+    expect(accepts.test('[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}')).toBe(false);
+    expect(accepts.test('[TOOL_CALLS]get-time[ARGS]{}[TOOL_CALLS]get-time[ARGS]{}')).toBe(false);
+    const parallel = grammarOf({ tools: [time], parallel: true, lazy: false }, named);
+    expect(gbnfToRegExp(parallel.gbnf).test('[TOOL_CALLS]get-time[ARGS]{}[TOOL_CALLS]get-time[ARGS]{}')).toBe(true);
   });
 });

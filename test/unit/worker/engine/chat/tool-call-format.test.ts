@@ -3,7 +3,8 @@
  * llama.cpp keeps them): Qwen 2.5/3 and Hermes 3 write `<tool_call>` blocks, Llama 3.1/3.2 bare
  * JSON with `parameters`, Mistral Nemo one array after `[TOOL_CALLS]`, Qwen3.5 tagged calls
  * (`<function=…>`, found by its tags as llama-server finds them), LFM2 and LFM2.5 Python-style
- * calls (found by their tool list, as llama-server finds them: LFM2's template writes no call); a template that writes no
+ * calls (found by their tool list, as llama-server finds them: LFM2's template writes no call),
+ * Ministral 3, Devstral and Mistral Small 3.2 the name before the arguments (`[TOOL_CALLS]f[ARGS]{...}`); a template that writes no
  * call (Phi-3.5) or joins contents has none, and neither has one that does not parse.
  */
 import { readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { toolCallFormat } from '../../../../../worker/engine/chat/tool-call-form
 
 const template = (name: string) => readFileSync(`test/fixtures/chat-templates/${name}.jinja`, 'utf8');
 const LLAMA = { open: '', close: '', args: 'parameters', array: false };
+const MISTRAL = { open: '[TOOL_CALLS]', close: '', args: '[ARGS]', array: false, syntax: 'named' };
 
 describe('toolCallFormat', () => {
   it.each([
@@ -32,6 +34,13 @@ describe('toolCallFormat', () => {
     ],
     ['Qwen3.5-4B', TAGGED_TOOL_FORMAT],
     ['LFM2-8B-A1B', PYTHON_TOOL_FORMAT],
+    ['mistralai-Ministral-3-14B-Reasoning-2512', MISTRAL],
+    ['unsloth-mistral-Devstral-Small-2507', MISTRAL],
+    // `[CALL_ID]` and its id between the name and `[ARGS]`; its template takes ids of 9 characters.
+    ['Mistral-Small-3.2-24B-Instruct-2506', { ...MISTRAL, idTag: '[CALL_ID]', ids: 9 }],
+    // A name before its arguments, but the calls share one section (DeepSeek) or are numbered (Kimi): not read yet.
+    ['deepseek-ai-DeepSeek-V3.1', null],
+    ['moonshotai-Kimi-K2', null],
     ['LFM2.5-8B-A1B', PYTHON_TOOL_FORMAT],
     ['microsoft-Phi-3.5-mini-instruct', null],
   ])('%s', (name, format) => {

@@ -359,6 +359,35 @@ describe('ChatOutputParser: tagged calls (Qwen3-Coder, Qwen3.5)', () => {
   });
 });
 
+describe('ChatOutputParser: named calls (Ministral 3, Devstral, Mistral Small 3.2)', () => {
+  const named = {
+    toolFormat: { open: '[TOOL_CALLS]', close: '', args: '[ARGS]', array: false, syntax: 'named' as const },
+  };
+
+  it('reads each call, its name before its arguments, with any chunk boundary', () => {
+    const text = 'Checking.[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "days": [1, 2]}[TOOL_CALLS]noop[ARGS]{}';
+    expect(expectSplitInvariant(text, named)).toStrictEqual({
+      reasoning: '',
+      content: 'Checking.',
+      toolCalls: [
+        { id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris","days":[1,2]}' },
+        { id: 'call_2', name: 'noop', arguments: '{}' },
+      ],
+    });
+  });
+
+  it("takes the model's id after [CALL_ID] (Mistral Small 3.2), and gives [TOOL_CALLS] without a call back as content", () => {
+    const withIds = { toolFormat: { ...named.toolFormat, idTag: '[CALL_ID]' } };
+    expect(expectSplitInvariant('[TOOL_CALLS]f[CALL_ID]abc123XYZ[ARGS]{"a": 1}', withIds).toolCalls).toStrictEqual([
+      { id: 'abc123XYZ', name: 'f', arguments: '{"a":1}' },
+    ]);
+    expect(expectSplitInvariant('[TOOL_CALLS]not a call {x}', named)).toMatchObject({
+      content: '[TOOL_CALLS]not a call {x}',
+      toolCalls: [],
+    });
+  });
+});
+
 describe('ChatOutputParser: Python-style calls (LFM2, LFM2.5)', () => {
   const python = { toolFormat: PYTHON_TOOL_FORMAT };
   const list = (calls: string) => `<|tool_call_start|>[${calls}]<|tool_call_end|>`;
