@@ -19,11 +19,12 @@ import { budgetActive, effectiveBudget } from '#core/domain/reasoning-budget';
 import { message, type EngineToSw } from '#core/protocol/protocol';
 import type { ChoiceReasoning, ChoiceRunner, LoadedModel, MediaPrompt } from './backend';
 import { renderChatSegments } from './chat/render-prompt';
-import { reasoningTags, START } from './chat/reasoning-tags';
+import { reasoningTags, thinkingTags } from './chat/reasoning-tags';
 import { reasoningGrammar } from './chat/reasoning-grammar';
 import { chatJsonGrammar } from './chat/chat-json-grammar';
 import { chatToolGrammar } from './chat/chat-tool-grammar';
 import { toolCallFormat } from './chat/tool-call-format';
+import type { ThinkingTags } from '#core/domain/thinking-tags';
 import type { ToolCallFormat } from '#core/domain/tool-call-format';
 import { promptText } from './chat/prompt-segments';
 import { echoPrompt, type EchoPiece } from './echo-prompt';
@@ -98,7 +99,7 @@ export async function runGeneration(
           !(await runPrompt(
             conversations,
             requested.chat,
-            { echo: null, opensReasoning, opener: null, reasoning: null, toolFormat: null },
+            { echo: null, opensReasoning, opener: null, reasoning: null, toolFormat: null, thinking: null },
             p,
             context,
           ))
@@ -151,6 +152,8 @@ interface PromptExtras {
   reasoning: Omit<ChoiceReasoning, 'ended'> | null;
   /** How the model's template writes tool calls, where it writes them in a JSON format (tool-call-format.ts). */
   toolFormat: ToolCallFormat | null;
+  /** The tags the model's template writes its reasoning between, where it writes any (reasoning-tags.ts). */
+  thinking: ThinkingTags | null;
 }
 
 /**
@@ -163,7 +166,7 @@ interface PromptExtras {
 async function runPrompt<P>(
   runner: ChoiceRunner<P>,
   prompt: P,
-  { echo, opensReasoning, opener, reasoning, toolFormat }: PromptExtras,
+  { echo, opensReasoning, opener, reasoning, toolFormat, thinking }: PromptExtras,
   p: number,
   { request, port, signal, tally, contextLength, slots, tasks, reasoningEnd }: RunContext,
 ): Promise<boolean> {
@@ -185,6 +188,7 @@ async function runPrompt<P>(
         opens_reasoning: opensReasoning ?? false,
         ...(opener === null ? {} : { reasoning_opener: opener }),
         ...(toolFormat === null ? {} : { tool_format: toolFormat }),
+        ...(thinking === null ? {} : { thinking_tags: thinking }),
         ...(piece.prompt
           ? {
               counts: { prompt: piece.prompt.tokens, completion: 0, cached: piece.prompt.cached },
@@ -356,13 +360,15 @@ function fromRender(
   opensReasoning: boolean | null,
 ): { extras: Omit<PromptExtras, 'echo'>; context: RunContext } {
   const { request } = context;
-  const at = conversation && opensReasoning === true ? conversation.text.lastIndexOf(START) : -1;
   const template = model.chatTemplate;
+  const tags = conversation ? thinkingTags(template) : null;
+  const at = conversation && tags && opensReasoning === true ? conversation.text.lastIndexOf(tags.start) : -1;
   const extras = {
     opensReasoning,
     opener: conversation && at >= 0 ? conversation.text.slice(at) : null,
     reasoning: reasoningFor(model, request, conversation),
     toolFormat: conversation && template ? toolCallFormat(template.source, template) : null,
+    thinking: tags,
   };
   if (!conversation || !request.grammar) return { extras, context };
   const inFormat = chatToolGrammar(request.grammar, extras.toolFormat);

@@ -6,6 +6,7 @@
  * the same way: one `job` message (`JobRequests` says what each kind asks), with its own
  * MessageChannel port that then carries that kind's events (`JobEvents`).
  */
+import type { ThinkingTags } from '../domain/thinking-tags';
 import type { DraftCounts } from '../domain/speculative';
 import type { BuildStamp } from './build-stamp';
 import type { EmbeddingRequest } from '../domain/embedding';
@@ -193,6 +194,8 @@ export interface EngineToSw {
     reasoning_opener?: string;
     /** How the model's template writes tool calls, where the engine rendered it and found them (Hermes's otherwise). */
     tool_format?: ToolCallFormat;
+    /** The tags the model's template writes its reasoning between, where the engine rendered it and found them (`<think>`'s otherwise). */
+    thinking_tags?: ThinkingTags;
     /** The prompt's token counts, where the backend knows them on taking it (Anthropic's `message_start` reports them). */
     counts?: TokenCounts;
     /** The prompt as the backend laid it out, control tokens as text, where the request asked (`/infill`'s `prompt`). */

@@ -10,7 +10,8 @@
 import type { OutputGrammar } from '#core/domain/generation';
 import { gbnfLiteral } from '#core/constraints/gbnf-literal';
 import type { ChatTemplate } from '#gguf/chat-template';
-import { END, START, templateThinks } from './reasoning-tags';
+import type { ThinkingTags } from '#core/domain/thinking-tags';
+import { thinkingTags } from './reasoning-tags';
 
 /** The rule the constrained output starts from once the reasoning is over. */
 const ANSWER_ROOT = 'answer-root';
@@ -28,10 +29,11 @@ export function reasoningGrammar(
   grammar: OutputGrammar,
   prompt: { text: string; opensReasoning: boolean },
 ): OutputGrammar {
-  if (!grammar.afterReasoning || grammar.trigger !== undefined || !templateThinks(template)) return grammar;
+  const tags = thinkingTags(template);
+  if (!grammar.afterReasoning || grammar.trigger !== undefined || tags === null) return grammar;
   // The prompt closed the reasoning (thinking off: `<think>\n\n</think>`): the answer is next.
-  if (prompt.text.trimEnd().endsWith(END)) return grammar;
-  return grammarAfterReasoning(grammar, prompt.opensReasoning);
+  if (prompt.text.trimEnd().endsWith(tags.end)) return grammar;
+  return grammarAfterReasoning(grammar, prompt.opensReasoning, tags);
 }
 
 /**
@@ -39,9 +41,9 @@ export function reasoningGrammar(
  * `</think>`, `</think>` and up to two newlines, then the grammar; optional unless the prompt
  * opened the reasoning.
  */
-export function grammarAfterReasoning(grammar: OutputGrammar, opens: boolean): OutputGrammar {
-  const root = opens ? `root ::= reasoning` : `root ::= ${gbnfLiteral(START)} reasoning | ${ANSWER_ROOT}`;
-  const rules = [root, ...untilTag('reasoning', END, `"\\n"{0,2} ${ANSWER_ROOT}`)];
+export function grammarAfterReasoning(grammar: OutputGrammar, opens: boolean, tags: ThinkingTags): OutputGrammar {
+  const root = opens ? `root ::= reasoning` : `root ::= ${gbnfLiteral(tags.start)} reasoning | ${ANSWER_ROOT}`;
+  const rules = [root, ...untilTag('reasoning', tags.end, `"\\n"{0,2} ${ANSWER_ROOT}`)];
   return { ...grammar, gbnf: `${rules.join('\n')}\n${renameRule(grammar.gbnf, 'root', ANSWER_ROOT)}` };
 }
 

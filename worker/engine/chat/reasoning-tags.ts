@@ -1,10 +1,11 @@
 /**
- * Where a template's reasoning starts and ends, for a reasoning budget (llama-server's
- * `thinking_start_tag`, `thinking_end_tags` and `generation_prompt`): `<think>` and `</think>`,
- * the tags this engine's chat parser knows, where the template writes both; null for any other
- * template (llama-server, whose template analysis finds no reasoning there, sets no budget either).
+ * Where a template's reasoning starts and ends (`thinkingTags`: `<think>` and `</think>`, or
+ * Ministral's `[THINK]` and `[/THINK]`, where the template writes both; null for any other
+ * template, which llama-server finds no reasoning in either), and those tags for a reasoning budget
+ * (llama-server's `thinking_start_tag`, `thinking_end_tags` and `generation_prompt`).
  */
 import type { ChatPrompt } from '#core/domain/chat-prompt';
+import { MINISTRAL_THINK_TAGS, THINK_TAGS, type ThinkingTags } from '#core/domain/thinking-tags';
 import type { ChatTemplate } from '#gguf/chat-template';
 import { renderGenerationPrompt } from './render-chat-template';
 
@@ -15,12 +16,12 @@ export interface ReasoningTags {
   generation_prompt: string;
 }
 
-export const START = '<think>';
-export const END = '</think>';
-
-/** Whether `template` writes reasoning in the tags this engine knows. */
-export const templateThinks = (template: ChatTemplate | null): template is ChatTemplate =>
-  template !== null && template.source.includes(START) && template.source.includes(END);
+/** The tags `template` writes its reasoning between, where it writes both of a pair this engine knows. */
+export function thinkingTags(template: ChatTemplate | null): ThinkingTags | null {
+  const writes = ({ start, end }: ThinkingTags) =>
+    template !== null && template.source.includes(start) && template.source.includes(end);
+  return [THINK_TAGS, MINISTRAL_THINK_TAGS].find(writes) ?? null;
+}
 
 /** The tags of `template`, whose render of `prompt` is `rendered` (the prompt the engine reads). */
 export function reasoningTags(
@@ -28,10 +29,11 @@ export function reasoningTags(
   prompt: ChatPrompt,
   rendered: string,
 ): ReasoningTags | null {
-  if (!templateThinks(template)) return null;
+  const tags = thinkingTags(template);
+  if (template === null || tags === null) return null;
   const generation_prompt = renderGenerationPrompt(template.source, prompt, rendered, {
     bos_token: template.bos_token,
     eos_token: template.eos_token,
   });
-  return { start_tag: START, end_tags: [END], generation_prompt };
+  return { start_tag: tags.start, end_tags: [tags.end], generation_prompt };
 }

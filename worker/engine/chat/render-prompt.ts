@@ -1,13 +1,15 @@
 /**
  * Turns a conversation into the model's prompt text with its chat template (Jinja, as the
- * GGUF ships it), and tells whether the prompt ends by opening `<think>` (the model's output
- * then starts as reasoning).
+ * GGUF ships it), and tells whether the prompt ends by opening its reasoning (`<think>`, or the
+ * template's own tag: the model's output then starts as reasoning).
  */
 import type { ChatPrompt } from '#core/domain/chat-prompt';
 import { InvalidRequestError } from '#core/domain/errors';
 import type { ChatTemplate } from '#gguf/chat-template';
 import { promptText, type PromptSegment } from './prompt-segments';
 import { renderChatTemplate } from './render-chat-template';
+import { thinkingTags } from './reasoning-tags';
+import { THINK_TAGS } from '#core/domain/thinking-tags';
 
 export type { ChatTemplate } from '#gguf/chat-template';
 
@@ -40,5 +42,8 @@ export function renderChatSegments(template: ChatTemplate | null, prompt: ChatPr
   });
   const last = segments.at(-1);
   const text = promptText(segments);
-  return { segments, opensReasoning: last !== undefined && last.special && text.trimEnd().endsWith('<think>') };
+  // A template that opens `<think>` but never closes it still opens the reasoning.
+  const { start } = thinkingTags(template) ?? THINK_TAGS;
+  const opensReasoning = last !== undefined && last.special && text.trimEnd().endsWith(start);
+  return { segments, opensReasoning };
 }

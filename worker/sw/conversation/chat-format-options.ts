@@ -7,6 +7,7 @@ import type { ParserOptions } from './chat-output-parser';
 import type { ToolProperties } from './tagged-call-reader';
 import { isRecord } from '#core/util/is-record';
 import type { ChatRequest } from './chat-types';
+import type { ThinkingTags } from '#core/domain/thinking-tags';
 import type { ToolCallFormat } from '#core/domain/tool-call-format';
 
 export interface ChatFormatOptions {
@@ -47,23 +48,27 @@ export interface PromptEvent {
   opens_reasoning: boolean;
   reasoning_opener?: string;
   tool_format?: ToolCallFormat;
+  thinking_tags?: ThinkingTags;
 }
 
-/** How the model's template writes tool calls, as parser options (none: Hermes's). */
-export function promptToolFormat(event: PromptEvent): Pick<ParserOptions, 'toolFormat'> {
-  return event.tool_format === undefined ? {} : { toolFormat: event.tool_format };
+/** How the model's template writes tool calls and reasoning, as parser options (none: Hermes's calls, `<think>`). */
+export function promptFormat(event: PromptEvent): Pick<ParserOptions, 'toolFormat' | 'thinking'> {
+  return {
+    ...(event.tool_format === undefined ? {} : { toolFormat: event.tool_format }),
+    ...(event.thinking_tags === undefined ? {} : { thinking: event.thinking_tags }),
+  };
 }
 
 /**
- * `parser` once the engine took the prompt (its `generation.prompt`): whether it opened `<think>`,
- * with what text, and how the model's template writes tool calls.
+ * `parser` once the engine took the prompt (its `generation.prompt`): whether it opened the reasoning,
+ * with what text, and how the model's template writes tool calls and reasoning.
  */
 export function parserForPrompt(parser: ParserOptions, event: PromptEvent): ParserOptions {
   return {
     ...parser,
     startInReasoning: event.opens_reasoning,
     ...(event.reasoning_opener === undefined ? {} : { opener: event.reasoning_opener }),
-    ...promptToolFormat(event),
+    ...promptFormat(event),
   };
 }
 

@@ -12,10 +12,14 @@
  * starts past up to two newlines, and keeps any other whitespace (a reasoning cut short keeps its
  * trailing whitespace too). Where the parse gives nothing at all, an unstreamed answer's content is
  * the text as it came, as llama-server's (its `content` where the parsed message is empty).
+ * With Ministral's `[THINK]` tags (`thinking`), as llama-server's Ministral 3 parser leaves it: the
+ * reasoning only where the output starts with `[THINK]`, all its whitespace kept, and the content's
+ * leading whitespace dropped.
  */
 import { randomId } from '../format/random-id';
 import { partialTagLength, trailingSpace } from '../format/partial-tag';
 import { HERMES_TOOL_FORMAT, type ToolCallFormat } from '#core/domain/tool-call-format';
+import { THINK_TAGS, type ThinkingTags } from '#core/domain/thinking-tags';
 import { ToolCallReader, type ToolCallDelta } from './tool-call-reader';
 import { TaggedCallReader, type ToolProperties } from './tagged-call-reader';
 import { PythonCallReader } from './python-call-reader';
@@ -43,6 +47,8 @@ export interface ParserOptions {
   tools: boolean;
   /** How the model writes them (absent: Hermes's `<tool_call>` blocks): from the engine's `generation.prompt`. */
   toolFormat?: ToolCallFormat;
+  /** The tags the model writes its reasoning between (absent: `<think>` and `</think>`): from the engine's `generation.prompt`. */
+  thinking?: ThinkingTags;
   /** The tools' schema properties, by name: a tagged call's values are typed by them. */
   toolProperties?: ToolProperties;
   /**
@@ -60,12 +66,10 @@ export interface ParserOptions {
   newId?: () => string;
 }
 
-const THINK = '<think>';
 /** The fence a chat answer's JSON may open with (engine: chat-json-grammar.ts). */
 const FENCE_OPEN = '```json';
 /** Whitespace and the closing fence, or its start, at the end of fenced JSON. */
 const FENCE_TAIL = /\s*`{0,3}$/;
-const END_THINK = '</think>';
 
 /** `section`: after an array format's opening text (its `[` next); `between`: after one of its calls (`,` or `]` next). */
 type State = 'start' | 'reasoning' | 'content' | 'tool' | 'section' | 'between';
@@ -91,6 +95,7 @@ export class ChatOutputParser {
   private said = false;
   private readonly newId: () => string;
   private readonly format: ToolCallFormat;
+  private readonly tags: ThinkingTags;
   /** The text a call (or an array format's calls) starts with: `{` for bare JSON calls. */
   private readonly callStart: string;
   private tool: ToolCallReader | TaggedCallReader | PythonCallReader | null = null;
@@ -103,6 +108,9 @@ export class ChatOutputParser {
       else this.pending = options.opener ?? '';
     }
     this.format = options.toolFormat ?? HERMES_TOOL_FORMAT;
+    this.tags = options.thinking ?? THINK_TAGS;
+    // Ministral's parser drops the content's leading whitespace (with the reasoning off too).
+    if (this.tags.trimmed && this.state === 'content') this.skipSpace = true;
     // The ids the template takes back in the next turn (Mistral's: 9 letters or digits).
     const { ids } = this.format;
     this.newId = options.newId ?? (ids === undefined ? () => randomId('call_') : () => randomId('', ids));
@@ -151,20 +159,23 @@ export class ChatOutputParser {
     }
     switch (this.state) {
       case 'start': {
-        const head = this.pending.trimStart();
-        if (head.startsWith(THINK)) return this.enter('reasoning', this.pending.indexOf(THINK) + THINK.length, 1);
-        if (!final && THINK.startsWith(head)) return false;
-        this.state = 'content';
-        return true;
+        const { start, trimmed } = this.tags;
+        // `<think>` after whitespace, one newline after it dropped; Ministral's `[THINK]` only first, nothing dropped.
+        const head = trimmed ? this.pending : this.pending.trimStart();
+        if (head.startsWith(start))
+          return this.enter('reasoning', this.pending.indexOf(start) + start.length, trimmed ? 0 : 1);
+        if (!final && start.startsWith(head)) return false;
+        return trimmed ? this.enter('content', 0) : this.enter('content', 0, 0);
       }
       case 'reasoning': {
-        const end = this.pending.indexOf(END_THINK);
+        const { end: endTag, trimmed } = this.tags;
+        const end = this.pending.indexOf(endTag);
         if (end >= 0) {
           this.reason(out, this.pending.slice(0, end));
-          return this.enter('content', end + END_THINK.length, 2);
+          return this.enter('content', end + endTag.length, trimmed ? 'space' : 2);
         }
-        // Whitespace before a (possible) `</think>` is held until the text goes on or the tag comes.
-        const tag = final ? 0 : partialTagLength(this.pending, END_THINK);
+        // Whitespace before a (possible) closing tag is held until the text goes on or the tag comes.
+        const tag = final ? 0 : partialTagLength(this.pending, endTag);
         const space = final ? 0 : trailingSpace(this.pending.slice(0, this.pending.length - tag));
         const ready = this.pending.slice(0, this.pending.length - tag - space);
         if (!this.reasoningText && ready.trim() === '' && !final) return false;

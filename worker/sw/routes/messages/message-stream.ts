@@ -10,7 +10,7 @@
  */
 import { ChatChoice, type ChoiceStep } from '../../conversation/chat-choice';
 import type { ParserOptions } from '../../conversation/chat-output-parser';
-import { promptToolFormat, type PromptEvent } from '../../conversation/chat-format-options';
+import { promptFormat, type PromptEvent } from '../../conversation/chat-format-options';
 import type { GenerationEvent, TokenCounts } from '../../conversation/neutral-types';
 import { randomId } from '../../format/random-id';
 import {
@@ -80,7 +80,7 @@ export class MessageStream {
   private options(prompt: PromptEvent): ParserOptions {
     return {
       ...this.parser,
-      ...promptToolFormat(prompt),
+      ...promptFormat(prompt),
       startInReasoning: prompt.opens_reasoning,
       newId: () => randomId('toolu_'),
     };

@@ -16,7 +16,7 @@ import {
   type ResponseObject,
 } from './response-object';
 import type { ParserOptions } from '../../conversation/chat-output-parser';
-import { promptToolFormat } from '../../conversation/chat-format-options';
+import { promptFormat } from '../../conversation/chat-format-options';
 import type { GenerationEvent } from '../../conversation/neutral-types';
 import type { ChoiceStep } from '../../conversation/chat-choice';
 import type { ChatTokenLogprob } from '../../conversation/chat-logprobs';
@@ -58,7 +58,7 @@ export class ResponseStream {
         if (event.index === 0)
           this.choice = new ChatChoice(0, {
             ...this.parser,
-            ...promptToolFormat(event),
+            ...promptFormat(event),
             startInReasoning: event.opens_reasoning,
           });
         break;

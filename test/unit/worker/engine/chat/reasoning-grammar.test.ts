@@ -1,4 +1,5 @@
 /** Room for the reasoning before a constrained output (llama-server's response_format grammar on a thinking template). */
+import { THINK_TAGS } from '../../../../../src/core/domain/thinking-tags';
 import { describe, expect, it } from 'vitest';
 import {
   grammarAfterReasoning,
@@ -116,7 +117,7 @@ describe('reasoningGrammar', () => {
   });
 
   it('keeps the rest of the grammar as it was', () => {
-    const wrapped = grammarAfterReasoning(json, true);
+    const wrapped = grammarAfterReasoning(json, true, THINK_TAGS);
     expect(wrapped.param).toBe('response_format');
     expect(wrapped.gbnf.endsWith('answer-root ::= "{" space "}"\nspace ::= " "?')).toBe(true);
   });

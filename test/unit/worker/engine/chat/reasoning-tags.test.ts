@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderGenerationPrompt } from '../../../../../worker/engine/chat/render-chat-template';
 import { renderChatPrompt } from '../../../../../worker/engine/chat/render-prompt';
-import { reasoningTags } from '../../../../../worker/engine/chat/reasoning-tags';
+import { reasoningTags, thinkingTags } from '../../../../../worker/engine/chat/reasoning-tags';
+import { MINISTRAL_THINK_TAGS, THINK_TAGS } from '../../../../../src/core/domain/thinking-tags';
 import type { ChatPrompt } from '../../../../../src/core/domain/chat-prompt';
 import { thinkingTemplate } from '../../../../fixtures/inpage-test-qwen3-think';
 
@@ -53,5 +54,18 @@ describe('reasoningTags', () => {
   it('gives none for a template without them, or no template', () => {
     expect(tagsOf('{% for m in messages %}{{ m.content }}{% endfor %}', chat())).toBeNull();
     expect(reasoningTags(null, chat(), 'abc')).toBeNull();
+  });
+});
+
+describe('thinkingTags', () => {
+  it("finds <think>'s tags, or Ministral's [THINK] and [/THINK] (as llama-server's Ministral 3 parser), where the template writes both", () => {
+    const ministral = readFileSync(
+      'test/fixtures/chat-templates/mistralai-Ministral-3-14B-Reasoning-2512.jinja',
+      'utf8',
+    );
+    expect(thinkingTags(template(THINKING))).toBe(THINK_TAGS);
+    expect(thinkingTags(template(ministral))).toBe(MINISTRAL_THINK_TAGS);
+    expect(thinkingTags(template(QWEN3.replaceAll('</think>', '')))).toBeNull();
+    expect(tagsOf(ministral, chat())).toMatchObject({ start_tag: '[THINK]', end_tags: ['[/THINK]'] });
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ChatOutputParser, type ParserOptions } from '../../../../../worker/sw/conversation/chat-output-parser';
 import { partialTagLength } from '../../../../../worker/sw/format/partial-tag';
 import { PYTHON_TOOL_FORMAT, TAGGED_TOOL_FORMAT } from '../../../../../src/core/domain/tool-call-format';
+import { MINISTRAL_THINK_TAGS } from '../../../../../src/core/domain/thinking-tags';
 
 const opts = (extra: Partial<ParserOptions> = {}): ParserOptions => {
   let n = 0;
@@ -355,6 +356,31 @@ describe('ChatOutputParser: tagged calls (Qwen3-Coder, Qwen3.5)', () => {
     expect(expectSplitInvariant('<tool_call>oops</tool_call> after', tagged)).toMatchObject({
       content: '<tool_call>oops</tool_call> after',
       toolCalls: [],
+    });
+  });
+});
+
+describe("ChatOutputParser: Ministral's [THINK] reasoning", () => {
+  const ministral = { thinking: MINISTRAL_THINK_TAGS };
+
+  // Each as llama-server 0.7.0's Ministral 3 parser reads it (measured on inpage-test with Ministral 3's template).
+  it.each([
+    ['[THINK]\nLet me think.\n[/THINK]\n\nThe answer.', '\nLet me think.\n', 'The answer.'],
+    ['[THINK]\n\nA\n\n[/THINK]\n\n\n  The answer.', '\n\nA\n\n', 'The answer.'],
+    ['  [THINK]x[/THINK]y', '', '[THINK]x[/THINK]y'],
+    ['Hi [THINK]x[/THINK]y', '', 'Hi [THINK]x[/THINK]y'],
+    ['[THINK] [/THINK]y', '', 'y'],
+    ['[THINK]abc', 'abc', ''],
+    ['[THINK]x[/THINK]  y  ', 'x', 'y  '],
+    ['\n\nHello', '', 'Hello'],
+  ])('%j: reasoning %j, content %j', (text, reasoning, content) => {
+    expect(expectSplitInvariant(text, ministral)).toStrictEqual({ reasoning, content, toolCalls: [] });
+  });
+
+  it('with reasoning off, leaves [THINK] in the content (its leading whitespace dropped)', () => {
+    expect(expectSplitInvariant(' [THINK]x[/THINK]y', { ...ministral, reasoning: false })).toMatchObject({
+      reasoning: '',
+      content: '[THINK]x[/THINK]y',
     });
   });
 });
