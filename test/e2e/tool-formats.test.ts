@@ -51,6 +51,8 @@ const MODELS = [
     id: 'inpage-test-ministral',
     template: 'mistralai-Ministral-3-14B-Reasoning-2512',
     starts: '[TOOL_CALLS]get_weather[ARGS]{',
+    // Its template writes `[THINK]`: the reasoning left in the content, the grammar applies from the first token.
+    extra: { reasoning_format: 'none' },
   },
   {
     id: 'inpage-test-lfm2',
