@@ -12,6 +12,7 @@
  * TAGGED_TOOL_FORMAT // Qwen3.5: <tool_call>\n<function=f>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>
  * PYTHON_TOOL_FORMAT // LFM2: <|tool_call_start|>[f(city='Paris', days=3), g()]<|tool_call_end|>
  * { open: '[TOOL_CALLS]', close: '', args: '[ARGS]', array: false, syntax: 'named' } // Ministral 3, Devstral: [TOOL_CALLS]f[ARGS]{...}
+ * GEMMA_TOOL_FORMAT // Gemma 4: <|tool_call>call:f{city:<|"|>Paris<|"|>,days:3}<tool_call|>
  */
 export interface ToolCallFormat {
   /** The text before a call (before the array of calls where `array`); '' where a call is bare JSON. */
@@ -34,9 +35,11 @@ export interface ToolCallFormat {
    *   templates; llama-server's common/parsers/lfm2.cpp);
    * - `named`: the name as text, `args`, then the arguments' JSON object, after `open` each
    *   (Mistral's `[TOOL_CALLS]f[ARGS]{...}`: Ministral 3, Devstral, Mistral Small 3.2, whose
-   *   `[CALL_ID]` before `[ARGS]` is `idTag`).
+   *   `[CALL_ID]` before `[ARGS]` is `idTag`);
+   * - `gemma`: the name, then the arguments in Gemma's own notation (`{key:value,…}`, strings between
+   *   `<|"|>`), after `open` each (Gemma 4's template; llama-server's common/parsers/gemma4.cpp).
    */
-  readonly syntax?: 'tagged' | 'python' | 'named';
+  readonly syntax?: 'tagged' | 'python' | 'named' | 'gemma';
   /** In the `named` syntax, the text that opens a call's id between its name and `args` (`[CALL_ID]`). */
   readonly idTag?: string;
   /**
@@ -64,6 +67,15 @@ export const PYTHON_TOOL_FORMAT: ToolCallFormat = {
   args: 'arguments',
   array: true,
   syntax: 'python',
+};
+
+/** Gemma 4's calls: `<|tool_call>call:f{city:<|"|>Paris<|"|>}<tool_call|>`, one block per call. */
+export const GEMMA_TOOL_FORMAT: ToolCallFormat = {
+  open: '<|tool_call>call:',
+  close: '<tool_call|>',
+  args: '',
+  array: false,
+  syntax: 'gemma',
 };
 
 /** Whether two formats are the same. */

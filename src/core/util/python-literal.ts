@@ -10,7 +10,7 @@
  */
 
 /** A value read: its JSON and the index past it; `incomplete` where the text ends first; null: no value there. */
-export type PythonRead = { readonly json: string; readonly end: number } | 'incomplete' | null;
+export type ValueRead = { readonly json: string; readonly end: number } | 'incomplete' | null;
 
 const KEYWORDS: Readonly<Record<string, string>> = {
   True: 'true',
@@ -25,7 +25,7 @@ const NUMBER = /^-?(?:\d[\d_]*)?(?:\.\d*)?(?:[eE][-+]?\d+)?/;
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
 
 /** The value at `start` (after any whitespace); `final`: the text will not go on. */
-export function readPythonValue(text: string, start: number, final: boolean): PythonRead {
+export function readPythonValue(text: string, start: number, final: boolean): ValueRead {
   let i = start;
   while (i < text.length && /\s/.test(text[i] ?? '')) i += 1;
   if (i >= text.length) return final ? null : 'incomplete';
@@ -51,7 +51,7 @@ export function readPythonValue(text: string, start: number, final: boolean): Py
 }
 
 /** A quoted string from its quote at `start`, its escapes read as Python's. */
-function readString(text: string, start: number): PythonRead {
+function readString(text: string, start: number): ValueRead {
   const quote = text[start];
   let value = '';
   for (let i = start + 1; i < text.length; i += 1) {
@@ -78,7 +78,7 @@ function readString(text: string, start: number): PythonRead {
 }
 
 /** The items of a dict (`key: value`) or a list, from past its bracket to `close`. */
-function readItems(text: string, start: number, close: string, final: boolean, dict: boolean): PythonRead {
+function readItems(text: string, start: number, close: string, final: boolean, dict: boolean): ValueRead {
   const items: string[] = [];
   let i = start;
   for (;;) {

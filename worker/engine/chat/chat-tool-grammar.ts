@@ -2,10 +2,11 @@
  * Tools' grammar in the model's own tool-call format. The SW built it as Hermes's `<tool_call>`
  * blocks (its schemas checked there); where the model's template writes calls otherwise
  * (tool-call-format.ts: Llama 3.x's bare JSON, Mistral's `[TOOL_CALLS]` array, Qwen3.5's tagged
- * calls, LFM2's Python-style list), it is built again in that format. A lazy grammar in a format without an opening text is
+ * calls, LFM2's Python-style list, Gemma 4's notation), it is built again in that format. A lazy grammar in a format without an opening text is
  * none, as on llama-server (which builds no grammar for tool_choice `auto` without a trigger).
  * Where the template writes no call, tools that are not strict are not held at all.
  */
+import { gemmaCallGrammar } from '#core/constraints/gemma-call-grammar';
 import { pythonCallGrammar } from '#core/constraints/python-call-grammar';
 import { taggedCallGrammar } from '#core/constraints/tagged-call-grammar';
 import { toolCallGrammar } from '#core/constraints/tool-call-grammar';
@@ -22,7 +23,9 @@ export function chatToolGrammar(grammar: OutputGrammar, format: ToolCallFormat |
       ? taggedCallGrammar(grammar.tools)
       : format.syntax === 'python'
         ? pythonCallGrammar(grammar.tools)
-        : toolCallGrammar(grammar.tools, format);
+        : format.syntax === 'gemma'
+          ? gemmaCallGrammar(grammar.tools)
+          : toolCallGrammar(grammar.tools, format);
   if (built === null) return null;
   const { gbnf, trigger } = built;
   const { trigger: _hermes, ...rest } = grammar;

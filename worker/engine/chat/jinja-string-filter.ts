@@ -3,8 +3,10 @@
  * value that is no string: `True`, `None`, `['a', 1]`, `{'k': True}`. @huggingface/jinja writes
  * JSON there (`true`, `["a", 1]`) and refuses `None` and dicts; LFM2's templates write a call's
  * arguments with it (`days=3, metric=True`), so a call in the history rendered otherwise than on
- * llama-server, or not at all. The library's filter is wrapped once, for the engine's renders;
- * every other filter, and `string` on a string, number or undefined, is the library's.
+ * llama-server, or not at all. Likewise a string filter (`upper`, …) on an undefined value gives
+ * '', as Python's Undefined does, where the library refuses it (Gemma 4's template writes a
+ * property's `type | upper`, which an `enum` property lacks). The library's filter entry point is
+ * wrapped once, for the engine's renders; every other filter and value is the library's.
  *
  * @example
  * // {{ [true, None, 'a', "it's", 1.5] | string }} -> [True, None, 'a', "it's", 1.5]
@@ -24,21 +26,26 @@ export function usePythonStringFilter(): void {
     Interpreter.prototype,
     'applyFilter',
     function applyFilter(this: unknown, operand: unknown, node: unknown, environment: unknown): unknown {
-      const type = field(operand, 'type');
-      if (field(node, 'type') !== 'Identifier' || field(node, 'value') !== 'string' || !PYTHON.has(String(type))) {
-        return Reflect.apply(original, this, [operand, node, environment]);
-      }
+      const type = String(field(operand, 'type'));
+      const filter = field(node, 'type') === 'Identifier' ? String(field(node, 'value')) : '';
+      const python = filter === 'string' && PYTHON.has(type);
+      // Python's Undefined is '' to a string filter (a schema's missing `type` | upper); the library refuses it.
+      const blank = type === 'UndefinedValue' && STRING_FILTERS.has(filter);
+      if (!python && !blank) return Reflect.apply(original, this, [operand, node, environment]);
       // A string value of the library's own (its `tojson` of the operand), holding Python's text instead.
       const text: unknown = Reflect.apply(original, this, [
         operand,
         { type: 'Identifier', value: 'tojson' },
         environment,
       ]);
-      if (typeof text === 'object' && text !== null) Reflect.set(text, 'value', pythonText(operand));
+      if (typeof text === 'object' && text !== null) Reflect.set(text, 'value', python ? pythonText(operand) : '');
       return text;
     },
   );
 }
+
+/** The filters that make a string of their operand (of Python's Undefined: ''). */
+const STRING_FILTERS = new Set(['string', 'upper', 'lower', 'title', 'capitalize', 'trim']);
 
 /** The value types whose text differs from the library's. */
 const PYTHON = new Set(['BooleanValue', 'NullValue', 'ArrayValue', 'TupleValue', 'ObjectValue', 'FloatValue']);

@@ -9,6 +9,7 @@
  */
 import type { OutputGrammar } from '#core/domain/generation';
 import { gbnfLiteral } from '#core/constraints/gbnf-literal';
+import { untilTag } from '#core/constraints/until-tag';
 import type { ChatTemplate } from '#gguf/chat-template';
 import type { ThinkingTags } from '#core/domain/thinking-tags';
 import { thinkingTags } from './reasoning-tags';
@@ -46,32 +47,6 @@ export function grammarAfterReasoning(grammar: OutputGrammar, opens: boolean, ta
   const rules = [root, ...untilTag('reasoning', tags.end, `"\\n"{0,2} ${ANSWER_ROOT}`)];
   return { ...grammar, gbnf: `${rules.join('\n')}\n${renameRule(grammar.gbnf, 'root', ANSWER_ROOT)}` };
 }
-
-/**
- * Rules `name`, `name-1`, ...: any text that does not hold `tag`, then `tag`, then `then` (a DFA,
- * one rule per state, right-recursive so the grammar's stacks stay flat). `tag`'s first
- * character must not come again in it (true of `</think>`): then a mismatch goes back to the
- * start, or to state 1 on that character.
- */
-export function untilTag(name: string, tag: string, then: string): string[] {
-  const chars = [...tag];
-  const first = chars[0] ?? '';
-  if (chars.length < 2 || chars.slice(1).includes(first))
-    throw new Error(`untilTag: '${tag}' repeats its first character`);
-  const state = (i: number) => (i === 0 ? name : `${name}-${i}`);
-  const rules = [`${state(0)} ::= [^${classChar(first)}] ${state(0)} | ${gbnfLiteral(first)} ${state(1)}`];
-  for (let i = 1; i < chars.length; i++) {
-    const next = chars[i] ?? '';
-    const onNext = i === chars.length - 1 ? `${gbnfLiteral(next)} ${then}` : `${gbnfLiteral(next)} ${state(i + 1)}`;
-    rules.push(
-      `${state(i)} ::= [^${classChar(next)}${classChar(first)}] ${state(0)} | ${gbnfLiteral(first)} ${state(1)} | ${onNext}`,
-    );
-  }
-  return rules;
-}
-
-/** `char` inside a GBNF character class. */
-const classChar = (char: string) => (/[\\\]^-]/.test(char) ? `\\${char}` : char);
 
 /** A rule name, read where it starts (sticky). */
 const NAME = /[A-Za-z0-9-]+/y;

@@ -5,14 +5,20 @@
  * In it, the JSON object that holds the call's name and its arguments (as markers) gives the
  * arguments' key, and the text around it the call's opening and closing text (an array around the
  * object: the calls go in one array). Qwen3-Coder's tagged calls (`<function=…>`) are found by
- * their tags, and LFM2's Python-style calls by the text of its tool list, as llama-server finds them. A template that writes no call, or writes it otherwise,
+ * their tags, LFM2's Python-style calls by the text of its tool list and Gemma 4's by their opening
+ * text, as llama-server finds them. A template that writes no call, or writes it otherwise,
  * has none here: the caller takes Hermes's.
  *
  * @example
  * toolCallFormat(LLAMA_3_2) // { open: '', close: '', args: 'parameters', array: false }
  */
 import { Template } from '@huggingface/jinja';
-import { PYTHON_TOOL_FORMAT, TAGGED_TOOL_FORMAT, type ToolCallFormat } from '#core/domain/tool-call-format';
+import {
+  GEMMA_TOOL_FORMAT,
+  PYTHON_TOOL_FORMAT,
+  TAGGED_TOOL_FORMAT,
+  type ToolCallFormat,
+} from '#core/domain/tool-call-format';
 import { jsonValueEnd } from '#core/util/json-value-end';
 import { parseJsonObject } from '#core/util/parse-json-object';
 import type { SpecialTokens } from './render-chat-template';
@@ -51,6 +57,8 @@ function analyse(source: string, tokens: SpecialTokens): ToolCallFormat | null {
   // llama-server's tests for LFM2's templates (its tool list between tokens) and LFM2.5's (plain).
   const toolList = source.includes('<|tool_list_start|>') && source.includes('<|tool_list_end|>');
   if (toolList || source.includes('List of tools: [')) return PYTHON_TOOL_FORMAT;
+  // Its test for Gemma 4's template, which writes the call's opening text as one string.
+  if (source.includes("'<|tool_call>call:'")) return GEMMA_TOOL_FORMAT;
   // llama-server's test for Qwen3-Coder's tagged calls (common/chat.cpp), which its analysis does not read either.
   const tagged = ['<tool_call>', '<function=', '<parameter='].every((tag) => source.includes(tag));
   if (tagged && !source.includes("'<tool_call><function=' ~ tool_call.name ~ '>'")) return TAGGED_TOOL_FORMAT;

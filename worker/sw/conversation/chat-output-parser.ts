@@ -23,6 +23,7 @@ import { THINK_TAGS, type ThinkingTags } from '#core/domain/thinking-tags';
 import { ToolCallReader, type ToolCallDelta } from './tool-call-reader';
 import { TaggedCallReader, type ToolProperties } from './tagged-call-reader';
 import { PythonCallReader } from './python-call-reader';
+import { GemmaCallReader } from './gemma-call-reader';
 
 export type { ToolCallDelta } from './tool-call-reader';
 
@@ -98,7 +99,7 @@ export class ChatOutputParser {
   private readonly tags: ThinkingTags;
   /** The text a call (or an array format's calls) starts with: `{` for bare JSON calls. */
   private readonly callStart: string;
-  private tool: ToolCallReader | TaggedCallReader | PythonCallReader | null = null;
+  private tool: ToolCallReader | TaggedCallReader | PythonCallReader | GemmaCallReader | null = null;
   private calls = 0;
 
   constructor(private readonly options: ParserOptions) {
@@ -218,7 +219,9 @@ export class ChatOutputParser {
         ? new TaggedCallReader(this.calls, this.newId, this.options.toolProperties ?? new Map())
         : syntax === 'python'
           ? new PythonCallReader(this.calls, this.newId, this.format)
-          : new ToolCallReader(this.calls, this.newId, this.format);
+          : syntax === 'gemma'
+            ? new GemmaCallReader(this.calls, this.newId, this.format)
+            : new ToolCallReader(this.calls, this.newId, this.format);
     return this.enter('tool', consumed);
   }
 

@@ -28,6 +28,13 @@ describe('usePythonStringFilter', () => {
     );
   });
 
+  it("gives '' for a string filter on an undefined value, as Python's Undefined (the library refused it)", () => {
+    usePythonStringFilter();
+    expect(
+      new Template('[{{ x.type | upper }}][{{ x.type | string }}][{{ x.name | lower }}]').render({ x: { name: 'A' } }),
+    ).toBe('[][][a]');
+  });
+
   it("renders an LFM2.5 call in the history as llama-server does (its arguments' True, None and lists)", () => {
     const source = readFileSync('test/fixtures/chat-templates/LFM2.5-8B-A1B.jinja', 'utf8');
     const call = {

@@ -5,8 +5,8 @@ import {
   grammarAfterReasoning,
   reasoningGrammar,
   renameRule,
-  untilTag,
 } from '../../../../../worker/engine/chat/reasoning-grammar';
+import { untilTag } from '../../../../../src/core/constraints/until-tag';
 import type { OutputGrammar } from '../../../../../src/core/domain/generation';
 
 const THINKS = { source: "{{ '<think>' }}{{ '</think>' }}", bos_token: '', eos_token: '', origin: 'gguf' as const };

@@ -4,12 +4,14 @@
  * JSON with `parameters`, Mistral Nemo one array after `[TOOL_CALLS]`, Qwen3.5 tagged calls
  * (`<function=…>`, found by its tags as llama-server finds them), LFM2 and LFM2.5 Python-style
  * calls (found by their tool list, as llama-server finds them: LFM2's template writes no call),
- * Ministral 3, Devstral and Mistral Small 3.2 the name before the arguments (`[TOOL_CALLS]f[ARGS]{...}`); a template that writes no
+ * Ministral 3, Devstral and Mistral Small 3.2 the name before the arguments (`[TOOL_CALLS]f[ARGS]{...}`),
+ * Gemma 4 its own notation (found by its opening text, as llama-server finds it); a template that writes no
  * call (Phi-3.5) or joins contents has none, and neither has one that does not parse.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  GEMMA_TOOL_FORMAT,
   HERMES_TOOL_FORMAT,
   PYTHON_TOOL_FORMAT,
   TAGGED_TOOL_FORMAT,
@@ -34,6 +36,7 @@ describe('toolCallFormat', () => {
     ],
     ['Qwen3.5-4B', TAGGED_TOOL_FORMAT],
     ['LFM2-8B-A1B', PYTHON_TOOL_FORMAT],
+    ['google-gemma-4-31B-it', GEMMA_TOOL_FORMAT],
     ['mistralai-Ministral-3-14B-Reasoning-2512', MISTRAL],
     ['unsloth-mistral-Devstral-Small-2507', MISTRAL],
     // `[CALL_ID]` and its id between the name and `[ARGS]`; its template takes ids of 9 characters.

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ChatOutputParser, type ParserOptions } from '../../../../../worker/sw/conversation/chat-output-parser';
 import { partialTagLength } from '../../../../../worker/sw/format/partial-tag';
-import { PYTHON_TOOL_FORMAT, TAGGED_TOOL_FORMAT } from '../../../../../src/core/domain/tool-call-format';
+import {
+  GEMMA_TOOL_FORMAT,
+  PYTHON_TOOL_FORMAT,
+  TAGGED_TOOL_FORMAT,
+} from '../../../../../src/core/domain/tool-call-format';
 import { MINISTRAL_THINK_TAGS } from '../../../../../src/core/domain/thinking-tags';
 
 const opts = (extra: Partial<ParserOptions> = {}): ParserOptions => {
@@ -411,6 +415,34 @@ describe('ChatOutputParser: named calls (Ministral 3, Devstral, Mistral Small 3.
       content: '[TOOL_CALLS]not a call {x}',
       toolCalls: [],
     });
+  });
+});
+
+describe("ChatOutputParser: Gemma 4's calls", () => {
+  const gemma = { toolFormat: GEMMA_TOOL_FORMAT };
+  const call = (body: string) => `<|tool_call>call:${body}<tool_call|>`;
+
+  it('reads each call, its arguments in Gemma notation as JSON, with any chunk boundary', () => {
+    const text = `Checking.${call('get_weather{city:<|"|>Paris, "FR"<|"|>,days:3,opts:{metric:true,tags:[<|"|>a<|"|>,null]}}')}${call('noop{}')}`;
+    expect(expectSplitInvariant(text, gemma)).toStrictEqual({
+      reasoning: '',
+      content: 'Checking.',
+      toolCalls: [
+        {
+          id: 'call_1',
+          name: 'get_weather',
+          arguments: '{"city":"Paris, \\"FR\\"","days":3,"opts":{"metric":true,"tags":["a",null]}}',
+        },
+        { id: 'call_2', name: 'noop', arguments: '{}' },
+      ],
+    });
+  });
+
+  it('reads a JSON call in the block, and a block that is neither as content', () => {
+    expect(expectSplitInvariant(call('{"name": "f", "arguments": {"a": 1}}'), gemma).toolCalls).toStrictEqual([
+      { id: 'call_1', name: 'f', arguments: '{"a":1}' },
+    ]);
+    expect(expectSplitInvariant(`${call('oops')} after`, gemma)).toMatchObject({ toolCalls: [] });
   });
 });
 
