@@ -1,11 +1,11 @@
 /**
- * Where a template's reasoning starts and ends (`thinkingTags`: `<think>` and `</think>`, or
- * Ministral's `[THINK]` and `[/THINK]`, where the template writes both; null for any other
+ * Where a template's reasoning starts and ends (`thinkingTags`: `<think>` and `</think>`,
+ * Ministral's `[THINK]` and `[/THINK]` or Gemma 4's channel, where the template writes both; null for any other
  * template, which llama-server finds no reasoning in either), and those tags for a reasoning budget
  * (llama-server's `thinking_start_tag`, `thinking_end_tags` and `generation_prompt`).
  */
 import type { ChatPrompt } from '#core/domain/chat-prompt';
-import { MINISTRAL_THINK_TAGS, THINK_TAGS, type ThinkingTags } from '#core/domain/thinking-tags';
+import { thinkingTagsIn, type ThinkingTags } from '#core/domain/thinking-tags';
 import type { ChatTemplate } from '#gguf/chat-template';
 import { renderGenerationPrompt } from './render-chat-template';
 
@@ -18,9 +18,7 @@ export interface ReasoningTags {
 
 /** The tags `template` writes its reasoning between, where it writes both of a pair this engine knows. */
 export function thinkingTags(template: ChatTemplate | null): ThinkingTags | null {
-  const writes = ({ start, end }: ThinkingTags) =>
-    template !== null && template.source.includes(start) && template.source.includes(end);
-  return [THINK_TAGS, MINISTRAL_THINK_TAGS].find(writes) ?? null;
+  return template === null ? null : thinkingTagsIn(template.source);
 }
 
 /** The tags of `template`, whose render of `prompt` is `rendered` (the prompt the engine reads). */

@@ -13,7 +13,7 @@ import { InvalidRequestError, InternalServerError } from '#core/domain/errors';
 import { alignRender, substituteRender } from './align-render';
 import { usePythonStringFilter } from './jinja-string-filter';
 import { SentinelTable } from './template-sentinels';
-import { templateInputs, type TemplateRequest } from './template-inputs';
+import { templateInputs, withThinkingDefault, type TemplateRequest } from './template-inputs';
 import type { PromptSegment } from './prompt-segments';
 
 export interface SpecialTokens {
@@ -47,12 +47,9 @@ function compile(source: string): Template {
   return template;
 }
 
-export function renderChatTemplate(
-  source: string,
-  request: TemplateRequest,
-  tokens: SpecialTokens = {},
-): RenderedPrompt {
+export function renderChatTemplate(source: string, asked: TemplateRequest, tokens: SpecialTokens = {}): RenderedPrompt {
   const template = compile(source);
+  const request = withThinkingDefault(asked, source);
   const globals = { bos_token: tokens.bos_token ?? '', eos_token: tokens.eos_token ?? '' };
   const real = run(template, { ...templateInputs(request), ...globals });
   const table = new SentinelTable(JSON.stringify(request) + source);
@@ -92,7 +89,11 @@ export function renderGenerationPrompt(
   const globals = { bos_token: tokens.bos_token ?? '', eos_token: tokens.eos_token ?? '' };
   let without: string;
   try {
-    without = compile(source).render({ ...templateInputs(request), ...globals, add_generation_prompt: false });
+    without = compile(source).render({
+      ...templateInputs(withThinkingDefault(request, source)),
+      ...globals,
+      add_generation_prompt: false,
+    });
   } catch {
     return '';
   }

@@ -5,11 +5,24 @@
  */
 import type { ChatMessage, ChatPrompt, FunctionTool } from '#core/domain/chat-prompt';
 import { parseJsonObject } from '#core/util/parse-json-object';
+import { thinkingTagsIn } from '#core/domain/thinking-tags';
 
 /** The template's inputs (a chat prompt). */
 export type TemplateRequest = ChatPrompt;
 
 type Wrap = (text: string) => string;
+
+/**
+ * `request` with `enable_thinking: true` where the template (`source`) writes reasoning in tags
+ * this engine reads and the request does not say (its kwargs, or `reasoning_effort: "none"`), as
+ * llama-server renders every template it finds reasoning in (its `enable_thinking` default): Gemma
+ * 4's and DeepSeek V3.1's templates think only so; Qwen3's think unless it is false.
+ */
+export function withThinkingDefault(request: TemplateRequest, source: string): TemplateRequest {
+  const said = 'enable_thinking' in request.chat_template_kwargs || request.reasoning_effort === 'none';
+  if (said || thinkingTagsIn(source) === null) return request;
+  return { ...request, chat_template_kwargs: { ...request.chat_template_kwargs, enable_thinking: true } };
+}
 
 /** `wrapId`: what goes round tool-call ids (`wrap` unless said). */
 export function templateInputs(

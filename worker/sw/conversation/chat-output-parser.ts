@@ -12,9 +12,10 @@
  * starts past up to two newlines, and keeps any other whitespace (a reasoning cut short keeps its
  * trailing whitespace too). Where the parse gives nothing at all, an unstreamed answer's content is
  * the text as it came, as llama-server's (its `content` where the parsed message is empty).
- * With Ministral's `[THINK]` tags (`thinking`), as llama-server's Ministral 3 parser leaves it: the
- * reasoning only where the output starts with `[THINK]`, all its whitespace kept, and the content's
- * leading whitespace dropped.
+ * With other tags (`thinking`), as llama-server's parser for them reads them (`ThinkingTags`):
+ * Ministral's `[THINK]` only where the output starts with it, all its whitespace kept, and the
+ * content's leading whitespace dropped; Gemma 4's `<|channel>thought` anywhere, the whitespace
+ * after it dropped, the content after `<channel|>` as it comes.
  */
 import { randomId } from '../format/random-id';
 import { partialTagLength, trailingSpace } from '../format/partial-tag';
@@ -97,6 +98,8 @@ export class ChatOutputParser {
   private readonly newId: () => string;
   private readonly format: ToolCallFormat;
   private readonly tags: ThinkingTags;
+  /** Reasoning blocks may come anywhere in the output (Gemma 4's), not only first. */
+  private readonly thinksAnywhere: boolean;
   /** The text a call (or an array format's calls) starts with: `{` for bare JSON calls. */
   private readonly callStart: string;
   private tool: ToolCallReader | TaggedCallReader | PythonCallReader | GemmaCallReader | null = null;
@@ -110,8 +113,11 @@ export class ChatOutputParser {
     }
     this.format = options.toolFormat ?? HERMES_TOOL_FORMAT;
     this.tags = options.thinking ?? THINK_TAGS;
+    this.thinksAnywhere = options.reasoning && this.tags.at === 'anywhere';
+    // Gemma 4's reasoning is found in the content, wherever it comes.
+    if (this.thinksAnywhere && this.state === 'start') this.state = 'content';
     // Ministral's parser drops the content's leading whitespace (with the reasoning off too).
-    if (this.tags.trimmed && this.state === 'content') this.skipSpace = true;
+    if (this.tags.at === 'exact' && this.state === 'content') this.skipSpace = true;
     // The ids the template takes back in the next turn (Mistral's: 9 letters or digits).
     const { ids } = this.format;
     this.newId = options.newId ?? (ids === undefined ? () => randomId('call_') : () => randomId('', ids));
@@ -160,20 +166,20 @@ export class ChatOutputParser {
     }
     switch (this.state) {
       case 'start': {
-        const { start, trimmed } = this.tags;
-        // `<think>` after whitespace, one newline after it dropped; Ministral's `[THINK]` only first, nothing dropped.
-        const head = trimmed ? this.pending : this.pending.trimStart();
+        const { start, at, afterStart } = this.tags;
+        // `<think>` after any whitespace; Ministral's `[THINK]` only first (then the content's leading whitespace goes).
+        const head = at === 'exact' ? this.pending : this.pending.trimStart();
         if (head.startsWith(start))
-          return this.enter('reasoning', this.pending.indexOf(start) + start.length, trimmed ? 0 : 1);
+          return this.enter('reasoning', this.pending.indexOf(start) + start.length, afterStart);
         if (!final && start.startsWith(head)) return false;
-        return trimmed ? this.enter('content', 0) : this.enter('content', 0, 0);
+        return this.enter('content', 0, at === 'exact' ? 'space' : 0);
       }
       case 'reasoning': {
-        const { end: endTag, trimmed } = this.tags;
+        const { end: endTag, afterEnd } = this.tags;
         const end = this.pending.indexOf(endTag);
         if (end >= 0) {
           this.reason(out, this.pending.slice(0, end));
-          return this.enter('content', end + endTag.length, trimmed ? 'space' : 2);
+          return this.enter('content', end + endTag.length, afterEnd);
         }
         // Whitespace before a (possible) closing tag is held until the text goes on or the tag comes.
         const tag = final ? 0 : partialTagLength(this.pending, endTag);
@@ -186,12 +192,21 @@ export class ChatOutputParser {
       }
       case 'content': {
         const start = this.options.tools ? this.pending.indexOf(this.callStart) : -1;
+        // Gemma 4's reasoning blocks come anywhere in the output.
+        const think = this.thinksAnywhere ? this.pending.indexOf(this.tags.start) : -1;
+        if (think >= 0 && (start < 0 || think < start)) {
+          out.content += this.pending.slice(0, think);
+          return this.enter('reasoning', think + this.tags.start.length, this.tags.afterStart);
+        }
         if (start >= 0) {
           out.content += this.pending.slice(0, start);
           if (this.format.array) return this.enter('section', start + this.format.open.length, 0);
           return this.call(start + this.format.open.length);
         }
-        const keep = final || !this.options.tools ? 0 : partialTagLength(this.pending, this.callStart);
+        const held = (on: boolean, tag: string) => (on ? partialTagLength(this.pending, tag) : 0);
+        const keep = final
+          ? 0
+          : Math.max(held(this.options.tools, this.callStart), held(this.thinksAnywhere, this.tags.start));
         if (this.options.json) return this.emitJson(out, keep, final);
         return this.emit(out, 'content', keep);
       }

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderGenerationPrompt } from '../../../../../worker/engine/chat/render-chat-template';
 import { renderChatPrompt } from '../../../../../worker/engine/chat/render-prompt';
+import { withThinkingDefault } from '../../../../../worker/engine/chat/template-inputs';
 import { reasoningTags, thinkingTags } from '../../../../../worker/engine/chat/reasoning-tags';
-import { MINISTRAL_THINK_TAGS, THINK_TAGS } from '../../../../../src/core/domain/thinking-tags';
+import { GEMMA_THINK_TAGS, MINISTRAL_THINK_TAGS, THINK_TAGS } from '../../../../../src/core/domain/thinking-tags';
 import type { ChatPrompt } from '../../../../../src/core/domain/chat-prompt';
 import { thinkingTemplate } from '../../../../fixtures/inpage-test-qwen3-think';
 
@@ -58,14 +59,32 @@ describe('reasoningTags', () => {
 });
 
 describe('thinkingTags', () => {
-  it("finds <think>'s tags, or Ministral's [THINK] and [/THINK] (as llama-server's Ministral 3 parser), where the template writes both", () => {
+  it("finds <think>'s tags, Ministral's [THINK] and [/THINK] or Gemma 4's channel (as llama-server's parsers for them), where the template writes both", () => {
     const ministral = readFileSync(
       'test/fixtures/chat-templates/mistralai-Ministral-3-14B-Reasoning-2512.jinja',
       'utf8',
     );
     expect(thinkingTags(template(THINKING))).toBe(THINK_TAGS);
     expect(thinkingTags(template(ministral))).toBe(MINISTRAL_THINK_TAGS);
+    const gemma = readFileSync('test/fixtures/chat-templates/google-gemma-4-31B-it.jinja', 'utf8');
+    expect(thinkingTags(template(gemma))).toBe(GEMMA_THINK_TAGS);
     expect(thinkingTags(template(QWEN3.replaceAll('</think>', '')))).toBeNull();
     expect(tagsOf(ministral, chat())).toMatchObject({ start_tag: '[THINK]', end_tags: ['[/THINK]'] });
+  });
+});
+
+describe('withThinkingDefault', () => {
+  const gemma = readFileSync('test/fixtures/chat-templates/google-gemma-4-31B-it.jinja', 'utf8');
+
+  it('turns thinking on where the template reads reasoning and the request does not say, as llama-server renders it', () => {
+    expect(withThinkingDefault(chat(), gemma).chat_template_kwargs).toEqual({ enable_thinking: true });
+    expect(renderChatPrompt(template(gemma), chat()).text).toContain('<|think|>');
+    expect(
+      withThinkingDefault(chat({ chat_template_kwargs: { enable_thinking: false } }), gemma).chat_template_kwargs,
+    ).toEqual({
+      enable_thinking: false,
+    });
+    expect(withThinkingDefault(chat({ reasoning_effort: 'none' }), gemma).chat_template_kwargs).toEqual({});
+    expect(withThinkingDefault(chat(), '{{ messages[0].content }}').chat_template_kwargs).toEqual({});
   });
 });

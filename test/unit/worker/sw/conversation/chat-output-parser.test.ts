@@ -6,7 +6,7 @@ import {
   PYTHON_TOOL_FORMAT,
   TAGGED_TOOL_FORMAT,
 } from '../../../../../src/core/domain/tool-call-format';
-import { MINISTRAL_THINK_TAGS } from '../../../../../src/core/domain/thinking-tags';
+import { GEMMA_THINK_TAGS, MINISTRAL_THINK_TAGS } from '../../../../../src/core/domain/thinking-tags';
 
 const opts = (extra: Partial<ParserOptions> = {}): ParserOptions => {
   let n = 0;
@@ -386,6 +386,29 @@ describe("ChatOutputParser: Ministral's [THINK] reasoning", () => {
       reasoning: '',
       content: '[THINK]x[/THINK]y',
     });
+  });
+});
+
+describe("ChatOutputParser: Gemma 4's <|channel>thought reasoning", () => {
+  const gemma = { thinking: GEMMA_THINK_TAGS };
+
+  // Each as llama-server 0.7.0's Gemma 4 parser reads it (measured on inpage-test with Gemma 4's template).
+  it.each([
+    ['<|channel>thought\nLet me think.\n<channel|>The answer.', 'Let me think.\n', 'The answer.'],
+    ['<|channel>thought  A  <channel|>\n\nB', 'A  ', '\n\nB'],
+    ['Hi <|channel>thought x<channel|> there', 'x', 'Hi  there'],
+    ['<|channel>thought<channel|>y', '', 'y'],
+    ['  <|channel>thought x<channel|>y', 'x', '  y'],
+    ['<|channel>thought abc', 'abc', ''],
+    ['a<|channel>thought x<channel|>b<|channel>thought y<channel|>c', 'xy', 'abc'],
+    ['<|channel>thought \n x \n<channel|>', 'x \n', ''],
+  ])('%j: reasoning %j, content %j', (text, reasoning, content) => {
+    expect(expectSplitInvariant(text, gemma)).toStrictEqual({ reasoning, content, toolCalls: [] });
+  });
+
+  it('with reasoning off, leaves the channel in the content', () => {
+    const text = '<|channel>thought x<channel|>y';
+    expect(expectSplitInvariant(text, { ...gemma, reasoning: false })).toMatchObject({ reasoning: '', content: text });
   });
 });
 
