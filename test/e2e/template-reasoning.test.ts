@@ -84,7 +84,7 @@ for (const { model, template, cases } of TEMPLATES) {
     });
     after(async () => {
       await server?.stop();
-      await rm(`${DIR}/${model}.gguf`, { force: true });
+      await rm(DIR, { recursive: true, force: true });
     });
 
     for (const [name, text, reasoning, content] of cases) {

@@ -83,6 +83,26 @@ interface Answer {
   }>;
 }
 
+/**
+ * What the SW reads in `text`, written by `model` as a grammar of the request's own holds it to
+ * (a request's constraint wins over tools that are not strict; llama-server takes no grammar with
+ * tools): the finish reason, the content and the calls' functions.
+ */
+async function readWritten(model: string, text: string, tools: unknown[], extra: object = {}): Promise<unknown[]> {
+  const response = await postFromPage(fixture.page, '/v1/chat/completions', {
+    model,
+    messages: [{ role: 'user', content: 'abc' }],
+    tools,
+    grammar: `root ::= ${JSON.stringify(text)}`,
+    max_tokens: 200,
+    temperature: 0,
+    ...extra,
+  });
+  assert.equal(response.status, 200, JSON.stringify(response.body));
+  const choice = (response.body as Answer).choices[0];
+  return [choice?.finish_reason, choice?.message.content, choice?.message.tool_calls?.map((call) => call.function)];
+}
+
 describe("tool calls in the template's own format", () => {
   before(async () => {
     await mkdir(DIR, { recursive: true });
@@ -253,33 +273,19 @@ describe("tool calls in the template's own format", () => {
   }
 
   test('inpage-test-lfm2: a Python-style call (what LFM2 writes) is read, its values as JSON', async () => {
-    // The model writes what a grammar of the request's own holds it to (as for Qwen3.5 below).
     const text = `Let me check.<|tool_call_start|>[get_weather(city='New York', days=3, metric=True, tags=['a', None]), noop()]<|tool_call_end|>`;
-    const body = {
-      model: 'inpage-test-lfm2',
-      messages: [{ role: 'user', content: 'abc' }],
-      tools: [
-        { type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } },
-        { type: 'function', function: { name: 'noop' } },
-      ],
-      grammar: `root ::= ${JSON.stringify(text)}`,
-      max_tokens: 200,
-      temperature: 0,
-    };
-    const response = await postFromPage(fixture.page, '/v1/chat/completions', body);
-    assert.equal(response.status, 200, JSON.stringify(response.body));
-    const choice = (response.body as Answer).choices[0];
-    assert.deepEqual(
-      [choice?.finish_reason, choice?.message.content, choice?.message.tool_calls?.map((call) => call.function)],
+    const tools = [
+      { type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } },
+      { type: 'function', function: { name: 'noop' } },
+    ];
+    assert.deepEqual(await readWritten('inpage-test-lfm2', text, tools), [
+      'tool_calls',
+      'Let me check.',
       [
-        'tool_calls',
-        'Let me check.',
-        [
-          { name: 'get_weather', arguments: '{"city":"New York","days":3,"metric":true,"tags":["a",null]}' },
-          { name: 'noop', arguments: '{}' },
-        ],
+        { name: 'get_weather', arguments: '{"city":"New York","days":3,"metric":true,"tags":["a",null]}' },
+        { name: 'noop', arguments: '{}' },
       ],
-    );
+    ]);
   });
 
   test('inpage-test-gemma4: a call in Gemma notation is written by the grammar and read back; a strict tool is a 400', async () => {
@@ -320,29 +326,15 @@ describe("tool calls in the template's own format", () => {
   test("inpage-test-gemma4: a call in Gemma's notation (what Gemma 4 writes) is read, its values as JSON", async () => {
     const text =
       'Let me check.<|tool_call>call:get_weather{city:<|"|>New York<|"|>,days:3,opts:{metric:true,tags:[<|"|>a<|"|>,null]}}<tool_call|>';
-    const response = await postFromPage(fixture.page, '/v1/chat/completions', {
-      model: GEMMA.id,
-      messages: [{ role: 'user', content: 'abc' }],
-      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }],
-      grammar: `root ::= ${JSON.stringify(text)}`,
-      max_tokens: 200,
-      temperature: 0,
-    });
-    assert.equal(response.status, 200, JSON.stringify(response.body));
-    const choice = (response.body as Answer).choices[0];
-    assert.deepEqual(
-      [choice?.finish_reason, choice?.message.content, choice?.message.tool_calls?.map((call) => call.function)],
-      [
-        'tool_calls',
-        'Let me check.',
-        [{ name: 'get_weather', arguments: '{"city":"New York","days":3,"opts":{"metric":true,"tags":["a",null]}}' }],
-      ],
-    );
+    const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }];
+    assert.deepEqual(await readWritten(GEMMA.id, text, tools), [
+      'tool_calls',
+      'Let me check.',
+      [{ name: 'get_weather', arguments: '{"city":"New York","days":3,"opts":{"metric":true,"tags":["a",null]}}' }],
+    ]);
   });
 
   test("inpage-test-qwen35: a tagged call (what Qwen3.5 writes) is read, each value typed by the tool's schema", async () => {
-    // The model writes what a grammar of the request's own holds it to (a constraint of the
-    // request's wins over tools that are not strict); llama-server takes no grammar with tools.
     const text = [
       'Let me check.',
       '<tool_call>',
@@ -357,22 +349,12 @@ describe("tool calls in the template's own format", () => {
       '</tool_call>',
     ].join('\n');
     const schema = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } };
-    const body = {
-      model: QWEN35.id,
-      messages: [{ role: 'user', content: 'abc' }],
-      tools: [{ type: 'function', function: { name: 'get_weather', parameters: schema } }],
-      grammar: `root ::= ${JSON.stringify(text)}`,
-      ...NO_THINKING,
-      max_tokens: 200,
-      temperature: 0,
-    };
-    const response = await postFromPage(fixture.page, '/v1/chat/completions', body);
-    assert.equal(response.status, 200, JSON.stringify(response.body));
-    const choice = (response.body as Answer).choices[0];
-    assert.deepEqual(
-      [choice?.finish_reason, choice?.message.content, choice?.message.tool_calls?.map((call) => call.function)],
-      ['tool_calls', 'Let me check.\n', [{ name: 'get_weather', arguments: '{"city":"New York","days":3}' }]],
-    );
+    const tools = [{ type: 'function', function: { name: 'get_weather', parameters: schema } }];
+    assert.deepEqual(await readWritten(QWEN35.id, text, tools, NO_THINKING), [
+      'tool_calls',
+      'Let me check.\n',
+      [{ name: 'get_weather', arguments: '{"city":"New York","days":3}' }],
+    ]);
   });
 
   test("inpage-test-qwen35: a strict tool's call is written as tags, as llama-server's Qwen3-Coder grammar writes it", async () => {

@@ -20,8 +20,7 @@ import { isRecord } from '../util/is-record';
 import { GbnfRules } from './gbnf-rules';
 import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
-import { addSchemaRule } from './json-schema-to-gbnf';
-import { argumentsRule, toolShape } from './tool-arguments';
+import { argumentsRule, propertyRule, toolShape } from './tool-arguments';
 import type { ToolCallGrammar, ToolCallOptions, ToolSchema } from './tool-call-grammar';
 import { PYTHON_TOOL_FORMAT } from '../domain/tool-call-format';
 
@@ -60,20 +59,10 @@ function valueRule(rules: GbnfRules, tool: ToolSchema, key: string, schema: unkn
   if (isRecord(schema) && schema['type'] === 'string' && Object.keys(schema).every((k) => NOTES.has(k))) {
     return quoted(rules);
   }
-  // Its `$ref`s resolve in the tool's parameters, where it sits.
-  const add = (into: GbnfRules) =>
-    addSchemaRule(into, schema, `${tool.name}-${key}-value`, tool.param, {
-      root: tool.parameters,
-      path: `#/properties/${key}`,
-    });
-  if (tool.strict !== true) {
-    try {
-      add(new GbnfRules());
-    } catch {
-      return rules.add('python-value', `${quoted(rules)} | ${usePrimitive(rules, 'value')}`);
-    }
-  }
-  return add(rules);
+  return (
+    propertyRule(rules, tool, key, schema) ??
+    rules.add('python-value', `${quoted(rules)} | ${usePrimitive(rules, 'value')}`)
+  );
 }
 
 /** A string in single quotes (Python's, with its escapes) or in double quotes (JSON's). */

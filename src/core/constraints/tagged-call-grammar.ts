@@ -18,9 +18,8 @@
 import { GbnfRules } from './gbnf-rules';
 import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
-import { addSchemaRule } from './json-schema-to-gbnf';
 import type { ToolCallGrammar, ToolCallOptions, ToolSchema } from './tool-call-grammar';
-import { argumentsRule, toolShape } from './tool-arguments';
+import { argumentsRule, propertyRule, toolShape } from './tool-arguments';
 
 const VALUE_END = '\n</parameter>\n';
 
@@ -56,20 +55,8 @@ export function taggedCallGrammar({ tools, parallel, lazy }: ToolCallOptions): T
 /** A property's value: text where it may be a string (or its schema cannot be enforced on a tool that is not strict), else its JSON. */
 function valueRule(rules: GbnfRules, tool: ToolSchema, key: string, schema: unknown, text: string): string {
   if (mayBeString(schema)) return text;
-  // Its `$ref`s resolve in the tool's parameters, where it sits.
-  const add = (into: GbnfRules) =>
-    addSchemaRule(into, schema, `${tool.name}-${key}-value`, tool.param, {
-      root: tool.parameters,
-      path: `#/properties/${key}`,
-    });
-  if (tool.strict !== true) {
-    try {
-      add(new GbnfRules());
-    } catch {
-      return text;
-    }
-  }
-  return `${add(rules)} ${gbnfLiteral(VALUE_END)}`;
+  const rule = propertyRule(rules, tool, key, schema);
+  return rule === null ? text : `${rule} ${gbnfLiteral(VALUE_END)}`;
 }
 
 /** Whether the schema allows a string (its `type`, or a string among its `enum` or `const`). */
