@@ -19,7 +19,7 @@ import { budgetActive, effectiveBudget } from '#core/domain/reasoning-budget';
 import { message, type EngineToSw } from '#core/protocol/protocol';
 import type { ChoiceReasoning, ChoiceRunner, LoadedModel, MediaPrompt } from './backend';
 import { renderChatSegments } from './chat/render-prompt';
-import { reasoningTags, thinkingTags } from './chat/reasoning-tags';
+import { reasoningStart, reasoningTags, thinkingTags } from './chat/reasoning-tags';
 import { reasoningGrammar } from './chat/reasoning-grammar';
 import { chatJsonGrammar } from './chat/chat-json-grammar';
 import { chatToolGrammar } from './chat/chat-tool-grammar';
@@ -361,14 +361,13 @@ function fromRender(
 ): { extras: Omit<PromptExtras, 'echo'>; context: RunContext } {
   const { request } = context;
   const template = model.chatTemplate;
-  const tags = conversation ? thinkingTags(template) : null;
-  const at = conversation && tags && opensReasoning === true ? conversation.text.lastIndexOf(tags.start) : -1;
+  const at = conversation && opensReasoning === true ? conversation.text.lastIndexOf(reasoningStart(template)) : -1;
   const extras = {
     opensReasoning,
     opener: conversation && at >= 0 ? conversation.text.slice(at) : null,
     reasoning: reasoningFor(model, request, conversation),
     toolFormat: conversation && template ? toolCallFormat(template.source, template) : null,
-    thinking: tags,
+    thinking: conversation ? thinkingTags(template) : null,
   };
   if (!conversation || !request.grammar) return { extras, context };
   const inFormat = chatToolGrammar(request.grammar, extras.toolFormat);

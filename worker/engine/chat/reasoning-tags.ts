@@ -5,7 +5,7 @@
  * (llama-server's `thinking_start_tag`, `thinking_end_tags` and `generation_prompt`).
  */
 import type { ChatPrompt } from '#core/domain/chat-prompt';
-import { thinkingTagsIn, type ThinkingTags } from '#core/domain/thinking-tags';
+import { THINK_TAGS, thinkingTagsIn, type ThinkingTags } from '#core/domain/thinking-tags';
 import type { ChatTemplate } from '#gguf/chat-template';
 import { renderGenerationPrompt } from './render-chat-template';
 
@@ -20,6 +20,12 @@ export interface ReasoningTags {
 export function thinkingTags(template: ChatTemplate | null): ThinkingTags | null {
   return template === null ? null : thinkingTagsIn(template.source);
 }
+
+/**
+ * The tag a prompt opens the reasoning with: the template's, else `<think>` (a template that opens
+ * `<think>` but never closes it still opens the reasoning).
+ */
+export const reasoningStart = (template: ChatTemplate | null): string => (thinkingTags(template) ?? THINK_TAGS).start;
 
 /** The tags of `template`, whose render of `prompt` is `rendered` (the prompt the engine reads). */
 export function reasoningTags(

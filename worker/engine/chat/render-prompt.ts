@@ -8,8 +8,7 @@ import { InvalidRequestError } from '#core/domain/errors';
 import type { ChatTemplate } from '#gguf/chat-template';
 import { promptText, type PromptSegment } from './prompt-segments';
 import { renderChatTemplate } from './render-chat-template';
-import { thinkingTags } from './reasoning-tags';
-import { THINK_TAGS } from '#core/domain/thinking-tags';
+import { reasoningStart } from './reasoning-tags';
 
 export type { ChatTemplate } from '#gguf/chat-template';
 
@@ -42,8 +41,6 @@ export function renderChatSegments(template: ChatTemplate | null, prompt: ChatPr
   });
   const last = segments.at(-1);
   const text = promptText(segments);
-  // A template that opens `<think>` but never closes it still opens the reasoning.
-  const { start } = thinkingTags(template) ?? THINK_TAGS;
-  const opensReasoning = last !== undefined && last.special && text.trimEnd().endsWith(start);
+  const opensReasoning = last !== undefined && last.special && text.trimEnd().endsWith(reasoningStart(template));
   return { segments, opensReasoning };
 }

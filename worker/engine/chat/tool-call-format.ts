@@ -21,6 +21,7 @@ import {
 } from '#core/domain/tool-call-format';
 import { jsonValueEnd } from '#core/util/json-value-end';
 import { parseJsonObject } from '#core/util/parse-json-object';
+import { usePythonStringFilter } from './jinja-string-filter';
 import type { SpecialTokens } from './render-chat-template';
 
 const NAME = 'zq_tool_fn';
@@ -62,6 +63,8 @@ function analyse(source: string, tokens: SpecialTokens): ToolCallFormat | null {
   // llama-server's test for Qwen3-Coder's tagged calls (common/chat.cpp), which its analysis does not read either.
   const tagged = ['<tool_call>', '<function=', '<parameter='].every((tag) => source.includes(tag));
   if (tagged && !source.includes("'<tool_call><function=' ~ tool_call.name ~ '>'")) return TAGGED_TOOL_FORMAT;
+  // Its renders write values as the engine's prompt renders do (Python's text).
+  usePythonStringFilter();
   let template: Template;
   try {
     template = new Template(source);

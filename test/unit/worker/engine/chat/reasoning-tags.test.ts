@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderGenerationPrompt } from '../../../../../worker/engine/chat/render-chat-template';
 import { renderChatPrompt } from '../../../../../worker/engine/chat/render-prompt';
 import { withThinkingDefault } from '../../../../../worker/engine/chat/template-inputs';
-import { reasoningTags, thinkingTags } from '../../../../../worker/engine/chat/reasoning-tags';
+import { reasoningStart, reasoningTags, thinkingTags } from '../../../../../worker/engine/chat/reasoning-tags';
 import { GEMMA_THINK_TAGS, MINISTRAL_THINK_TAGS, THINK_TAGS } from '../../../../../src/core/domain/thinking-tags';
 import type { ChatPrompt } from '../../../../../src/core/domain/chat-prompt';
 import { thinkingTemplate } from '../../../../fixtures/inpage-test-qwen3-think';
@@ -86,5 +86,17 @@ describe('withThinkingDefault', () => {
     });
     expect(withThinkingDefault(chat({ reasoning_effort: 'none' }), gemma).chat_template_kwargs).toEqual({});
     expect(withThinkingDefault(chat(), '{{ messages[0].content }}').chat_template_kwargs).toEqual({});
+  });
+});
+
+describe('reasoningStart', () => {
+  it("is the template's start tag, else <think> (a template may open <think> and never close it)", () => {
+    const ministral = readFileSync(
+      'test/fixtures/chat-templates/mistralai-Ministral-3-14B-Reasoning-2512.jinja',
+      'utf8',
+    );
+    expect(reasoningStart(template(ministral))).toBe('[THINK]');
+    expect(reasoningStart(template('{{ messages[0].content }}<think>\n'))).toBe('<think>');
+    expect(reasoningStart(null)).toBe('<think>');
   });
 });
