@@ -86,6 +86,7 @@ describe('a projector beside its model', () => {
       model: 'inpage-test-vision',
       prompt: 'abc',
       n_predict: 3,
+      temperature: 0,
       return_tokens: true,
     });
     assert.equal(text.tokens.length, 3);
