@@ -10,7 +10,6 @@
 import type { SchemaContext } from './schema-context';
 import type { SchemaPlace } from './schema-error';
 import { GbnfRules } from './gbnf-rules';
-import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
 import { arrayExpression } from './schema-array';
 import { childPlace, invalidSchema, unsupportedSchema } from './schema-error';
@@ -20,6 +19,7 @@ import { integerExpression, numberExpression } from './schema-number';
 import { objectExpression } from './schema-object';
 import { resolveRef } from './schema-ref';
 import { stringExpression } from './schema-string';
+import { JSON_NOTATION, type ValueNotation } from './value-notation';
 
 const TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'] as const;
 const RULE_NAME = /^[a-zA-Z0-9-]+$/;
@@ -52,33 +52,37 @@ function inferType(schema: SchemaObject): string | undefined {
 export function jsonSchemaToGbnf(schema: unknown, param: string): string {
   const rules = new GbnfRules();
   rules.set('root', '');
-  rules.set('root', schemaVisitor(schema, rules).visit(schema, 'root', { param, path: '#' }));
+  rules.set('root', schemaVisitor(schema, rules, JSON_NOTATION).visit(schema, 'root', { param, path: '#' }));
   return rules.format();
 }
 
 /**
  * Adds the rules of `schema` to `rules`, named from `name` (its `$ref`s resolve in `root`: the
  * schema itself, or the schema it sits in at `path`), for grammars that embed several schemas;
- * returns the rule name of its values.
+ * returns the rule name of its values, written in `notation` (JSON unless said).
  */
 export function addSchemaRule(
   rules: GbnfRules,
   schema: unknown,
   name: string,
   param: string,
-  { root = schema, path = '#' }: { root?: unknown; path?: string } = {},
+  {
+    root = schema,
+    path = '#',
+    notation = JSON_NOTATION,
+  }: { root?: unknown; path?: string; notation?: ValueNotation } = {},
 ): string {
-  return schemaVisitor(root, rules).ruleFor(schema, name, { param, path });
+  return schemaVisitor(root, rules, notation).ruleFor(schema, name, { param, path });
 }
 
 /** The visitor for one schema (the root its local `$ref`s resolve in), writing into `rules`. */
-function schemaVisitor(schema: unknown, rules: GbnfRules): SchemaContext {
+function schemaVisitor(schema: unknown, rules: GbnfRules, notation: ValueNotation): SchemaContext {
   const refs = new Map<string, string>();
-  const literals = (values: readonly unknown[]) =>
-    `${values.length === 1 ? '' : '('}${values.map((v) => gbnfLiteral(JSON.stringify(v))).join(' | ')}${values.length === 1 ? '' : ')'} space`;
+  const literals = (values: readonly unknown[]) => (usePrimitive(rules, 'space'), notation.literal(...values));
 
   const ctx: SchemaContext = {
     rules,
+    notation,
     visit,
     ruleFor(sub, name, place) {
       const expression = visit(sub, name, place);
@@ -87,7 +91,7 @@ function schemaVisitor(schema: unknown, rules: GbnfRules): SchemaContext {
   };
 
   function visit(sub: unknown, name: string, place: SchemaPlace): string {
-    if (sub === true) return usePrimitive(rules, 'value');
+    if (sub === true) return notation.any(rules, 'value');
     if (sub === false) throw unsupportedSchema(place, "the schema 'false' matches no value");
     if (!isSchemaObject(sub)) throw invalidSchema(place, 'a schema must be an object or a boolean');
     for (const keyword of UNSUPPORTED_KEYWORDS) {
@@ -96,10 +100,9 @@ function schemaVisitor(schema: unknown, rules: GbnfRules): SchemaContext {
     }
     const ref = readString(sub, '$ref', place);
     if (ref !== undefined) return visitRef(sub, ref, place);
-    if ('const' in sub) usePrimitive(rules, 'space');
     if ('const' in sub) return literals([sub['const']]);
     const enumValues = readSchemaList(sub, 'enum', place);
-    if (enumValues) return (usePrimitive(rules, 'space'), literals(enumValues));
+    if (enumValues) return literals(enumValues);
     const anyOf = readSchemaList(sub, 'anyOf', place);
     const oneOf = readSchemaList(sub, 'oneOf', place);
     if (anyOf && oneOf) throw unsupportedSchema(place, "'anyOf' and 'oneOf' together are not supported");
@@ -122,7 +125,7 @@ function schemaVisitor(schema: unknown, rules: GbnfRules): SchemaContext {
   }
 
   function visitType(sub: SchemaObject, type: unknown, name: string, place: SchemaPlace): string {
-    if (type === undefined) return usePrimitive(rules, 'value');
+    if (type === undefined) return notation.any(rules, 'value');
     if (typeof type !== 'string' || !(TYPES as readonly string[]).includes(type))
       throw invalidSchema(place, `'type' must be one of ${TYPES.join(', ')} (got ${JSON.stringify(type)})`);
     if (type === 'string') return stringExpression(ctx, sub, place);

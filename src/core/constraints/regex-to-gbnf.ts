@@ -15,6 +15,14 @@ import { parseRegex } from './regex-parse';
 export interface RegexGbnfOptions {
   /** Emit JSON-string-escaped text (for a pattern inside a JSON string). */
   readonly json?: boolean;
+  /** Code points a set or `.` leaves out (Gemma's strings: `<`, which would begin their closing mark). */
+  readonly exclude?: readonly CodeRange[];
+}
+
+/** How text is emitted: JSON-escaped or not, and what sets leave out. */
+interface TextMode {
+  readonly json: boolean;
+  readonly exclude: readonly CodeRange[];
 }
 
 const JSON_UNSAFE: readonly CodeRange[] = [
@@ -31,7 +39,8 @@ function jsonText(cp: number): string {
   return String.fromCodePoint(cp);
 }
 
-function setExpression(ranges: readonly CodeRange[], json: boolean): string {
+function setExpression(all: readonly CodeRange[], { json, exclude }: TextMode): string {
+  const ranges = exclude.length === 0 ? all : subtractRanges(all, exclude);
   const safe = json ? subtractRanges(ranges, JSON_UNSAFE) : [...ranges];
   const parts: string[] = [];
   if (safe.length > 0) {
@@ -50,22 +59,22 @@ function needsParens(node: RegexNode): boolean {
   return node.type === 'seq' || node.type === 'alt';
 }
 
-function emit(node: RegexNode, json: boolean): string {
+function emit(node: RegexNode, mode: TextMode): string {
   switch (node.type) {
     case 'empty':
       return '""';
     case 'char':
-      return gbnfLiteral(json ? jsonText(node.cp) : String.fromCodePoint(node.cp));
+      return gbnfLiteral(mode.json ? jsonText(node.cp) : String.fromCodePoint(node.cp));
     case 'set':
-      return setExpression(node.ranges, json);
+      return setExpression(node.ranges, mode);
     case 'seq':
       return mergeLiterals(
-        node.items.map((item) => (item.type === 'alt' ? `(${emit(item, json)})` : emit(item, json))),
+        node.items.map((item) => (item.type === 'alt' ? `(${emit(item, mode)})` : emit(item, mode))),
       ).join(' ');
     case 'alt':
-      return node.options.map((option) => emit(option, json)).join(' | ');
+      return node.options.map((option) => emit(option, mode)).join(' | ');
     case 'repeat': {
-      const inner = needsParens(node.node) ? `(${emit(node.node, json)})` : emit(node.node, json);
+      const inner = needsParens(node.node) ? `(${emit(node.node, mode)})` : emit(node.node, mode);
       const { min, max } = node;
       if (min === 0 && max === null) return `${inner}*`;
       if (min === 1 && max === null) return `${inner}+`;
@@ -95,17 +104,17 @@ export function regexExpression(
   param: string,
   options: RegexGbnfOptions & { fullMatch?: boolean } = {},
 ): string {
-  const json = options.json === true;
+  const mode = { json: options.json === true, exclude: options.exclude ?? [] };
   const parsed = parseRegex(pattern, param);
-  const body = emit(parsed.node, json);
+  const body = emit(parsed.node, mode);
   const wrapped = parsed.node.type === 'alt' ? `(${body})` : body;
   if (options.fullMatch !== false) return wrapped;
-  const any = `${setExpression([[0, MAX_CODE_POINT]], json)}*`;
+  const any = `${setExpression([[0, MAX_CODE_POINT]], mode)}*`;
   return [parsed.anchoredStart ? '' : any, wrapped, parsed.anchoredEnd ? '' : any].filter(Boolean).join(' ');
 }
 
 /** A whole GBNF grammar whose `root` matches exactly the strings `pattern` matches in full. */
 export function regexToGbnf(pattern: string, param: string): string {
   const parsed = parseRegex(pattern, param);
-  return `root ::= ${emit(parsed.node, false)}\n`;
+  return `root ::= ${emit(parsed.node, { json: false, exclude: [] })}\n`;
 }

@@ -1,13 +1,13 @@
 /**
  * `type: object` -> GBNF, in llama.cpp's shape: required properties first (in declared
- * order), then optional ones in declared order, each present or not; `additionalProperties`
+ * order), then optional ones in declared order, each present or not (in a notation that sorts
+ * keys, as Gemma 4's template writes them, all in key order); `additionalProperties`
  * true or a schema lets more `"key": value` pairs follow. An object schema with properties
  * and no `additionalProperties` gets no extra keys (as llama.cpp does: stricter, never looser).
  */
 import type { SchemaContext } from './schema-context';
 import type { SchemaObject } from './schema-keywords';
 import type { SchemaPlace } from './schema-error';
-import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
 import { childPlace } from './schema-error';
 import { isSchemaObject, readSchemaMap, readStringList } from './schema-keywords';
@@ -42,21 +42,19 @@ export function objectExpression(ctx: SchemaContext, schema: SchemaObject, name:
     required.size === 0 &&
     (additional === undefined || additional === true)
   ) {
-    return usePrimitive(ctx.rules, 'object');
+    return ctx.notation.any(ctx.rules, 'object');
   }
   usePrimitive(ctx.rules, 'space');
   const prefix = name === 'root' ? '' : `${name}-`;
   const kvRule = (key: string, valueSchema: unknown, at: SchemaPlace): string => {
     const value = ctx.ruleFor(valueSchema, `${prefix}${key}`, at);
-    return ctx.rules.add(`${prefix}${key}-kv`, `${gbnfLiteral(JSON.stringify(key))} space ":" space ${value}`);
+    return ctx.rules.add(`${prefix}${key}-kv`, `${ctx.notation.key(key)} ${value}`);
   };
   const declared = Object.keys(properties).filter((key) => properties[key] !== false);
   const undeclaredRequired = [...required].filter((key) => !(key in properties));
-  const keys = [
-    ...declared.filter((k) => required.has(k)),
-    ...undeclaredRequired,
-    ...declared.filter((k) => !required.has(k)),
-  ];
+  const keys = ctx.notation.sortedKeys
+    ? [...declared, ...undeclaredRequired].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    : [...declared.filter((k) => required.has(k)), ...undeclaredRequired, ...declared.filter((k) => !required.has(k))];
   const items: Item[] = keys.map((key) => ({
     kv: kvRule(key, key in properties ? properties[key] : true, childPlace(place, 'properties', key)),
     required: required.has(key),
@@ -64,7 +62,7 @@ export function objectExpression(ctx: SchemaContext, schema: SchemaObject, name:
   }));
   if (openEnded) {
     const value = ctx.ruleFor(additional, `${prefix}additional`, childPlace(place, 'additionalProperties'));
-    const kv = ctx.rules.add(`${prefix}additional-kv`, `${usePrimitive(ctx.rules, 'string')} ":" space ${value}`);
+    const kv = ctx.rules.add(`${prefix}additional-kv`, `${ctx.notation.anyKey(ctx.rules)} ${value}`);
     items.push({ kv, required: false, repeated: true });
   }
   const body = sequence(items, 0, true);

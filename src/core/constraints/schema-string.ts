@@ -13,9 +13,9 @@ import { regexExpression } from './regex-to-gbnf';
 import { childPlace, invalidSchema, unsupportedSchema } from './schema-error';
 import { readCount, readString } from './schema-keywords';
 
-function patternExpression(pattern: string, place: SchemaPlace): string {
+function patternExpression(ctx: SchemaContext, pattern: string, place: SchemaPlace): string {
   try {
-    return regexExpression(pattern, place.param, { json: true, fullMatch: false });
+    return regexExpression(pattern, place.param, { ...ctx.notation.pattern, fullMatch: false });
   } catch (error) {
     if (!(error instanceof InvalidRequestError)) throw error;
     const at = childPlace(place, 'pattern');
@@ -37,20 +37,21 @@ export function stringExpression(ctx: SchemaContext, schema: SchemaObject, place
       );
     if (hasLength || pattern !== undefined)
       throw unsupportedSchema(place, `'format' combined with 'pattern' or a length is not supported`);
-    return usePrimitive(ctx.rules, format);
+    return ctx.notation.format(ctx.rules, format);
   }
   if (pattern !== undefined) {
     if (hasLength) throw unsupportedSchema(place, `'pattern' combined with 'minLength'/'maxLength' is not supported`);
     usePrimitive(ctx.rules, 'space');
-    return `"\\"" ${patternExpression(pattern, place)} "\\"" space`;
+    const { quote } = ctx.notation;
+    return `${quote} ${patternExpression(ctx, pattern, place)} ${quote} space`;
   }
-  if (!hasLength) return usePrimitive(ctx.rules, 'string');
+  if (!hasLength) return ctx.notation.any(ctx.rules, 'string');
   const min = minLength ?? 0;
   if (maxLength !== undefined && maxLength < min)
     throw invalidSchema(place, `'maxLength' (${maxLength}) is less than 'minLength' (${min})`);
-  usePrimitive(ctx.rules, 'char');
+  const char = ctx.notation.char(ctx.rules);
   usePrimitive(ctx.rules, 'space');
   const repeat =
     maxLength === min ? `{${min}}` : maxLength === undefined && min === 0 ? '*' : `{${min},${maxLength ?? ''}}`;
-  return `"\\"" char${repeat} "\\"" space`;
+  return `${ctx.notation.quote} ${char}${repeat} ${ctx.notation.quote} space`;
 }

@@ -46,7 +46,7 @@ export interface ToolCallOptions {
 }
 
 /** What a strict function without `parameters` takes: nothing (OpenAI's reading of strict). */
-const NO_PARAMETERS = { type: 'object', properties: {}, additionalProperties: false };
+export const NO_PARAMETERS = { type: 'object', properties: {}, additionalProperties: false };
 
 /** The grammar, or null where the format has no opening text for a lazy grammar to wait for. */
 export function toolCallGrammar(

@@ -4,14 +4,31 @@
  * marks (taken as written, no escapes), dicts `{key:value,…}` with bare keys (any text up to
  * `:`), lists `[…]`, and JSON's numbers, `true`, `false` and `null`.
  *
+ * `writeGemmaValue` writes a JSON value in that notation, as Gemma 4's template writes a call's
+ * arguments (`format_argument`): keys bare and sorted (`dictsort`, by code point as llama-server's
+ * Jinja sorts), no spaces.
+ *
  * @example
  * readGemmaValue('{city:<|"|>Paris<|"|>,days:[3]}', 0, true) // { json: '{"city":"Paris","days":[3]}', end: 31 }
+ * writeGemmaValue({ days: [3], city: 'Paris' }) // '{city:<|"|>Paris<|"|>,days:[3]}'
  */
+import { isRecord } from './is-record';
 import type { ValueRead } from './python-literal';
 
 /** Gemma's string mark. */
 export const GEMMA_QUOTE = '<|"|>';
 const LITERAL = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?)/;
+
+/** `value` (JSON data) in Gemma's notation. */
+export function writeGemmaValue(value: unknown): string {
+  if (typeof value === 'string') return `${GEMMA_QUOTE}${value}${GEMMA_QUOTE}`;
+  if (Array.isArray(value)) return `[${value.map(writeGemmaValue).join(',')}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${keys.map((key) => `${key}:${writeGemmaValue(value[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
 
 /** The value at `start` (after any whitespace); `final`: the text will not go on. */
 export function readGemmaValue(text: string, start: number, final: boolean): ValueRead {

@@ -1,6 +1,6 @@
 /** Gemma 4's tool-call notation read as JSON text, as llama-server's Gemma 4 parser reads a call's arguments. */
 import { describe, expect, it } from 'vitest';
-import { readGemmaValue } from '../../../../../src/core/util/gemma-value';
+import { readGemmaValue, writeGemmaValue } from '../../../../../src/core/util/gemma-value';
 
 describe('readGemmaValue', () => {
   it.each([
@@ -18,5 +18,13 @@ describe('readGemmaValue', () => {
       expect(readGemmaValue(text, 0, false)).toBe('incomplete');
     expect(readGemmaValue('12', 0, true)).toStrictEqual({ json: '12', end: 2 });
     for (const text of ['{a:x}', 'oops', '{a}']) expect(readGemmaValue(text, 0, false)).toBeNull();
+  });
+
+  it('writes JSON data as the template writes it (keys bare, sorted by code point, no spaces), read back to the same', () => {
+    const value = { days: [3, -1.5], city: 'Paris', Zone: null, ok: true, at: { b: 'x y', a: [] } };
+    const text = writeGemmaValue(value);
+    expect(text).toBe('{Zone:null,at:{a:[],b:<|"|>x y<|"|>},city:<|"|>Paris<|"|>,days:[3,-1.5],ok:true}');
+    const read = readGemmaValue(text, 0, true);
+    expect(read === null || read === 'incomplete' ? read : JSON.parse(read.json)).toStrictEqual(value);
   });
 });
