@@ -8,6 +8,7 @@
 import type { SchemaContext } from './schema-context';
 import type { SchemaObject } from './schema-keywords';
 import type { SchemaPlace } from './schema-error';
+import { dictsortKeys } from '../util/gemma-value';
 import { usePrimitive } from './json-primitives';
 import { childPlace } from './schema-error';
 import { isSchemaObject, readSchemaMap, readStringList } from './schema-keywords';
@@ -53,7 +54,7 @@ export function objectExpression(ctx: SchemaContext, schema: SchemaObject, name:
   const declared = Object.keys(properties).filter((key) => properties[key] !== false);
   const undeclaredRequired = [...required].filter((key) => !(key in properties));
   const keys = ctx.notation.sortedKeys
-    ? [...declared, ...undeclaredRequired].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    ? dictsortKeys([...declared, ...undeclaredRequired])
     : [...declared.filter((k) => required.has(k)), ...undeclaredRequired, ...declared.filter((k) => !required.has(k))];
   const items: Item[] = keys.map((key) => ({
     kv: kvRule(key, key in properties ? properties[key] : true, childPlace(place, 'properties', key)),

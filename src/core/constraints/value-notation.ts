@@ -1,6 +1,6 @@
 /**
  * How a schema's values are written: JSON (llama.cpp's json-schema-to-grammar rules), or Gemma 4's
- * tool-call notation (strings between `<|"|>` marks with no escapes, bare keys in code-point order,
+ * tool-call notation (strings between `<|"|>` marks with no escapes, bare keys in `dictsort` order,
  * JSON's numbers, `true`, `false`, `null`), which the schema converter also writes so a strict
  * tool's arguments on Gemma 4 are held to their schema. The schema converter asks its notation for
  * every piece that is not the same in both (strings, keys, literals, any value).

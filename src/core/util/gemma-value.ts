@@ -5,8 +5,9 @@
  * `:`), lists `[…]`, and JSON's numbers, `true`, `false` and `null`.
  *
  * `writeGemmaValue` writes a JSON value in that notation, as Gemma 4's template writes a call's
- * arguments (`format_argument`): keys bare and sorted (`dictsort`, by code point as llama-server's
- * Jinja sorts), no spaces.
+ * arguments (`format_argument`): keys bare and sorted as Jinja's `dictsort` sorts them (case
+ * insensitive, as Python's Jinja and the engine's render; llama-server's Jinja sorts by code point,
+ * a FIXME there), no spaces.
  *
  * @example
  * readGemmaValue('{city:<|"|>Paris<|"|>,days:[3]}', 0, true) // { json: '{"city":"Paris","days":[3]}', end: 31 }
@@ -24,10 +25,16 @@ export function writeGemmaValue(value: unknown): string {
   if (typeof value === 'string') return `${GEMMA_QUOTE}${value}${GEMMA_QUOTE}`;
   if (Array.isArray(value)) return `[${value.map(writeGemmaValue).join(',')}]`;
   if (isRecord(value)) {
-    const keys = Object.keys(value).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const keys = dictsortKeys(Object.keys(value));
     return `{${keys.map((key) => `${key}:${writeGemmaValue(value[key])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/** `keys` in Jinja's `dictsort` order: by their lower case, ties as they come. */
+export function dictsortKeys(keys: readonly string[]): string[] {
+  const lower = (key: string) => key.toLowerCase();
+  return [...keys].sort((a, b) => (lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : 0));
 }
 
 /** The value at `start` (after any whitespace); `final`: the text will not go on. */

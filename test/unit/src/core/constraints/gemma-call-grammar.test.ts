@@ -40,13 +40,13 @@ describe('gemmaCallGrammar', () => {
     expect(gemmaCallGrammar({ tools: [tool], parallel: false, lazy: false }).trigger).toBeNull();
   });
 
-  it("holds a strict tool's arguments to its schema in Gemma's notation: keys bare and sorted, strings between <|\"|> marks", () => {
+  it("holds a strict tool's arguments to its schema in Gemma's notation: keys bare and in dictsort's order, strings between <|\"|> marks", () => {
     const { gbnf } = gemmaCallGrammar({ tools: [strict], parallel: false, lazy: false });
     checkGbnf(gbnf, 'tools');
     const accepts = gbnfToRegExp(gbnf);
     const good = [
       '{days:3,unit:<|"|>c<|"|>}',
-      '{code:<|"|>CDG<|"|>,day:<|"|>2026-12-07<|"|>,days:7,note:<|"|>ab<|"|>,tags:[<|"|>x<|"|>,<|"|>x<|"|>],unit:<|"|>f<|"|>,when:{Hour:9,am:true}}',
+      '{code:<|"|>CDG<|"|>,day:<|"|>2026-12-07<|"|>,days:7,note:<|"|>ab<|"|>,tags:[<|"|>x<|"|>,<|"|>x<|"|>],unit:<|"|>f<|"|>,when:{am:true,Hour:9}}',
       '{days:1,unit:<|"|>c<|"|>,when:{Hour:12}}',
       '{days:2,note:<|"|><|"|>,unit:<|"|>c<|"|>}',
     ];
@@ -69,6 +69,7 @@ describe('gemmaCallGrammar', () => {
       '{days:3,note:<|"|>abcd<|"|>,unit:<|"|>c<|"|>}', // longer than maxLength
       '{days:3,note:<|"|>a<b<|"|>,unit:<|"|>c<|"|>}', // '<' could begin the closing mark
       '{days:3,unit:<|"|>c<|"|>,when:{am:true}}', // Hour is required
+      '{days:3,unit:<|"|>c<|"|>,when:{Hour:9,am:true}}', // dictsort's order is case-insensitive
       '{days:3,extra:1,unit:<|"|>c<|"|>}', // no additional properties
     ];
     for (const args of bad) expect(accepts.test(call(args)), args).toBe(false);
