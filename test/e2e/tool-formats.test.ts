@@ -39,6 +39,8 @@ const TOOL = { type: 'function', function: { name: 'get_weather', parameters: SC
 
 /** Gemma 4's template: calls in Gemma's notation (`<|tool_call>call:f{city:<|"|>x<|"|>}<tool_call|>`). */
 const GEMMA = { id: 'inpage-test-gemma4', template: 'google-gemma-4-31B-it' };
+/** MiniCPM5's template: XML calls (`<function name="f"><param name="city">x</param></function>`). */
+const MINICPM5 = { id: 'inpage-test-minicpm5', template: 'openbmb-MiniCPM5-1B' };
 /** Thinking off: the template's answer opens `<think>`, which this model would never close. */
 const NO_THINKING = { chat_template_kwargs: { enable_thinking: false } };
 
@@ -69,6 +71,8 @@ const MODELS = [
   },
   // The schema in Gemma's notation: keys bare and sorted, strings between `<|"|>` marks.
   { ...GEMMA, starts: '<|tool_call>call:get_weather{city:<|"|>', extra: NO_THINKING },
+  // Each argument as XML, its string text held to the schema (three characters at most, no `<`).
+  { ...MINICPM5, starts: '<functionname="get_weather"><paramname="city">', extra: NO_THINKING },
 ];
 
 /** Qwen3.5's template: tagged calls (`<function=…>`), held by their own grammar. */
@@ -241,6 +245,10 @@ describe("tool calls in the template's own format", () => {
       id: 'inpage-test-ministral',
       call: '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris", "days": 3, "metric": true, "note": null, "tags": ["a", 1], "opts": {"k": "v"}}',
     },
+    {
+      id: MINICPM5.id,
+      call: `<function name="get_weather"><param name="city">Paris</param><param name="days">3</param><param name="metric">True</param><param name="note"></param><param name="tags">a1</param><param name="opts"></param></function>`,
+    },
   ];
   for (const { id, call } of HISTORY) {
     test(
@@ -275,6 +283,65 @@ describe("tool calls in the template's own format", () => {
       },
     );
   }
+
+  test(
+    'inpage-test-minicpm5 against llama-server: XML calls (what MiniCPM5 writes) are read the same',
+    { skip: skip ?? false },
+    async () => {
+      const properties = {
+        city: { type: 'string' },
+        days: { type: 'integer' },
+        opts: { type: 'object' },
+        mix: { type: ['string', 'integer'] },
+      };
+      const tools = [
+        { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties } } },
+      ];
+      const call = (params: string) => `<function name="get_weather">${params}</function>`;
+      const texts = [
+        `Checking. ${call('<param name="city">Paris</param><param name="days">3</param>')}`,
+        call('<param name="city"><![CDATA[a<b\n&c]]></param><param name="opts">{"a": [1, 2]}</param>'),
+        `${call('\n<param name="city"> Paris </param>\n<param name="mix">3</param>\n')}\n${call('')}`,
+      ];
+      // Each call's name and arguments as data (llama-server keeps a JSON value's whitespace; this engine compacts it).
+      const read = (message: Answer['choices'][number]['message'] | undefined) => ({
+        content: message?.content || null,
+        calls: (message?.tool_calls ?? []).map((c) => [c.function.name, JSON.parse(c.function.arguments) as unknown]),
+      });
+      const server = await startLlamaServer({ model: MINICPM5.id, args: ['--jinja'] });
+      try {
+        for (const text of texts) {
+          const [, content, calls] = await readWritten(MINICPM5.id, text, tools, NO_THINKING);
+          const own = read({
+            content: content as string | null,
+            tool_calls: (calls as Call['function'][]).map((f) => ({ id: '', type: 'function', function: f })),
+          });
+          // llama-server takes no grammar with tools: it reads the text as an assistant message it
+          // continues, the end of text (257) its only next token.
+          const reply = await fetch(`${server.baseURL}/chat/completions`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              messages: [
+                { role: 'user', content: 'abc' },
+                { role: 'assistant', content: text },
+              ],
+              tools,
+              logit_bias: { 257: 100 },
+              max_tokens: 4,
+              temperature: 0,
+            }),
+          });
+          assert.equal(reply.status, 200, text);
+          const native = read(((await reply.json()) as Answer).choices[0]?.message);
+          assert.deepEqual(own, native, text);
+          assert.ok(native.calls.length > 0, text);
+        }
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 
   test('inpage-test-lfm2: a Python-style call (what LFM2 writes) is read, its values as JSON', async () => {
     const text = `Let me check.<|tool_call_start|>[get_weather(city='New York', days=3, metric=True, tags=['a', None]), noop()]<|tool_call_end|>`;

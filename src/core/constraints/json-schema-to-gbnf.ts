@@ -78,7 +78,10 @@ export function addSchemaRule(
 /** The visitor for one schema (the root its local `$ref`s resolve in), writing into `rules`. */
 function schemaVisitor(schema: unknown, rules: GbnfRules, notation: ValueNotation): SchemaContext {
   const refs = new Map<string, string>();
-  const literals = (values: readonly unknown[]) => (usePrimitive(rules, 'space'), notation.literal(...values));
+  const literals = (values: readonly unknown[]) => {
+    if (notation.space !== '') usePrimitive(rules, notation.space);
+    return notation.literal(...values);
+  };
 
   const ctx: SchemaContext = {
     rules,

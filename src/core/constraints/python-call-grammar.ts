@@ -20,7 +20,7 @@ import { isRecord } from '../util/is-record';
 import { GbnfRules } from './gbnf-rules';
 import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
-import { argumentsRule, propertyRule, toolShape } from './tool-arguments';
+import { propertyRule, toolArguments } from './tool-arguments';
 import type { ToolCallGrammar, ToolCallOptions, ToolSchema } from './tool-call-grammar';
 import { PYTHON_TOOL_FORMAT } from '../domain/tool-call-format';
 
@@ -33,16 +33,12 @@ export function pythonCallGrammar({ tools, parallel, lazy }: ToolCallOptions): T
   rules.set('root', '');
   const space = usePrimitive(rules, 'space');
   const calls = tools.map((tool) => {
-    const { properties, required } = toolShape(tool.parameters);
-    const argument = (key: string) => {
-      const value = valueRule(rules, tool, key, properties[key]);
-      return rules.add(`${tool.name}-arg-${key}`, `${gbnfLiteral(`${key}=`)} ${value}`);
-    };
-    const needed = required.filter((key) => key in properties).map(argument);
-    const optional = Object.keys(properties)
-      .filter((key) => !required.includes(key))
-      .map(argument);
-    const args = argumentsRule(needed, optional, '", "');
+    const args = toolArguments(
+      tool,
+      (key, schema) =>
+        rules.add(`${tool.name}-arg-${key}`, `${gbnfLiteral(`${key}=`)} ${valueRule(rules, tool, key, schema)}`),
+      '", "',
+    );
     return rules.add(tool.name, `${gbnfLiteral(`${tool.name}(`)} ${args} ")"`.replace(/ {2,}/g, ' '));
   });
   const one = `( ${calls.join(' | ')} )`;

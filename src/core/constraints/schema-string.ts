@@ -41,17 +41,21 @@ export function stringExpression(ctx: SchemaContext, schema: SchemaObject, place
   }
   if (pattern !== undefined) {
     if (hasLength) throw unsupportedSchema(place, `'pattern' combined with 'minLength'/'maxLength' is not supported`);
-    usePrimitive(ctx.rules, 'space');
-    const { quote } = ctx.notation;
-    return `${quote} ${patternExpression(ctx, pattern, place)} ${quote} space`;
+    return marked(ctx, patternExpression(ctx, pattern, place));
   }
   if (!hasLength) return ctx.notation.any(ctx.rules, 'string');
   const min = minLength ?? 0;
   if (maxLength !== undefined && maxLength < min)
     throw invalidSchema(place, `'maxLength' (${maxLength}) is less than 'minLength' (${min})`);
   const char = ctx.notation.char(ctx.rules);
-  usePrimitive(ctx.rules, 'space');
   const repeat =
     maxLength === min ? `{${min}}` : maxLength === undefined && min === 0 ? '*' : `{${min},${maxLength ?? ''}}`;
-  return `${ctx.notation.quote} ${char}${repeat} ${ctx.notation.quote} space`;
+  return marked(ctx, `${char}${repeat}`);
+}
+
+/** `body` between the notation's string marks, then the whitespace after a value. */
+function marked(ctx: SchemaContext, body: string): string {
+  const { quote, space } = ctx.notation;
+  if (space !== '') usePrimitive(ctx.rules, space);
+  return [quote, body, quote, space].filter((part) => part !== '').join(' ');
 }

@@ -4,7 +4,8 @@
  * `"<tool_call>\n" "<function=NAME>\n" args "</function>\n" "</tool_call>" space`, one alternative
  * per tool, repeated when calls may be parallel. An argument is `"<parameter=KEY>\n" value
  * "\n</parameter>\n"`: a property that may be a string takes text (here: text without a line
- * that starts with `<`, where llama-server takes any text up to the closing tag), any other its
+ * that starts with `<`, where llama-server takes any text up to the closing tag; one line held to
+ * its schema where that holds the text: an enum, a pattern, a length, a format), any other its
  * schema's JSON. The required arguments come in any order (up to three of them; more, in the
  * schema's order), then any optional ones. A tool that is not strict takes text where its
  * property's schema cannot be enforced; a strict one's is a 400 naming it. Lazy: from `<tool_call>`.
@@ -18,10 +19,13 @@
 import { GbnfRules } from './gbnf-rules';
 import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
-import type { ToolCallGrammar, ToolCallOptions, ToolSchema } from './tool-call-grammar';
-import { argumentsRule, propertyRule, toolShape } from './tool-arguments';
+import type { ToolCallGrammar, ToolCallOptions } from './tool-call-grammar';
+import { textOrJsonRule, toolArguments } from './tool-arguments';
+import { textNotation } from './value-notation';
 
 const VALUE_END = '\n</parameter>\n';
+/** A value's text held to its schema: one line. */
+const LINE = textNotation([[0x0a, 0x0a]]);
 
 export function taggedCallGrammar({ tools, parallel, lazy }: ToolCallOptions): ToolCallGrammar {
   const rules = new GbnfRules();
@@ -29,16 +33,11 @@ export function taggedCallGrammar({ tools, parallel, lazy }: ToolCallOptions): T
   const space = usePrimitive(rules, 'space');
   const text = rules.add('xml-arg-string', `( [^\\n] | "\\n" [^<] )* ${gbnfLiteral(VALUE_END)}`);
   const calls = tools.map((tool) => {
-    const { properties, required } = toolShape(tool.parameters);
-    const argument = (key: string) => {
-      const value = valueRule(rules, tool, key, properties[key], text);
+    const args = toolArguments(tool, (key, schema) => {
+      const rule = textOrJsonRule(rules, tool, key, schema, LINE);
+      const value = rule === null ? text : `${rule} ${gbnfLiteral(VALUE_END)}`;
       return rules.add(`${tool.name}-arg-${key}`, `${gbnfLiteral(`<parameter=${key}>\n`)} ${value}`);
-    };
-    const needed = required.filter((key) => key in properties).map(argument);
-    const optional = Object.keys(properties)
-      .filter((key) => !required.includes(key))
-      .map(argument);
-    const args = argumentsRule(needed, optional);
+    });
     return rules.add(
       tool.name,
       `${gbnfLiteral(`<function=${tool.name}>\n`)} ${args} ${gbnfLiteral('</function>\n')}`.replace(/ {2,}/g, ' '),
@@ -50,21 +49,4 @@ export function taggedCallGrammar({ tools, parallel, lazy }: ToolCallOptions): T
   );
   rules.set('root', parallel ? `${call}+` : call);
   return { gbnf: rules.format(), trigger: lazy ? '<tool_call>' : null };
-}
-
-/** A property's value: text where it may be a string (or its schema cannot be enforced on a tool that is not strict), else its JSON. */
-function valueRule(rules: GbnfRules, tool: ToolSchema, key: string, schema: unknown, text: string): string {
-  if (mayBeString(schema)) return text;
-  const rule = propertyRule(rules, tool, key, schema);
-  return rule === null ? text : `${rule} ${gbnfLiteral(VALUE_END)}`;
-}
-
-/** Whether the schema allows a string (its `type`, or a string among its `enum` or `const`). */
-function mayBeString(schema: unknown): boolean {
-  if (typeof schema !== 'object' || schema === null) return false;
-  const type: unknown = Reflect.get(schema, 'type');
-  if (type === 'string' || (Array.isArray(type) && type.includes('string'))) return true;
-  const values: unknown = Reflect.get(schema, 'enum');
-  if (Array.isArray(values) && values.some((value) => typeof value === 'string')) return true;
-  return typeof Reflect.get(schema, 'const') === 'string';
 }

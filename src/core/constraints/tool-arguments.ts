@@ -10,6 +10,7 @@
 import { isRecord } from '../util/is-record';
 import { GbnfRules } from './gbnf-rules';
 import { addSchemaRule } from './json-schema-to-gbnf';
+import { JSON_NOTATION, type ValueNotation } from './value-notation';
 import type { ToolSchema } from './tool-call-grammar';
 
 /** The most required arguments written in any order (their orders are alternatives: 3! = 6). */
@@ -33,16 +34,57 @@ export function argumentsRule(needed: readonly string[], optional: readonly stri
 }
 
 /**
- * The rule of a tool's property `key` (its `schema`'s JSON, its `$ref`s resolved in the tool's
- * parameters, where it sits), or null where a tool that is not strict has a schema a grammar
- * cannot enforce (a strict one's is a 400 naming it). Checked in scratch rules first, so a
- * half-added rule set never stays.
+ * The body over a tool's arguments, one rule per property (`argument(key, schema)`), the required
+ * ones first in any order (`argumentsRule`), with `separator` between them.
  */
-export function propertyRule(rules: GbnfRules, tool: ToolSchema, key: string, schema: unknown): string | null {
+export function toolArguments(
+  tool: ToolSchema,
+  argument: (key: string, schema: unknown) => string,
+  separator = '',
+): string {
+  const { properties, required } = toolShape(tool.parameters);
+  const rule = (key: string) => argument(key, properties[key]);
+  const needed = required.filter((key) => key in properties).map(rule);
+  const optional = Object.keys(properties)
+    .filter((key) => !required.includes(key))
+    .map(rule);
+  return argumentsRule(needed, optional, separator);
+}
+
+/**
+ * The rule of a value a tagged or XML call writes as text where it may be a string: its JSON where
+ * it may not; its text in `text` where its schema holds the text (`holdsText`); else null (any
+ * text), as where a tool that is not strict has a schema a grammar cannot enforce.
+ */
+export function textOrJsonRule(
+  rules: GbnfRules,
+  tool: ToolSchema,
+  key: string,
+  schema: unknown,
+  text: ValueNotation,
+): string | null {
+  if (!mayBeString(schema)) return propertyRule(rules, tool, key, schema);
+  return holdsText(schema) ? propertyRule(rules, tool, key, schema, text) : null;
+}
+
+/**
+ * The rule of a tool's property `key` (its `schema`'s JSON, or its text in `notation`; its `$ref`s
+ * resolved in the tool's parameters, where it sits), or null where a tool that is not strict has a
+ * schema a grammar cannot enforce (a strict one's is a 400 naming it). Checked in scratch rules
+ * first, so a half-added rule set never stays.
+ */
+export function propertyRule(
+  rules: GbnfRules,
+  tool: ToolSchema,
+  key: string,
+  schema: unknown,
+  notation: ValueNotation = JSON_NOTATION,
+): string | null {
   const add = (into: GbnfRules) =>
     addSchemaRule(into, schema, `${tool.name}-${key}-value`, tool.param, {
       root: tool.parameters,
       path: `#/properties/${key}`,
+      notation,
     });
   if (tool.strict !== true) {
     try {
@@ -71,4 +113,33 @@ function permutations(items: string[]): string[][] {
   return items.flatMap((item, i) =>
     permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
   );
+}
+
+/**
+ * Whether the schema allows a string (its `type`, or a string among its `enum` or `const`): a
+ * tagged or XML call's value is then its text, not JSON.
+ */
+export function mayBeString(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const type: unknown = Reflect.get(schema, 'type');
+  if (type === 'string' || (Array.isArray(type) && type.includes('string'))) return true;
+  const values: unknown = Reflect.get(schema, 'enum');
+  if (Array.isArray(values) && values.some((value) => typeof value === 'string')) return true;
+  return typeof Reflect.get(schema, 'const') === 'string';
+}
+
+/** Text keywords a string's schema holds it to. */
+const TEXT_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format'];
+
+/**
+ * Whether a property's values are strings only and its schema holds their text (an `enum` or a
+ * `const` of strings, or a string's length, pattern or format): a tagged or XML call, which writes
+ * the text as it is, holds it in `textNotation` then (else any text).
+ */
+export function holdsText(schema: unknown): boolean {
+  if (!isRecord(schema)) return false;
+  const values = schema['enum'];
+  if (Array.isArray(values)) return values.length > 0 && values.every((value) => typeof value === 'string');
+  if ('const' in schema) return typeof schema['const'] === 'string';
+  return schema['type'] === 'string' && TEXT_KEYWORDS.some((keyword) => keyword in schema);
 }

@@ -13,6 +13,7 @@
  * PYTHON_TOOL_FORMAT // LFM2: <|tool_call_start|>[f(city='Paris', days=3), g()]<|tool_call_end|>
  * { open: '[TOOL_CALLS]', close: '', args: '[ARGS]', array: false, syntax: 'named' } // Ministral 3, Devstral: [TOOL_CALLS]f[ARGS]{...}
  * GEMMA_TOOL_FORMAT // Gemma 4: <|tool_call>call:f{city:<|"|>Paris<|"|>,days:3}<tool_call|>
+ * XML_TOOL_FORMAT // MiniCPM5: <function name="f"><param name="city">Paris</param><param name="days">3</param></function>
  */
 export interface ToolCallFormat {
   /** The text before a call (before the array of calls where `array`); '' where a call is bare JSON. */
@@ -37,9 +38,12 @@ export interface ToolCallFormat {
    *   (Mistral's `[TOOL_CALLS]f[ARGS]{...}`: Ministral 3, Devstral, Mistral Small 3.2, whose
    *   `[CALL_ID]` before `[ARGS]` is `idTag`);
    * - `gemma`: the name, then the arguments in Gemma's own notation (`{key:value,…}`, strings between
-   *   `<|"|>`), after `open` each (Gemma 4's template; llama-server's common/parsers/gemma4.cpp).
+   *   `<|"|>`), after `open` each (Gemma 4's template; llama-server's common/parsers/gemma4.cpp);
+   * - `xml`: the name, `">`, then one `<param name="KEY">VALUE</param>` per argument, after `open`
+   *   each: a value that may be a string is its text (or a `<![CDATA[…]]>` of it), any other its
+   *   JSON (MiniCPM5's template; llama-server's common/parsers/minicpm5.cpp).
    */
-  readonly syntax?: 'tagged' | 'python' | 'named' | 'gemma';
+  readonly syntax?: 'tagged' | 'python' | 'named' | 'gemma' | 'xml';
   /** In the `named` syntax, the text that opens a call's id between its name and `args` (`[CALL_ID]`). */
   readonly idTag?: string;
   /**
@@ -76,6 +80,15 @@ export const GEMMA_TOOL_FORMAT: ToolCallFormat = {
   args: '',
   array: false,
   syntax: 'gemma',
+};
+
+/** MiniCPM5's calls: `<function name="f"><param name="city">Paris</param></function>`, each on its own. */
+export const XML_TOOL_FORMAT: ToolCallFormat = {
+  open: '<function name="',
+  close: '</function>',
+  args: '',
+  array: false,
+  syntax: 'xml',
 };
 
 /** Whether two formats are the same. */

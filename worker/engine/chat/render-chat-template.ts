@@ -11,7 +11,7 @@
 import { Template } from '@huggingface/jinja';
 import { InvalidRequestError, InternalServerError } from '#core/domain/errors';
 import { alignRender, substituteRender } from './align-render';
-import { usePythonStringFilter } from './jinja-string-filter';
+import { usePythonText } from './jinja-python-text';
 import { SentinelTable } from './template-sentinels';
 import { templateInputs, withThinkingDefault, type TemplateRequest } from './template-inputs';
 import type { PromptSegment } from './prompt-segments';
@@ -30,7 +30,7 @@ export interface RenderedPrompt {
 const compiled = new Map<string, Template>();
 
 function compile(source: string): Template {
-  usePythonStringFilter();
+  usePythonText();
   let template = compiled.get(source);
   if (template === undefined) {
     try {

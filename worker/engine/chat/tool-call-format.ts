@@ -5,8 +5,8 @@
  * In it, the JSON object that holds the call's name and its arguments (as markers) gives the
  * arguments' key, and the text around it the call's opening and closing text (an array around the
  * object: the calls go in one array). Qwen3-Coder's tagged calls (`<function=…>`) are found by
- * their tags, LFM2's Python-style calls by the text of its tool list and Gemma 4's by their opening
- * text, as llama-server finds them. A template that writes no call, or writes it otherwise,
+ * their tags, LFM2's Python-style calls by the text of its tool list, Gemma 4's by their opening
+ * text and MiniCPM5's XML calls by their tags and its tool guidelines, as llama-server finds them. A template that writes no call, or writes it otherwise,
  * has none here: the caller takes Hermes's.
  *
  * @example
@@ -17,11 +17,12 @@ import {
   GEMMA_TOOL_FORMAT,
   PYTHON_TOOL_FORMAT,
   TAGGED_TOOL_FORMAT,
+  XML_TOOL_FORMAT,
   type ToolCallFormat,
 } from '#core/domain/tool-call-format';
 import { jsonValueEnd } from '#core/util/json-value-end';
 import { parseJsonObject } from '#core/util/parse-json-object';
-import { usePythonStringFilter } from './jinja-string-filter';
+import { usePythonText } from './jinja-python-text';
 import type { SpecialTokens } from './render-chat-template';
 
 const NAME = 'zq_tool_fn';
@@ -60,11 +61,14 @@ function analyse(source: string, tokens: SpecialTokens): ToolCallFormat | null {
   if (toolList || source.includes('List of tools: [')) return PYTHON_TOOL_FORMAT;
   // Its test for Gemma 4's template, which writes the call's opening text as one string.
   if (source.includes("'<|tool_call>call:'")) return GEMMA_TOOL_FORMAT;
+  // Its test for MiniCPM5's template (its tool guidelines, and its calls' tags).
+  if (['Tool usage guidelines:', '<function name="', '<param name="'].every((text) => source.includes(text)))
+    return XML_TOOL_FORMAT;
   // llama-server's test for Qwen3-Coder's tagged calls (common/chat.cpp), which its analysis does not read either.
   const tagged = ['<tool_call>', '<function=', '<parameter='].every((tag) => source.includes(tag));
   if (tagged && !source.includes("'<tool_call><function=' ~ tool_call.name ~ '>'")) return TAGGED_TOOL_FORMAT;
   // Its renders write values as the engine's prompt renders do (Python's text).
-  usePythonStringFilter();
+  usePythonText();
   let template: Template;
   try {
     template = new Template(source);

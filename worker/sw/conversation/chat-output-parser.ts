@@ -25,6 +25,7 @@ import { ToolCallReader, type ToolCallDelta } from './tool-call-reader';
 import { TaggedCallReader, type ToolProperties } from './tagged-call-reader';
 import { PythonCallReader } from './python-call-reader';
 import { GemmaCallReader } from './gemma-call-reader';
+import { XmlCallReader } from './xml-call-reader';
 
 export type { ToolCallDelta } from './tool-call-reader';
 
@@ -102,7 +103,7 @@ export class ChatOutputParser {
   private readonly thinksAnywhere: boolean;
   /** The text a call (or an array format's calls) starts with: `{` for bare JSON calls. */
   private readonly callStart: string;
-  private tool: ToolCallReader | TaggedCallReader | PythonCallReader | GemmaCallReader | null = null;
+  private tool: ToolCallReader | TaggedCallReader | PythonCallReader | GemmaCallReader | XmlCallReader | null = null;
   private calls = 0;
 
   constructor(private readonly options: ParserOptions) {
@@ -236,7 +237,9 @@ export class ChatOutputParser {
           ? new PythonCallReader(this.calls, this.newId, this.format)
           : syntax === 'gemma'
             ? new GemmaCallReader(this.calls, this.newId, this.format)
-            : new ToolCallReader(this.calls, this.newId, this.format);
+            : syntax === 'xml'
+              ? new XmlCallReader(this.calls, this.newId, this.format, this.options.toolProperties ?? new Map())
+              : new ToolCallReader(this.calls, this.newId, this.format);
     return this.enter('tool', consumed);
   }
 

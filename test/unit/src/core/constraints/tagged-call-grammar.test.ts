@@ -39,6 +39,32 @@ describe('taggedCallGrammar', () => {
     expect(accepts.test(`x${call(arg('city', 'Paris') + arg('days', '3'))}`)).toBe(false);
   });
 
+  it("holds a string's text to its enum, pattern, length or format, on one line", () => {
+    const parameters = {
+      type: 'object',
+      properties: {
+        unit: { enum: ['c', 'f'] },
+        code: { type: 'string', pattern: '^[A-Z]{3}$' },
+        note: { type: 'string', maxLength: 3 },
+        day: { type: 'string', format: 'date' },
+      },
+    };
+    const { gbnf } = taggedCallGrammar({ tools: [{ ...weather, parameters }], parallel: false, lazy: false });
+    checkGbnf(gbnf, 'tools');
+    const held = gbnfToRegExp(gbnf);
+    const args = arg('code', 'CDG') + arg('day', '2026-12-07') + arg('note', 'a<b') + arg('unit', 'c');
+    expect(held.test(call(args))).toBe(true);
+    const broken: Array<[string, string]> = [
+      ['unit', 'k'],
+      ['unit', '"c"'],
+      ['code', 'cdg'],
+      ['note', 'abcd'],
+      ['note', 'a\nb'],
+      ['day', '07/12/2026'],
+    ];
+    for (const [key, value] of broken) expect(held.test(call(arg(key, value))), `${key}=${value}`).toBe(false);
+  });
+
   it('repeats calls when they may be parallel, and waits for <tool_call> when lazy', () => {
     const lazy = taggedCallGrammar({ tools: [weather], parallel: true, lazy: true });
     expect(lazy.trigger).toBe('<tool_call>');

@@ -5,6 +5,7 @@ import {
   GEMMA_TOOL_FORMAT,
   PYTHON_TOOL_FORMAT,
   TAGGED_TOOL_FORMAT,
+  XML_TOOL_FORMAT,
 } from '../../../../../src/core/domain/tool-call-format';
 import { GEMMA_THINK_TAGS, MINISTRAL_THINK_TAGS } from '../../../../../src/core/domain/thinking-tags';
 
@@ -466,6 +467,65 @@ describe("ChatOutputParser: Gemma 4's calls", () => {
       { id: 'call_1', name: 'f', arguments: '{"a":1}' },
     ]);
     expect(expectSplitInvariant(`${call('oops')} after`, gemma)).toMatchObject({ toolCalls: [] });
+  });
+});
+
+describe("ChatOutputParser: MiniCPM5's XML calls", () => {
+  const properties = {
+    city: { type: 'string' },
+    days: { type: 'integer' },
+    opts: { type: 'object' },
+    mix: { type: ['string', 'integer'] },
+    any: {},
+  };
+  const xml = { toolFormat: XML_TOOL_FORMAT, toolProperties: new Map([['get_weather', properties]]) };
+  const call = (params: string) => `<function name="get_weather">${params}</function>`;
+
+  // Each as llama-server 0.7.0's MiniCPM5 parser reads it (measured on inpage-test with MiniCPM5's
+  // template, the text an assistant message it continued), but for the JSON values' whitespace,
+  // which it keeps and this parser compacts.
+  it.each([
+    [
+      `Checking.${call('<param name="city">Paris</param><param name="days">3</param>')}`,
+      'Checking.',
+      [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris","days":3}' }],
+    ],
+    [
+      call('<param name="city"><![CDATA[a<b\n&c]]></param><param name="opts">{"a": [1, 2]}</param>'),
+      '',
+      [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"a<b\\n&c","opts":{"a":[1,2]}}' }],
+    ],
+    [
+      `${call('\n<param name="city"> Paris </param>\n<param name="mix">3</param>\n')}\n<function name="get_weather"></function>`,
+      '',
+      [
+        { id: 'call_1', name: 'get_weather', arguments: '{"city":" Paris ","mix":"3"}' },
+        { id: 'call_2', name: 'get_weather', arguments: '{}' },
+      ],
+    ],
+    [
+      `Checking. ${call('<param name="city">\nParis\n</param>')}`,
+      'Checking. ',
+      [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"\\nParis\\n"}' }],
+    ],
+    [
+      call('<param name="any">3</param><param name="days">3</param><param name="days">4</param>'),
+      '',
+      [{ id: 'call_1', name: 'get_weather', arguments: '{"any":3,"days":3,"days":4}' }],
+    ],
+    ['plain answer', 'plain answer', []],
+  ])('%j', (text, content, toolCalls) => {
+    expect(expectSplitInvariant(text, xml)).toStrictEqual({ reasoning: '', content, toolCalls });
+  });
+
+  it("takes a CDATA's text as written, '</param>' in it too; a value cut short ends the call", () => {
+    const text = call('<param name="city"><![CDATA[x</param>y]]></param>');
+    expect(expectSplitInvariant(text, xml).toolCalls).toStrictEqual([
+      { id: 'call_1', name: 'get_weather', arguments: '{"city":"x</param>y"}' },
+    ]);
+    expect(
+      expectSplitInvariant('<function name="get_weather"><param name="days">3</param><param name="ci', xml).toolCalls,
+    ).toStrictEqual([{ id: 'call_1', name: 'get_weather', arguments: '{"days":3}' }]);
   });
 });
 

@@ -1,16 +1,17 @@
 /**
- * Jinja's `string` filter as llama-server's Jinja writes values that are no string (Python's text),
- * in the engine's renders: LFM2.5's template writes a call's arguments with it.
+ * Values that are no string written as llama-server's Jinja writes them (Python's text), by the
+ * `string` filter and where printed, in the engine's renders: LFM2.5's template writes a call's
+ * arguments with the filter, MiniCPM5's prints them (and takes a list's `min`).
  */
 import { readFileSync } from 'node:fs';
 import { Template } from '@huggingface/jinja';
 import { describe, expect, it } from 'vitest';
-import { usePythonStringFilter } from '../../../../../worker/engine/chat/jinja-string-filter';
+import { usePythonText } from '../../../../../worker/engine/chat/jinja-python-text';
 import { renderChatTemplate } from '../../../../../worker/engine/chat/render-chat-template';
 
-describe('usePythonStringFilter', () => {
+describe('usePythonText', () => {
   it("writes booleans, None, floats, lists, tuples and dicts as Python's str(), strings and numbers as they are", () => {
-    usePythonStringFilter();
+    usePythonText();
     const values = {
       b: false,
       n: null,
@@ -28,8 +29,26 @@ describe('usePythonStringFilter', () => {
     );
   });
 
+  it("prints values as llama-server's Jinja: booleans as Python's, a list's items one after another, a dict or None as nothing", () => {
+    usePythonText();
+    const values = { b: true, n: null, l: ['a', 1, false], d: { k: 'v' }, s: 'x', i: 3, f: 2.5 };
+    const text = new Template(
+      '{{ b }}|{{ n }}|{{ l }}|{{ d }}|{{ s }}|{{ i }}|{{ f }}|{% if b %}{{ l[2] }}{% endif %}',
+    ).render(values);
+    expect(text).toBe('True||a1False||x|3|2.5|False');
+  });
+
+  it("gives a list's least and greatest item (min, max) as Python's Jinja (strings case-insensitively), Undefined for an empty one", () => {
+    usePythonText();
+    expect(
+      new Template('{{ [3, 1, 2] | min }} {{ [3, 1, 2] | max }} {{ ["b", "B", "a"] | min }} [{{ [] | min }}]').render(
+        {},
+      ),
+    ).toBe('1 3 a []');
+  });
+
   it("gives '' for a string filter on an undefined value, as Python's Undefined (the library refused it)", () => {
-    usePythonStringFilter();
+    usePythonText();
     expect(
       new Template('[{{ x.type | upper }}][{{ x.type | string }}][{{ x.name | lower }}]').render({ x: { name: 'A' } }),
     ).toBe('[][][a]');
