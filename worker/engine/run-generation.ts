@@ -364,7 +364,11 @@ function fromRender(
   const at = conversation && opensReasoning === true ? conversation.text.lastIndexOf(reasoningStart(template)) : -1;
   const extras = {
     opensReasoning,
-    opener: conversation && at >= 0 ? conversation.text.slice(at) : null,
+    // Up to a continued reasoning's own text, which the SW reads as the answer's start (its prefill).
+    opener:
+      conversation && at >= 0
+        ? conversation.text.slice(at, conversation.text.length - continued(conversation.chat))
+        : null,
     reasoning: reasoningFor(model, request, conversation),
     toolFormat: conversation && template ? toolCallFormat(template.source, template) : null,
     thinking: conversation ? thinkingTags(template) : null,
@@ -378,6 +382,14 @@ function fromRender(
       opensReasoning: opensReasoning === true,
     });
   return { extras, context: grammar === request.grammar ? context : { ...context, request: { ...request, grammar } } };
+}
+
+/** The length of the reasoning a prompt continues (a prefill's), which ends its text. */
+function continued(chat: ChatPrompt): number {
+  const last = chat.messages.at(-1);
+  return chat.continue_final_message === 'reasoning' && last?.role === 'assistant'
+    ? (last.reasoning_content ?? '').length
+    : 0;
 }
 
 /** `best_of`: the `n` candidates with the highest cumulative logprob, best first. */

@@ -21,6 +21,9 @@ export interface FunctionTool {
 
 export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high';
 
+/** What of the final assistant message the answer continues (llama-server's `continue_final_message`). */
+export type Continuation = 'content' | 'reasoning';
+
 /** The template's inputs: messages, tools and the caller's template variables. */
 export interface ChatPrompt {
   messages: ChatMessage[];
@@ -29,4 +32,9 @@ export interface ChatPrompt {
   reasoning_effort: ReasoningEffort | null;
   /** Whether the rendering ends with the assistant's header (default true; llama-server's `/apply-template` takes false). */
   add_generation_prompt?: boolean;
+  /**
+   * The final message is an assistant's to continue (a prefill): the prompt ends with its content,
+   * or inside its reasoning, as llama-server renders it; absent: none.
+   */
+  continue_final_message?: Continuation;
 }

@@ -30,12 +30,18 @@ export class ChatChoice {
   private readonly toolCalls: ToolCall[] = [];
   private readonly logprobs: ChatTokenLogprob[] = [];
   finishReason: ChatFinishReason | null = null;
+  /** The step of a continued message's own text (in `message()` already), for answers built from steps. */
+  readonly prefilled: ChoiceStep | null = null;
 
   constructor(
     readonly index: number,
     options: ParserOptions,
   ) {
     this.parser = new ChatOutputParser(options);
+    // A continued message's own text: read first, in the message, never streamed (llama-server's).
+    const prefill = options.prefill;
+    if (prefill && (!prefill.reasoning || options.startInReasoning))
+      this.prefilled = this.record(this.parser.push(prefill.text), []);
   }
 
   piece(text: string, tokens: readonly TokenLogprob[] | null): ChoiceStep {

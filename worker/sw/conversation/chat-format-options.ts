@@ -4,6 +4,7 @@
  */
 import { randomId } from '../format/random-id';
 import type { ParserOptions } from './chat-output-parser';
+import { continuedText } from './continuation';
 import type { ToolProperties } from './tagged-call-reader';
 import { isRecord } from '#core/util/is-record';
 import type { ChatRequest } from './chat-types';
@@ -39,8 +40,15 @@ export function chatFormatOptions(request: ChatRequest, now = Date.now()): ChatF
       toolProperties: toolProperties(request),
       json: request.grammar?.schema !== undefined,
       unstreamed: !request.stream,
+      ...prefill(request),
     },
   };
+}
+
+/** The continued message's own text, where there is one (none: the parser's first read is the model's). */
+function prefill(request: ChatRequest): Pick<ParserOptions, 'prefill'> {
+  const text = continuedText(request.messages, request.continue_final_message);
+  return text === '' ? {} : { prefill: { text, reasoning: request.continue_final_message === 'reasoning' } };
 }
 
 /** The prompt's fields the parsers read (an engine's `generation.prompt`). */

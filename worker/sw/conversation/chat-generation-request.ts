@@ -8,14 +8,14 @@ import type { ChatRequest } from './chat-types';
 import { promptMedia } from './chat-media';
 import type { GenerationRequest } from './neutral-types';
 import type { OutputGrammar } from '#core/domain/generation';
+import type { ChatPrompt } from '#core/domain/chat-prompt';
 
 export function chatGenerationRequest(chat: ChatRequest): GenerationRequest {
-  const { messages, tools, chat_template_kwargs, reasoning_effort } = chat;
   return {
     model: chat.model,
     prompts: [
       {
-        chat: { messages, tools, chat_template_kwargs, reasoning_effort },
+        chat: chatPrompt(chat),
         ...(chat.media ? { media: promptMedia(chat.media) } : {}),
       },
     ],
@@ -34,6 +34,18 @@ export function chatGenerationRequest(chat: ChatRequest): GenerationRequest {
     ...(chat.id_slot === undefined ? {} : { id_slot: chat.id_slot }),
     ...(chat.reasoning_budget === undefined ? {} : { reasoning_budget: chat.reasoning_budget }),
     ...pickParameters(chat),
+  };
+}
+
+/** The conversation the engine renders with the model's template. */
+export function chatPrompt(chat: ChatRequest): ChatPrompt {
+  const { messages, tools, chat_template_kwargs, reasoning_effort, continue_final_message } = chat;
+  return {
+    messages,
+    tools,
+    chat_template_kwargs,
+    reasoning_effort,
+    ...(continue_final_message === null ? {} : { continue_final_message }),
   };
 }
 

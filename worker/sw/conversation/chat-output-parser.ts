@@ -66,6 +66,13 @@ export interface ParserOptions {
    * came is the content, as llama-server's unstreamed answer has it (its stream shows nothing).
    */
   unstreamed?: boolean;
+  /**
+   * The text of the final assistant message the answer continues (its content, or its reasoning:
+   * read only where the prompt ends inside it, `startInReasoning`), read before the model's output,
+   * as llama-server parses the message whole; its deltas go into the unstreamed message, not into
+   * the stream (chat-choice.ts).
+   */
+  prefill?: { text: string; reasoning: boolean };
   newId?: () => string;
 }
 

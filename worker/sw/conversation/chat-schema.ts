@@ -50,6 +50,8 @@ export const chatSchema = v.object({
   tool_choice: v.optional(v.unknown()),
   parallel_tool_calls: nullish(booleanField('parallel_tool_calls')),
   response_format: v.optional(v.unknown()),
+  continue_final_message: v.optional(v.unknown()),
+  add_generation_prompt: nullish(booleanField('add_generation_prompt')),
   chat_template_kwargs: nullish(
     v.record(v.string(), v.unknown(), "Invalid type for 'chat_template_kwargs': expected an object."),
   ),

@@ -4,7 +4,7 @@
  */
 import type { SpeculativeRequest } from '#core/domain/speculative';
 import type { LoraScale } from '#core/domain/lora';
-import type { ChatMessage, FunctionTool, ReasoningEffort } from '#core/domain/chat-prompt';
+import type { ChatMessage, Continuation, FunctionTool, ReasoningEffort } from '#core/domain/chat-prompt';
 import type { OutputGrammar } from '#core/domain/generation';
 import type { ParameterValues } from '#core/domain/parameters';
 import type { ReasoningBudget } from '#core/domain/reasoning-budget';
@@ -40,6 +40,8 @@ export interface ChatRequest extends ParameterValues {
   grammar: OutputGrammar | null;
   chat_template_kwargs: Record<string, unknown>;
   reasoning_effort: ReasoningEffort | null;
+  /** The final assistant message continued (a prefill), or null (continuation.ts). */
+  continue_final_message: Continuation | null;
   stream: boolean;
   include_usage: boolean;
   continuous_usage: boolean;

@@ -15,6 +15,7 @@ import { validateChatTools, validateToolChoice } from './validate-chat-tools';
 import { validateResponseFormat } from './validate-response-format';
 import { withToolGrammar } from './tool-grammar';
 import type { ChatRequest } from './chat-types';
+import { readContinuation } from './continuation';
 
 /** Every key a chat body may have (its schema's, the parameter aliases, the constraint fields). */
 export const CHAT_KEYS: ReadonlySet<string> = new Set([
@@ -85,6 +86,7 @@ function toRequest(input: ChatBody, shaped: Shaped): Omit<ChatRequest, 'grammar'
     parallel_tool_calls: input.parallel_tool_calls ?? true,
     chat_template_kwargs: input.chat_template_kwargs ?? {},
     reasoning_effort: input.reasoning_effort ?? null,
+    continue_final_message: readContinuation(shaped.messages, input),
     reasoning_format: input.reasoning_format ?? 'auto',
     stream,
     include_usage: input.stream_options?.include_usage ?? false,

@@ -12,8 +12,7 @@ import { typeError } from '../../conversation/validate-chat-tools';
 import { LLAMA_SERVER_DIALECT } from '../../dialect/llama-server-dialect';
 import { resultRoute } from '../../result-route';
 import { CHAT_KEYS, validateChat } from '../../conversation/validate-chat';
-import type { ChatRequest } from '../../conversation/chat-types';
-import type { ChatPrompt } from '#core/domain/chat-prompt';
+import { chatPrompt } from '../../conversation/chat-generation-request';
 import { withDefaultModel } from './default-model';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -101,7 +100,8 @@ export const detokenizeRoute = resultRoute({
  * `POST /apply-template`: a chat body's conversation rendered with the model's template, as
  * llama-server answers it (`{prompt}`): `messages`, `tools`, `chat_template_kwargs`,
  * `reasoning_effort` and the other chat keys validated as chat's, `add_generation_prompt`
- * (default true: false leaves the assistant's header out), `model` optional. Keys that are not
+ * (default true: false leaves the assistant's header out), a final assistant message continued
+ * (`continue_final_message`, as chat's), `model` optional. Keys that are not
  * chat's (`reasoning_format`, `n_predict`, ...) are ignored, as llama-server ignores what it does not read.
  */
 export const applyTemplateRoute = resultRoute({
@@ -128,8 +128,3 @@ export const applyTemplateRoute = resultRoute({
   },
   answer: (_body, result) => ({ prompt: result.prompt }),
 });
-
-function chatPrompt(chat: ChatRequest): ChatPrompt {
-  const { messages, tools, chat_template_kwargs, reasoning_effort } = chat;
-  return { messages, tools, chat_template_kwargs, reasoning_effort };
-}

@@ -46,7 +46,11 @@ export class MessageStream {
     this.start(event.type === 'generation.prompt' ? (event.counts ?? null) : null);
     switch (event.type) {
       case 'generation.prompt':
-        if (event.index === 0) this.choice = new ChatChoice(0, this.options(event));
+        if (event.index === 0) {
+          this.choice = new ChatChoice(0, this.options(event));
+          // A continued message's own text: in the answer, not in the stream (llama-server's).
+          if (this.parser.unstreamed && this.choice.prefilled) this.step(this.choice.prefilled);
+        }
         break;
       case 'generation.piece':
         if (event.index === 0) this.step(this.choice.piece(event.text, event.tokens));
