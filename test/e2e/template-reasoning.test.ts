@@ -15,6 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { buildInpageTestModel } from '../../src/builtin-model/inpage-test-model';
 import { placeModel, serverSkip, startLlamaServer, type LlamaServer } from './llama-server';
 import { usePage } from './page-fixture';
+import { askBoth } from './llama-server-compare';
 import { sameAnswer } from './think-model';
 
 const DIR = 'dist/test-models-template-reasoning';
@@ -103,5 +104,40 @@ for (const { model, template, cases } of TEMPLATES) {
         });
       }
     }
+
+    // Both templates' llama-server parsers want a response_format's JSON in a ```json fence.
+    test('response_format: the JSON written in a fence, the content the JSON alone, as llama-server', async () => {
+      if (!server) throw new Error('llama-server starts in before()');
+      const schema = {
+        type: 'object',
+        properties: { a: { const: 'x' } },
+        required: ['a'],
+        additionalProperties: false,
+      };
+      const body = {
+        messages: [{ role: 'user', content: 'abc' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'a', schema } },
+        chat_template_kwargs: { enable_thinking: false },
+        temperature: 0,
+        logprobs: true,
+        // The byte model writes all the whitespace a grammar allows (the two grammars' differ round the fence).
+        max_tokens: 600,
+      };
+      const both = await askBoth(fixture.page, server, 'POST', '/v1/chat/completions', body, model);
+      type Reply = {
+        choices: Array<{ message: { content: string }; logprobs: { content: Array<{ token: string }> } }>;
+      };
+      const [own, native] = [both.own.body as Reply, both.native.body as Reply];
+      assert.equal(both.own.status, 200, both.ownText);
+      assert.deepEqual(JSON.parse(own.choices[0]?.message.content ?? ''), { a: 'x' });
+      assert.deepEqual(JSON.parse(native.choices[0]?.message.content ?? ''), { a: 'x' });
+      const written = (reply: Reply) =>
+        (reply.choices[0]?.logprobs.content ?? [])
+          .map((t) => t.token)
+          .join('')
+          .trim();
+      for (const reply of [own, native])
+        assert.ok(written(reply).startsWith('```json') && written(reply).endsWith('```'));
+    });
   });
 }

@@ -1,6 +1,7 @@
 /** A JSON constraint on a chat answer: llama-server 0.7.0's chat grammar (the JSON, or in a ```json fence). */
 import { describe, expect, it } from 'vitest';
-import { chatJsonGrammar } from '../../../../../worker/engine/chat/chat-json-grammar';
+import { readFileSync } from 'node:fs';
+import { chatJsonGrammar, jsonFence } from '../../../../../worker/engine/chat/chat-json-grammar';
 import { checkGbnf } from '../../../../../src/core/constraints/gbnf-check';
 import { jsonObjectGbnf, jsonSchemaToGbnf } from '../../../../../src/core/constraints/json-schema-to-gbnf';
 import type { OutputGrammar } from '../../../../../src/core/domain/generation';
@@ -42,5 +43,21 @@ describe('chatJsonGrammar', () => {
       { gbnf: jsonSchemaToGbnf(schema, 'tools'), param: 'tools', schema, trigger: '<tool_call>' },
     ];
     for (const grammar of grammars) expect(chatJsonGrammar(grammar)).toBe(grammar);
+  });
+
+  it("requires the fence where the template's llama-server parser wants it (Gemma 4, Ministral 3, Devstral)", () => {
+    const object: OutputGrammar = { gbnf: jsonObjectGbnf(), param: 'response_format', schema: { type: 'object' } };
+    const { gbnf } = chatJsonGrammar(object, true);
+    expect(gbnf.split('\n')[0]).toBe('root ::= space "```json" space json-answer space "```"');
+    expect(() => checkGbnf(gbnf, 'response_format')).not.toThrow();
+    const fenced = (name: string) => jsonFence(readFileSync(`test/fixtures/chat-templates/${name}.jinja`, 'utf8'));
+    expect(
+      ['google-gemma-4-31B-it', 'mistralai-Ministral-3-14B-Reasoning-2512', 'unsloth-mistral-Devstral-Small-2507'].map(
+        fenced,
+      ),
+    ).toStrictEqual([true, true, true]);
+    expect(['Mistral-Small-3.2-24B-Instruct-2506', 'Qwen-Qwen3-0.6B', 'openbmb-MiniCPM5-1B'].map(fenced)).toStrictEqual(
+      [false, false, false],
+    );
   });
 });
