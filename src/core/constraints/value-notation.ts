@@ -107,7 +107,8 @@ export const GEMMA_NOTATION: ValueNotation = {
 /**
  * A string written as plain text: no marks around it, no whitespace after it, and none of the
  * `excluded` code points in its free characters (XML's `<`, `&` and newline). Only for schemas whose
- * values are strings (tool-arguments.ts: `textRule`); its keys and any value are never asked for.
+ * values are strings (tool-arguments.ts: `holdsText`, `textOrJsonRule`); its keys and any value are
+ * never asked for.
  */
 export function textNotation(excluded: readonly CodeRange[]): ValueNotation {
   const char = gbnfClass(excluded, true);
