@@ -14,6 +14,7 @@ import type { OutputGrammar } from '#core/domain/generation';
 import { gbnfLiteral } from '#core/constraints/gbnf-literal';
 import { primitiveBody } from '#core/constraints/json-primitives';
 import { renameRule } from './reasoning-grammar';
+import { isGemma4Template } from './tool-call-format';
 
 /** `grammar` as a chat answer's, where it is a JSON constraint (it has a schema); else as it is. `fenced`: the fence is required. */
 export function chatJsonGrammar(grammar: OutputGrammar, fenced = false): OutputGrammar {
@@ -37,7 +38,7 @@ export function chatJsonGrammar(grammar: OutputGrammar, fenced = false): OutputG
  * without Mistral Small 3.2's `[CALL_ID]`), found as its common/chat.cpp finds them.
  */
 export function jsonFence(source: string): boolean {
-  if (source.includes("'<|tool_call>call:'")) return true;
+  if (isGemma4Template(source)) return true;
   return (
     ['[SYSTEM_PROMPT]', '[TOOL_CALLS]', '[ARGS]'].every((tag) => source.includes(tag)) && !source.includes('[CALL_ID]')
   );

@@ -14,13 +14,11 @@
  * // Qwen3, [user 'hi', assistant 'Sure'] continuing the content:
  * // '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\nSure'
  */
-import { Template } from '@huggingface/jinja';
 import type { ChatPrompt, Continuation } from '#core/domain/chat-prompt';
 import { GEMMA_THINK_TAGS, type ThinkingTags } from '#core/domain/thinking-tags';
 import type { ChatTemplate } from '#gguf/chat-template';
 import { promptText, pushSegment, type PromptSegment } from './prompt-segments';
-import { usePythonText } from './jinja-python-text';
-import { renderChatTemplate, renderGenerationPrompt } from './render-chat-template';
+import { compileTemplate, renderChatTemplate, renderGenerationPrompt } from './render-chat-template';
 import { thinkingTags } from './reasoning-tags';
 
 /** The marks around a reasoning as the template writes them, whitespace included. */
@@ -86,10 +84,9 @@ function findMarks(template: ChatTemplate): ReasoningMarks | null {
   if (tags === null) return null;
   // Gemma 4's template leaves reasoning out of the history: llama-server's Gemma 4 parser's own marks.
   if (tags === GEMMA_THINK_TAGS) return { start: `${tags.start}\n`, end: tags.end };
-  usePythonText();
   let rendered: string;
   try {
-    rendered = new Template(template.source).render({
+    rendered = compileTemplate(template.source).render({
       bos_token: template.bos_token ?? '',
       eos_token: template.eos_token ?? '',
       enable_thinking: true,

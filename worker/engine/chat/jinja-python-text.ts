@@ -41,12 +41,12 @@ function wrapFilters(): void {
     function applyFilter(this: unknown, operand: unknown, node: unknown, environment: unknown): unknown {
       const type = String(field(operand, 'type'));
       const filter = field(node, 'type') === 'Identifier' ? String(field(node, 'value')) : '';
-      const list = items(field(operand, 'value'));
-      if ((filter === 'min' || filter === 'max') && type === 'ArrayValue' && list.length > 0)
-        return list.reduce((best, item) => (isBefore(item, best) === (filter === 'min') ? item : best));
-      if ((filter === 'min' || filter === 'max') && type === 'ArrayValue' && environment instanceof Environment)
+      if ((filter === 'min' || filter === 'max') && type === 'ArrayValue' && environment instanceof Environment) {
+        const list = items(field(operand, 'value'));
         // An empty list's is Undefined: the library's, of a name that is not there.
-        return environment.lookupVariable('\u0000');
+        if (list.length === 0) return environment.lookupVariable('\u0000');
+        return list.reduce((best, item) => (isBefore(item, best) === (filter === 'min') ? item : best));
+      }
       const python = filter === 'string' && PYTHON.has(type);
       // Python's Undefined is '' to a string filter (a schema's missing `type` | upper); the library refuses it.
       const blank = type === 'UndefinedValue' && STRING_FILTERS.has(filter);
@@ -89,7 +89,7 @@ function wrapBlocks(): void {
 }
 
 /** A value as llama-server's Jinja prints it. */
-export function printedText(value: unknown): string {
+function printedText(value: unknown): string {
   switch (field(value, 'type')) {
     case 'StringValue':
     case 'IntegerValue':

@@ -29,7 +29,8 @@ export interface RenderedPrompt {
 
 const compiled = new Map<string, Template>();
 
-function compile(source: string): Template {
+/** `source` compiled, from a small cache (the engine's values written as llama-server's: usePythonText). */
+export function compileTemplate(source: string): Template {
   usePythonText();
   let template = compiled.get(source);
   if (template === undefined) {
@@ -48,7 +49,7 @@ function compile(source: string): Template {
 }
 
 export function renderChatTemplate(source: string, asked: TemplateRequest, tokens: SpecialTokens = {}): RenderedPrompt {
-  const template = compile(source);
+  const template = compileTemplate(source);
   const request = withThinkingDefault(asked, source);
   const globals = { bos_token: tokens.bos_token ?? '', eos_token: tokens.eos_token ?? '' };
   const real = run(template, { ...templateInputs(request), ...globals });
@@ -89,7 +90,7 @@ export function renderGenerationPrompt(
   const globals = { bos_token: tokens.bos_token ?? '', eos_token: tokens.eos_token ?? '' };
   let without: string;
   try {
-    without = compile(source).render({
+    without = compileTemplate(source).render({
       ...templateInputs(withThinkingDefault(request, source)),
       ...globals,
       add_generation_prompt: false,

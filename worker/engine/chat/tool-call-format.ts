@@ -6,7 +6,8 @@
  * arguments' key, and the text around it the call's opening and closing text (an array around the
  * object: the calls go in one array). Qwen3-Coder's tagged calls (`<function=…>`) are found by
  * their tags, LFM2's Python-style calls by the text of its tool list, Gemma 4's by their opening
- * text and MiniCPM5's XML calls by their tags and its tool guidelines, as llama-server finds them. A template that writes no call, or writes it otherwise,
+ * text and MiniCPM5's XML calls by their tags and its tool guidelines, as llama-server finds them.
+ * A template that writes no call, or writes it otherwise,
  * has none here: the caller takes Hermes's.
  *
  * @example
@@ -55,19 +56,22 @@ export function toolCallFormat(source: string, tokens: SpecialTokens = {}): Tool
   return format;
 }
 
+/** llama-server's test for Gemma 4's template (common/chat.cpp): its call's opening text, written as one string. */
+export const isGemma4Template = (source: string): boolean => source.includes("'<|tool_call>call:'");
+
 function analyse(source: string, tokens: SpecialTokens): ToolCallFormat | null {
   // llama-server's tests for LFM2's templates (its tool list between tokens) and LFM2.5's (plain).
   const toolList = source.includes('<|tool_list_start|>') && source.includes('<|tool_list_end|>');
   if (toolList || source.includes('List of tools: [')) return PYTHON_TOOL_FORMAT;
   // Its test for Gemma 4's template, which writes the call's opening text as one string.
-  if (source.includes("'<|tool_call>call:'")) return GEMMA_TOOL_FORMAT;
+  if (isGemma4Template(source)) return GEMMA_TOOL_FORMAT;
   // Its test for MiniCPM5's template (its tool guidelines, and its calls' tags).
   if (['Tool usage guidelines:', '<function name="', '<param name="'].every((text) => source.includes(text)))
     return XML_TOOL_FORMAT;
   // llama-server's test for Qwen3-Coder's tagged calls (common/chat.cpp), which its analysis does not read either.
   const tagged = ['<tool_call>', '<function=', '<parameter='].every((tag) => source.includes(tag));
   if (tagged && !source.includes("'<tool_call><function=' ~ tool_call.name ~ '>'")) return TAGGED_TOOL_FORMAT;
-  // Its renders write values as the engine's prompt renders do (Python's text).
+  // Its renders write values as the engine's prompt renders do (as llama-server's Jinja).
   usePythonText();
   let template: Template;
   try {
