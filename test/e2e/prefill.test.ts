@@ -2,7 +2,7 @@
  * A final assistant message continued (an assistant prefill), against Debian's native
  * `llama-server` 0.7.0 (its default `prefill_assistant`), on `inpage-test` with Qwen3's template
  * (reasoning marks around the continued content), Llama 3.2's (none), Gemma 4's (its channel),
- * LFM2.5's and Qwen3.5's:
+ * LFM2.5's, Qwen3.5's and gpt-oss's (its analysis message, then its final message's header):
  * the prompt (`/apply-template`), the answer unstreamed (the message's text and the model's, read
  * whole) and streamed (the model's text only), its reasoning continued, Anthropic's Messages
  * alike, and llama-server's three 400s. Before, the message was rendered closed and a new one opened. Part of the llama-server
@@ -27,6 +27,7 @@ const TEMPLATES = [
   { model: 'inpage-test-prefill-gemma4', template: 'google-gemma-4-31B-it' },
   { model: 'inpage-test-prefill-lfm25', template: 'LFM2.5-8B-A1B' },
   { model: 'inpage-test-prefill-qwen35', template: 'Qwen3.5-4B' },
+  { model: 'inpage-test-prefill-gpt-oss', template: 'openai-gpt-oss-120b' },
 ];
 
 const USER = { role: 'user', content: 'hi' };

@@ -73,6 +73,8 @@ const MODELS = [
   { ...GEMMA, starts: '<|tool_call>call:get_weather{city:<|"|>', extra: NO_THINKING },
   // Each argument as XML, its string text held to the schema (three characters at most, no `<`).
   { ...MINICPM5, starts: '<functionname="get_weather"><paramname="city">', extra: NO_THINKING },
+  // A harmony message to the function, the arguments its body.
+  { id: 'inpage-test-gpt-oss', template: 'openai-gpt-oss-120b', starts: 'to=functions.get_weather<|channel|>' },
 ];
 
 /** Qwen3.5's template: tagged calls (`<function=…>`), held by their own grammar. */
@@ -264,6 +266,8 @@ describe("tool calls in the template's own format", () => {
               {
                 role: 'assistant',
                 content: null,
+                // LFM2.5's template reads it as `thinking`, where llama-server copies it.
+                reasoning_content: 'zq_thought',
                 tool_calls: [
                   { id: 'c1', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify(args) } },
                 ],

@@ -21,7 +21,7 @@ import type { ChoiceReasoning, ChoiceRunner, LoadedModel, MediaPrompt } from './
 import { renderChatSegments } from './chat/render-prompt';
 import { reasoningStart, reasoningTags, thinkingTags } from './chat/reasoning-tags';
 import { reasoningGrammar } from './chat/reasoning-grammar';
-import { chatJsonGrammar, jsonFence } from './chat/chat-json-grammar';
+import { chatJsonGrammar, jsonFrame } from './chat/chat-json-grammar';
 import { chatToolGrammar } from './chat/chat-tool-grammar';
 import { toolCallFormat } from './chat/tool-call-format';
 import type { ThinkingTags } from '#core/domain/thinking-tags';
@@ -377,10 +377,14 @@ function fromRender(
   const inFormat = chatToolGrammar(request.grammar, extras.toolFormat);
   const grammar =
     inFormat &&
-    reasoningGrammar(model.chatTemplate, chatJsonGrammar(inFormat, template !== null && jsonFence(template.source)), {
-      text: conversation.text,
-      opensReasoning: opensReasoning === true,
-    });
+    reasoningGrammar(
+      model.chatTemplate,
+      chatJsonGrammar(inFormat, template === null ? 'optional' : jsonFrame(template.source)),
+      {
+        text: conversation.text,
+        opensReasoning: opensReasoning === true,
+      },
+    );
   return { extras, context: grammar === request.grammar ? context : { ...context, request: { ...request, grammar } } };
 }
 

@@ -85,7 +85,7 @@ export function toolCallGrammar(
 }
 
 /** A tool that is not strict: its schema where a grammar can enforce it, else any JSON object. */
-function looseArgs(rules: GbnfRules, tool: ToolSchema): string {
+export function looseArgs(rules: GbnfRules, tool: ToolSchema): string {
   if (tool.parameters === undefined) return usePrimitive(rules, 'object');
   try {
     addSchemaRule(new GbnfRules(), tool.parameters, `${tool.name}-args`, tool.param);

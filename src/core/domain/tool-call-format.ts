@@ -14,6 +14,7 @@
  * { open: '[TOOL_CALLS]', close: '', args: '[ARGS]', array: false, syntax: 'named' } // Ministral 3, Devstral: [TOOL_CALLS]f[ARGS]{...}
  * GEMMA_TOOL_FORMAT // Gemma 4: <|tool_call>call:f{city:<|"|>Paris<|"|>,days:3}<tool_call|>
  * XML_TOOL_FORMAT // MiniCPM5: <function name="f"><param name="city">Paris</param><param name="days">3</param></function>
+ * HARMONY_TOOL_FORMAT // gpt-oss: <|start|>assistant to=functions.f<|channel|>commentary json<|message|>{"city": "Paris"}
  */
 export interface ToolCallFormat {
   /** The text before a call (before the array of calls where `array`); '' where a call is bare JSON. */
@@ -41,9 +42,13 @@ export interface ToolCallFormat {
    *   `<|"|>`), after `open` each (Gemma 4's template; llama-server's common/parsers/gemma4.cpp);
    * - `xml`: the name, `">`, then one `<param name="KEY">VALUE</param>` per argument, after `open`
    *   each: a value that may be a string is its text (or a `<![CDATA[…]]>` of it), any other its
-   *   JSON (MiniCPM5's template; llama-server's common/parsers/minicpm5.cpp).
+   *   JSON (MiniCPM5's template; llama-server's common/parsers/minicpm5.cpp);
+   * - `harmony`: OpenAI's harmony messages, whose headers name the call's recipient
+   *   (`to=functions.NAME`) and whose body is its arguments' JSON; reasoning and answer are
+   *   messages too, on their channels (gpt-oss's template; llama-server's common/parsers/gpt-oss.cpp).
+   *   The SW reads them with a parser of its own (harmony-output-parser.ts).
    */
-  readonly syntax?: 'tagged' | 'python' | 'named' | 'gemma' | 'xml';
+  readonly syntax?: 'tagged' | 'python' | 'named' | 'gemma' | 'xml' | 'harmony';
   /** In the `named` syntax, the text that opens a call's id between its name and `args` (`[CALL_ID]`). */
   readonly idTag?: string;
   /**
@@ -89,6 +94,15 @@ export const XML_TOOL_FORMAT: ToolCallFormat = {
   args: '',
   array: false,
   syntax: 'xml',
+};
+
+/** gpt-oss's harmony calls: a message to `functions.NAME` (in its role or its channel header), its body the arguments. */
+export const HARMONY_TOOL_FORMAT: ToolCallFormat = {
+  open: ' to=functions.',
+  close: '',
+  args: '',
+  array: false,
+  syntax: 'harmony',
 };
 
 /** Whether two formats are the same. */

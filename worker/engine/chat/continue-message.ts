@@ -7,6 +7,7 @@
  * whitespace it writes around a reasoning (`reasoningMarks`: Qwen3's `<think>\n` and
  * `\n</think>\n\n`), as llama-server's template analysis finds them (Gemma 4's, which its
  * template's history does not show: `<|channel>thought\n` and `<channel|>`, as its Gemma 4 parser
+ * writes them; gpt-oss's, its analysis message and the final message's header, as its parser
  * writes them). A reasoning continued where the template writes none continues nothing: the prompt
  * ends with the generation prompt, as there.
  *
@@ -20,6 +21,7 @@ import type { ChatTemplate } from '#gguf/chat-template';
 import { promptText, pushSegment, type PromptSegment } from './prompt-segments';
 import { compileTemplate, renderChatTemplate, renderGenerationPrompt } from './render-chat-template';
 import { thinkingTags } from './reasoning-tags';
+import { isHarmonyTemplate } from './tool-call-format';
 
 /** The marks around a reasoning as the template writes them, whitespace included. */
 export interface ReasoningMarks {
@@ -80,6 +82,8 @@ export function reasoningMarks(template: ChatTemplate): ReasoningMarks | null {
 const found = new Map<string, ReasoningMarks | null>();
 
 function findMarks(template: ChatTemplate): ReasoningMarks | null {
+  // gpt-oss's: its analysis message, then the final message's header (llama-server's gpt-oss parser's).
+  if (isHarmonyTemplate(template.source)) return HARMONY_MARKS;
   const tags = thinkingTags(template);
   if (tags === null) return null;
   // Gemma 4's template leaves reasoning out of the history: llama-server's Gemma 4 parser's own marks.
@@ -107,6 +111,11 @@ function findMarks(template: ChatTemplate): ReasoningMarks | null {
   const spaced = (mark: string, tag: string) => mark.trim() === tag;
   return spaced(marks.start, tags.start) && spaced(marks.end, tags.end) ? marks : bare(tags);
 }
+
+const HARMONY_MARKS: ReasoningMarks = {
+  start: '<|channel|>analysis<|message|>',
+  end: '<|end|><|start|>assistant<|channel|>final<|message|>',
+};
 
 const bare = (tags: ThinkingTags): ReasoningMarks => ({ start: tags.start, end: tags.end });
 

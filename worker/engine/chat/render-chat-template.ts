@@ -13,7 +13,7 @@ import { InvalidRequestError, InternalServerError } from '#core/domain/errors';
 import { alignRender, substituteRender } from './align-render';
 import { usePythonText } from './jinja-python-text';
 import { SentinelTable } from './template-sentinels';
-import { templateInputs, withThinkingDefault, type TemplateRequest } from './template-inputs';
+import { reasoningField, templateInputs, withThinkingDefault, type TemplateRequest } from './template-inputs';
 import type { PromptSegment } from './prompt-segments';
 
 export interface SpecialTokens {
@@ -52,17 +52,18 @@ export function renderChatTemplate(source: string, asked: TemplateRequest, token
   const template = compileTemplate(source);
   const request = withThinkingDefault(asked, source);
   const globals = { bos_token: tokens.bos_token ?? '', eos_token: tokens.eos_token ?? '' };
-  const real = run(template, { ...templateInputs(request), ...globals });
+  const field = reasoningField(source);
+  const real = run(template, { ...templateInputs(request, undefined, undefined, field), ...globals });
   const table = new SentinelTable(JSON.stringify(request) + source);
   const wrap = (s: string) => table.wrap(s);
   let sentinels: string;
   try {
-    sentinels = run(template, { ...templateInputs(request, wrap), ...globals });
+    sentinels = run(template, { ...templateInputs(request, wrap, wrap, field), ...globals });
   } catch (error) {
     // A template that checks call ids (Mistral's: 9 letters or digits) refuses a sentinel. Ids of
     // letters, digits, `_` and `-` hold no control token, so those go in as they are.
     if (!plainCallIds(request)) throw error;
-    sentinels = run(template, { ...templateInputs(request, wrap, (s) => s), ...globals });
+    sentinels = run(template, { ...templateInputs(request, wrap, (s) => s, field), ...globals });
   }
   const parts = table.split(sentinels);
   const aligned = alignRender(real, parts, table.values);
@@ -91,7 +92,7 @@ export function renderGenerationPrompt(
   let without: string;
   try {
     without = compileTemplate(source).render({
-      ...templateInputs(withThinkingDefault(request, source)),
+      ...templateInputs(withThinkingDefault(request, source), undefined, undefined, reasoningField(source)),
       ...globals,
       add_generation_prompt: false,
     });

@@ -6,11 +6,29 @@
 import type { ChatMessage, ChatPrompt, FunctionTool } from '#core/domain/chat-prompt';
 import { parseJsonObject } from '#core/util/parse-json-object';
 import { thinkingTagsIn } from '#core/domain/thinking-tags';
+import { isHarmonyTemplate, isLfm2Template, isMinistral3Template } from './tool-call-format';
 
 /** The template's inputs (a chat prompt). */
 export type TemplateRequest = ChatPrompt;
 
 type Wrap = (text: string) => string;
+
+/**
+ * How a template reads an assistant message's reasoning, as llama-server hands it over:
+ * `reasoning_content`; or `thinking` too, where it copies it there (its LFM2 and gpt-oss handlers,
+ * common/parsers/lfm2.cpp and gpt-oss.cpp); `harmony`: `thinking`, and a message with calls and a
+ * reasoning has no content (gpt-oss's template takes one or the other); `blocks`: the content of
+ * system and assistant messages as blocks, a `thinking` block of the reasoning then a `text` block
+ * of the content (its Ministral 3 handler, common/parsers/ministral3.cpp).
+ */
+export type ReasoningField = 'reasoning_content' | 'thinking' | 'harmony' | 'blocks';
+
+/** The field `source` reads reasoning from, as llama-server hands it over. */
+export function reasoningField(source: string): ReasoningField {
+  if (isHarmonyTemplate(source)) return 'harmony';
+  if (isMinistral3Template(source)) return 'blocks';
+  return isLfm2Template(source) ? 'thinking' : 'reasoning_content';
+}
 
 /**
  * `request` with `enable_thinking: true` where the template (`source`) writes reasoning in tags
@@ -24,11 +42,12 @@ export function withThinkingDefault(request: TemplateRequest, source: string): T
   return { ...request, chat_template_kwargs: { ...request.chat_template_kwargs, enable_thinking: true } };
 }
 
-/** `wrapId`: what goes round tool-call ids (`wrap` unless said). */
+/** `wrapId`: what goes round tool-call ids (`wrap` unless said); `reasoning`: where the template reads reasoning. */
 export function templateInputs(
   request: TemplateRequest,
   wrap: Wrap = (s) => s,
   wrapId: Wrap = wrap,
+  reasoning: ReasoningField = 'reasoning_content',
 ): Record<string, unknown> {
   const kwargs: Record<string, unknown> = { ...request.chat_template_kwargs };
   if (request.reasoning_effort !== null) {
@@ -37,22 +56,34 @@ export function templateInputs(
   }
   return {
     ...kwargs,
-    messages: request.messages.map((m) => templateMessage(m, wrap, wrapId)),
+    messages: request.messages.map((m) => templateMessage(m, wrap, wrapId, reasoning)),
     ...(request.tools.length > 0 ? { tools: request.tools.map((t) => templateTool(t, wrap)) } : {}),
     add_generation_prompt: request.add_generation_prompt ?? true,
   };
 }
 
-function templateMessage(message: ChatMessage, wrap: Wrap, wrapId: Wrap): Record<string, unknown> {
+function templateMessage(
+  message: ChatMessage,
+  wrap: Wrap,
+  wrapId: Wrap,
+  field: ReasoningField,
+): Record<string, unknown> {
   switch (message.role) {
     case 'tool':
       return { role: 'tool', content: wrap(message.content), tool_call_id: wrapId(message.tool_call_id) };
-    case 'assistant':
+    case 'assistant': {
+      const reasoning = message.reasoning_content;
+      const calls = (message.tool_calls?.length ?? 0) > 0;
+      const contentless = field === 'harmony' && reasoning !== undefined && calls;
+      const content = wrap(message.content ?? '');
       return {
         role: 'assistant',
-        content: wrap(message.content ?? ''),
+        ...(contentless ? {} : { content: field === 'blocks' ? contentBlocks(content, reasoning, wrap) : content }),
         ...(message.name === undefined ? {} : { name: wrap(message.name) }),
-        ...(message.reasoning_content === undefined ? {} : { reasoning_content: wrap(message.reasoning_content) }),
+        ...(reasoning === undefined || field === 'blocks' ? {} : { reasoning_content: wrap(reasoning) }),
+        ...(reasoning === undefined || field === 'reasoning_content' || field === 'blocks'
+          ? {}
+          : { thinking: wrap(reasoning) }),
         ...(message.tool_calls === undefined
           ? {}
           : {
@@ -63,15 +94,24 @@ function templateMessage(message: ChatMessage, wrap: Wrap, wrapId: Wrap): Record
               })),
             }),
       };
+    }
     case 'system':
     case 'developer':
-    case 'user':
+    case 'user': {
+      const content = wrap(message.content);
       return {
         role: message.role,
-        content: wrap(message.content),
+        content: field === 'blocks' && message.role === 'system' ? contentBlocks(content, undefined, wrap) : content,
         ...(message.name === undefined ? {} : { name: wrap(message.name) }),
       };
+    }
   }
+}
+
+/** A message's content as blocks: its reasoning's `thinking` block, where it has one, then its `text` block. */
+function contentBlocks(text: string, reasoning: string | undefined, wrap: Wrap): Array<Record<string, string>> {
+  const thinking = reasoning === undefined ? [] : [{ type: 'thinking', thinking: wrap(reasoning) }];
+  return [...thinking, { type: 'text', text }];
 }
 
 /** JSON arguments become an object whose string leaves are wrapped; anything else stays a string. */

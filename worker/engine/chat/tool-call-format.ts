@@ -6,7 +6,8 @@
  * arguments' key, and the text around it the call's opening and closing text (an array around the
  * object: the calls go in one array). Qwen3-Coder's tagged calls (`<function=…>`) are found by
  * their tags, LFM2's Python-style calls by the text of its tool list, Gemma 4's by their opening
- * text and MiniCPM5's XML calls by their tags and its tool guidelines, as llama-server finds them.
+ * text, MiniCPM5's XML calls by their tags and its tool guidelines and gpt-oss's harmony messages by
+ * their channel token, as llama-server finds them.
  * A template that writes no call, or writes it otherwise,
  * has none here: the caller takes Hermes's.
  *
@@ -16,6 +17,7 @@
 import { Template } from '@huggingface/jinja';
 import {
   GEMMA_TOOL_FORMAT,
+  HARMONY_TOOL_FORMAT,
   PYTHON_TOOL_FORMAT,
   TAGGED_TOOL_FORMAT,
   XML_TOOL_FORMAT,
@@ -59,10 +61,28 @@ export function toolCallFormat(source: string, tokens: SpecialTokens = {}): Tool
 /** llama-server's test for Gemma 4's template (common/chat.cpp): its call's opening text, written as one string. */
 export const isGemma4Template = (source: string): boolean => source.includes("'<|tool_call>call:'");
 
-function analyse(source: string, tokens: SpecialTokens): ToolCallFormat | null {
-  // llama-server's tests for LFM2's templates (its tool list between tokens) and LFM2.5's (plain).
+/** llama-server's tests for LFM2's templates (its tool list between tokens) and LFM2.5's (plain). */
+export function isLfm2Template(source: string): boolean {
   const toolList = source.includes('<|tool_list_start|>') && source.includes('<|tool_list_end|>');
-  if (toolList || source.includes('List of tools: [')) return PYTHON_TOOL_FORMAT;
+  return toolList || source.includes('List of tools: [');
+}
+
+/**
+ * llama-server's test for Ministral 3's and Devstral's templates (common/chat.cpp): `[SYSTEM_PROMPT]`,
+ * `[TOOL_CALLS]` and `[ARGS]`, without Mistral Small 3.2's `[CALL_ID]`.
+ */
+export function isMinistral3Template(source: string): boolean {
+  return (
+    ['[SYSTEM_PROMPT]', '[TOOL_CALLS]', '[ARGS]'].every((tag) => source.includes(tag)) && !source.includes('[CALL_ID]')
+  );
+}
+
+/** llama-server's test for gpt-oss's template (common/chat.cpp): harmony's channel token. */
+export const isHarmonyTemplate = (source: string): boolean => source.includes('<|channel|>');
+
+function analyse(source: string, tokens: SpecialTokens): ToolCallFormat | null {
+  if (isHarmonyTemplate(source)) return HARMONY_TOOL_FORMAT;
+  if (isLfm2Template(source)) return PYTHON_TOOL_FORMAT;
   // Its test for Gemma 4's template, which writes the call's opening text as one string.
   if (isGemma4Template(source)) return GEMMA_TOOL_FORMAT;
   // Its test for MiniCPM5's template (its tool guidelines, and its calls' tags).

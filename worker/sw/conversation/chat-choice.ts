@@ -4,6 +4,7 @@
  * final message (for the non-stream object).
  */
 import { ChatOutputParser, type ParsedDelta, type ParserOptions } from './chat-output-parser';
+import { HarmonyOutputParser } from './harmony-output-parser';
 import { chatTokenLogprobs, type ChatTokenLogprob } from './chat-logprobs';
 import type { ToolCall } from './chat-types';
 import type { FinishReason, TokenLogprob } from './neutral-types';
@@ -24,7 +25,7 @@ export interface ChatMessageOut {
 }
 
 export class ChatChoice {
-  private readonly parser: ChatOutputParser;
+  private readonly parser: ChatOutputParser | HarmonyOutputParser;
   private content = '';
   private reasoning = '';
   private readonly toolCalls: ToolCall[] = [];
@@ -37,10 +38,12 @@ export class ChatChoice {
     readonly index: number,
     options: ParserOptions,
   ) {
-    this.parser = new ChatOutputParser(options);
+    // gpt-oss's harmony messages have a parser of their own.
+    this.parser =
+      options.toolFormat?.syntax === 'harmony' ? new HarmonyOutputParser(options) : new ChatOutputParser(options);
     // A continued message's own text: read first, in the message, never streamed (llama-server's).
     const prefill = options.prefill;
-    if (prefill && (!prefill.reasoning || options.startInReasoning))
+    if (prefill && prefill.text !== '' && (!prefill.reasoning || options.startInReasoning))
       this.prefilled = this.record(this.parser.push(prefill.text), []);
   }
 

@@ -45,10 +45,11 @@ export function chatFormatOptions(request: ChatRequest, now = Date.now()): ChatF
   };
 }
 
-/** The continued message's own text, where there is one (none: the parser's first read is the model's). */
+/** The continued message's own text ('' where it has none), where one is continued. */
 function prefill(request: ChatRequest): Pick<ParserOptions, 'prefill'> {
-  const text = continuedText(request.messages, request.continue_final_message);
-  return text === '' ? {} : { prefill: { text, reasoning: request.continue_final_message === 'reasoning' } };
+  const continued = request.continue_final_message;
+  if (continued === null || request.messages.at(-1)?.role !== 'assistant') return {};
+  return { prefill: { text: continuedText(request.messages, continued), reasoning: continued === 'reasoning' } };
 }
 
 /** The prompt's fields the parsers read (an engine's `generation.prompt`). */

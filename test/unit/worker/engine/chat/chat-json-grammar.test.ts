@@ -1,7 +1,7 @@
 /** A JSON constraint on a chat answer: llama-server 0.7.0's chat grammar (the JSON, or in a ```json fence). */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { chatJsonGrammar, jsonFence } from '../../../../../worker/engine/chat/chat-json-grammar';
+import { chatJsonGrammar, jsonFrame } from '../../../../../worker/engine/chat/chat-json-grammar';
 import { checkGbnf } from '../../../../../src/core/constraints/gbnf-check';
 import { jsonObjectGbnf, jsonSchemaToGbnf } from '../../../../../src/core/constraints/json-schema-to-gbnf';
 import type { OutputGrammar } from '../../../../../src/core/domain/generation';
@@ -47,17 +47,36 @@ describe('chatJsonGrammar', () => {
 
   it("requires the fence where the template's llama-server parser wants it (Gemma 4, Ministral 3, Devstral)", () => {
     const object: OutputGrammar = { gbnf: jsonObjectGbnf(), param: 'response_format', schema: { type: 'object' } };
-    const { gbnf } = chatJsonGrammar(object, true);
+    const { gbnf } = chatJsonGrammar(object, 'fenced');
     expect(gbnf.split('\n')[0]).toBe('root ::= space "```json" space json-answer space "```"');
     expect(() => checkGbnf(gbnf, 'response_format')).not.toThrow();
-    const fenced = (name: string) => jsonFence(readFileSync(`test/fixtures/chat-templates/${name}.jinja`, 'utf8'));
+    const frame = (name: string) => jsonFrame(readFileSync(`test/fixtures/chat-templates/${name}.jinja`, 'utf8'));
     expect(
       ['google-gemma-4-31B-it', 'mistralai-Ministral-3-14B-Reasoning-2512', 'unsloth-mistral-Devstral-Small-2507'].map(
-        fenced,
+        frame,
       ),
-    ).toStrictEqual([true, true, true]);
-    expect(['Mistral-Small-3.2-24B-Instruct-2506', 'Qwen-Qwen3-0.6B', 'openbmb-MiniCPM5-1B'].map(fenced)).toStrictEqual(
-      [false, false, false],
+    ).toStrictEqual(['fenced', 'fenced', 'fenced']);
+    expect(['Mistral-Small-3.2-24B-Instruct-2506', 'Qwen-Qwen3-0.6B', 'openbmb-MiniCPM5-1B'].map(frame)).toStrictEqual([
+      'optional',
+      'optional',
+      'optional',
+    ]);
+    expect(frame('openai-gpt-oss-120b')).toBe('harmony');
+  });
+});
+
+describe('chatJsonGrammar on harmony', () => {
+  it("writes the JSON as the final message's body, after any analysis messages", () => {
+    const object: OutputGrammar = { gbnf: jsonObjectGbnf(), param: 'response_format', schema: { type: 'object' } };
+    const { gbnf } = chatJsonGrammar(object, 'harmony');
+    expect(() => checkGbnf(gbnf, 'response_format')).not.toThrow();
+    expect(gbnf).toContain(
+      'harmony-message ::= ( "<|channel|>commentary" ( " to=assistant" )? )? "<|channel|>analysis<|message|>" harmony-body | "<|channel|>final" harmony-constraint "<|message|>" json-answer',
     );
+    // A schema whose grammar names a rule as the frame does keeps it; the frame's goes by another name.
+    const clash: OutputGrammar = { ...object, gbnf: `${jsonObjectGbnf()}harmony-body ::= "x"\n` };
+    const renamed = chatJsonGrammar(clash, 'harmony').gbnf;
+    expect(renamed).toContain('harmony-body ::= "x"');
+    expect(renamed).toContain('harmony-body-frame ::= [^<]');
   });
 });

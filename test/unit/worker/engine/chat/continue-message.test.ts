@@ -58,4 +58,19 @@ describe('a continued assistant message', () => {
       opensReasoning: true,
     });
   });
+
+  it("continues gpt-oss's analysis message, or its final message after it, as llama-server's gpt-oss parser writes them", () => {
+    const gptOss = template('openai-gpt-oss-120b');
+    const last = { role: 'assistant' as const, content: 'abc', reasoning_content: 'r' };
+    const content = renderChatPrompt(gptOss, prompt(last, { continue_final_message: 'content' }));
+    expect(
+      content.text.endsWith(
+        '<|start|>user<|message|>hi<|end|><|start|>assistant<|channel|>analysis<|message|>r<|end|><|start|>assistant<|channel|>final<|message|>abc',
+      ),
+    ).toBe(true);
+    expect(content.opensReasoning).toBe(false);
+    const reasoning = renderChatPrompt(gptOss, prompt(last, { continue_final_message: 'reasoning' }));
+    expect(reasoning.text.endsWith('<|start|>assistant<|channel|>analysis<|message|>r')).toBe(true);
+    expect(reasoning.opensReasoning).toBe(true);
+  });
 });

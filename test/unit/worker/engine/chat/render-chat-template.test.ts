@@ -184,6 +184,27 @@ describe('renderChatTemplate: other templates', () => {
     expect(() => renderChatTemplate(mistral, turn('call_a1b2c3d4e5'))).toThrow(/length 9/);
   });
 
+  it("hands an assistant's reasoning over as llama-server does: LFM2.5's `thinking`, Ministral 3's `thinking` block, gpt-oss's `thinking`", () => {
+    const fixture = (name: string) => readFileSync(`test/fixtures/chat-templates/${name}.jinja`, 'utf8');
+    const turn = request([
+      { role: 'user', content: 'abc' },
+      { role: 'assistant', content: 'done', reasoning_content: 'zq_thought' },
+    ]);
+    const text = (name: string) => promptText(renderChatTemplate(fixture(name), turn).segments);
+    expect(text('LFM2.5-8B-A1B')).toContain('<think>zq_thought</think>done');
+    expect(text('mistralai-Ministral-3-14B-Reasoning-2512')).toContain('[THINK]zq_thought[/THINK]done');
+    // gpt-oss's template shows the reasoning of a final turn only (llama-server renders none of a past answer).
+    const call = { id: 'c1', type: 'function' as const, function: { name: 'f', arguments: '{}' } };
+    const calling = request([
+      { role: 'user', content: 'abc' },
+      { role: 'assistant', content: '', reasoning_content: 'zq_thought', tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
+    ]);
+    expect(promptText(renderChatTemplate(fixture('openai-gpt-oss-120b'), calling).segments)).toContain(
+      '<|start|>assistant<|channel|>analysis<|message|>zq_thought<|end|><|start|>assistant to=functions.f<|channel|>commentary json<|message|>{}<|call|>',
+    );
+  });
+
   it('refuses a template that cuts message text', () => {
     const cutting = '{% for m in messages %}<|x|>{{ m.content[:3] }}{% endfor %}';
     expect(() => renderChatTemplate(cutting, request([{ role: 'user', content: '<|x|>abcdef' }]))).toThrow(

@@ -6,13 +6,15 @@
  * calls (found by their tool list, as llama-server finds them: LFM2's template writes no call),
  * Ministral 3, Devstral and Mistral Small 3.2 the name before the arguments (`[TOOL_CALLS]f[ARGS]{...}`),
  * Gemma 4 its own notation (found by its opening text, as llama-server finds it), MiniCPM5 XML calls
- * (`<function name="f"><param name="k">v</param></function>`, found by its tags and tool guidelines); a template that writes no
+ * (`<function name="f"><param name="k">v</param></function>`, found by its tags and tool guidelines),
+ * gpt-oss harmony messages (found by `<|channel|>`); a template that writes no
  * call (Phi-3.5) or joins contents has none, and neither has one that does not parse.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   GEMMA_TOOL_FORMAT,
+  HARMONY_TOOL_FORMAT,
   HERMES_TOOL_FORMAT,
   PYTHON_TOOL_FORMAT,
   TAGGED_TOOL_FORMAT,
@@ -40,6 +42,8 @@ describe('toolCallFormat', () => {
     ['LFM2-8B-A1B', PYTHON_TOOL_FORMAT],
     ['google-gemma-4-31B-it', GEMMA_TOOL_FORMAT],
     ['openbmb-MiniCPM5-1B', XML_TOOL_FORMAT],
+    // Harmony's channel token, as llama-server finds gpt-oss's template.
+    ['openai-gpt-oss-120b', HARMONY_TOOL_FORMAT],
     ['mistralai-Ministral-3-14B-Reasoning-2512', MISTRAL],
     ['unsloth-mistral-Devstral-Small-2507', MISTRAL],
     // `[CALL_ID]` and its id between the name and `[ARGS]`; its template takes ids of 9 characters.
