@@ -79,6 +79,11 @@ async function checkTemplate(server: LlamaServer, model: string) {
       { role: 'assistant', content: 'def' },
       { role: 'user', content: 'ghi' },
     ],
+    // A developer message is a system one to every template but gpt-oss's (was dropped by Qwen3's).
+    [
+      { role: 'developer', content: 'Be brief.' },
+      { role: 'user', content: 'abc' },
+    ],
   ];
   for (const messages of conversations) {
     const { native, own } = await both(server, 'POST', '/apply-template', { messages }, model);
@@ -280,6 +285,32 @@ describe('llama-server endpoints against native llama-server on the same GGUF', 
       }
     });
   }
+
+  test("system and developer messages reach templates as llama-server hands them over (Llama 3.2's, Gemma 2's, which has no system role)", async () => {
+    for (const template of ['meta-llama-Llama-3.2-3B-Instruct', 'google-gemma-2-2b-it']) {
+      const model = `inpage-test-${template.slice(0, 12).toLowerCase()}`;
+      const source = await readFile(`test/fixtures/chat-templates/${template}.jinja`, 'utf8');
+      const bytes = buildInpageTestModel({ chatTemplate: source });
+      placeModel(model, bytes);
+      const { writeFile } = await import('node:fs/promises');
+      await writeFile(`${DIR}/${model}.gguf`, bytes);
+      await fixture.page.evaluate((url) => window.inpage.load(url), `/${DIR.slice('dist/'.length)}/${model}.gguf`);
+      const server = await startLlamaServer({ model, args: ['--jinja'] });
+      try {
+        for (const first of ['system', 'developer']) {
+          const messages = [
+            { role: first, content: 'Be brief.' },
+            { role: 'user', content: 'abc' },
+          ];
+          const { native, own } = await both(server, 'POST', '/apply-template', { messages }, model);
+          assert.equal(native.status, 200, JSON.stringify(native.body));
+          assert.deepEqual(own, native, `${template}: /apply-template ${JSON.stringify(messages)}`);
+        }
+      } finally {
+        await server.stop();
+      }
+    }
+  });
 
   test("a GGUF without a chat template chats with llama-server's default (chatml): the same prompt, counts and text", async () => {
     const model = 'no-template';

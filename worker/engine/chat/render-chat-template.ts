@@ -11,6 +11,7 @@
 import { Template } from '@huggingface/jinja';
 import { InvalidRequestError, InternalServerError } from '#core/domain/errors';
 import { alignRender, substituteRender } from './align-render';
+import { handOver } from './message-hand-over';
 import { usePythonText } from './jinja-python-text';
 import { SentinelTable } from './template-sentinels';
 import { reasoningField, templateInputs, withThinkingDefault, type TemplateRequest } from './template-inputs';
@@ -50,7 +51,7 @@ export function compileTemplate(source: string): Template {
 
 export function renderChatTemplate(source: string, asked: TemplateRequest, tokens: SpecialTokens = {}): RenderedPrompt {
   const template = compileTemplate(source);
-  const request = withThinkingDefault(asked, source);
+  const request = handOver(withThinkingDefault(asked, source), source, tokens);
   const globals = { bos_token: tokens.bos_token ?? '', eos_token: tokens.eos_token ?? '' };
   const field = reasoningField(source);
   const real = run(template, { ...templateInputs(request, undefined, undefined, field), ...globals });
@@ -92,7 +93,12 @@ export function renderGenerationPrompt(
   let without: string;
   try {
     without = compileTemplate(source).render({
-      ...templateInputs(withThinkingDefault(request, source), undefined, undefined, reasoningField(source)),
+      ...templateInputs(
+        handOver(withThinkingDefault(request, source), source, tokens),
+        undefined,
+        undefined,
+        reasoningField(source),
+      ),
       ...globals,
       add_generation_prompt: false,
     });

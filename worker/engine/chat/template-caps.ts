@@ -50,6 +50,19 @@ export function templateCaps(source: string, tokens: SpecialTokens = {}): Templa
   });
 }
 
+const systemRoles = new Map<string, boolean>();
+
+/** Whether `source` renders a system message (`supports_system_role`), from a small cache. */
+export function supportsSystemRole(source: string, tokens: SpecialTokens = {}): boolean {
+  let known = systemRoles.get(source);
+  if (known === undefined) {
+    known = templateCaps(source, tokens).supports_system_role;
+    if (systemRoles.size >= 8) systemRoles.clear();
+    systemRoles.set(source, known);
+  }
+  return known;
+}
+
 type Render = (inputs: Record<string, unknown>) => string | null;
 
 function capsOf(render: Render): TemplateCaps {
