@@ -113,6 +113,52 @@ async function readWritten(model: string, text: string, tools: unknown[], extra:
   return [choice?.finish_reason, choice?.message.content, choice?.message.tool_calls?.map((call) => call.function)];
 }
 
+/**
+ * Each of `texts`, written by `model` as a grammar of the request's holds it to, read by the SW as
+ * llama-server reads it: its content and each call's name and arguments as data (llama-server
+ * keeps a JSON value's whitespace; this engine compacts it). llama-server takes no grammar with
+ * tools: it reads the text as an assistant message it continues, the end of text (257) its only
+ * next token.
+ */
+async function readAlike(model: string, parameters: object, texts: readonly string[]): Promise<void> {
+  const tools = [{ type: 'function', function: { name: 'get_weather', parameters } }];
+  const read = (message: Answer['choices'][number]['message'] | undefined) => ({
+    content: message?.content || null,
+    calls: (message?.tool_calls ?? []).map((c) => [c.function.name, JSON.parse(c.function.arguments) as unknown]),
+  });
+  const server = await startLlamaServer({ model, args: ['--jinja'] });
+  try {
+    for (const text of texts) {
+      const [, content, calls] = await readWritten(model, text, tools, NO_THINKING);
+      const own = read({
+        content: content as string | null,
+        tool_calls: (calls as Call['function'][]).map((f) => ({ id: '', type: 'function', function: f })),
+      });
+      const reply = await fetch(`${server.baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          messages: [
+            { role: 'user', content: 'abc' },
+            { role: 'assistant', content: text },
+          ],
+          tools,
+          logit_bias: { 257: 100 },
+          max_tokens: 4,
+          temperature: 0,
+          ...NO_THINKING,
+        }),
+      });
+      assert.equal(reply.status, 200, text);
+      const native = read(((await reply.json()) as Answer).choices[0]?.message);
+      assert.deepEqual(own, native, text);
+      assert.ok(native.calls.length > 0, text);
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
 describe("tool calls in the template's own format", () => {
   before(async () => {
     await mkdir(DIR, { recursive: true });
@@ -297,53 +343,41 @@ describe("tool calls in the template's own format", () => {
         days: { type: 'integer' },
         opts: { type: 'object' },
         mix: { type: ['string', 'integer'] },
+        // Read as llama-server reads their kinds: a $ref's target, anyOf's alternatives, any value.
+        place: { $ref: '#/$defs/place' },
+        alt: { anyOf: [{ type: 'integer' }, { type: 'string' }] },
+        any: {},
       };
-      const tools = [
-        { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties } } },
-      ];
       const call = (params: string) => `<function name="get_weather">${params}</function>`;
-      const texts = [
+      await readAlike(MINICPM5.id, { type: 'object', properties, $defs: { place: { type: 'string' } } }, [
         `Checking. ${call('<param name="city">Paris</param><param name="days">3</param>')}`,
         call('<param name="city"><![CDATA[a<b\n&c]]></param><param name="opts">{"a": [1, 2]}</param>'),
         `${call('\n<param name="city"> Paris </param>\n<param name="mix">3</param>\n')}\n${call('')}`,
-      ];
-      // Each call's name and arguments as data (llama-server keeps a JSON value's whitespace; this engine compacts it).
-      const read = (message: Answer['choices'][number]['message'] | undefined) => ({
-        content: message?.content || null,
-        calls: (message?.tool_calls ?? []).map((c) => [c.function.name, JSON.parse(c.function.arguments) as unknown]),
-      });
-      const server = await startLlamaServer({ model: MINICPM5.id, args: ['--jinja'] });
-      try {
-        for (const text of texts) {
-          const [, content, calls] = await readWritten(MINICPM5.id, text, tools, NO_THINKING);
-          const own = read({
-            content: content as string | null,
-            tool_calls: (calls as Call['function'][]).map((f) => ({ id: '', type: 'function', function: f })),
-          });
-          // llama-server takes no grammar with tools: it reads the text as an assistant message it
-          // continues, the end of text (257) its only next token.
-          const reply = await fetch(`${server.baseURL}/chat/completions`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({
-              messages: [
-                { role: 'user', content: 'abc' },
-                { role: 'assistant', content: text },
-              ],
-              tools,
-              logit_bias: { 257: 100 },
-              max_tokens: 4,
-              temperature: 0,
-            }),
-          });
-          assert.equal(reply.status, 200, text);
-          const native = read(((await reply.json()) as Answer).choices[0]?.message);
-          assert.deepEqual(own, native, text);
-          assert.ok(native.calls.length > 0, text);
-        }
-      } finally {
-        await server.stop();
-      }
+        call('<param name="place">3</param><param name="alt">x</param><param name="any">[1]</param>'),
+      ]);
+    },
+  );
+
+  test(
+    'inpage-test-qwen35 against llama-server: tagged calls (what Qwen3.5 writes) are read the same, each value typed by its schema',
+    { skip: skip ?? false },
+    async () => {
+      const properties = {
+        city: { type: 'string' },
+        days: { type: 'integer' },
+        mix: { type: ['string', 'integer'] },
+        place: { $ref: '#/$defs/place' },
+        alt: { anyOf: [{ type: 'integer' }, { $ref: '#/$defs/place' }] },
+        any: {},
+      };
+      const param = (key: string, value: string) => `<parameter=${key}>\n${value}\n</parameter>\n`;
+      const call = (params: string) => `<tool_call>\n<function=get_weather>\n${params}</function>\n</tool_call>`;
+      await readAlike(QWEN35.id, { type: 'object', properties, $defs: { place: { type: 'string' } } }, [
+        call(param('city', 'Paris') + param('days', '3')),
+        // A $ref to a string is text; a string-or-integer's JSON of another kind is text.
+        call(param('place', '3') + param('mix', 'true') + param('alt', '4')),
+        call(param('any', '"x"') + param('alt', 'x')),
+      ]);
     },
   );
 

@@ -20,12 +20,16 @@ import { GbnfRules } from './gbnf-rules';
 import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
 import type { ToolCallGrammar, ToolCallOptions } from './tool-call-grammar';
+import { valueTypes } from './schema-kinds';
 import { textOrJsonRule, toolArguments } from './tool-arguments';
 import { textNotation } from './value-notation';
 
 const VALUE_END = '\n</parameter>\n';
 /** A value's text held to its schema: one line. */
 const LINE = textNotation([[0x0a, 0x0a]]);
+
+/** Whether a value may be a string, as llama-server's Qwen3-Coder grammar asks (its value types). */
+const hasStringType = (schema: unknown, root: unknown) => valueTypes(schema, root).has('string');
 
 export function taggedCallGrammar({ tools, parallel, lazy }: ToolCallOptions): ToolCallGrammar {
   const rules = new GbnfRules();
@@ -34,7 +38,7 @@ export function taggedCallGrammar({ tools, parallel, lazy }: ToolCallOptions): T
   const text = rules.add('xml-arg-string', `( [^\\n] | "\\n" [^<] )* ${gbnfLiteral(VALUE_END)}`);
   const calls = tools.map((tool) => {
     const args = toolArguments(tool, (key, schema) => {
-      const rule = textOrJsonRule(rules, tool, key, schema, LINE);
+      const rule = textOrJsonRule(rules, tool, key, schema, LINE, hasStringType);
       const value = rule === null ? text : `${rule} ${gbnfLiteral(VALUE_END)}`;
       return rules.add(`${tool.name}-arg-${key}`, `${gbnfLiteral(`<parameter=${key}>\n`)} ${value}`);
     });

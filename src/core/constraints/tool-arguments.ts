@@ -8,6 +8,7 @@
  * argumentsRule(['a', 'b'], ['c'], '", "') // '( a ", " b | b ", " a ) ( ", " ( c ) )*'
  */
 import { isRecord } from '../util/is-record';
+import { localTarget } from './schema-kinds';
 import { GbnfRules } from './gbnf-rules';
 import { addSchemaRule } from './json-schema-to-gbnf';
 import { JSON_NOTATION, type ValueNotation } from './value-notation';
@@ -52,9 +53,10 @@ export function toolArguments(
 }
 
 /**
- * The rule of a value a tagged or XML call writes as text where it may be a string: its JSON where
- * it may not; its text in `text` where its schema holds the text (`holdsText`); else null (any
- * text), as where a tool that is not strict has a schema a grammar cannot enforce.
+ * The rule of a value a tagged or XML call writes as text where it may be a string (`isText`, in
+ * the tool's parameters, where its `$ref`s resolve): its JSON where it may not; its text in `text`
+ * where its schema holds the text (`holdsText`); else null (any text), as where a tool that is not
+ * strict has a schema a grammar cannot enforce.
  */
 export function textOrJsonRule(
   rules: GbnfRules,
@@ -62,9 +64,10 @@ export function textOrJsonRule(
   key: string,
   schema: unknown,
   text: ValueNotation,
+  isText: (schema: unknown, root: unknown) => boolean,
 ): string | null {
-  if (!mayBeString(schema)) return propertyRule(rules, tool, key, schema);
-  return holdsText(schema) ? propertyRule(rules, tool, key, schema, text) : null;
+  if (!isText(schema, tool.parameters)) return propertyRule(rules, tool, key, schema);
+  return holdsText(schema, tool.parameters) ? propertyRule(rules, tool, key, schema, text) : null;
 }
 
 /**
@@ -115,31 +118,31 @@ function permutations(items: string[]): string[][] {
   );
 }
 
-/**
- * Whether the schema allows a string (its `type`, or a string among its `enum` or `const`): a
- * tagged or XML call's value is then its text, not JSON.
- */
-export function mayBeString(schema: unknown): boolean {
-  if (typeof schema !== 'object' || schema === null) return false;
-  const type: unknown = Reflect.get(schema, 'type');
-  if (type === 'string' || (Array.isArray(type) && type.includes('string'))) return true;
-  const values: unknown = Reflect.get(schema, 'enum');
-  if (Array.isArray(values) && values.some((value) => typeof value === 'string')) return true;
-  return typeof Reflect.get(schema, 'const') === 'string';
-}
-
 /** Text keywords a string's schema holds it to. */
 const TEXT_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format'];
 
 /**
  * Whether a property's values are strings only and its schema holds their text (an `enum` or a
  * `const` of strings, or a string's length, pattern or format): a tagged or XML call, which writes
- * the text as it is, holds it in `textNotation` then (else any text).
+ * the text as it is, holds it in `textNotation` then (else any text). A `$ref` is its target's (in `root`).
  */
-export function holdsText(schema: unknown): boolean {
+export function holdsText(referred: unknown, root: unknown): boolean {
+  const schema = dereferenced(referred, root);
   if (!isRecord(schema)) return false;
   const values = schema['enum'];
   if (Array.isArray(values)) return values.length > 0 && values.every((value) => typeof value === 'string');
   if ('const' in schema) return typeof schema['const'] === 'string';
   return schema['type'] === 'string' && TEXT_KEYWORDS.some((keyword) => keyword in schema);
+}
+
+/** `schema` past its `$ref`s (resolved in `root`), or undefined where one points nowhere or round. */
+function dereferenced(schema: unknown, root: unknown): unknown {
+  const seen = new Set<unknown>();
+  let target = schema;
+  while (isRecord(target) && typeof target['$ref'] === 'string') {
+    if (seen.has(target)) return undefined;
+    seen.add(target);
+    target = localTarget(root, target['$ref']);
+  }
+  return target;
 }

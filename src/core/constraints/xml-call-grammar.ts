@@ -22,6 +22,7 @@ import { GbnfRules } from './gbnf-rules';
 import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
 import type { ToolCallGrammar, ToolCallOptions } from './tool-call-grammar';
+import { mayBeString } from './schema-kinds';
 import { textOrJsonRule, toolArguments } from './tool-arguments';
 import { textNotation } from './value-notation';
 
@@ -43,7 +44,7 @@ export function xmlCallGrammar({ tools, parallel, lazy }: ToolCallOptions): Tool
   const text = textRule(rules);
   const calls = tools.map((tool) => {
     const args = toolArguments(tool, (key, schema) => {
-      const value = textOrJsonRule(rules, tool, key, schema, XML_TEXT) ?? text;
+      const value = textOrJsonRule(rules, tool, key, schema, XML_TEXT, mayBeString) ?? text;
       return rules.add(
         `${tool.name}-arg-${key}`,
         `${gbnfLiteral(`<param name="${key}">`)} ${value} ${gbnfLiteral(PARAM_END)}`,

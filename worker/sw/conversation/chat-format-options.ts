@@ -81,12 +81,12 @@ export function parserForPrompt(parser: ParserOptions, event: PromptEvent): Pars
   };
 }
 
-/** Each tool's schema properties, by name (a tagged call's values are typed by them). */
+/** Each tool's parameters, by name (a tagged or XML call's values are typed by them). */
 function toolProperties(request: ChatRequest): ToolProperties {
   return new Map(
     request.tools.map(({ function: fn }) => {
       const properties: unknown = isRecord(fn.parameters) ? fn.parameters['properties'] : undefined;
-      return [fn.name, isRecord(properties) ? properties : {}];
+      return [fn.name, { properties: isRecord(properties) ? properties : {}, root: fn.parameters }];
     }),
   );
 }

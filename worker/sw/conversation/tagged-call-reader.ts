@@ -8,10 +8,20 @@
  * none). A block that is no tagged call is read by Hermes's reader: a JSON call (`{"name": …}`, as a
  * model may still write), else the block's text as content.
  */
+import { valueTypes } from '#core/constraints/schema-kinds';
 import { ToolCallReader, type ReadResult } from './tool-call-reader';
 
-/** The properties of each tool's `parameters` schema, by tool name. */
-export type ToolProperties = ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+/** A tool's `parameters` schema: its properties, and the whole (where their `$ref`s resolve). */
+export interface ToolParameters {
+  readonly properties: Readonly<Record<string, unknown>>;
+  readonly root: unknown;
+}
+
+/** Each tool's parameters, by tool name. */
+export type ToolProperties = ReadonlyMap<string, ToolParameters>;
+
+/** A tool not listed: no properties. */
+export const NO_PARAMETERS: ToolParameters = { properties: {}, root: {} };
 
 const FUNCTION = '<function=';
 const PARAMETER = '<parameter=';
@@ -22,7 +32,7 @@ const CLOSE = '</tool_call>';
 export class TaggedCallReader {
   private phase: 'head' | 'arguments' | 'tail' = 'head';
   private json: ToolCallReader | null = null;
-  private properties: Readonly<Record<string, unknown>> = {};
+  private parameters = NO_PARAMETERS;
   private written = 0;
 
   constructor(
@@ -60,7 +70,7 @@ export class TaggedCallReader {
       return false;
     }
     const name = rest.slice(FUNCTION.length, close);
-    this.properties = this.tools.get(name) ?? {};
+    this.parameters = this.tools.get(name) ?? NO_PARAMETERS;
     result.deltas.push({ index: this.index, id: this.newId(), name, arguments: '' });
     result.consumed = at + close + 1;
     this.phase = 'arguments';
@@ -88,7 +98,7 @@ export class TaggedCallReader {
     if (end < 0) return false;
     const key = rest.slice(PARAMETER.length, close);
     const value = rest.slice(close + 1, end).replace(/^\n/, '');
-    const json = `${JSON.stringify(key)}:${typedValue(value, this.properties[key])}`;
+    const json = `${JSON.stringify(key)}:${typedValue(value, this.parameters.properties[key], this.parameters.root)}`;
     this.piece(result, this.written === 0 ? `{${json}` : `,${json}`);
     this.written += 1;
     result.consumed = at + end + VALUE_END.length;
@@ -100,31 +110,30 @@ export class TaggedCallReader {
   }
 }
 
-/** `value` as JSON text, typed as llama-server types it by the property's schema. */
-export function typedValue(value: string, schema: unknown): string {
-  const types = typesOf(schema);
+/**
+ * `value` as JSON text, typed as llama-server's Qwen3-Coder parser types it by the property's
+ * schema (`valueTypes`): the text as a string where only a string is allowed; its JSON where no
+ * string is; else its JSON where that is of an allowed type other than a string, the text as a
+ * string otherwise. Text that is no JSON is a string.
+ */
+export function typedValue(value: string, schema: unknown, root?: unknown): string {
+  const types = valueTypes(schema, root);
   if (types.size === 1 && types.has('string')) return JSON.stringify(value);
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(value);
-    if (typeof parsed !== 'string' || !types.has('string')) return JSON.stringify(parsed);
+    parsed = JSON.parse(value);
   } catch {
-    // Not JSON: the text as a string.
+    return JSON.stringify(value);
   }
+  if (!types.has('string') || allows(types, parsed)) return JSON.stringify(parsed);
   return JSON.stringify(value);
 }
 
-/** The JSON types a schema allows (`type`, `enum` and `const` values, `anyOf`/`oneOf`); none where it says none. */
-function typesOf(schema: unknown): Set<string> {
-  const types = new Set<string>();
-  if (typeof schema !== 'object' || schema === null) return types;
-  const type: unknown = Reflect.get(schema, 'type');
-  for (const name of Array.isArray(type) ? type : [type]) if (typeof name === 'string') types.add(name);
-  const values: unknown = Reflect.get(schema, 'enum');
-  for (const value of Array.isArray(values) ? values : []) types.add(value === null ? 'null' : typeof value);
-  if (Reflect.has(schema, 'const')) types.add(typeof Reflect.get(schema, 'const'));
-  for (const key of ['anyOf', 'oneOf']) {
-    const options: unknown = Reflect.get(schema, key);
-    for (const option of Array.isArray(options) ? options : []) for (const name of typesOf(option)) types.add(name);
-  }
-  return types;
+/** Whether a parsed JSON value is of one of `types` other than a string (a number for `number` or `integer`). */
+function allows(types: ReadonlySet<string>, value: unknown): boolean {
+  if (value === null) return types.has('null');
+  if (Array.isArray(value)) return types.has('array');
+  if (typeof value === 'number') return types.has('number') || types.has('integer');
+  if (typeof value === 'boolean') return types.has('boolean');
+  return typeof value === 'object' && types.has('object');
 }

@@ -9,9 +9,8 @@
  * JSON call, else its text as content.
  */
 import type { ToolCallFormat } from '#core/domain/tool-call-format';
-import { mayBeString } from '#core/constraints/tool-arguments';
-import type { ToolProperties } from './tagged-call-reader';
-import { typedValue } from './tagged-call-reader';
+import { mayBeString } from '#core/constraints/schema-kinds';
+import { NO_PARAMETERS, typedValue, type ToolProperties } from './tagged-call-reader';
 import { ToolCallReader, type ReadResult } from './tool-call-reader';
 
 /** The name, up to `">`. */
@@ -27,7 +26,7 @@ const FUNCTION_END = '</function>';
 export class XmlCallReader {
   private phase: 'head' | 'arguments' | 'tail' = 'head';
   private json: ToolCallReader | null = null;
-  private properties: Readonly<Record<string, unknown>> = {};
+  private parameters = NO_PARAMETERS;
   private written = 0;
 
   constructor(
@@ -49,7 +48,7 @@ export class XmlCallReader {
         return this.json.read(text, final);
       }
       const name = head[1] ?? '';
-      this.properties = this.tools.get(name) ?? {};
+      this.parameters = this.tools.get(name) ?? NO_PARAMETERS;
       result.deltas.push({ index: this.index, id: this.newId(), name, arguments: '' });
       result.consumed = head[0].length;
       this.phase = 'arguments';
@@ -87,8 +86,9 @@ export class XmlCallReader {
     const key = rest.slice(PARAM.length, open);
     const value = readValue(rest, open + 2);
     if (value === null) return false;
-    const schema = this.properties[key];
-    const json = mayBeString(schema) ? JSON.stringify(value.text) : typedValue(value.text, schema);
+    const { properties, root } = this.parameters;
+    const schema = properties[key];
+    const json = mayBeString(schema, root) ? JSON.stringify(value.text) : typedValue(value.text, schema, root);
     this.piece(result, `${this.written === 0 ? '{' : ','}${JSON.stringify(key)}:${json}`);
     this.written += 1;
     result.consumed = at + value.end;

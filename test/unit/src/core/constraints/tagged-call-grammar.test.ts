@@ -92,4 +92,20 @@ describe('taggedCallGrammar', () => {
     expect(gbnfToRegExp(refs.gbnf).test(call(arg('n', '2')))).toBe(true);
     expect(gbnfToRegExp(refs.gbnf).test(call(arg('n', '3')))).toBe(false);
   });
+
+  it('writes a $ref to a string as text held to its target (it was its JSON, in quotes), and any value as JSON or text', () => {
+    const parameters = {
+      type: 'object',
+      $defs: { unit: { enum: ['c', 'f'] } },
+      properties: { unit: { $ref: '#/$defs/unit' }, any: {} },
+      required: ['unit'],
+    };
+    const { gbnf } = taggedCallGrammar({ tools: [{ ...weather, parameters }], parallel: false, lazy: false });
+    checkGbnf(gbnf, 'tools');
+    const held = gbnfToRegExp(gbnf);
+    expect(held.test(call(arg('unit', 'c')))).toBe(true);
+    expect(held.test(call(arg('unit', '"c"')))).toBe(false);
+    // Any value allows a string (llama-server's value types): any text.
+    expect(held.test(call(arg('unit', 'f') + arg('any', 'some text')))).toBe(true);
+  });
 });

@@ -14,6 +14,10 @@ const opts = (extra: Partial<ParserOptions> = {}): ParserOptions => {
   return { reasoning: true, startInReasoning: false, tools: true, newId: () => `call_${++n}`, ...extra };
 };
 
+/** Each tool's properties as its parameters (no `$ref`s to resolve). */
+const parametersOf = (properties: ReadonlyMap<string, Record<string, unknown>>) =>
+  new Map([...properties].map(([name, props]) => [name, { properties: props, root: { properties: props } }]));
+
 /** Feeds `pieces` and concatenates every delta. */
 function run(pieces: string[], options: ParserOptions) {
   const parser = new ChatOutputParser(options);
@@ -326,7 +330,7 @@ describe('ChatOutputParser: tagged calls (Qwen3-Coder, Qwen3.5)', () => {
       },
     ],
   ]);
-  const tagged = { toolFormat: TAGGED_TOOL_FORMAT, toolProperties: properties };
+  const tagged = { toolFormat: TAGGED_TOOL_FORMAT, toolProperties: parametersOf(properties) };
   const call = (params: string) => `<tool_call>\n<function=get_weather>\n${params}</function>\n</tool_call>`;
   const param = (key: string, value: string) => `<parameter=${key}>\n${value}\n</parameter>\n`;
 
@@ -478,7 +482,7 @@ describe("ChatOutputParser: MiniCPM5's XML calls", () => {
     mix: { type: ['string', 'integer'] },
     any: {},
   };
-  const xml = { toolFormat: XML_TOOL_FORMAT, toolProperties: new Map([['get_weather', properties]]) };
+  const xml = { toolFormat: XML_TOOL_FORMAT, toolProperties: parametersOf(new Map([['get_weather', properties]])) };
   const call = (params: string) => `<function name="get_weather">${params}</function>`;
 
   // Each as llama-server 0.7.0's MiniCPM5 parser reads it (measured on inpage-test with MiniCPM5's

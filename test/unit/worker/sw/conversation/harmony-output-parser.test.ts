@@ -3,7 +3,7 @@ import type { ParserOptions } from '../../../../../worker/sw/conversation/chat-o
 import { HarmonyOutputParser } from '../../../../../worker/sw/conversation/harmony-output-parser';
 import { HARMONY_TOOL_FORMAT } from '../../../../../src/core/domain/tool-call-format';
 
-const TOOLS = new Map([['get_weather', {}]]);
+const TOOLS = new Map([['get_weather', { properties: {}, root: {} }]]);
 
 const opts = (extra: Partial<ParserOptions> = {}): ParserOptions => {
   let n = 0;
