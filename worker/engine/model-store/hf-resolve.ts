@@ -8,6 +8,7 @@
  */
 import { ServiceUnavailableError } from '#core/domain/errors';
 import type { HfId } from '#core/domain/hf-id';
+import { escapeRegExp } from '#core/util/escape-regexp';
 
 export interface ResolvedFile {
   /** `<endpoint><repo>/resolve/main/<path>` (Hugging Face answers it with a redirect to its CDN). */
@@ -68,7 +69,7 @@ const offered = (heads: ResolvedFile[]) => [...new Set(heads.map((file) => ggufN
 /** The first model whose path holds the tag and then `.` or `-`; with no tag Q4_K_M, then Q8_0, then the first model. */
 function matchTag(heads: ResolvedFile[], quant: string | undefined): ResolvedFile | undefined {
   for (const tag of quant === undefined ? DEFAULT_TAGS : [quant]) {
-    const pattern = new RegExp(`${tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[.-]`, 'i');
+    const pattern = new RegExp(`${escapeRegExp(tag)}[.-]`, 'i');
     const hit = heads.find((file) => pattern.test(file.path));
     if (hit) return hit;
   }

@@ -24,6 +24,7 @@
 import { randomId } from '../format/random-id';
 import { partialTagLength, trailingSpace } from '../format/partial-tag';
 import type { ParsedDelta, ParserOptions } from './chat-output-parser';
+import { escapeRegExp } from '#core/util/escape-regexp';
 
 const MESSAGE = '<|message|>';
 const ANALYSIS_OPEN = '<|channel|>analysis<|message|>';
@@ -39,7 +40,7 @@ const FINAL = new RegExp(String.raw`^<\|channel\|>final${CONSTRAINT}$`);
 
 /** A call's header to `name`: the recipient in the role (before the channel) or in the channel, then any constraint. */
 function callHeader(name: string): RegExp {
-  const to = String.raw` to=functions\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+  const to = String.raw` to=functions\.${escapeRegExp(name)}`;
   const channel = String.raw`<\|channel\|>(?:commentary|analysis)`;
   return new RegExp(`^(?:${to}${channel}|${channel}${to})${CONSTRAINT}$`);
 }

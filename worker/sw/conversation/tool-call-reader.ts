@@ -12,6 +12,7 @@
 import { HERMES_TOOL_FORMAT, type ToolCallFormat } from '#core/domain/tool-call-format';
 import { jsonValueEnd } from '#core/util/json-value-end';
 import { parseToolCall } from './parse-tool-call';
+import { escapeRegExp } from '#core/util/escape-regexp';
 
 /** One step of a call: its start (id and name, `arguments: ''`), or a piece of its arguments. */
 export interface ToolCallDelta {
@@ -30,16 +31,14 @@ export interface ReadResult {
   closed: boolean;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** `{"name": "<name>", "<args>": ` followed by an object (`args` a key the template wrote). */
 const head = (args: string) =>
-  new RegExp(`^\\s*\\{\\s*"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"\\s*,\\s*"${escape(args)}"\\s*:\\s*(?=\\{)`);
+  new RegExp(`^\\s*\\{\\s*"name"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"\\s*,\\s*"${escapeRegExp(args)}"\\s*:\\s*(?=\\{)`);
 
 /** `<name><args>` followed by an object (Mistral's `f[ARGS]`; with `[CALL_ID]<id>` between where the format has it). */
 const namedHead = ({ args, idTag }: ToolCallFormat) =>
   new RegExp(
-    `^\\s*([\\w.-]+)${idTag === undefined ? '()' : `(?:${escape(idTag)}([A-Za-z0-9]+))?`}${escape(args)}\\s*(?=\\{)`,
+    `^\\s*([\\w.-]+)${idTag === undefined ? '()' : `(?:${escapeRegExp(idTag)}([A-Za-z0-9]+))?`}${escapeRegExp(args)}\\s*(?=\\{)`,
   );
 
 /** The most text a named call's head waits for before it is taken as no call. */

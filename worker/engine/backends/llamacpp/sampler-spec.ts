@@ -6,6 +6,7 @@
  */
 import type { LogitBias } from '#core/domain/parameters';
 import type { ChoiceReasoning, ChoiceRequest } from '../../backend';
+import { escapeRegExp } from '#core/util/escape-regexp';
 
 export interface SamplerSpec {
   temperature: number;
@@ -112,7 +113,7 @@ function reasoningBudget(reasoning: ChoiceReasoning): Partial<SamplerSpec> {
  * token unless it is also a preserved token.
  */
 function lazyGrammar(trigger: string): Pick<SamplerSpec, 'grammar_lazy' | 'trigger_patterns'> {
-  const escaped = trigger.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegExp(trigger);
   return { grammar_lazy: true, trigger_patterns: [`[\\s\\S]*?(${escaped})[\\s\\S]*`] };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChatOutputParser, type ParserOptions } from '../../../../../worker/sw/conversation/chat-output-parser';
 import { partialTagLength } from '../../../../../worker/sw/format/partial-tag';
+import { runParser, splitInvariant } from './parser-runs';
 import {
   GEMMA_TOOL_FORMAT,
   PYTHON_TOOL_FORMAT,
@@ -19,29 +20,11 @@ const parametersOf = (properties: ReadonlyMap<string, Record<string, unknown>>) 
   new Map([...properties].map(([name, props]) => [name, { properties: props, root: { properties: props } }]));
 
 /** Feeds `pieces` and concatenates every delta. */
-function run(pieces: string[], options: ParserOptions) {
-  const parser = new ChatOutputParser(options);
-  const total = { reasoning: '', content: '', toolCalls: [] as Array<{ id: string; name: string; arguments: string }> };
-  for (const delta of [...pieces.map((p) => parser.push(p)), parser.finish()]) {
-    total.reasoning += delta.reasoning;
-    total.content += delta.content;
-    for (const call of delta.toolCalls) {
-      const known = total.toolCalls[call.index];
-      if (known) known.arguments += call.arguments;
-      else total.toolCalls.push({ id: call.id ?? '?', name: call.name ?? '?', arguments: call.arguments });
-    }
-  }
-  return total;
-}
+const run = (pieces: string[], options: ParserOptions) => runParser(() => new ChatOutputParser(options), pieces);
 
 /** Every way of cutting `text` in two, and one character at a time, must agree with one piece. */
-function expectSplitInvariant(text: string, extra: Partial<ParserOptions> = {}) {
-  const whole = run([text], opts(extra));
-  for (let i = 0; i <= text.length; i++)
-    expect(run([text.slice(0, i), text.slice(i)], opts(extra))).toStrictEqual(whole);
-  expect(run([...text], opts(extra))).toStrictEqual(whole);
-  return whole;
-}
+const expectSplitInvariant = (text: string, extra: Partial<ParserOptions> = {}) =>
+  splitInvariant(() => new ChatOutputParser(opts(extra)), text);
 
 describe('ChatOutputParser: reasoning', () => {
   it("splits <think> at the start into reasoning, whitespace as llama-server's parser leaves it", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ParserOptions } from '../../../../../worker/sw/conversation/chat-output-parser';
 import { HarmonyOutputParser } from '../../../../../worker/sw/conversation/harmony-output-parser';
 import { HARMONY_TOOL_FORMAT } from '../../../../../src/core/domain/tool-call-format';
+import { splitInvariant } from './parser-runs';
 
 const TOOLS = new Map([['get_weather', { properties: {}, root: {} }]]);
 
@@ -18,30 +19,9 @@ const opts = (extra: Partial<ParserOptions> = {}): ParserOptions => {
   };
 };
 
-/** Feeds `pieces` and concatenates every delta. */
-function run(pieces: string[], options: ParserOptions) {
-  const parser = new HarmonyOutputParser(options);
-  const total = { reasoning: '', content: '', toolCalls: [] as Array<{ id: string; name: string; arguments: string }> };
-  for (const delta of [...pieces.map((p) => parser.push(p)), parser.finish()]) {
-    total.reasoning += delta.reasoning;
-    total.content += delta.content;
-    for (const call of delta.toolCalls) {
-      const known = total.toolCalls[call.index];
-      if (known) known.arguments += call.arguments;
-      else total.toolCalls.push({ id: call.id ?? '?', name: call.name ?? '?', arguments: call.arguments });
-    }
-  }
-  return total;
-}
-
-/** Every way of cutting `text` in two, and one character at a time, must agree with one piece. */
-function read(text: string, extra: Partial<ParserOptions> = {}) {
-  const whole = run([text], opts(extra));
-  for (let i = 0; i <= text.length; i++)
-    expect(run([text.slice(0, i), text.slice(i)], opts(extra))).toStrictEqual(whole);
-  expect(run([...text], opts(extra))).toStrictEqual(whole);
-  return whole;
-}
+/** The reading of `text`, whichever way it is cut. */
+const read = (text: string, extra: Partial<ParserOptions> = {}) =>
+  splitInvariant(() => new HarmonyOutputParser(opts(extra)), text);
 
 const ANALYSIS = '<|channel|>analysis<|message|>think<|end|><|start|>assistant';
 
