@@ -7,7 +7,9 @@
  * calls and results renders the same (`/apply-template`: `reasoning_content` is the template's
  * `thinking`). A `response_format` is written as the final message's body and read as the
  * content (llama-server's grammar takes any word after `final`, and this model writes one to the
- * token limit: there is no answer of its to compare; harmony-call-grammar.ts). Skipped, with what is missing, where the server's chroot cannot be made.
+ * token limit: there is no answer of its to compare; harmony-call-grammar.ts). A reasoning budget
+ * ends the analysis message with `<|end|>`, as llama-server's budget does with its gpt-oss tags.
+ * Skipped, with what is missing, where the server's chroot cannot be made.
  */
 import assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -127,6 +129,33 @@ describe("gpt-oss's harmony messages, against llama-server", { skip: skip ?? fal
       assert.equal(prompt.own.status, 200, prompt.ownText);
       assert.deepEqual(prompt.own.body, prompt.native.body);
     }
+  });
+
+  test('a reasoning budget ends the analysis message with <|end|>, and the answer follows', async () => {
+    const body = {
+      model: MODEL,
+      messages: [USER],
+      // Any letters as the analysis, then the final message.
+      grammar: `root ::= "<|channel|>analysis<|message|>" [a-z]+ "<|end|><|start|>assistant<|channel|>final<|message|>hi"`,
+      max_tokens: 150,
+      temperature: 0,
+    };
+    const answer = async (extra: Json) => {
+      const response = await postFromPage(fixture.page, '/v1/chat/completions', { ...body, ...extra });
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      return messageOf(response.body);
+    };
+    // Unbudgeted, this model writes letters to the token limit.
+    const free = await answer({});
+    assert.equal(free.finish_reason, 'length');
+    assert.ok(String(free.reasoning_content).length > 40, JSON.stringify(free));
+    // llama-server 0.7.0 answers a budget beside a grammar with a 500 (its grammar stack empties): no answer of its to compare.
+    assert.deepEqual(await answer({ reasoning_budget_tokens: 3 }), {
+      finish_reason: 'stop',
+      content: 'hi',
+      reasoning_content: String(free.reasoning_content).slice(0, 3),
+      tool_calls: null,
+    });
   });
 
   test("a response_format is written as the final message's body and read as the content", async () => {

@@ -1,6 +1,7 @@
 /**
  * Where a template's reasoning starts and ends (`thinkingTags`: `<think>` and `</think>`,
- * Ministral's `[THINK]` and `[/THINK]` or Gemma 4's channel, where the template writes both; null for any other
+ * Ministral's `[THINK]` and `[/THINK]` or Gemma 4's channel, where the template writes both; for a
+ * budget, gpt-oss's analysis message too (`<|channel|>analysis<|message|>` to `<|end|>`); null for any other
  * template, which llama-server finds no reasoning in either), and those tags for a reasoning budget
  * (llama-server's `thinking_start_tag`, `thinking_end_tags` and `generation_prompt`).
  */
@@ -8,6 +9,7 @@ import type { ChatPrompt } from '#core/domain/chat-prompt';
 import { THINK_TAGS, thinkingTagsIn, type ThinkingTags } from '#core/domain/thinking-tags';
 import type { ChatTemplate } from '#gguf/chat-template';
 import { renderGenerationPrompt } from './render-chat-template';
+import { isHarmonyTemplate } from './tool-call-format';
 
 export interface ReasoningTags {
   start_tag: string;
@@ -15,6 +17,9 @@ export interface ReasoningTags {
   /** What the template wrote to open the answer: a budget counts from a start tag there. */
   generation_prompt: string;
 }
+
+/** gpt-oss's reasoning: its analysis message's opening and its end (llama-server's `thinking_start_tag`, `thinking_end_tags`). */
+const HARMONY_ANALYSIS = { start: '<|channel|>analysis<|message|>', end: '<|end|>' };
 
 /** The tags `template` writes its reasoning between, where it writes both of a pair this engine knows. */
 export function thinkingTags(template: ChatTemplate | null): ThinkingTags | null {
@@ -33,8 +38,10 @@ export function reasoningTags(
   prompt: ChatPrompt,
   rendered: string,
 ): ReasoningTags | null {
-  const tags = thinkingTags(template);
-  if (template === null || tags === null) return null;
+  if (template === null) return null;
+  // gpt-oss's analysis message, as llama-server's gpt-oss parser names its bounds.
+  const tags = isHarmonyTemplate(template.source) ? HARMONY_ANALYSIS : thinkingTags(template);
+  if (tags === null) return null;
   const generation_prompt = renderGenerationPrompt(template.source, prompt, rendered, {
     bos_token: template.bos_token,
     eos_token: template.eos_token,

@@ -52,6 +52,17 @@ describe('reasoningTags', () => {
     expect(tagsOf(QWEN3, chat())?.generation_prompt).toBe('<|im_start|>assistant\n');
   });
 
+  it("gives gpt-oss's analysis message, as llama-server's gpt-oss parser names it", () => {
+    const gptOss = readFileSync('test/fixtures/chat-templates/openai-gpt-oss-120b.jinja', 'utf8');
+    expect(tagsOf(gptOss, chat())).toEqual({
+      start_tag: '<|channel|>analysis<|message|>',
+      end_tags: ['<|end|>'],
+      generation_prompt: '<|start|>assistant',
+    });
+    // Not tags the parser splits a reasoning at: harmony has a parser of its own.
+    expect(thinkingTags(template(gptOss))).toBeNull();
+  });
+
   it('gives none for a template without them, or no template', () => {
     expect(tagsOf('{% for m in messages %}{{ m.content }}{% endfor %}', chat())).toBeNull();
     expect(reasoningTags(null, chat(), 'abc')).toBeNull();
