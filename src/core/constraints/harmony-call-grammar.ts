@@ -5,11 +5,11 @@
  * or in the channel (`<|channel|>commentary to=functions.NAME json`), then `<|message|>` and the
  * arguments' JSON. One call a turn, as there.
  * - Lazy (`auto`): from ` to=functions.`, which both headers write: the name, the channel where
- *   it comes after, any constraint, then the arguments.
+ *   it comes after, the `json` constraint or none, then the arguments.
  * - Else (`required`, a named tool): first any analysis (reasoning) or commentary (preamble)
  *   messages, each up to `<|end|>` and the next `<|start|>assistant`, then the call.
  * Arguments follow the tool's schema, as there (a strict one's always; one that is not, where a
- * grammar can hold it: looseArgs).
+ * grammar can hold it: jsonArguments).
  *
  * @example
  * harmonyCallGrammar({ tools: [{ name: 'f', param: 'tools[0].function.parameters' }], parallel: false, lazy: true })
@@ -19,8 +19,7 @@ import { HARMONY_TOOL_FORMAT } from '../domain/tool-call-format';
 import { GbnfRules } from './gbnf-rules';
 import { gbnfLiteral } from './gbnf-literal';
 import { usePrimitive } from './json-primitives';
-import { addSchemaRule } from './json-schema-to-gbnf';
-import { looseArgs, NO_PARAMETERS, type ToolCallGrammar, type ToolCallOptions } from './tool-call-grammar';
+import { jsonArguments, type ToolCallGrammar, type ToolCallOptions } from './tool-call-grammar';
 import { untilTag } from './until-tag';
 
 /** The channels a call may be on. */
@@ -32,10 +31,7 @@ export function harmonyCallGrammar({ tools, lazy }: ToolCallOptions): ToolCallGr
   rules.set('root', '');
   const constraint = harmonyConstraint(rules);
   const calls = tools.map((tool) => {
-    const args =
-      tool.strict === true
-        ? addSchemaRule(rules, tool.parameters ?? NO_PARAMETERS, `${tool.name}-args`, tool.param)
-        : looseArgs(rules, tool);
+    const args = jsonArguments(rules, tool);
     const name = gbnfLiteral(tool.name);
     const message = `${constraint} "<|message|>" ${args}`;
     // From the trigger the channel may come after the name or may have come before it.

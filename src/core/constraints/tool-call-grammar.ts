@@ -58,10 +58,7 @@ export function toolCallGrammar(
   rules.set('root', '');
   const space = usePrimitive(rules, 'space');
   const calls = tools.map((tool) => {
-    const args =
-      tool.strict === true
-        ? addSchemaRule(rules, tool.parameters ?? NO_PARAMETERS, `${tool.name}-args`, tool.param)
-        : looseArgs(rules, tool);
+    const args = jsonArguments(rules, tool);
     // Mistral's `NAME[ARGS]{...}`, else the JSON object `{"name": NAME, "<args>": {...}}`.
     if (format.syntax === 'named')
       return rules.add(`${tool.name}-call`, `${gbnfLiteral(tool.name + format.args)} ${args}`);
@@ -84,8 +81,18 @@ export function toolCallGrammar(
   return { gbnf: rules.format(), trigger: lazy ? format.open : null };
 }
 
+/**
+ * The rule of a tool's arguments as one JSON object: a strict tool's schema (nothing where it has no
+ * `parameters`); one that is not strict, its schema where a grammar can enforce it, else any object.
+ */
+export function jsonArguments(rules: GbnfRules, tool: ToolSchema): string {
+  if (tool.strict === true)
+    return addSchemaRule(rules, tool.parameters ?? NO_PARAMETERS, `${tool.name}-args`, tool.param);
+  return looseArgs(rules, tool);
+}
+
 /** A tool that is not strict: its schema where a grammar can enforce it, else any JSON object. */
-export function looseArgs(rules: GbnfRules, tool: ToolSchema): string {
+function looseArgs(rules: GbnfRules, tool: ToolSchema): string {
   if (tool.parameters === undefined) return usePrimitive(rules, 'object');
   try {
     addSchemaRule(new GbnfRules(), tool.parameters, `${tool.name}-args`, tool.param);
